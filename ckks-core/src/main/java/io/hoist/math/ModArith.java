@@ -1,0 +1,128 @@
+package io.hoist.math;
+
+import java.math.BigInteger;
+
+/**
+ * Word-level modular arithmetic for odd moduli q &lt; 2^62, written once and used everywhere.
+ *
+ * <p>Three multiplications, each with one implementation:
+ * <ul>
+ *   <li>{@link #mulShoupLazy}: Shoup's product by a fixed operand w with precomputed
+ *       w' = floor(w·2^64/q); result in [0, 2q). Used for twiddles and constants.</li>
+ *   <li>{@link #mulMod}: general product by Barrett reduction of the 128-bit product with
+ *       mu = floor(2^128/q) held as two words.</li>
+ *   <li>{@link #reduce128}: Barrett reduction of an unsigned 128-bit accumulator, so sums of
+ *       products can be reduced once (lazy reduction in BConv and key inner products).</li>
+ * </ul>
+ * All values are unsigned; for q &lt; 2^62 every intermediate below 4q fits in a signed long,
+ * so plain comparisons are used where the bound allows it.
+ */
+public final class ModArith {
+    private ModArith() {}
+
+    /** Largest modulus bit size this class supports (4q must fit in 64 unsigned bits). */
+    public static final int MAX_BITS = 62;
+
+    /** Shoup quotient floor(w·2^64 / q) for 0 &lt;= w &lt; q; binary long division, precompute only. */
+    public static long shoupQuotient(long w, long q) {
+        if (w < 0 || w >= q) throw new IllegalArgumentException("Shoup operand " + w + " not in [0, q) for q=" + q);
+        long r = w, quot = 0;
+        for (int i = 0; i < 64; i++) {
+            r <<= 1;             // r < q < 2^62, so r << 1 does not overflow
+            quot <<= 1;
+            if (r >= q) { r -= q; quot |= 1; }
+        }
+        return quot;
+    }
+
+    /** x·w mod q lazily: result in [0, 2q) for any unsigned 64-bit x. */
+    public static long mulShoupLazy(long x, long w, long wShoup, long q) {
+        long hi = Math.unsignedMultiplyHigh(x, wShoup);
+        return x * w - hi * q;
+    }
+
+    /** x·w mod q in [0, q). */
+    public static long mulShoup(long x, long w, long wShoup, long q) {
+        long r = mulShoupLazy(x, w, wShoup, q);
+        return r >= q ? r - q : r;
+    }
+
+    /** High word of floor(2^128 / q). */
+    public static long barrettHi(long q) {
+        return barrett(q).shiftRight(64).longValue();
+    }
+
+    /** Low word of floor(2^128 / q). */
+    public static long barrettLo(long q) {
+        return barrett(q).longValue();
+    }
+
+    private static BigInteger barrett(long q) {
+        if (q < 3 || (q & 1) == 0) throw new IllegalArgumentException("modulus must be odd and >= 3: " + q);
+        return BigInteger.ONE.shiftLeft(128).divide(BigInteger.valueOf(q));
+    }
+
+    /**
+     * Reduces the unsigned 128-bit value (hi, lo) modulo q &lt; 2^62 to [0, q).
+     * The quotient estimate drops three fractional carries and Barrett's own error, so it is
+     * at most 3 below the true quotient: the remainder before correction is below 4q &lt; 2^64.
+     */
+    public static long reduce128(long hi, long lo, long q, long muHi, long muLo) {
+        long t = hi * muHi + Math.unsignedMultiplyHigh(hi, muLo) + Math.unsignedMultiplyHigh(lo, muHi);
+        long r = lo - t * q;
+        if (Long.compareUnsigned(r, q << 1) >= 0) r -= q << 1;
+        if (r >= q) r -= q;
+        return r;
+    }
+
+    /** a·b mod q for a, b &lt; q (or any a·b &lt; 2^128). */
+    public static long mulMod(long a, long b, long q, long muHi, long muLo) {
+        return reduce128(Math.unsignedMultiplyHigh(a, b), a * b, q, muHi, muLo);
+    }
+
+    /** (a + b) mod q for a, b in [0, q). */
+    public static long addMod(long a, long b, long q) {
+        long s = a + b;
+        return s >= q ? s - q : s;
+    }
+
+    /** (a - b) mod q for a, b in [0, q). */
+    public static long subMod(long a, long b, long q) {
+        long d = a - b;
+        return d < 0 ? d + q : d;
+    }
+
+    /** -a mod q for a in [0, q). */
+    public static long negMod(long a, long q) {
+        return a == 0 ? 0 : q - a;
+    }
+
+    /** Slow, obviously-correct product; precompute and tests only. */
+    public static long mulModSlow(long a, long b, long q) {
+        return BigInteger.valueOf(a).multiply(BigInteger.valueOf(b)).mod(BigInteger.valueOf(q)).longValue();
+    }
+
+    /** base^exp mod q. */
+    public static long powMod(long base, long exp, long q) {
+        long muHi = barrettHi(q), muLo = barrettLo(q);
+        long result = 1 % q, b = Long.remainderUnsigned(base, q);
+        while (exp != 0) {
+            if ((exp & 1) != 0) result = mulMod(result, b, q, muHi, muLo);
+            b = mulMod(b, b, q, muHi, muLo);
+            exp >>>= 1;
+        }
+        return result;
+    }
+
+    /** a^-1 mod q for prime q and a not divisible by q. */
+    public static long invMod(long a, long q) {
+        long r = Long.remainderUnsigned(a, q);
+        if (r == 0) throw new ArithmeticException(a + " has no inverse modulo " + q);
+        return BigInteger.valueOf(r).modInverse(BigInteger.valueOf(q)).longValue();
+    }
+
+    /** Centered value of x in [0, q): in (-q/2, q/2]. */
+    public static long centered(long x, long q) {
+        return x > (q >>> 1) ? x - q : x;
+    }
+}

@@ -1,0 +1,87 @@
+package io.hoist.ring;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The ring automorphism φ_g: a(X) ↦ a(X^g) for odd g (spec lt-algorithms §2.2).
+ *
+ * <p>Coefficient domain: coefficient i moves to j = i·g mod 2N, negated when j ≥ N.
+ * NTT domain (bit-reversed layout): a pure permutation out[t] = in[idx[t]] with
+ * idx[t] = brev(((g·e_t mod 2N) − 1)/2), e_t = 2·brev(t)+1, the same for every prime.
+ */
+public final class Automorphism {
+    private Automorphism() {}
+
+    private record Key(int logN, long g) {}
+
+    private static final Map<Key, int[]> INDEX = new ConcurrentHashMap<>();
+
+    /** The Galois element 5^k mod 2N that rotates slots left by k (k may be negative). */
+    public static long galoisElement(int logN, long k) {
+        long twoN = 2L << logN;
+        long slots = 1L << (logN - 1);
+        long e = Math.floorMod(k, slots);
+        long r = 1, b = 5;
+        while (e != 0) {
+            if ((e & 1) != 0) r = r * b % twoN;
+            b = b * b % twoN;
+            e >>>= 1;
+        }
+        return r;
+    }
+
+    /** The Galois element of complex conjugation, 2N − 1. */
+    public static long conjugationElement(int logN) {
+        return (2L << logN) - 1;
+    }
+
+    static long checkG(int logN, long g) {
+        long twoN = 2L << logN;
+        long r = Math.floorMod(g, twoN);
+        if ((r & 1) == 0) throw new IllegalArgumentException("Galois element must be odd, got " + g);
+        return r;
+    }
+
+    /** The NTT-domain permutation table for g; cached and shared (callers must not modify it). */
+    public static int[] nttIndex(int logN, long g) {
+        long gg = checkG(logN, g);
+        return INDEX.computeIfAbsent(new Key(logN, gg), k -> buildIndex(logN, gg));
+    }
+
+    private static int[] buildIndex(int logN, long g) {
+        int n = 1 << logN;
+        long mask = (2L << logN) - 1;
+        int[] idx = new int[n];
+        for (int t = 0; t < n; t++) {
+            long e = 2L * brev(t, logN) + 1;
+            long f = ((g * e) & mask) - 1 >>> 1;
+            idx[t] = brev((int) f, logN);
+        }
+        return idx;
+    }
+
+    static int brev(int x, int bits) {
+        return bits == 0 ? 0 : Integer.reverse(x) >>> (32 - bits);
+    }
+
+    /** out = φ_g(in) for one limb modulo q in the coefficient domain; in and out must differ. */
+    public static void applyCoefficient(long[] in, long[] out, long g, long q, int logN) {
+        long gg = checkG(logN, g);
+        int n = 1 << logN;
+        if (in == out) throw new IllegalArgumentException("automorphism cannot run in place");
+        long mask = (2L << logN) - 1;
+        long j = 0;
+        for (int i = 0; i < n; i++, j = (j + gg) & mask) {
+            long x = in[i];
+            if (j < n) out[(int) j] = x;
+            else out[(int) (j - n)] = x == 0 ? 0 : q - x;
+        }
+    }
+
+    /** out = φ_g(in) for one limb in the NTT domain, with the table of {@link #nttIndex}. */
+    public static void applyNtt(long[] in, long[] out, int[] idx) {
+        if (in == out) throw new IllegalArgumentException("automorphism cannot run in place");
+        for (int t = 0; t < idx.length; t++) out[t] = in[idx[t]];
+    }
+}

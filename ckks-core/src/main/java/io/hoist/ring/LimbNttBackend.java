@@ -1,0 +1,61 @@
+package io.hoist.ring;
+
+import java.util.Objects;
+
+/** Base of CPU backends that transform one limb at a time: validation and statistics live here once. */
+abstract class LimbNttBackend implements NttBackend {
+    private final NttStats stats = new NttStats();
+
+    abstract void forwardLimb(long[] a, NttTables t);
+
+    abstract void inverseLimb(long[] a, NttTables t);
+
+    @Override
+    public final void forward(long[][] limbs, NttTables[] tables, int count) {
+        run(limbs, tables, count, true);
+    }
+
+    @Override
+    public final void inverse(long[][] limbs, NttTables[] tables, int count) {
+        run(limbs, tables, count, false);
+    }
+
+    private void run(long[][] limbs, NttTables[] tables, int count, boolean forward) {
+        checkBatch(this, limbs, tables, count);
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            if (forward) forwardLimb(limbs[i], tables[i]);
+            else inverseLimb(limbs[i], tables[i]);
+        }
+        if (count > 0) stats.record(count, tables[0].n(), System.nanoTime() - start);
+    }
+
+    /** Shape checks shared by every backend: a bad batch is a typed error, never a wrong answer. */
+    static void checkBatch(NttBackend backend, long[][] limbs, NttTables[] tables, int count) {
+        Objects.requireNonNull(limbs, "limbs");
+        Objects.requireNonNull(tables, "tables");
+        if (count < 0 || count > limbs.length || count > tables.length) {
+            throw new IllegalArgumentException("batch of " + count + " limbs, but " + limbs.length + " limbs and " + tables.length + " tables given");
+        }
+        for (int i = 0; i < count; i++) {
+            NttTables t = Objects.requireNonNull(tables[i], "tables[" + i + "]");
+            long[] a = Objects.requireNonNull(limbs[i], "limbs[" + i + "]");
+            if (a.length != t.n()) {
+                throw new IllegalArgumentException("limb " + i + " has " + a.length + " coefficients, tables are for N=" + t.n());
+            }
+            if (!backend.accepts(t)) {
+                throw new UnsupportedPrimeException(backend.name(), t.q(), t.logN());
+            }
+        }
+    }
+
+    @Override
+    public final NttStats stats() {
+        return stats;
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}

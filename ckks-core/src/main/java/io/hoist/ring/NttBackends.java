@@ -1,0 +1,98 @@
+package io.hoist.ring;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The backend registry: backends by name, one shared instance each, and the machine default.
+ *
+ * <p>The default is {@code cpu-vector} when the Vector API module is present, its preferred
+ * species has at least 4 long lanes and a self-check transform matches {@code cpu-scalar}
+ * bit for bit; {@code cpu-scalar} otherwise. It can be forced with the system property
+ * {@code hoist.backend}.
+ */
+public final class NttBackends {
+    private NttBackends() {}
+
+    private static final Map<String, Supplier<NttBackend>> FACTORIES = new ConcurrentHashMap<>();
+    private static final Map<String, NttBackend> INSTANCES = new ConcurrentHashMap<>();
+
+    static {
+        FACTORIES.put(ScalarNttBackend.NAME, ScalarNttBackend::new);
+        FACTORIES.put(VectorNttBackend.NAME, VectorNttBackend::new);
+    }
+
+    /** Registers a further backend (e.g. a device simulator) under its name. */
+    public static void register(String name, Supplier<NttBackend> factory) {
+        FACTORIES.put(name.toLowerCase(Locale.ROOT), factory);
+    }
+
+    /** Names of the registered backends, in a stable order. */
+    public static List<String> names() {
+        return FACTORIES.keySet().stream().sorted().toList();
+    }
+
+    /** The shared instance of the named backend. */
+    public static NttBackend get(String name) {
+        String key = name.toLowerCase(Locale.ROOT).trim();
+        Supplier<NttBackend> f = FACTORIES.get(key);
+        if (f == null) {
+            throw new IllegalArgumentException("unknown NTT backend '" + name + "'; known: " + String.join(", ", names()));
+        }
+        try {
+            return INSTANCES.computeIfAbsent(key, k -> f.get());
+        } catch (LinkageError e) {
+            throw new IllegalStateException("backend " + key + " is not available in this JVM (for cpu-vector start Java 25+ with "
+                    + "--add-modules jdk.incubator.vector): " + e, e);
+        }
+    }
+
+    public static NttBackend scalar() {
+        return get(ScalarNttBackend.NAME);
+    }
+
+    private static volatile NttBackend defaultBackend;
+
+    /** The fastest correct backend on this machine (see class comment). */
+    public static NttBackend defaultBackend() {
+        NttBackend d = defaultBackend;
+        if (d == null) {
+            synchronized (NttBackends.class) {
+                if (defaultBackend == null) defaultBackend = chooseDefault();
+                d = defaultBackend;
+            }
+        }
+        return d;
+    }
+
+    private static NttBackend chooseDefault() {
+        String forced = System.getProperty("hoist.backend");
+        if (forced != null && !forced.isBlank()) return get(forced);
+        try {
+            if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) return scalar();
+            NttBackend v = get(VectorNttBackend.NAME);
+            if (VectorNttBackend.L < 4 || !selfCheck(v)) return scalar();
+            return v;
+        } catch (RuntimeException | LinkageError e) {
+            return scalar();
+        }
+    }
+
+    /** A small forward/inverse round trip compared with cpu-scalar. */
+    private static boolean selfCheck(NttBackend candidate) {
+        NttTables t = NttTables.of(10, io.hoist.math.Primes.nttPrimes(10, 55, 1).get(0));
+        long[] a = new long[t.n()];
+        java.util.SplittableRandom r = new java.util.SplittableRandom(1);
+        for (int i = 0; i < a.length; i++) a[i] = r.nextLong(t.q());
+        long[] b = a.clone();
+        candidate.forward(new long[][] {a}, new NttTables[] {t}, 1);
+        scalar().forward(new long[][] {b}, new NttTables[] {t}, 1);
+        if (!java.util.Arrays.equals(a, b)) return false;
+        candidate.inverse(new long[][] {a}, new NttTables[] {t}, 1);
+        scalar().inverse(new long[][] {b}, new NttTables[] {t}, 1);
+        return java.util.Arrays.equals(a, b);
+    }
+}

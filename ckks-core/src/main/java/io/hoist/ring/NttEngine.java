@@ -1,0 +1,73 @@
+package io.hoist.ring;
+
+import java.util.Objects;
+
+/**
+ * Runs batches of limb NTTs on a chosen backend, falls back to {@code cpu-scalar} per limb for
+ * primes the backend refuses, and counts every limb transform in the engine's {@link OpCounters}.
+ *
+ * <p>Accepted limbs stay together in one backend call (a whole polynomial or digit), so a device
+ * backend amortizes its per-call cost; refused limbs go to the fallback in one call of their own.
+ */
+public final class NttEngine {
+    private final NttBackend backend;
+    private final NttBackend fallback;
+    private final OpCounters counters;
+
+    public NttEngine(NttBackend backend, OpCounters counters) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.fallback = NttBackends.scalar();
+        this.counters = Objects.requireNonNull(counters, "counters");
+    }
+
+    /** Engine on the machine's default backend with fresh counters. */
+    public static NttEngine defaultEngine() {
+        return new NttEngine(NttBackends.defaultBackend(), new OpCounters());
+    }
+
+    public NttBackend backend() {
+        return backend;
+    }
+
+    public OpCounters counters() {
+        return counters;
+    }
+
+    public void forward(long[][] limbs, NttTables[] tables, int count) {
+        run(limbs, tables, count, true);
+    }
+
+    public void inverse(long[][] limbs, NttTables[] tables, int count) {
+        run(limbs, tables, count, false);
+    }
+
+    private void run(long[][] limbs, NttTables[] tables, int count, boolean forward) {
+        if (count == 0) return;
+        int refused = 0;
+        for (int i = 0; i < count; i++) if (!backend.accepts(tables[i])) refused++;
+        if (refused == 0) {
+            call(backend, limbs, tables, count, forward);
+        } else if (refused == count || backend == fallback) {
+            call(fallback, limbs, tables, count, forward);
+        } else {
+            long[][] okL = new long[count - refused][], noL = new long[refused][];
+            NttTables[] okT = new NttTables[count - refused], noT = new NttTables[refused];
+            for (int i = 0, a = 0, b = 0; i < count; i++) {
+                if (backend.accepts(tables[i])) { okL[a] = limbs[i]; okT[a++] = tables[i]; }
+                else { noL[b] = limbs[i]; noT[b++] = tables[i]; }
+            }
+            call(backend, okL, okT, okL.length, forward);
+            call(fallback, noL, noT, noL.length, forward);
+        }
+        if (refused > 0 && backend != fallback) counters.add(Op.NTT_FALLBACK_LIMBS, refused);
+        int n = tables[0].n();
+        counters.add(forward ? Op.NTT_LIMBS : Op.INTT_LIMBS, count);
+        counters.add(Op.MOD_MULS, (long) count * (n / 2) * tables[0].logN());
+    }
+
+    private void call(NttBackend b, long[][] limbs, NttTables[] tables, int count, boolean forward) {
+        counters.increment(Op.NTT_CALLS);
+        if (forward) b.forward(limbs, tables, count);
+        else b.inverse(limbs, tables, count);
+    }
+}

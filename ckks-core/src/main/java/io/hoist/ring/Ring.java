@@ -1,0 +1,207 @@
+package io.hoist.ring;
+
+import io.hoist.math.ModArith;
+import io.hoist.math.Modulus;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The RNS ring R_{q_0…q_k} = Z[X]/(X^N+1) over a chain of NTT primes, with the engine (NTT backend
+ * and counters) its operations run on. A polynomial at level ℓ uses the first ℓ+1 primes.
+ *
+ * <p>Operations take their output as a parameter (it may alias an input unless stated otherwise)
+ * so hot paths allocate nothing; every operation checks ring, level and domain and throws
+ * {@link RingMismatchException} naming the mismatch.
+ */
+public final class Ring {
+    private final int logN;
+    private final int n;
+    private final RnsBasis basis;
+    private final NttTables[] tables;
+    private final NttEngine engine;
+
+    public Ring(int logN, long[] primes, NttEngine engine) {
+        if (logN < 2 || logN > NttTables.MAX_LOG_N) {
+            throw new IllegalArgumentException("logN must be in [2, " + NttTables.MAX_LOG_N + "]: " + logN);
+        }
+        this.logN = logN;
+        this.n = 1 << logN;
+        this.basis = new RnsBasis(primes);
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.tables = new NttTables[primes.length];
+        for (int i = 0; i < primes.length; i++) {
+            tables[i] = NttTables.of(logN, primes[i]);
+            engine.backend().prepare(tables[i]);
+        }
+    }
+
+    public Ring(int logN, long[] primes) {
+        this(logN, primes, NttEngine.defaultEngine());
+    }
+
+    public int logN() { return logN; }
+    public int n() { return n; }
+    public int maxLevel() { return tables.length - 1; }
+    public RnsBasis basis() { return basis; }
+    public NttEngine engine() { return engine; }
+    public OpCounters counters() { return engine.counters(); }
+    public Modulus modulus(int i) { return tables[i].modulus(); }
+    public long prime(int i) { return tables[i].q(); }
+    public NttTables tables(int i) { return tables[i]; }
+
+    /** A zero polynomial at {@code level} in {@code domain}. */
+    public RnsPoly newPoly(int level, Domain domain) {
+        checkLevel(level);
+        return new RnsPoly(this, new long[level + 1][n], domain);
+    }
+
+    /** Wraps existing limbs (taken, not copied); values must be reduced modulo their primes. */
+    public RnsPoly wrap(long[][] limbs, Domain domain) {
+        checkLevel(limbs.length - 1);
+        for (int i = 0; i < limbs.length; i++) {
+            if (limbs[i].length != n) throw new IllegalArgumentException("limb " + i + " has " + limbs[i].length + " coefficients, ring has N=" + n);
+        }
+        return new RnsPoly(this, limbs, domain);
+    }
+
+    private void checkLevel(int level) {
+        if (level < 0 || level > maxLevel()) {
+            throw new RingMismatchException("level " + level + " outside [0, " + maxLevel() + "] of this ring");
+        }
+    }
+
+    // ---------------------------------------------------------------- NTT
+
+    /** Forward NTT of all limbs in one backend call; the polynomial must be in the coefficient domain. */
+    public void ntt(RnsPoly p) {
+        own(p);
+        if (p.domain() != Domain.COEFFICIENT) throw new RingMismatchException("ntt: polynomial is already in the NTT domain");
+        engine.forward(p.limbs, Arrays.copyOf(tables, p.limbCount()), p.limbCount());
+        p.domain = Domain.NTT;
+    }
+
+    /** Inverse NTT of all limbs in one backend call. */
+    public void intt(RnsPoly p) {
+        own(p);
+        if (p.domain() != Domain.NTT) throw new RingMismatchException("intt: polynomial is already in the coefficient domain");
+        engine.inverse(p.limbs, Arrays.copyOf(tables, p.limbCount()), p.limbCount());
+        p.domain = Domain.COEFFICIENT;
+    }
+
+    // ---------------------------------------------------------------- coefficient-wise arithmetic
+
+    public void add(RnsPoly a, RnsPoly b, RnsPoly out) {
+        same(a, b, out, "add");
+        for (int i = 0; i < a.limbCount(); i++) {
+            final long q = prime(i);
+            final long[] x = a.limbs[i], y = b.limbs[i], z = out.limbs[i];
+            for (int k = 0; k < n; k++) {
+                long s = x[k] + y[k];
+                z[k] = s >= q ? s - q : s;
+            }
+        }
+        out.domain = a.domain;
+    }
+
+    public void sub(RnsPoly a, RnsPoly b, RnsPoly out) {
+        same(a, b, out, "sub");
+        for (int i = 0; i < a.limbCount(); i++) {
+            final long q = prime(i);
+            final long[] x = a.limbs[i], y = b.limbs[i], z = out.limbs[i];
+            for (int k = 0; k < n; k++) {
+                long d = x[k] - y[k];
+                z[k] = d < 0 ? d + q : d;
+            }
+        }
+        out.domain = a.domain;
+    }
+
+    public void neg(RnsPoly a, RnsPoly out) {
+        same(a, a, out, "neg");
+        for (int i = 0; i < a.limbCount(); i++) {
+            final long q = prime(i);
+            final long[] x = a.limbs[i], z = out.limbs[i];
+            for (int k = 0; k < n; k++) z[k] = x[k] == 0 ? 0 : q - x[k];
+        }
+        out.domain = a.domain;
+    }
+
+    /** out = a ⊙ b (NTT domain: the ring product). */
+    public void mulCoeffs(RnsPoly a, RnsPoly b, RnsPoly out) {
+        same(a, b, out, "mulCoeffs");
+        for (int i = 0; i < a.limbCount(); i++) {
+            final Modulus m = modulus(i);
+            final long q = m.q(), mh = m.muHi(), ml = m.muLo();
+            final long[] x = a.limbs[i], y = b.limbs[i], z = out.limbs[i];
+            for (int k = 0; k < n; k++) z[k] = ModArith.mulMod(x[k], y[k], q, mh, ml);
+        }
+        out.domain = a.domain;
+        counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
+    }
+
+    /** out += a ⊙ b. */
+    public void mulCoeffsAdd(RnsPoly a, RnsPoly b, RnsPoly out) {
+        same(a, b, out, "mulCoeffsAdd");
+        for (int i = 0; i < a.limbCount(); i++) {
+            final Modulus m = modulus(i);
+            final long q = m.q(), mh = m.muHi(), ml = m.muLo();
+            final long[] x = a.limbs[i], y = b.limbs[i], z = out.limbs[i];
+            for (int k = 0; k < n; k++) {
+                long s = z[k] + ModArith.mulMod(x[k], y[k], q, mh, ml);
+                z[k] = s >= q ? s - q : s;
+            }
+        }
+        counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
+    }
+
+    /** out = c·a for an integer constant c (reduced per prime). */
+    public void mulScalar(RnsPoly a, long c, RnsPoly out) {
+        same(a, a, out, "mulScalar");
+        for (int i = 0; i < a.limbCount(); i++) {
+            final long q = prime(i);
+            final long w = modulus(i).fromSigned(c), ws = ModArith.shoupQuotient(w, q);
+            final long[] x = a.limbs[i], z = out.limbs[i];
+            for (int k = 0; k < n; k++) z[k] = ModArith.mulShoup(x[k], w, ws, q);
+        }
+        out.domain = a.domain;
+        counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
+    }
+
+    /** out = φ_g(a) in a's domain; out must not alias a. */
+    public void automorphism(RnsPoly a, long g, RnsPoly out) {
+        same(a, a, out, "automorphism");
+        if (a == out) throw new IllegalArgumentException("automorphism cannot run in place");
+        if (a.domain() == Domain.NTT) {
+            int[] idx = Automorphism.nttIndex(logN, g);
+            for (int i = 0; i < a.limbCount(); i++) Automorphism.applyNtt(a.limbs[i], out.limbs[i], idx);
+        } else {
+            for (int i = 0; i < a.limbCount(); i++) Automorphism.applyCoefficient(a.limbs[i], out.limbs[i], g, prime(i), logN);
+        }
+        out.domain = a.domain;
+        counters().add(Op.AUTOMORPHISM_LIMBS, a.limbCount());
+    }
+
+    // ---------------------------------------------------------------- checks
+
+    private void own(RnsPoly p) {
+        if (p.ring() != this) throw new RingMismatchException("polynomial belongs to a different ring");
+    }
+
+    private void same(RnsPoly a, RnsPoly b, RnsPoly out, String op) {
+        own(a);
+        own(b);
+        own(out);
+        if (a.level() != b.level() || a.level() != out.level()) {
+            throw new RingMismatchException(op + ": level mismatch (" + a.level() + ", " + b.level() + " → " + out.level() + ")");
+        }
+        if (a.domain() != b.domain()) {
+            throw new RingMismatchException(op + ": domain mismatch (" + a.domain() + " vs " + b.domain() + ")");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Ring[N=2^" + logN + ", " + tables.length + " primes, backend=" + engine.backend().name() + "]";
+    }
+}

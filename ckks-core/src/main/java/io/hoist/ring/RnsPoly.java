@@ -1,0 +1,70 @@
+package io.hoist.ring;
+
+import java.math.BigInteger;
+import java.util.Arrays;
+
+/**
+ * A polynomial of a {@link Ring} in RNS form: limb i holds the N residues modulo q_i, for
+ * i = 0 … level. A mutable work buffer (like Lattigo's ring.Poly); the scheme layer wraps these
+ * in immutable plaintexts and ciphertexts.
+ */
+public final class RnsPoly {
+    private final Ring ring;
+    final long[][] limbs;
+    Domain domain;
+
+    RnsPoly(Ring ring, long[][] limbs, Domain domain) {
+        this.ring = ring;
+        this.limbs = limbs;
+        this.domain = domain;
+    }
+
+    public Ring ring() { return ring; }
+    public int level() { return limbs.length - 1; }
+    public int limbCount() { return limbs.length; }
+    public Domain domain() { return domain; }
+    public int n() { return ring.n(); }
+
+    /** The live limb array of prime i (no copy: hot paths write through it). */
+    public long[] limb(int i) {
+        return limbs[i];
+    }
+
+    /** The live limb arrays (no copy). */
+    public long[][] limbs() {
+        return limbs;
+    }
+
+    public RnsPoly copy() {
+        long[][] c = new long[limbs.length][];
+        for (int i = 0; i < c.length; i++) c[i] = limbs[i].clone();
+        return new RnsPoly(ring, c, domain);
+    }
+
+    /** Sets coefficient k of every limb from a signed integer. */
+    public void setCoefficient(int k, long value) {
+        for (int i = 0; i < limbs.length; i++) limbs[i][k] = ring.modulus(i).fromSigned(value);
+    }
+
+    /** CRT-reconstructed coefficient k in [0, Q_level) — slow; tests and decoding. */
+    public BigInteger coefficient(int k) {
+        long[] r = new long[limbs.length];
+        for (int i = 0; i < r.length; i++) r[i] = limbs[i][k];
+        return (limbs.length == ring.basis().size() ? ring.basis() : ring.basis().prefix(limbs.length)).reconstruct(r);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RnsPoly p && p.ring == ring && p.domain == domain && Arrays.deepEquals(p.limbs, limbs);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.deepHashCode(limbs);
+    }
+
+    @Override
+    public String toString() {
+        return "RnsPoly[level=" + level() + ", " + domain + ", N=" + ring.n() + "]";
+    }
+}

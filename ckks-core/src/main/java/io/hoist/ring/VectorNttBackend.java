@@ -1,0 +1,260 @@
+package io.hoist.ring;
+
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code cpu-vector}: the same lazy Harvey NTT as {@link ScalarNttBackend}, on {@code LongVector} lanes.
+ *
+ * <p>Shoup's product needs the high 64 bits of a 64×64 product, which the Vector API does not
+ * offer: it is rebuilt from four 32×32→64 products (vpmuludq on x86). Stages whose butterfly
+ * distance t is at least the lane count L load U and V contiguously with one broadcast twiddle;
+ * the last log2(L) stages (t &lt; L) gather U and V out of two adjacent vectors with a two-table
+ * {@code selectFrom} (vpermt2q) and take per-lane twiddles from tables expanded once per prime.
+ *
+ * <p>Why the Shoup product is written out at each butterfly instead of in a helper: a helper
+ * that takes or returns vectors and is not inlined boxes every vector on the heap and runs
+ * 10–100× slower. {@code VectorNttTest} guards this by measuring allocated bytes per transform.
+ *
+ * <p>Accepts primes below 2^61 (lazy values below 4q must stay positive as signed longs) and
+ * N ≥ 2L; the engine falls back to {@code cpu-scalar} per limb for anything else.
+ */
+public final class VectorNttBackend extends LimbNttBackend {
+    public static final String NAME = "cpu-vector";
+    static final VectorSpecies<Long> S = LongVector.SPECIES_PREFERRED;
+    static final int L = S.length();
+    static final int LOG_L = Integer.numberOfTrailingZeros(L);
+    private static final long M32 = 0xFFFF_FFFFL;
+    public static final int MAX_PRIME_BITS = 61;
+
+    /** selectFrom index vectors per small stage log2(t): U, V gather and out0, out1 scatter. */
+    private static final long[][] IDX_U = new long[LOG_L][], IDX_V = new long[LOG_L][];
+    private static final long[][] IDX_O0 = new long[LOG_L][], IDX_O1 = new long[LOG_L][];
+
+    static {
+        for (int lt = 0; lt < LOG_L; lt++) {
+            int t = 1 << lt;
+            IDX_U[lt] = new long[L];
+            IDX_V[lt] = new long[L];
+            IDX_O0[lt] = new long[L];
+            IDX_O1[lt] = new long[L];
+            for (int k = 0; k < L; k++) {
+                int pu = (k / t) * 2 * t + (k % t);
+                IDX_U[lt][k] = pu;
+                IDX_V[lt][k] = pu + t;
+            }
+            for (int p = 0; p < 2 * L; p++) {
+                int r = p % (2 * t);
+                long src = r < t ? (p / (2 * t)) * t + r : L + (p / (2 * t)) * t + (r - t);
+                if (p < L) IDX_O0[lt][p] = src;
+                else IDX_O1[lt][p - L] = src;
+            }
+        }
+    }
+
+    /** Per-prime twiddles of the small stages, expanded to one entry per lane. */
+    private record Expanded(long[][] fw, long[][] fws, long[][] iw, long[][] iws) {}
+
+    private final Map<NttTables, Expanded> expanded = new ConcurrentHashMap<>();
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean accepts(NttTables t) {
+        return t.primeBits() <= MAX_PRIME_BITS && t.n() >= 2 * L;
+    }
+
+    @Override
+    public void prepare(NttTables t) {
+        if (accepts(t)) expand(t);
+    }
+
+    private Expanded expand(NttTables t) {
+        return expanded.computeIfAbsent(t, VectorNttBackend::buildExpanded);
+    }
+
+    private static Expanded buildExpanded(NttTables tb) {
+        int n = tb.n();
+        long[][] fw = new long[LOG_L][], fws = new long[LOG_L][], iw = new long[LOG_L][], iws = new long[LOG_L][];
+        for (int lt = 0; lt < LOG_L; lt++) {
+            int t = 1 << lt;
+            int m = n / (2 * t);   // first twiddle index of the stage with butterfly distance t (both directions)
+            fw[lt] = new long[n / 2];
+            fws[lt] = new long[n / 2];
+            iw[lt] = new long[n / 2];
+            iws[lt] = new long[n / 2];
+            for (int c = 0; c < n / (2 * L); c++) {
+                for (int k = 0; k < L; k++) {
+                    int src = m + c * (L / t) + k / t;
+                    fw[lt][c * L + k] = tb.psiRev[src];
+                    fws[lt][c * L + k] = tb.psiRevShoup[src];
+                    iw[lt][c * L + k] = tb.psiInvRev[src];
+                    iws[lt][c * L + k] = tb.psiInvRevShoup[src];
+                }
+            }
+        }
+        return new Expanded(fw, fws, iw, iws);
+    }
+
+    @Override
+    void forwardLimb(long[] a, NttTables t) {
+        Expanded e = expand(t);
+        forwardKernel(a, t, e.fw, e.fws);
+    }
+
+    @Override
+    void inverseLimb(long[] a, NttTables t) {
+        Expanded e = expand(t);
+        inverseKernel(a, t, e.iw, e.iws);
+    }
+
+    private static void forwardKernel(long[] a, NttTables tb, long[][] sw, long[][] sws) {
+        final int n = tb.n();
+        final long q = tb.q();
+        final LongVector vq = LongVector.broadcast(S, q);
+        final LongVector v2q = LongVector.broadcast(S, 2 * q);
+        final long[] w = tb.psiRev, ws = tb.psiRevShoup;
+        int m = 1, t = n >>> 1;
+        for (; t >= L; m <<= 1, t >>>= 1) {
+            for (int i = 0; i < m; i++) {
+                final LongVector vw = LongVector.broadcast(S, w[m + i]);
+                final LongVector wl = LongVector.broadcast(S, ws[m + i] & M32);
+                final LongVector wh = LongVector.broadcast(S, ws[m + i] >>> 32);
+                final int j1 = 2 * i * t, j2 = j1 + t;
+                for (int j = j1; j < j2; j += L) {
+                    LongVector u = LongVector.fromArray(S, a, j);
+                    LongVector v = LongVector.fromArray(S, a, j + t);
+                    u = u.lanewise(VectorOperators.UMIN, u.sub(v2q));
+                    // v·w mod q, Shoup: hi = floor(v·w'/2^64) from 32-bit halves
+                    LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
+                    LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
+                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                            .add(mid.lanewise(VectorOperators.LSHR, 32));
+                    LongVector p = v.mul(vw).sub(hi.mul(vq));
+                    u.add(p).intoArray(a, j);
+                    u.sub(p).add(v2q).intoArray(a, j + t);
+                }
+            }
+        }
+        for (; t >= 1; t >>>= 1) {
+            final int lt = Integer.numberOfTrailingZeros(t);
+            final LongVector iu = LongVector.fromArray(S, IDX_U[lt], 0), iv = LongVector.fromArray(S, IDX_V[lt], 0);
+            final LongVector io0 = LongVector.fromArray(S, IDX_O0[lt], 0), io1 = LongVector.fromArray(S, IDX_O1[lt], 0);
+            final long[] tw = sw[lt], tws = sws[lt];
+            final boolean last = t == 1;
+            for (int base = 0, c = 0; base < n; base += 2 * L, c += L) {
+                LongVector x0 = LongVector.fromArray(S, a, base), x1 = LongVector.fromArray(S, a, base + L);
+                LongVector u = iu.selectFrom(x0, x1), v = iv.selectFrom(x0, x1);
+                LongVector vw = LongVector.fromArray(S, tw, c), wsv = LongVector.fromArray(S, tws, c);
+                LongVector wl = wsv.and(M32), wh = wsv.lanewise(VectorOperators.LSHR, 32);
+                u = u.lanewise(VectorOperators.UMIN, u.sub(v2q));
+                LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
+                LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
+                LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+                LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                        .add(mid.lanewise(VectorOperators.LSHR, 32));
+                LongVector p = v.mul(vw).sub(hi.mul(vq));
+                LongVector y0 = u.add(p), y1 = u.sub(p).add(v2q);
+                if (last) {   // final reduction [0, 4q) → [0, q) merged into the last stage
+                    y0 = y0.lanewise(VectorOperators.UMIN, y0.sub(v2q));
+                    y0 = y0.lanewise(VectorOperators.UMIN, y0.sub(vq));
+                    y1 = y1.lanewise(VectorOperators.UMIN, y1.sub(v2q));
+                    y1 = y1.lanewise(VectorOperators.UMIN, y1.sub(vq));
+                }
+                io0.selectFrom(y0, y1).intoArray(a, base);
+                io1.selectFrom(y0, y1).intoArray(a, base + L);
+            }
+        }
+    }
+
+    private static void inverseKernel(long[] a, NttTables tb, long[][] sw, long[][] sws) {
+        final int n = tb.n();
+        final long q = tb.q();
+        final LongVector vq = LongVector.broadcast(S, q);
+        final LongVector v2q = LongVector.broadcast(S, 2 * q);
+        final long[] w = tb.psiInvRev, ws = tb.psiInvRevShoup;
+        int t = 1;
+        for (; t < L; t <<= 1) {
+            final int lt = Integer.numberOfTrailingZeros(t);
+            final LongVector iu = LongVector.fromArray(S, IDX_U[lt], 0), iv = LongVector.fromArray(S, IDX_V[lt], 0);
+            final LongVector io0 = LongVector.fromArray(S, IDX_O0[lt], 0), io1 = LongVector.fromArray(S, IDX_O1[lt], 0);
+            final long[] tw = sw[lt], tws = sws[lt];
+            for (int base = 0, c = 0; base < n; base += 2 * L, c += L) {
+                LongVector x0 = LongVector.fromArray(S, a, base), x1 = LongVector.fromArray(S, a, base + L);
+                LongVector u = iu.selectFrom(x0, x1), v = iv.selectFrom(x0, x1);
+                LongVector vw = LongVector.fromArray(S, tw, c), wsv = LongVector.fromArray(S, tws, c);
+                LongVector wl = wsv.and(M32), wh = wsv.lanewise(VectorOperators.LSHR, 32);
+                LongVector s = u.add(v);
+                s = s.lanewise(VectorOperators.UMIN, s.sub(v2q));
+                LongVector d = u.sub(v).add(v2q);
+                LongVector dl = d.and(M32), dh = d.lanewise(VectorOperators.LSHR, 32);
+                LongVector ll = dl.mul(wl), lh = dl.mul(wh), hl = dh.mul(wl), hh = dh.mul(wh);
+                LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+                LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                        .add(mid.lanewise(VectorOperators.LSHR, 32));
+                LongVector p = d.mul(vw).sub(hi.mul(vq));
+                io0.selectFrom(s, p).intoArray(a, base);
+                io1.selectFrom(s, p).intoArray(a, base + L);
+            }
+        }
+        for (int m = n / (2 * t); m > 1; m >>>= 1, t <<= 1) {
+            // m counts blocks of this stage; m == 1 is the last stage, handled below with N^-1
+            for (int i = 0, j1 = 0; i < m; i++, j1 += 2 * t) {
+                final LongVector vw = LongVector.broadcast(S, w[m + i]);
+                final LongVector wl = LongVector.broadcast(S, ws[m + i] & M32);
+                final LongVector wh = LongVector.broadcast(S, ws[m + i] >>> 32);
+                final int j2 = j1 + t;
+                for (int j = j1; j < j2; j += L) {
+                    LongVector u = LongVector.fromArray(S, a, j);
+                    LongVector v = LongVector.fromArray(S, a, j + t);
+                    LongVector s = u.add(v);
+                    s = s.lanewise(VectorOperators.UMIN, s.sub(v2q));
+                    LongVector d = u.sub(v).add(v2q);
+                    LongVector dl = d.and(M32), dh = d.lanewise(VectorOperators.LSHR, 32);
+                    LongVector ll = dl.mul(wl), lh = dl.mul(wh), hl = dh.mul(wl), hh = dh.mul(wh);
+                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                            .add(mid.lanewise(VectorOperators.LSHR, 32));
+                    s.intoArray(a, j);
+                    d.mul(vw).sub(hi.mul(vq)).intoArray(a, j + t);
+                }
+            }
+        }
+        // last stage, t = N/2: (u+v)·N^-1 and (u−v)·ψ^-brev(1)·N^-1, reduced to [0, q)
+        final LongVector vn = LongVector.broadcast(S, tb.nInv);
+        final LongVector nl = LongVector.broadcast(S, tb.nInvShoup & M32), nh = LongVector.broadcast(S, tb.nInvShoup >>> 32);
+        final LongVector vw = LongVector.broadcast(S, tb.lastInv);
+        final LongVector wl = LongVector.broadcast(S, tb.lastInvShoup & M32), wh = LongVector.broadcast(S, tb.lastInvShoup >>> 32);
+        for (int j = 0; j < t; j += L) {
+            LongVector u = LongVector.fromArray(S, a, j);
+            LongVector v = LongVector.fromArray(S, a, j + t);
+            LongVector s = u.add(v);
+            LongVector d = u.sub(v).add(v2q);
+            LongVector sl = s.and(M32), sh = s.lanewise(VectorOperators.LSHR, 32);
+            LongVector ll = sl.mul(nl), lh = sl.mul(nh), hl = sh.mul(nl), hh = sh.mul(nh);
+            LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                    .add(mid.lanewise(VectorOperators.LSHR, 32));
+            LongVector r0 = s.mul(vn).sub(hi.mul(vq));
+            LongVector dl = d.and(M32), dh = d.lanewise(VectorOperators.LSHR, 32);
+            ll = dl.mul(wl);
+            lh = dl.mul(wh);
+            hl = dh.mul(wl);
+            hh = dh.mul(wh);
+            mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+            hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                    .add(mid.lanewise(VectorOperators.LSHR, 32));
+            LongVector r1 = d.mul(vw).sub(hi.mul(vq));
+            r0.lanewise(VectorOperators.UMIN, r0.sub(vq)).intoArray(a, j);
+            r1.lanewise(VectorOperators.UMIN, r1.sub(vq)).intoArray(a, j + t);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.hoist.math;
+
+import org.junit.jupiter.api.Test;
+
+import java.math.BigInteger;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ModArithTest {
+    private static final long[] MODULI = {3, 17, 65537, (1L << 30) - 35, 0x3FFFFFFFFFFFFFFFL - 56, Primes.nttPrimes(10, 61, 1).get(0),
+            Primes.nttPrimes(10, 62, 1).get(0), Primes.nttPrimes(12, 50, 1).get(0), 1_000_000_007L};
+
+    @Test
+    void mulModMatchesBigIntegerIncludingEdges() {
+        SplittableRandom r = new SplittableRandom(7);
+        for (long q : MODULI) {
+            if ((q & 1) == 0) continue;
+            Modulus m = Modulus.of(q);
+            long[] edges = {0, 1, q - 1, q - 2, q >>> 1, (q >>> 1) + 1};
+            for (long a : edges) for (long b : edges) assertEquals(ModArith.mulModSlow(a, b, q), m.mul(a, b), a + "*" + b + " mod " + q);
+            for (int i = 0; i < 20000; i++) {
+                long a = r.nextLong(q), b = r.nextLong(q);
+                assertEquals(ModArith.mulModSlow(a, b, q), m.mul(a, b), a + "*" + b + " mod " + q);
+            }
+        }
+    }
+
+    @Test
+    void reduce128HandlesSumsOfSixteenProducts() {
+        SplittableRandom r = new SplittableRandom(8);
+        long q = Primes.nttPrimes(10, 62, 1).get(0);
+        Modulus m = Modulus.of(q);
+        BigInteger two64 = BigInteger.ONE.shiftLeft(64);
+        for (int trial = 0; trial < 2000; trial++) {
+            BigInteger sum = BigInteger.ZERO;
+            for (int i = 0; i < 16; i++) {
+                long a = trial == 0 ? q - 1 : r.nextLong(q), b = trial == 0 ? q - 1 : r.nextLong(q);
+                sum = sum.add(BigInteger.valueOf(a).multiply(BigInteger.valueOf(b)));
+            }
+            assertTrue(sum.bitLength() <= 128);
+            long hi = sum.shiftRight(64).longValue(), lo = sum.mod(two64).longValue();
+            assertEquals(sum.mod(BigInteger.valueOf(q)).longValue(), m.reduce(hi, lo));
+        }
+    }
+
+    @Test
+    void shoupMatchesSlowProductForAnyWordInput() {
+        SplittableRandom r = new SplittableRandom(9);
+        for (long q : MODULI) {
+            for (int i = 0; i < 5000; i++) {
+                long w = i == 0 ? q - 1 : r.nextLong(q);
+                long ws = ModArith.shoupQuotient(w, q);
+                assertEquals(BigInteger.valueOf(w).shiftLeft(64).divide(BigInteger.valueOf(q)).longValue(), ws);
+                long x = i < 2 ? -1L : r.nextLong();  // any unsigned 64-bit input, including 2^64 − 1
+                long lazy = ModArith.mulShoupLazy(x, w, ws, q);
+                BigInteger want = new BigInteger(Long.toUnsignedString(x)).multiply(BigInteger.valueOf(w)).mod(BigInteger.valueOf(q));
+                assertTrue(Long.compareUnsigned(lazy, 2 * q) < 0, "lazy Shoup result not below 2q");
+                assertEquals(want.longValue(), lazy % q == lazy ? lazy : lazy - q);
+                assertEquals(want.longValue(), ModArith.mulShoup(x, w, ws, q));
+            }
+        }
+    }
+
+    @Test
+    void powInvAndCentered() {
+        long q = 65537;
+        assertEquals(1, ModArith.powMod(3, q - 1, q));
+        assertEquals(1, ModArith.mulModSlow(ModArith.invMod(12345, q), 12345, q));
+        assertThrows(ArithmeticException.class, () -> ModArith.invMod(q, q));
+        assertEquals(-1, ModArith.centered(q - 1, q));
+        assertEquals(5, ModArith.centered(5, q));
+    }
+
+    @Test
+    void modulusRejectsBadValues() {
+        assertThrows(IllegalArgumentException.class, () -> Modulus.of(4));
+        assertThrows(IllegalArgumentException.class, () -> Modulus.of(1L << 62 | 1));
+    }
+}

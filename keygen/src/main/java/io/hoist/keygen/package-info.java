@@ -1,0 +1,2 @@
+/** Key generation (secret, public, relinearization and rotation keys) — built in the CKKS issue. */
+package io.hoist.keygen;
