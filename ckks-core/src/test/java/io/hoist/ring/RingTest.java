@@ -1,0 +1,96 @@
+package io.hoist.ring;
+
+import io.hoist.math.Modulus;
+import io.hoist.math.Primes;
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RingTest {
+    private final long[] primes = BConvTest.toArray(Primes.nttPrimes(10, 55, 4));
+    private final Ring ring = new Ring(10, primes);
+    private final SplittableRandom r = new SplittableRandom(41);
+
+    private RnsPoly random(int level, Domain d) {
+        RnsPoly p = ring.newPoly(level, d);
+        for (int i = 0; i <= level; i++) for (int k = 0; k < ring.n(); k++) p.limb(i)[k] = r.nextLong(primes[i]);
+        return p;
+    }
+
+    @Test
+    void arithmeticMatchesPerCoefficientReference() {
+        RnsPoly a = random(3, Domain.NTT), b = random(3, Domain.NTT);
+        RnsPoly s = ring.newPoly(3, Domain.NTT), d = ring.newPoly(3, Domain.NTT), m = ring.newPoly(3, Domain.NTT);
+        RnsPoly ng = ring.newPoly(3, Domain.NTT), sc = ring.newPoly(3, Domain.NTT);
+        ring.add(a, b, s);
+        ring.sub(a, b, d);
+        ring.mulCoeffs(a, b, m);
+        ring.neg(a, ng);
+        ring.mulScalar(a, -7, sc);
+        RnsPoly mac = s.copy();
+        ring.mulCoeffsAdd(a, b, mac);
+        for (int i = 0; i < 4; i++) {
+            Modulus q = ring.modulus(i);
+            for (int k = 0; k < ring.n(); k++) {
+                long x = a.limb(i)[k], y = b.limb(i)[k];
+                assertEquals(q.add(x, y), s.limb(i)[k]);
+                assertEquals(q.sub(x, y), d.limb(i)[k]);
+                assertEquals(io.hoist.math.ModArith.mulModSlow(x, y, q.q()), m.limb(i)[k]);
+                assertEquals(q.neg(x), ng.limb(i)[k]);
+                assertEquals(q.mul(x, q.fromSigned(-7)), sc.limb(i)[k]);
+                assertEquals(q.add(q.add(x, y), q.mul(x, y)), mac.limb(i)[k]);
+            }
+        }
+    }
+
+    @Test
+    void nttProductIsRingProduct() {
+        RnsPoly a = random(1, Domain.COEFFICIENT), b = random(1, Domain.COEFFICIENT);
+        long[][] want = new long[2][];
+        for (int i = 0; i < 2; i++) want[i] = NttTest.schoolbook(a.limb(i), b.limb(i), primes[i]);
+        ring.ntt(a);
+        ring.ntt(b);
+        RnsPoly c = ring.newPoly(1, Domain.NTT);
+        ring.mulCoeffs(a, b, c);
+        ring.intt(c);
+        assertArrayEquals(want, c.limbs());
+    }
+
+    @Test
+    void countersCountLimbTransformsAndReset() {
+        OpCounters c = ring.counters();
+        c.reset();
+        RnsPoly a = random(3, Domain.COEFFICIENT);
+        ring.ntt(a);
+        ring.intt(a);
+        assertEquals(4, c.get(Op.NTT_LIMBS));
+        assertEquals(4, c.get(Op.INTT_LIMBS));
+        assertEquals(2, c.get(Op.NTT_CALLS), "one backend call per polynomial");
+        assertEquals(8L * 512 * 10, c.get(Op.MOD_MULS), "(N/2)·logN per limb transform");
+        var before = c.snapshot();
+        ring.ntt(a);
+        assertEquals(4, c.since(before).get(Op.NTT_LIMBS));
+        c.reset();
+        assertEquals(0, c.get(Op.NTT_LIMBS));
+    }
+
+    @Test
+    void mismatchesAreTypedAndNamed() {
+        RnsPoly a = random(3, Domain.NTT), b = random(2, Domain.NTT), c = random(3, Domain.COEFFICIENT);
+        RnsPoly out = ring.newPoly(3, Domain.NTT);
+        var e1 = assertThrows(RingMismatchException.class, () -> ring.add(a, b, out));
+        assertTrue(e1.getMessage().contains("level"));
+        var e2 = assertThrows(RingMismatchException.class, () -> ring.mulCoeffs(a, c, out));
+        assertTrue(e2.getMessage().contains("domain"));
+        Ring other = new Ring(10, primes);
+        var e3 = assertThrows(RingMismatchException.class, () -> other.add(a, a, out));
+        assertTrue(e3.getMessage().contains("ring"));
+        assertThrows(RingMismatchException.class, () -> ring.ntt(a));
+        assertThrows(RingMismatchException.class, () -> ring.newPoly(4, Domain.NTT));
+    }
+}
