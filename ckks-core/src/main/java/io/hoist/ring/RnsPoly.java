@@ -35,6 +35,15 @@ public final class RnsPoly {
         return limbs;
     }
 
+    /**
+     * A view of the first {@code level}+1 limbs, sharing their arrays (no copy): the same value
+     * modulo a shorter prefix of the chain. Writing through the view writes this polynomial.
+     */
+    public RnsPoly atLevel(int level) {
+        if (level < 0 || level > level()) throw new RingMismatchException("cannot view level " + level + " of a polynomial at level " + level());
+        return level == level() ? this : new RnsPoly(ring, java.util.Arrays.copyOf(limbs, level + 1), domain);
+    }
+
     public RnsPoly copy() {
         long[][] c = new long[limbs.length][];
         for (int i = 0; i < c.length; i++) c[i] = limbs[i].clone();

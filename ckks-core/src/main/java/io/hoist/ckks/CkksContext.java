@@ -1,0 +1,140 @@
+package io.hoist.ckks;
+
+import io.hoist.math.ModArith;
+import io.hoist.ring.BConv;
+import io.hoist.ring.NttBackend;
+import io.hoist.ring.NttBackends;
+import io.hoist.ring.NttEngine;
+import io.hoist.ring.OpCounters;
+import io.hoist.ring.Ring;
+import io.hoist.ring.RnsBasis;
+
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Everything derived from {@link CkksParameters} that the scheme's operations share: the rings
+ * R_Q and R_P on one engine (NTT backend + operation counters), the per-level digit layout of
+ * hybrid key switching, and cached basis converters and constants. Immutable and thread-safe.
+ */
+public final class CkksContext {
+    private final CkksParameters params;
+    private final NttEngine engine;
+    private final Ring ringQ;
+    private final Ring ringP;
+    private final Map<Long, BConv> bconvs = new ConcurrentHashMap<>();
+    /** [P]_{q_j} and [P^-1]_{q_j} with Shoup quotients. */
+    final long[] pModQ, pInvModQ, pInvModQShoup;
+    /** [q_ℓ^-1]_{q_j} for j &lt; ℓ, indexed [ℓ][j]. */
+    final long[][] qLastInv, qLastInvShoup;
+    /** [(q_ℓ·P)^-1]_{q_j} for j &lt; ℓ, indexed [ℓ][j]. */
+    final long[][] qpLastInv, qpLastInvShoup;
+
+    public CkksContext(CkksParameters params, NttEngine engine) {
+        this.params = Objects.requireNonNull(params, "params");
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.ringQ = new Ring(params.logN(), params.qPrimes(), engine);
+        this.ringP = new Ring(params.logN(), params.pPrimes(), engine);
+        int nq = params.qCount();
+        BigInteger bigP = BigInteger.ONE;
+        for (long p : params.pPrimes()) bigP = bigP.multiply(BigInteger.valueOf(p));
+        pModQ = new long[nq];
+        pInvModQ = new long[nq];
+        pInvModQShoup = new long[nq];
+        for (int j = 0; j < nq; j++) {
+            long q = params.q(j);
+            pModQ[j] = bigP.mod(BigInteger.valueOf(q)).longValue();
+            pInvModQ[j] = ModArith.invMod(pModQ[j], q);
+            pInvModQShoup[j] = ModArith.shoupQuotient(pInvModQ[j], q);
+        }
+        qLastInv = new long[nq][];
+        qLastInvShoup = new long[nq][];
+        qpLastInv = new long[nq][];
+        qpLastInvShoup = new long[nq][];
+        for (int l = 1; l < nq; l++) {
+            qLastInv[l] = new long[l];
+            qLastInvShoup[l] = new long[l];
+            qpLastInv[l] = new long[l];
+            qpLastInvShoup[l] = new long[l];
+            for (int j = 0; j < l; j++) {
+                long q = params.q(j);
+                qLastInv[l][j] = ModArith.invMod(params.q(l) % q, q);
+                qLastInvShoup[l][j] = ModArith.shoupQuotient(qLastInv[l][j], q);
+                qpLastInv[l][j] = ModArith.mulModSlow(qLastInv[l][j], pInvModQ[j], q);
+                qpLastInvShoup[l][j] = ModArith.shoupQuotient(qpLastInv[l][j], q);
+            }
+        }
+    }
+
+    /** Context on the machine's default NTT backend with fresh counters. */
+    public static CkksContext create(CkksParameters params) {
+        return new CkksContext(params, NttEngine.defaultEngine());
+    }
+
+    /** Context on the named backend with fresh counters. */
+    public static CkksContext create(CkksParameters params, String backend) {
+        NttBackend b = backend == null ? NttBackends.defaultBackend() : NttBackends.get(backend);
+        return new CkksContext(params, new NttEngine(b, new OpCounters()));
+    }
+
+    public CkksParameters params() { return params; }
+    public NttEngine engine() { return engine; }
+    public OpCounters counters() { return engine.counters(); }
+    public Ring ringQ() { return ringQ; }
+    public Ring ringP() { return ringP; }
+    public int n() { return params.n(); }
+    public int alpha() { return params.alpha(); }
+    /** [P]_{q_j}. */
+    public long pModQ(int j) { return pModQ[j]; }
+
+    /** First Q prime index of digit t. */
+    public int digitStart(int t) {
+        return t * params.alpha();
+    }
+
+    /** One past the last Q prime index of digit t at level ℓ (the last digit may be shorter). */
+    public int digitEnd(int t, int level) {
+        return Math.min((t + 1) * params.alpha(), level + 1);
+    }
+
+    /** BConv from digit t's primes to the other primes of Q_ℓ followed by all of P (Decompose). */
+    BConv decomposeConv(int level, int t) {
+        return bconvs.computeIfAbsent(key(0, level, t), k -> {
+            int s = digitStart(t), e = digitEnd(t, level);
+            long[] from = Arrays.copyOfRange(params.qPrimes(), s, e);
+            long[] to = new long[(level + 1 - (e - s)) + params.alpha()];
+            int c = 0;
+            for (int j = 0; j <= level; j++) if (j < s || j >= e) to[c++] = params.q(j);
+            for (int j = 0; j < params.alpha(); j++) to[c++] = params.p(j);
+            return new BConv(new RnsBasis(from), new RnsBasis(to));
+        });
+    }
+
+    /** BConv P → Q_ℓ (ModDown). */
+    BConv modDownConv(int level) {
+        return bconvs.computeIfAbsent(key(1, level, 0),
+                k -> new BConv(new RnsBasis(params.pPrimes()), new RnsBasis(Arrays.copyOf(params.qPrimes(), level + 1))));
+    }
+
+    /** BConv {q_ℓ} ∪ P → Q_{ℓ−1} (ModDown merged with rescale). */
+    BConv modDownRescaleConv(int level) {
+        return bconvs.computeIfAbsent(key(2, level, 0), k -> {
+            long[] from = new long[1 + params.alpha()];
+            from[0] = params.q(level);
+            System.arraycopy(params.pPrimes(), 0, from, 1, params.alpha());
+            return new BConv(new RnsBasis(from), new RnsBasis(Arrays.copyOf(params.qPrimes(), level)));
+        });
+    }
+
+    private static long key(int kind, int level, int t) {
+        return ((long) kind << 40) | ((long) level << 20) | t;
+    }
+
+    @Override
+    public String toString() {
+        return "CkksContext[" + params + ", backend=" + engine.backend().name() + "]";
+    }
+}

@@ -1,0 +1,224 @@
+package io.hoist.ckks;
+
+import io.hoist.math.Primes;
+import io.hoist.ring.NttTables;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Immutable RNS-CKKS parameters: ring degree, slots, the Q chain q_0 … q_L and the special primes
+ * p_0 … p_{α−1} of hybrid key switching, default scale, secret distribution and error width.
+ *
+ * <p>β = ⌈(ℓ+1)/α⌉ digits at level ℓ, for any α (the last digit may be shorter). Built from prime
+ * bit sizes ({@link Builder#logQ}, primes generated deterministically, nearest below 2^bits and
+ * distinct) or explicit primes. An insecure set (log QP over {@link SecurityBound}) is refused
+ * unless {@link Builder#allowInsecure()} is called, and then {@link #secure()} is false.
+ */
+public final class CkksParameters {
+    public static final double DEFAULT_SIGMA = 3.2;
+
+    private final String name;
+    private final int logN;
+    private final int logSlots;
+    private final long[] q;
+    private final long[] p;
+    private final double defaultScale;
+    private final SecretDistribution secret;
+    private final double sigma;
+    private final boolean secure;
+
+    private CkksParameters(Builder b, long[] q, long[] p) {
+        this.name = b.name;
+        this.logN = b.logN;
+        this.logSlots = b.logSlots < 0 ? b.logN - 1 : b.logSlots;
+        this.q = q;
+        this.p = p;
+        this.defaultScale = b.scale > 0 ? b.scale : Math.pow(2, Math.round(Math.log(q[q.length - 1]) / Math.log(2)));
+        this.secret = b.secret;
+        this.sigma = b.sigma;
+        this.secure = logQP() <= SecurityBound.maxLogQP(logN);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The shipped presets: {@code n13}, {@code n14}, {@code n15}, {@code n16} (spec parameters.md). */
+    public static CkksParameters preset(String name) {
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "n13" -> builder().name("n13").logN(13).logQ(50, 40, 40).logP(60).scale(0x1p40).build();
+            case "n14" -> builder().name("n14").logN(14).logQ(55, 45, 45, 45, 45, 45).logP(60, 60).scale(0x1p45).build();
+            case "n15" -> builder().name("n15").logN(15).logQ(repeat(60, 1, 50, 9)).logP(60, 60, 60).scale(0x1p50).build();
+            case "n16" -> builder().name("n16").logN(16).logQ(repeat(60, 1, 45, 24)).logP(repeat(60, 8, 0, 0)).scale(0x1p45).build();
+            default -> throw new IllegalArgumentException("unknown preset '" + name + "'; known: " + String.join(", ", presetNames()));
+        };
+    }
+
+    public static List<String> presetNames() {
+        return List.of("n13", "n14", "n15", "n16");
+    }
+
+    private static int[] repeat(int first, int firstCount, int rest, int restCount) {
+        int[] out = new int[firstCount + restCount];
+        Arrays.fill(out, 0, firstCount, first);
+        Arrays.fill(out, firstCount, out.length, rest);
+        return out;
+    }
+
+    public String name() { return name; }
+    public int logN() { return logN; }
+    public int n() { return 1 << logN; }
+    public int logSlots() { return logSlots; }
+    public int slots() { return 1 << logSlots; }
+    /** Top level L (L+1 primes in Q). */
+    public int maxLevel() { return q.length - 1; }
+    public int qCount() { return q.length; }
+    public long q(int i) { return q[i]; }
+    public long[] qPrimes() { return q.clone(); }
+    /** α, the number of special primes. */
+    public int alpha() { return p.length; }
+    public long p(int i) { return p[i]; }
+    public long[] pPrimes() { return p.clone(); }
+    public double defaultScale() { return defaultScale; }
+    public SecretDistribution secret() { return secret; }
+    public double sigma() { return sigma; }
+    /** Whether log QP is within the 128-bit bound for N. */
+    public boolean secure() { return secure; }
+
+    /** β at level ℓ: ⌈(ℓ+1)/α⌉ digits. */
+    public int beta(int level) {
+        return (level + 1 + p.length - 1) / p.length;
+    }
+
+    public int beta() {
+        return beta(maxLevel());
+    }
+
+    /** The Galois element 5^(k mod slots) mod 2N that rotates the slot vector left by k (k may be negative). */
+    public long galoisElementForRotation(int k) {
+        return io.hoist.ring.Automorphism.galoisElement(logN, Math.floorMod(k, slots()));
+    }
+
+    /** The Galois element 2N − 1 of complex conjugation. */
+    public long galoisElementForConjugation() {
+        return io.hoist.ring.Automorphism.conjugationElement(logN);
+    }
+
+    public double logQ() {
+        double s = 0;
+        for (long x : q) s += Math.log(x) / Math.log(2);
+        return s;
+    }
+
+    public double logP() {
+        double s = 0;
+        for (long x : p) s += Math.log(x) / Math.log(2);
+        return s;
+    }
+
+    public double logQP() {
+        return logQ() + logP();
+    }
+
+    /** "secure" or "NOT SECURE (log QP = … > bound …)" for reports. */
+    public String securityLabel() {
+        return secure ? "secure (log QP = " + fmt(logQP()) + " ≤ " + SecurityBound.maxLogQP(logN) + ")"
+                : "NOT SECURE (log QP = " + fmt(logQP()) + " > " + SecurityBound.maxLogQP(logN) + ")";
+    }
+
+    private static String fmt(double x) {
+        return String.format(Locale.ROOT, "%.1f", x);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CkksParameters c && c.logN == logN && c.logSlots == logSlots && Arrays.equals(c.q, q)
+                && Arrays.equals(c.p, p) && c.defaultScale == defaultScale && c.secret.equals(secret) && c.sigma == sigma;
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(q) * 31 + Arrays.hashCode(p) + logN * 7 + logSlots;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "CkksParameters[%sN=2^%d, slots=2^%d, L+1=%d, α=%d, β=%d, log QP=%.1f, scale=2^%.1f, %s, %s]",
+                name == null ? "" : name + ", ", logN, logSlots, q.length, p.length, beta(), logQP(),
+                Math.log(defaultScale) / Math.log(2), secret, secure ? "secure" : "NOT SECURE");
+    }
+
+    /** Builder; {@link #build()} checks everything and names what is wrong. */
+    public static final class Builder {
+        private String name;
+        private int logN = -1;
+        private int logSlots = -1;
+        private int[] logQ;
+        private int[] logP;
+        private long[] qPrimes;
+        private long[] pPrimes;
+        private double scale;
+        private SecretDistribution secret = SecretDistribution.uniformTernary();
+        private double sigma = DEFAULT_SIGMA;
+        private boolean allowInsecure;
+
+        public Builder name(String n) { this.name = n; return this; }
+        public Builder logN(int v) { this.logN = v; return this; }
+        public Builder logSlots(int v) { this.logSlots = v; return this; }
+        /** Bit sizes of q_0 … q_L, first to last (primes generated). */
+        public Builder logQ(int... bits) { this.logQ = bits.clone(); this.qPrimes = null; return this; }
+        /** Bit sizes of p_0 … p_{α−1} (primes generated). */
+        public Builder logP(int... bits) { this.logP = bits.clone(); this.pPrimes = null; return this; }
+        public Builder qPrimes(long... primes) { this.qPrimes = primes.clone(); this.logQ = null; return this; }
+        public Builder pPrimes(long... primes) { this.pPrimes = primes.clone(); this.logP = null; return this; }
+        public Builder scale(double s) { this.scale = s; return this; }
+        public Builder secret(SecretDistribution s) { this.secret = s; return this; }
+        public Builder sigma(double s) { this.sigma = s; return this; }
+        /** Accepts parameters over the 128-bit bound (tests, studies); reports then say NOT SECURE. */
+        public Builder allowInsecure() { this.allowInsecure = true; return this; }
+
+        public CkksParameters build() {
+            if (logN < 2 || logN > NttTables.MAX_LOG_N) throw new IllegalArgumentException("logN must be in [2, " + NttTables.MAX_LOG_N + "], got " + logN);
+            if (logSlots > logN - 1) throw new IllegalArgumentException("at most N/2 = 2^" + (logN - 1) + " slots, asked for 2^" + logSlots);
+            if (logQ == null && qPrimes == null) throw new IllegalArgumentException("no Q primes: call logQ(...) or qPrimes(...)");
+            if (logP == null && pPrimes == null) throw new IllegalArgumentException("no P primes: call logP(...) or pPrimes(...)");
+            if (!(sigma > 0)) throw new IllegalArgumentException("sigma must be positive: " + sigma);
+            if (secret.hammingWeight() > (1 << logN)) throw new IllegalArgumentException("Hamming weight " + secret.hammingWeight() + " exceeds N");
+            Set<Long> used = new HashSet<>();
+            if (qPrimes != null) for (long x : qPrimes) used.add(x);
+            if (pPrimes != null) for (long x : pPrimes) used.add(x);
+            long[] q = qPrimes != null ? qPrimes.clone() : generate(logQ, used);
+            long[] p = pPrimes != null ? pPrimes.clone() : generate(logP, used);
+            if (q.length == 0) throw new IllegalArgumentException("Q needs at least one prime");
+            if (p.length == 0) throw new IllegalArgumentException("P needs at least one prime (hybrid key switching)");
+            Set<Long> all = new HashSet<>();
+            for (long x : q) { NttTables.of(logN, x); if (!all.add(x)) throw new IllegalArgumentException("prime " + x + " appears twice"); }
+            for (long x : p) { NttTables.of(logN, x); if (!all.add(x)) throw new IllegalArgumentException("prime " + x + " appears twice"); }
+            if (p.length > io.hoist.ring.BConv.MAX_SOURCE_PRIMES) {
+                throw new IllegalArgumentException("α = " + p.length + " special primes; at most " + io.hoist.ring.BConv.MAX_SOURCE_PRIMES + " supported");
+            }
+            CkksParameters params = new CkksParameters(this, q, p);
+            if (!params.secure && !allowInsecure) {
+                throw new InsecureParametersException(String.format(Locale.ROOT,
+                        "log QP = %.1f exceeds the 128-bit bound %d for N = 2^%d; call allowInsecure() (or pass --insecure) to use it anyway",
+                        params.logQP(), SecurityBound.maxLogQP(logN), logN));
+            }
+            return params;
+        }
+
+        private long[] generate(int[] bits, Set<Long> used) {
+            List<Long> out = new ArrayList<>();
+            for (int b : bits) {
+                long prime = Primes.nttPrimes(logN, b, 1, used).get(0);
+                used.add(prime);
+                out.add(prime);
+            }
+            return out.stream().mapToLong(Long::longValue).toArray();
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.hoist.ckks;
+
+import io.hoist.ring.Domain;
+import io.hoist.ring.Ring;
+import io.hoist.ring.RnsPoly;
+
+/** Decrypts: m = c_0 + c_1·s (+ c_2·s²). Thread-safe. */
+public final class Decryptor {
+    private final CkksContext ctx;
+    private final SecretKey sk;
+
+    public Decryptor(CkksContext ctx, SecretKey sk) {
+        if (!sk.params().equals(ctx.params())) throw new ParameterMismatchException("secret key made under other parameters");
+        this.ctx = ctx;
+        this.sk = sk;
+    }
+
+    public Plaintext decrypt(Ciphertext ct) {
+        if (!ct.params().equals(ctx.params())) throw new ParameterMismatchException("ciphertext made under other parameters");
+        Ring rq = ctx.ringQ();
+        int level = ct.level();
+        RnsPoly s = sk.s().q().atLevel(level);
+        RnsPoly m = ct.poly(0).copy();
+        RnsPoly t = rq.newPoly(level, Domain.NTT);
+        rq.mulCoeffs(ct.poly(1), s, t);
+        rq.add(m, t, m);
+        if (ct.degree() == 2) {
+            RnsPoly s2 = rq.newPoly(level, Domain.NTT);
+            rq.mulCoeffs(s, s, s2);
+            rq.mulCoeffs(ct.poly(2), s2, t);
+            rq.add(m, t, m);
+        }
+        return new Plaintext(ctx.params(), m, ct.scale());
+    }
+
+    public ComplexVector decryptAndDecode(Ciphertext ct, Encoder encoder) {
+        return encoder.decode(decrypt(ct));
+    }
+}

@@ -1,0 +1,242 @@
+package io.hoist.ckks;
+
+import io.hoist.ring.Domain;
+import io.hoist.ring.Ring;
+import io.hoist.ring.RnsPoly;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+
+/**
+ * The canonical embedding by the special FFT (HEAAN/Lattigo layout): slot j of a plaintext with n
+ * slots is m(ζ^{5^j}) with ζ = e^{iπ/N}, so φ_{5^r} rotates slots left by r and φ_{2N−1}
+ * conjugates. With n &lt; N/2 (sparse packing) the coefficients sit at multiples of N/(2n).
+ * Thread-safe (tables are read-only).
+ */
+public final class Encoder {
+    private final CkksContext ctx;
+    private final int n;       // ring degree
+    private final int m;       // 2N, order of the roots
+    private final double[] ksiRe, ksiIm;   // ζ^k, k = 0 … 2N
+    private final int[] rotGroup;          // 5^j mod 2N, j < N/2
+
+    public Encoder(CkksContext ctx) {
+        this.ctx = ctx;
+        this.n = ctx.n();
+        this.m = 2 * n;
+        ksiRe = new double[m + 1];
+        ksiIm = new double[m + 1];
+        for (int k = 0; k <= m; k++) {
+            double ang = 2 * Math.PI * k / m;
+            ksiRe[k] = Math.cos(ang);
+            ksiIm[k] = Math.sin(ang);
+        }
+        rotGroup = new int[n / 2];
+        long g = 1;
+        for (int j = 0; j < n / 2; j++) {
+            rotGroup[j] = (int) g;
+            g = g * 5 % m;
+        }
+    }
+
+    public CkksContext context() {
+        return ctx;
+    }
+
+    /** Encodes up to {@code slots} complex values into Q at {@code level} and {@code scale}. */
+    public Plaintext encode(ComplexVector values, int level, double scale) {
+        checkLevel(level);
+        double[] real = embed(values, scale);
+        RnsPoly p = toPoly(ctx.ringQ(), level, real, ctx.params().logQ() - logQSuffix(level), "Q_" + level);
+        ctx.ringQ().ntt(p);
+        return new Plaintext(ctx.params(), p, scale);
+    }
+
+    /** Encodes real values (imaginary parts zero). */
+    public Plaintext encode(double[] values, int level, double scale) {
+        return encode(ComplexVector.ofReal(values), level, scale);
+    }
+
+    /** Encodes at the top level and the default scale. */
+    public Plaintext encode(ComplexVector values) {
+        return encode(values, ctx.params().maxLevel(), ctx.params().defaultScale());
+    }
+
+    /** Encodes into QP (Q limbs up to {@code level} plus all P limbs): the form of linear-transform diagonals. */
+    public PlaintextQP encodeQP(ComplexVector values, int level, double scale) {
+        checkLevel(level);
+        double[] real = embed(values, scale);
+        double logQP = ctx.params().logQ() - logQSuffix(level) + ctx.params().logP();
+        RnsPoly q = toPoly(ctx.ringQ(), level, real, logQP, "Q_" + level + "·P");
+        RnsPoly p = toPoly(ctx.ringP(), ctx.alpha() - 1, real, logQP, "Q_" + level + "·P");
+        ctx.ringQ().ntt(q);
+        ctx.ringP().ntt(p);
+        return new PlaintextQP(ctx.params(), new PolyQP(q, p), scale);
+    }
+
+    /** Decodes a plaintext into its {@code slots} complex values. */
+    public ComplexVector decode(Plaintext pt) {
+        RnsPoly c = pt.poly().copy();
+        if (c.domain() == Domain.NTT) ctx.ringQ().intt(c);
+        return decodeCoefficients(c, pt.scale());
+    }
+
+    /** Decodes coefficient-domain residues (CRT, centered) divided by {@code scale}. */
+    ComplexVector decodeCoefficients(RnsPoly c, double scale) {
+        int slots = ctx.params().slots();
+        int gap = n / (2 * slots);
+        double[] coef = centeredCoefficients(c);
+        double[] re = new double[slots], im = new double[slots];
+        for (int i = 0; i < slots; i++) {
+            re[i] = coef[i * gap] / scale;
+            im[i] = coef[n / 2 + i * gap] / scale;
+        }
+        fftSpecial(re, im, slots);
+        return new ComplexVector(re, im);
+    }
+
+    private double logQSuffix(int level) {
+        double s = 0;
+        for (int j = level + 1; j <= ctx.params().maxLevel(); j++) s += Math.log(ctx.params().q(j)) / Math.log(2);
+        return s;
+    }
+
+    private void checkLevel(int level) {
+        if (level < 0 || level > ctx.params().maxLevel()) {
+            throw new LevelMismatchException("level " + level + " outside [0, " + ctx.params().maxLevel() + "]");
+        }
+    }
+
+    /** values → N real coefficients times the scale (not yet rounded). */
+    private double[] embed(ComplexVector values, double scale) {
+        int slots = ctx.params().slots();
+        if (values.length() > slots) {
+            throw new EncodingOverflowException(values.length() + " values do not fit in " + slots + " slots");
+        }
+        if (!(scale > 0) || Double.isInfinite(scale)) throw new EncodingOverflowException("scale must be positive and finite: " + scale);
+        double[] re = new double[slots], im = new double[slots];
+        for (int i = 0; i < values.length(); i++) {
+            re[i] = values.re()[i];
+            im[i] = values.im()[i];
+            if (!Double.isFinite(re[i]) || !Double.isFinite(im[i])) throw new EncodingOverflowException("value " + i + " is not finite");
+        }
+        fftSpecialInv(re, im, slots);
+        double[] coef = new double[n];
+        int gap = n / (2 * slots);
+        for (int i = 0; i < slots; i++) {
+            coef[i * gap] = re[i] * scale;
+            coef[n / 2 + i * gap] = im[i] * scale;
+        }
+        return coef;
+    }
+
+    /** Rounds and reduces the coefficients modulo each prime of {@code ring} up to {@code level}. */
+    private RnsPoly toPoly(Ring ring, int level, double[] coef, double logModulus, String modulusName) {
+        double max = 0;
+        for (double c : coef) max = Math.max(max, Math.abs(c));
+        if (!Double.isFinite(max) || (max >= 1 && Math.log(max) / Math.log(2) >= logModulus - 1)) {
+            throw new EncodingOverflowException(String.format(java.util.Locale.ROOT,
+                    "encoded coefficients reach 2^%.1f but the modulus %s has only %.1f bits: lower the scale or the values",
+                    Math.log(max) / Math.log(2), modulusName, logModulus));
+        }
+        RnsPoly p = ring.newPoly(level, Domain.COEFFICIENT);
+        for (int k = 0; k < n; k++) {
+            double c = coef[k];
+            if (Math.abs(c) < 0x1p62) {
+                long v = Math.round(c);
+                for (int i = 0; i <= level; i++) {
+                    long q = ring.prime(i);
+                    long r = v % q;
+                    p.limb(i)[k] = r < 0 ? r + q : r;
+                }
+            } else {
+                BigInteger v = new BigDecimal(c).setScale(0, RoundingMode.HALF_EVEN).toBigIntegerExact();
+                for (int i = 0; i <= level; i++) p.limb(i)[k] = v.mod(BigInteger.valueOf(ring.prime(i))).longValue();
+            }
+        }
+        return p;
+    }
+
+    /** Centered CRT reconstruction of every coefficient, as doubles. */
+    private double[] centeredCoefficients(RnsPoly c) {
+        double[] out = new double[n];
+        int limbs = c.limbCount();
+        if (limbs == 1) {
+            long q = c.ring().prime(0), half = q >>> 1;
+            long[] l = c.limb(0);
+            for (int k = 0; k < n; k++) out[k] = l[k] > half ? (double) (l[k] - q) : (double) l[k];
+            return out;
+        }
+        var basis = c.ring().basis().prefix(limbs);
+        BigInteger bigQ = basis.product(), half = bigQ.shiftRight(1);
+        BigInteger[] qHat = new BigInteger[limbs];
+        long[] qHatInv = new long[limbs];
+        for (int i = 0; i < limbs; i++) {
+            qHat[i] = basis.qHat(i);
+            qHatInv[i] = basis.qHatInvModQi(i);
+        }
+        for (int k = 0; k < n; k++) {
+            BigInteger x = BigInteger.ZERO;
+            for (int i = 0; i < limbs; i++) {
+                long y = basis.modulus(i).mul(c.limb(i)[k], qHatInv[i]);
+                x = x.add(qHat[i].multiply(BigInteger.valueOf(y)));
+            }
+            x = x.mod(bigQ);
+            if (x.compareTo(half) > 0) x = x.subtract(bigQ);
+            out[k] = x.doubleValue();
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ special FFT
+
+    private void fftSpecial(double[] re, double[] im, int size) {
+        bitReverse(re, im, size);
+        for (int len = 2; len <= size; len <<= 1) {
+            int lenh = len >> 1, lenq = len << 2;
+            for (int i = 0; i < size; i += len) {
+                for (int j = 0; j < lenh; j++) {
+                    int idx = (int) ((long) (rotGroup[j] % lenq) * m / lenq);
+                    int a = i + j, b = i + j + lenh;
+                    double vr = re[b] * ksiRe[idx] - im[b] * ksiIm[idx];
+                    double vi = re[b] * ksiIm[idx] + im[b] * ksiRe[idx];
+                    double ur = re[a], ui = im[a];
+                    re[a] = ur + vr; im[a] = ui + vi;
+                    re[b] = ur - vr; im[b] = ui - vi;
+                }
+            }
+        }
+    }
+
+    private void fftSpecialInv(double[] re, double[] im, int size) {
+        for (int len = size; len >= 2; len >>= 1) {
+            int lenh = len >> 1, lenq = len << 2;
+            for (int i = 0; i < size; i += len) {
+                for (int j = 0; j < lenh; j++) {
+                    int idx = (int) ((long) (lenq - rotGroup[j] % lenq) * m / lenq);
+                    int a = i + j, b = i + j + lenh;
+                    double ur = re[a] + re[b], ui = im[a] + im[b];
+                    double dr = re[a] - re[b], di = im[a] - im[b];
+                    re[a] = ur; im[a] = ui;
+                    re[b] = dr * ksiRe[idx] - di * ksiIm[idx];
+                    im[b] = dr * ksiIm[idx] + di * ksiRe[idx];
+                }
+            }
+        }
+        bitReverse(re, im, size);
+        for (int i = 0; i < size; i++) { re[i] /= size; im[i] /= size; }
+    }
+
+    private static void bitReverse(double[] re, double[] im, int size) {
+        for (int i = 1, j = 0; i < size; i++) {
+            int bit = size >> 1;
+            for (; (j & bit) != 0; bit >>= 1) j ^= bit;
+            j ^= bit;
+            if (i < j) {
+                double t = re[i]; re[i] = re[j]; re[j] = t;
+                t = im[i]; im[i] = im[j]; im[j] = t;
+            }
+        }
+    }
+}

@@ -1,0 +1,301 @@
+package io.hoist.ckks;
+
+import io.hoist.ring.Domain;
+import io.hoist.ring.Op;
+import io.hoist.ring.Ring;
+import io.hoist.ring.RnsPoly;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Homomorphic operations on ciphertexts. Every operation returns a new ciphertext and leaves its
+ * inputs untouched; the evaluator holds only immutable state (context, evaluation keys), so one
+ * instance can be shared by any number of threads.
+ *
+ * <p>Binary operations require the same parameters, level and scale (relative tolerance 1e-9) and
+ * throw a typed {@link CkksException} naming the mismatch otherwise; use {@link #dropLevel} and
+ * {@link #rescale} to align operands explicitly.
+ */
+public final class Evaluator {
+    private static final double SCALE_TOLERANCE = 1e-9;
+
+    private final CkksContext ctx;
+    private final CkksParameters params;
+    private final Ring rq;
+    private final KeySwitcher ks;
+    private final RelinearizationKey rlk;
+    private final RotationKeySet rotations;
+
+    public Evaluator(CkksContext ctx, RelinearizationKey rlk, RotationKeySet rotations) {
+        this.ctx = ctx;
+        this.params = ctx.params();
+        this.rq = ctx.ringQ();
+        this.ks = new KeySwitcher(ctx);
+        if (rlk != null && !rlk.key().params().equals(params)) throw new ParameterMismatchException("relinearization key made under other parameters");
+        if (rotations != null && !rotations.params().equals(params)) throw new ParameterMismatchException("rotation keys made under other parameters");
+        this.rlk = rlk;
+        this.rotations = rotations == null ? RotationKeySet.empty(params) : rotations;
+    }
+
+    public Evaluator(CkksContext ctx) {
+        this(ctx, null, null);
+    }
+
+    public CkksContext context() { return ctx; }
+    public KeySwitcher keySwitcher() { return ks; }
+    public RotationKeySet rotationKeys() { return rotations; }
+
+    // ------------------------------------------------------------------ addition
+
+    public Ciphertext add(Ciphertext a, Ciphertext b) {
+        checkPair(a, b, true);
+        int deg = Math.max(a.degree(), b.degree());
+        RnsPoly[] out = new RnsPoly[deg + 1];
+        for (int i = 0; i <= deg; i++) {
+            if (i <= a.degree() && i <= b.degree()) { out[i] = rq.newPoly(a.level(), Domain.NTT); rq.add(a.poly(i), b.poly(i), out[i]); }
+            else out[i] = (i <= a.degree() ? a.poly(i) : b.poly(i)).copy();
+        }
+        return new Ciphertext(params, a.scale(), out);
+    }
+
+    public Ciphertext sub(Ciphertext a, Ciphertext b) {
+        checkPair(a, b, true);
+        int deg = Math.max(a.degree(), b.degree());
+        RnsPoly[] out = new RnsPoly[deg + 1];
+        for (int i = 0; i <= deg; i++) {
+            out[i] = rq.newPoly(a.level(), Domain.NTT);
+            if (i <= a.degree() && i <= b.degree()) rq.sub(a.poly(i), b.poly(i), out[i]);
+            else if (i <= a.degree()) rq.add(a.poly(i), out[i], out[i]);
+            else rq.neg(b.poly(i), out[i]);
+        }
+        return new Ciphertext(params, a.scale(), out);
+    }
+
+    public Ciphertext negate(Ciphertext a) {
+        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        for (int i = 0; i < out.length; i++) { out[i] = rq.newPoly(a.level(), Domain.NTT); rq.neg(a.poly(i), out[i]); }
+        return new Ciphertext(params, a.scale(), out);
+    }
+
+    public Ciphertext add(Ciphertext a, Plaintext p) {
+        checkPlain(a, p, true);
+        RnsPoly[] out = copyPolys(a);
+        rq.add(a.poly(0), p.poly().atLevel(a.level()), out[0]);
+        return new Ciphertext(params, a.scale(), out);
+    }
+
+    public Ciphertext sub(Ciphertext a, Plaintext p) {
+        checkPlain(a, p, true);
+        RnsPoly[] out = copyPolys(a);
+        rq.sub(a.poly(0), p.poly().atLevel(a.level()), out[0]);
+        return new Ciphertext(params, a.scale(), out);
+    }
+
+    /** Adds the complex constant c to every slot (encoded at the ciphertext's scale). */
+    public Ciphertext addConstant(Ciphertext a, double re, double im) {
+        checkParams(a);
+        RnsPoly c = rq.newPoly(a.level(), Domain.COEFFICIENT);
+        c.setCoefficient(0, Math.round(re * a.scale()));
+        c.setCoefficient(ctx.n() / 2, Math.round(im * a.scale()));   // X^{N/2} evaluates to i in every slot
+        if (Math.abs(re * a.scale()) >= 0x1p62 || Math.abs(im * a.scale()) >= 0x1p62) {
+            throw new EncodingOverflowException("constant times scale exceeds 2^62");
+        }
+        rq.ntt(c);
+        RnsPoly[] out = copyPolys(a);
+        rq.add(a.poly(0), c, out[0]);
+        return new Ciphertext(params, a.scale(), out);
+    }
+
+    // ------------------------------------------------------------------ multiplication
+
+    /** ct ⊙ pt: scales multiply; the plaintext may sit at a higher level (its prefix is used). */
+    public Ciphertext mulPlain(Ciphertext a, Plaintext p) {
+        checkPlain(a, p, false);
+        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        RnsPoly pp = p.poly().atLevel(a.level());
+        for (int i = 0; i < out.length; i++) { out[i] = rq.newPoly(a.level(), Domain.NTT); rq.mulCoeffs(a.poly(i), pp, out[i]); }
+        ctx.counters().increment(Op.PT_MUL);
+        return new Ciphertext(params, a.scale() * p.scale(), out);
+    }
+
+    /** Multiplies by an integer constant (scale unchanged). */
+    public Ciphertext mulInteger(Ciphertext a, long c) {
+        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        for (int i = 0; i < out.length; i++) { out[i] = rq.newPoly(a.level(), Domain.NTT); rq.mulScalar(a.poly(i), c, out[i]); }
+        return new Ciphertext(params, a.scale(), out);
+    }
+
+    /** Tensor product (d_0, d_1, d_2) of two degree-1 ciphertexts; relinearize afterwards. */
+    public Ciphertext mul(Ciphertext a, Ciphertext b) {
+        checkPair(a, b, false);
+        if (a.degree() != 1 || b.degree() != 1) throw new WrongOperandException("mul expects two degree-1 ciphertexts (relinearize first)");
+        int l = a.level();
+        RnsPoly d0 = rq.newPoly(l, Domain.NTT), d1 = rq.newPoly(l, Domain.NTT), d2 = rq.newPoly(l, Domain.NTT);
+        rq.mulCoeffs(a.poly(0), b.poly(0), d0);
+        rq.mulCoeffs(a.poly(0), b.poly(1), d1);
+        rq.mulCoeffsAdd(a.poly(1), b.poly(0), d1);
+        rq.mulCoeffs(a.poly(1), b.poly(1), d2);
+        return new Ciphertext(params, a.scale() * b.scale(), d0, d1, d2);
+    }
+
+    /** Switches the s² part of a degree-2 ciphertext back to s. */
+    public Ciphertext relinearize(Ciphertext a) {
+        checkParams(a);
+        if (a.degree() != 2) throw new WrongOperandException("relinearize expects a degree-2 ciphertext, got degree " + a.degree());
+        if (rlk == null) throw new MissingRotationKeyException("no relinearization key was given to this evaluator");
+        PolyQP[] t = ks.innerProduct(ks.decompose(a.poly(2)), rlk.key());
+        RnsPoly c0 = ks.modDown(t[0]), c1 = ks.modDown(t[1]);
+        rq.add(c0, a.poly(0), c0);
+        rq.add(c1, a.poly(1), c1);
+        return new Ciphertext(params, a.scale(), c0, c1);
+    }
+
+    public Ciphertext mulRelin(Ciphertext a, Ciphertext b) {
+        return relinearize(mul(a, b));
+    }
+
+    /** Divides by the last prime q_ℓ (rounded) and drops it: level ℓ−1, scale / q_ℓ. */
+    public Ciphertext rescale(Ciphertext a) {
+        checkParams(a);
+        if (a.level() == 0) throw new LevelMismatchException("cannot rescale a ciphertext at level 0");
+        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        for (int i = 0; i < out.length; i++) out[i] = ks.rescale(a.poly(i));
+        return new Ciphertext(params, a.scale() / params.q(a.level()), out);
+    }
+
+    /** Drops the last {@code count} primes without dividing (scale unchanged). */
+    public Ciphertext dropLevel(Ciphertext a, int count) {
+        checkParams(a);
+        if (count < 0 || count > a.level()) throw new LevelMismatchException("cannot drop " + count + " levels from level " + a.level());
+        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        for (int i = 0; i < out.length; i++) out[i] = a.poly(i).atLevel(a.level() - count).copy();
+        return new Ciphertext(params, a.scale(), out);
+    }
+
+    /** Drops levels down to {@code level}. */
+    public Ciphertext atLevel(Ciphertext a, int level) {
+        return dropLevel(a, a.level() - level);
+    }
+
+    // ------------------------------------------------------------------ rotations
+
+    /** Left rotation of the slots by k (negative k rotates right). */
+    public Ciphertext rotate(Ciphertext a, int k) {
+        checkRotatable(a);
+        if (Math.floorMod(k, params.slots()) == 0) return a.copy();
+        return automorphism(a, ks.decompose(a.poly(1)), params.galoisElementForRotation(k), "rotation by " + k);
+    }
+
+    /** Complex conjugation of every slot. */
+    public Ciphertext conjugate(Ciphertext a) {
+        checkRotatable(a);
+        return automorphism(a, ks.decompose(a.poly(1)), params.galoisElementForConjugation(), "conjugation");
+    }
+
+    /** Rotations by every k in {@code ks}, sharing one Decompose (hoisting). */
+    public Map<Integer, Ciphertext> rotateHoisted(Ciphertext a, int... steps) {
+        checkRotatable(a);
+        Map<Integer, Ciphertext> out = new LinkedHashMap<>();
+        PolyQP[] digits = null;
+        for (int k : steps) {
+            if (out.containsKey(k)) continue;
+            if (Math.floorMod(k, params.slots()) == 0) { out.put(k, a.copy()); continue; }
+            if (digits == null) digits = ks.decompose(a.poly(1));
+            out.put(k, automorphism(a, digits, params.galoisElementForRotation(k), "rotation by " + k));
+        }
+        return out;
+    }
+
+    /** Decompose(c_1) of a ciphertext: the shared first step of hoisted rotations. */
+    public PolyQP[] decompose(Ciphertext a) {
+        checkRotatable(a);
+        return ks.decompose(a.poly(1));
+    }
+
+    /**
+     * Lazy hoisted rotation (spec §2.4): (φ_g(P·c_0 + ⟨D, SWK_g.b⟩), φ_g(⟨D, SWK_g.a⟩)) over Q_ℓ·P,
+     * without ModDown, from the digits of {@link #decompose}. Rotation by 0 gives (P·c_0, P·c_1).
+     */
+    public CiphertextQP rotateHoistedLazy(Ciphertext a, PolyQP[] digits, int k) {
+        checkRotatable(a);
+        if (Math.floorMod(k, params.slots()) == 0) return new CiphertextQP(params, ks.timesP(a.poly(0)), ks.timesP(a.poly(1)), a.scale());
+        long g = params.galoisElementForRotation(k);
+        GaloisKey key = rotations.get(g, "rotation by " + k);
+        PolyQP[] t = ks.innerProduct(digits, key.key());
+        PolyQP pc0 = ks.timesP(a.poly(0));
+        ctx.ringQ().add(t[0].q(), pc0.q(), t[0].q());
+        PolyQP ra = permute(t[0], g), rb = permute(t[1], g);
+        return new CiphertextQP(params, ra, rb, a.scale());
+    }
+
+    /** ModDown of both parts of a QP ciphertext: back to Q at the same level and scale. */
+    public Ciphertext modDown(CiphertextQP c) {
+        return new Ciphertext(params, c.scale(), ks.modDown(c.a()), ks.modDown(c.b()));
+    }
+
+    /** ModDown merged with rescale of both parts: level ℓ−1, scale / q_ℓ. */
+    public Ciphertext modDownRescale(CiphertextQP c) {
+        return new Ciphertext(params, c.scale() / params.q(c.level()), ks.modDownRescale(c.a()), ks.modDownRescale(c.b()));
+    }
+
+    private PolyQP permute(PolyQP x, long g) {
+        PolyQP out = PolyQP.zero(ctx, x.level(), Domain.NTT);
+        ctx.ringQ().automorphism(x.q(), g, out.q());
+        ctx.ringP().automorphism(x.p(), g, out.p());
+        return out;
+    }
+
+    private Ciphertext automorphism(Ciphertext a, PolyQP[] digits, long g, String what) {
+        GaloisKey key = rotations.get(g, what);
+        PolyQP[] t = ks.innerProduct(digits, key.key());
+        RnsPoly u0 = ks.modDown(t[0]), u1 = ks.modDown(t[1]);
+        rq.add(u0, a.poly(0), u0);
+        RnsPoly c0 = rq.newPoly(a.level(), Domain.NTT), c1 = rq.newPoly(a.level(), Domain.NTT);
+        rq.automorphism(u0, g, c0);
+        rq.automorphism(u1, g, c1);
+        return new Ciphertext(params, a.scale(), c0, c1);
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    private RnsPoly[] copyPolys(Ciphertext a) {
+        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        for (int i = 0; i < out.length; i++) out[i] = a.poly(i).copy();
+        return out;
+    }
+
+    private void checkParams(Ciphertext a) {
+        if (!a.params().equals(params)) throw new ParameterMismatchException("ciphertext made under other parameters than this evaluator's");
+    }
+
+    private void checkRotatable(Ciphertext a) {
+        checkParams(a);
+        if (a.degree() != 1) throw new WrongOperandException("rotations need a degree-1 ciphertext (relinearize first), got degree " + a.degree());
+    }
+
+    private void checkPair(Ciphertext a, Ciphertext b, boolean sameScale) {
+        checkParams(a);
+        checkParams(b);
+        if (a.level() != b.level()) {
+            throw new LevelMismatchException("operands at levels " + a.level() + " and " + b.level() + "; drop the higher one with dropLevel");
+        }
+        if (sameScale) checkScale(a.scale(), b.scale());
+    }
+
+    private void checkPlain(Ciphertext a, Plaintext p, boolean sameScale) {
+        checkParams(a);
+        if (!p.params().equals(params)) throw new ParameterMismatchException("plaintext encoded under other parameters");
+        if (p.level() < a.level()) {
+            throw new LevelMismatchException("plaintext at level " + p.level() + " is below the ciphertext's level " + a.level());
+        }
+        if (sameScale) checkScale(a.scale(), p.scale());
+    }
+
+    private static void checkScale(double s1, double s2) {
+        if (Math.abs(s1 / s2 - 1) > SCALE_TOLERANCE) {
+            throw new ScaleMismatchException(String.format(java.util.Locale.ROOT, "operand scales differ: 2^%.4f vs 2^%.4f",
+                    Math.log(s1) / Math.log(2), Math.log(s2) / Math.log(2)));
+        }
+    }
+}

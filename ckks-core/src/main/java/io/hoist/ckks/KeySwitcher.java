@@ -1,0 +1,200 @@
+package io.hoist.ckks;
+
+import io.hoist.math.ModArith;
+import io.hoist.ring.BConv;
+import io.hoist.ring.Domain;
+import io.hoist.ring.LimbKernels;
+import io.hoist.ring.NttTables;
+import io.hoist.ring.Op;
+import io.hoist.ring.OpCounters;
+import io.hoist.ring.Ring;
+import io.hoist.ring.RnsPoly;
+
+/**
+ * Hybrid key switching as explicit, separately counted steps (spec lt-algorithms §2.4–2.5):
+ * {@link #decompose} (ModUp of every digit into QP), {@link #innerProduct} (⟨D, SWK⟩ over QP with
+ * lazy reduction), {@link #modDown} (QP → Q, one polynomial) and {@link #modDownRescale}
+ * (drop {q_ℓ} ∪ P in one step). Every NTT is one batched backend call per polynomial or digit.
+ * Stateless apart from the shared context: safe to use from several threads.
+ */
+public final class KeySwitcher {
+    private final CkksContext ctx;
+    private final Ring rq;
+    private final Ring rp;
+    private final OpCounters counters;
+
+    public KeySwitcher(CkksContext ctx) {
+        this.ctx = ctx;
+        this.rq = ctx.ringQ();
+        this.rp = ctx.ringP();
+        this.counters = ctx.counters();
+    }
+
+    /**
+     * Decompose(c): the β digits of c ∈ R_{Q_ℓ} (NTT), each raised to QP by BConv and returned in the
+     * NTT domain. The digit's own limbs are copied from the input; the others are converted from
+     * the coefficient form (one INTT of all limbs) and transformed in one batch per digit.
+     */
+    public PolyQP[] decompose(RnsPoly c) {
+        if (c.domain() != Domain.NTT) throw new WrongOperandException("Decompose expects an NTT-domain polynomial");
+        int level = c.level();
+        int beta = ctx.params().beta(level);
+        int alpha = ctx.alpha();
+        RnsPoly coeff = c.copy();
+        rq.intt(coeff);
+        PolyQP[] digits = new PolyQP[beta];
+        for (int t = 0; t < beta; t++) {
+            int s = ctx.digitStart(t), e = ctx.digitEnd(t, level);
+            PolyQP d = PolyQP.zero(ctx, level, Domain.NTT);
+            int others = level + 1 - (e - s);
+            long[][] out = new long[others + alpha][];
+            NttTables[] tables = new NttTables[others + alpha];
+            int o = 0;
+            for (int j = 0; j <= level; j++) {
+                if (j < s || j >= e) { out[o] = d.q().limb(j); tables[o++] = rq.tables(j); }
+            }
+            for (int j = 0; j < alpha; j++) { out[o] = d.p().limb(j); tables[o++] = rp.tables(j); }
+            long[][] in = new long[e - s][];
+            for (int j = s; j < e; j++) in[j - s] = coeff.limb(j);
+            BConv conv = ctx.decomposeConv(level, t);
+            conv.apply(in, out, ctx.n(), counters);
+            ctx.engine().forward(out, tables, out.length);
+            for (int j = s; j < e; j++) System.arraycopy(c.limb(j), 0, d.q().limb(j), 0, ctx.n());
+            digits[t] = d;
+        }
+        counters.increment(Op.DECOMPOSE);
+        counters.add(Op.LIMBS_READ, c.limbCount());
+        counters.add(Op.LIMBS_WRITTEN, (long) beta * (level + 1 + alpha));
+        return digits;
+    }
+
+    /**
+     * (T0, T1) = (Σ_t D_t ⊙ SWK[t].b, Σ_t D_t ⊙ SWK[t].a) over Q_ℓ·P, NTT; the key may sit at a higher
+     * level than the digits (its first ℓ+1 Q limbs are used).
+     */
+    public PolyQP[] innerProduct(PolyQP[] digits, SwitchingKey key) {
+        int level = digits[0].level();
+        checkKey(key, level);
+        int beta = digits.length;
+        PolyQP t0 = PolyQP.zero(ctx, level, Domain.NTT), t1 = PolyQP.zero(ctx, level, Domain.NTT);
+        long[][] x = new long[beta][], y = new long[beta][], z = new long[beta][];
+        for (int i = 0; i <= level; i++) {
+            for (int t = 0; t < beta; t++) { x[t] = digits[t].q().limb(i); y[t] = key.b(t).q().limb(i); z[t] = key.a(t).q().limb(i); }
+            LimbKernels.dot2(x, y, z, beta, t0.q().limb(i), t1.q().limb(i), rq.modulus(i), false);
+        }
+        for (int j = 0; j < ctx.alpha(); j++) {
+            for (int t = 0; t < beta; t++) { x[t] = digits[t].p().limb(j); y[t] = key.b(t).p().limb(j); z[t] = key.a(t).p().limb(j); }
+            LimbKernels.dot2(x, y, z, beta, t0.p().limb(j), t1.p().limb(j), rp.modulus(j), false);
+        }
+        int limbs = level + 1 + ctx.alpha();
+        counters.increment(Op.KS_INNER_PRODUCT);
+        counters.add(Op.MOD_MULS, 2L * beta * limbs * ctx.n());
+        counters.add(Op.LIMBS_READ, 3L * beta * limbs);
+        counters.add(Op.LIMBS_WRITTEN, 2L * limbs);
+        return new PolyQP[] {t0, t1};
+    }
+
+    void checkKey(SwitchingKey key, int level) {
+        if (!key.params().equals(ctx.params())) throw new ParameterMismatchException("switching key made under other parameters");
+        if (key.level() < level) {
+            throw new LevelMismatchException("switching key generated at level " + key.level() + " cannot switch a ciphertext at level " + level);
+        }
+    }
+
+    /** ModDown: x ∈ R_{Q_ℓ·P} (NTT) → (x − BConv_{P→Q}([x]_P))·P^-1 ∈ R_{Q_ℓ} (NTT). */
+    public RnsPoly modDown(PolyQP x) {
+        int level = x.level();
+        RnsPoly pc = x.p().copy();
+        rp.intt(pc);
+        RnsPoly conv = rq.newPoly(level, Domain.COEFFICIENT);
+        ctx.modDownConv(level).apply(pc.limbs(), conv.limbs(), ctx.n(), counters);
+        rq.ntt(conv);
+        RnsPoly out = rq.newPoly(level, Domain.NTT);
+        for (int j = 0; j <= level; j++) {
+            subMulShoup(x.q().limb(j), conv.limb(j), out.limb(j), ctx.pInvModQ[j], ctx.pInvModQShoup[j], rq.prime(j));
+        }
+        counters.increment(Op.MOD_DOWN);
+        counters.add(Op.MOD_MULS, (long) (level + 1) * ctx.n());
+        counters.add(Op.LIMBS_READ, x.limbCount());
+        counters.add(Op.LIMBS_WRITTEN, level + 1);
+        return out;
+    }
+
+    /**
+     * ModDown merged with rescale (spec §2.5): x ∈ R_{Q_ℓ·P} (NTT) →
+     * (x − BConv_{{q_ℓ}∪P → Q_{ℓ−1}}([x]_{q_ℓ·P}))·(q_ℓ·P)^-1 ∈ R_{Q_{ℓ−1}}: one BConv and D limb
+     * transforms instead of D + (ℓ+1).
+     */
+    public RnsPoly modDownRescale(PolyQP x) {
+        int level = x.level();
+        if (level == 0) throw new LevelMismatchException("cannot rescale a level-0 polynomial");
+        int alpha = ctx.alpha();
+        long[][] src = new long[1 + alpha][];
+        NttTables[] srcT = new NttTables[1 + alpha];
+        src[0] = x.q().limb(level).clone();
+        srcT[0] = rq.tables(level);
+        for (int j = 0; j < alpha; j++) { src[1 + j] = x.p().limb(j).clone(); srcT[1 + j] = rp.tables(j); }
+        ctx.engine().inverse(src, srcT, src.length);
+        RnsPoly conv = rq.newPoly(level - 1, Domain.COEFFICIENT);
+        ctx.modDownRescaleConv(level).apply(src, conv.limbs(), ctx.n(), counters);
+        rq.ntt(conv);
+        RnsPoly out = rq.newPoly(level - 1, Domain.NTT);
+        for (int j = 0; j < level; j++) {
+            subMulShoup(x.q().limb(j), conv.limb(j), out.limb(j), ctx.qpLastInv[level][j], ctx.qpLastInvShoup[level][j], rq.prime(j));
+        }
+        counters.increment(Op.MOD_DOWN);
+        counters.add(Op.MOD_MULS, (long) level * ctx.n());
+        counters.add(Op.LIMBS_READ, x.limbCount());
+        counters.add(Op.LIMBS_WRITTEN, level);
+        return out;
+    }
+
+    /** Rescale of one Q polynomial (NTT): divide by q_ℓ with rounding, drop the last limb. */
+    public RnsPoly rescale(RnsPoly x) {
+        int level = x.level();
+        if (level == 0) throw new LevelMismatchException("cannot rescale a level-0 ciphertext");
+        if (x.domain() != Domain.NTT) throw new WrongOperandException("rescale expects an NTT-domain polynomial");
+        long ql = rq.prime(level);
+        long[][] last = {x.limb(level).clone()};
+        ctx.engine().inverse(last, new NttTables[] {rq.tables(level)}, 1);
+        long half = ql >>> 1;
+        RnsPoly conv = rq.newPoly(level - 1, Domain.COEFFICIENT);
+        for (int j = 0; j < level; j++) {   // centered residue of the last limb, modulo every other prime
+            long q = rq.prime(j);
+            long[] src = last[0], dst = conv.limb(j);
+            for (int k = 0; k < src.length; k++) {
+                long v = src[k];
+                dst[k] = v > half ? q - Long.remainderUnsigned(ql - v, q) : Long.remainderUnsigned(v, q);
+                if (dst[k] == q) dst[k] = 0;
+            }
+        }
+        rq.ntt(conv);
+        RnsPoly out = rq.newPoly(level - 1, Domain.NTT);
+        for (int j = 0; j < level; j++) {
+            subMulShoup(x.limb(j), conv.limb(j), out.limb(j), ctx.qLastInv[level][j], ctx.qLastInvShoup[level][j], rq.prime(j));
+        }
+        counters.add(Op.MOD_MULS, (long) level * ctx.n());
+        return out;
+    }
+
+    /** out = (a − b)·w mod q with w fixed (Shoup). */
+    private static void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q) {
+        for (int k = 0; k < out.length; k++) {
+            long d = a[k] - b[k];
+            if (d < 0) d += q;
+            out[k] = ModArith.mulShoup(d, w, ws, q);
+        }
+    }
+
+    /** P·c over QP: c's limbs times [P]_{q_j}; the P limbs are zero. */
+    public PolyQP timesP(RnsPoly c) {
+        PolyQP out = PolyQP.zero(ctx, c.level(), c.domain());
+        for (int j = 0; j <= c.level(); j++) {
+            long w = ctx.pModQ[j], q = rq.prime(j), ws = ModArith.shoupQuotient(w, q);
+            long[] src = c.limb(j), dst = out.q().limb(j);
+            for (int k = 0; k < src.length; k++) dst[k] = ModArith.mulShoup(src[k], w, ws, q);
+        }
+        counters.add(Op.MOD_MULS, (long) c.limbCount() * ctx.n());
+        return out;
+    }
+}

@@ -1,0 +1,84 @@
+package io.hoist.ckks;
+
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+
+/**
+ * A deterministic cryptographic stream: AES-256 in CTR mode keyed by a 256-bit seed, with a 64-bit
+ * nonce separating independent streams of one seed. Seeds come from {@link SecureRandom}; the
+ * same (seed, nonce) always expands to the same stream, which is what seeded keys and seeded
+ * ciphertexts need. Not thread-safe: one instance per sampling task.
+ */
+public final class Prng {
+    public static final int SEED_BYTES = 32;
+    private static final SecureRandom SECURE = new SecureRandom();
+    private static final int BLOCK = 4096;
+
+    private final Cipher cipher;
+    private final ByteBuffer buf = ByteBuffer.allocate(BLOCK).order(ByteOrder.LITTLE_ENDIAN);
+    private final byte[] zeros = new byte[BLOCK];
+
+    private Prng(byte[] seed, long nonce) {
+        if (seed.length != SEED_BYTES) throw new IllegalArgumentException("seed must be " + SEED_BYTES + " bytes, got " + seed.length);
+        try {
+            cipher = Cipher.getInstance("AES/CTR/NoPadding");
+            byte[] iv = ByteBuffer.allocate(16).putLong(nonce).putLong(0).array();
+            cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(seed, "AES"), new IvParameterSpec(iv));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-CTR unavailable in this JVM", e);
+        }
+        buf.position(BLOCK);
+    }
+
+    /** The stream of (seed, nonce). */
+    public static Prng of(byte[] seed, long nonce) {
+        return new Prng(seed.clone(), nonce);
+    }
+
+    /** A fresh stream seeded from {@link SecureRandom}. */
+    public static Prng fresh() {
+        return new Prng(newSeed(), 0);
+    }
+
+    /** 32 bytes from {@link SecureRandom}. */
+    public static byte[] newSeed() {
+        byte[] s = new byte[SEED_BYTES];
+        SECURE.nextBytes(s);
+        return s;
+    }
+
+    public long nextLong() {
+        if (buf.remaining() < 8) refill();
+        return buf.getLong();
+    }
+
+    /** Uniform in [0, q) by rejection sampling on the bit length of q (unbiased). */
+    public long uniform(long q) {
+        long mask = -1L >>> Long.numberOfLeadingZeros(q - 1);
+        while (true) {
+            long x = nextLong() & mask;
+            if (x < q) return x;
+        }
+    }
+
+    /** Uniform double in [0, 1) with 53 random bits. */
+    public double nextDouble() {
+        return (nextLong() >>> 11) * 0x1.0p-53;
+    }
+
+    private void refill() {
+        try {
+            buf.clear();
+            int n = cipher.update(zeros, 0, BLOCK, buf.array(), 0);
+            if (n != BLOCK) throw new IllegalStateException("short AES-CTR block: " + n);
+            buf.position(0).limit(BLOCK);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.hoist.ckks;
+
+import it.unimi.dsi.fastutil.longs.Long2ObjectMap;
+import it.unimi.dsi.fastutil.longs.Long2ObjectMaps;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import it.unimi.dsi.fastutil.longs.LongList;
+
+import java.util.Collection;
+
+/** Galois keys by Galois element: exactly the keys generated, immutable. */
+public final class RotationKeySet {
+    private final CkksParameters params;
+    private final Long2ObjectMap<GaloisKey> keys;
+
+    public RotationKeySet(CkksParameters params, Collection<GaloisKey> keys) {
+        this.params = params;
+        Long2ObjectOpenHashMap<GaloisKey> m = new Long2ObjectOpenHashMap<>();
+        for (GaloisKey k : keys) {
+            if (!k.key().params().equals(params)) throw new ParameterMismatchException("Galois key for g=" + k.galoisElement() + " was made under other parameters");
+            if (m.put(k.galoisElement(), k) != null) throw new IllegalArgumentException("two keys for Galois element " + k.galoisElement());
+        }
+        this.keys = Long2ObjectMaps.unmodifiable(m);
+    }
+
+    public static RotationKeySet empty(CkksParameters params) {
+        return new RotationKeySet(params, java.util.List.of());
+    }
+
+    public CkksParameters params() { return params; }
+
+    public boolean contains(long galoisElement) {
+        return keys.containsKey(galoisElement);
+    }
+
+    /** The key for g, or a {@link MissingRotationKeyException} naming {@code what} (e.g. "rotation by 3"). */
+    public GaloisKey get(long galoisElement, String what) {
+        GaloisKey k = keys.get(galoisElement);
+        if (k == null) {
+            throw new MissingRotationKeyException("no Galois key for " + what + " (Galois element " + galoisElement + "); generated: "
+                    + (keys.isEmpty() ? "none" : galoisElements().toString()));
+        }
+        return k;
+    }
+
+    /** The Galois elements held, sorted. */
+    public LongList galoisElements() {
+        LongArrayList l = new LongArrayList(keys.keySet());
+        l.sort(null);
+        return l;
+    }
+
+    public int size() {
+        return keys.size();
+    }
+
+    public KeySizes sizes() {
+        KeySizes s = KeySizes.ZERO;
+        for (GaloisKey k : keys.values()) s = s.plus(k.key().sizes());
+        return s;
+    }
+}

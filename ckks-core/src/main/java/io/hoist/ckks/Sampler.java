@@ -1,0 +1,75 @@
+package io.hoist.ckks;
+
+import io.hoist.ring.Domain;
+import io.hoist.ring.Ring;
+import io.hoist.ring.RnsPoly;
+
+/** Samples the small and uniform polynomials of the scheme from a {@link Prng}. */
+public final class Sampler {
+    private Sampler() {}
+
+    /** Discrete Gaussian of width σ, rounded and bounded at 6σ, as signed coefficients. */
+    public static long[] gaussian(Prng prng, int n, double sigma) {
+        long[] out = new long[n];
+        double bound = 6 * sigma;
+        for (int i = 0; i < n; i += 2) {
+            double g0, g1;
+            do {  // Box–Muller pair; resample the (rare) pair with a value past the bound
+                double u1 = prng.nextDouble(), u2 = prng.nextDouble();
+                double r = Math.sqrt(-2 * Math.log(1 - u1)) * sigma;
+                g0 = r * Math.cos(2 * Math.PI * u2);
+                g1 = r * Math.sin(2 * Math.PI * u2);
+            } while (Math.abs(g0) > bound || Math.abs(g1) > bound);
+            out[i] = Math.round(g0);
+            if (i + 1 < n) out[i + 1] = Math.round(g1);
+        }
+        return out;
+    }
+
+    /** Ternary coefficients: uniform over {−1, 0, 1}, or exactly h nonzero ±1 if the distribution is sparse. */
+    public static long[] ternary(Prng prng, int n, SecretDistribution dist) {
+        long[] out = new long[n];
+        if (!dist.sparse()) {
+            for (int i = 0; i < n; i++) out[i] = prng.uniform(3) - 1;
+        } else {
+            int h = dist.hammingWeight();
+            int[] idx = new int[n];
+            for (int i = 0; i < n; i++) idx[i] = i;
+            for (int i = 0; i < h; i++) {  // partial Fisher–Yates: the first h positions are a uniform h-subset
+                int j = i + (int) prng.uniform(n - i);
+                int t = idx[i]; idx[i] = idx[j]; idx[j] = t;
+                out[idx[i]] = (prng.nextLong() & 1) == 0 ? 1 : -1;
+            }
+        }
+        return out;
+    }
+
+    /** Signed coefficients into a polynomial of {@code ring} at {@code level} (coefficient domain). */
+    public static RnsPoly fromSigned(Ring ring, int level, long[] coeffs) {
+        RnsPoly p = ring.newPoly(level, Domain.COEFFICIENT);
+        for (int i = 0; i <= level; i++) {
+            long q = ring.prime(i);
+            long[] l = p.limb(i);
+            for (int k = 0; k < coeffs.length; k++) {
+                long c = coeffs[k];
+                l[k] = c >= 0 ? c % q : (c % q == 0 ? 0 : q + c % q);
+            }
+        }
+        return p;
+    }
+
+    /** Uniform polynomial (each residue uniform), marked as NTT domain: uniform there is uniform anywhere. */
+    public static RnsPoly uniformNtt(Prng prng, Ring ring, int level) {
+        RnsPoly p = ring.newPoly(level, Domain.NTT);
+        fillUniform(prng, ring, p);
+        return p;
+    }
+
+    public static void fillUniform(Prng prng, Ring ring, RnsPoly p) {
+        for (int i = 0; i < p.limbCount(); i++) {
+            long q = ring.prime(i);
+            long[] l = p.limb(i);
+            for (int k = 0; k < l.length; k++) l[k] = prng.uniform(q);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.hoist.ckks;
+
+/**
+ * A hybrid key-switching key from s_in to s_out at level ℓ: for each digit t &lt; β,
+ * (b_t, a_t) = (−a_t·s_out + e_t + P·s_in·𝟙_t, a_t) over Q_ℓ·P, NTT domain (spec §2.4), where 𝟙_t is
+ * 1 modulo the primes of digit t and 0 modulo every other prime. The a_t are expanded from
+ * {@link #seed()} with AES-CTR, so the key can be stored as seed + b parts.
+ */
+public final class SwitchingKey {
+    private final CkksParameters params;
+    private final PolyQP[] b;
+    private final PolyQP[] a;
+    private final byte[] seed;
+
+    public SwitchingKey(CkksParameters params, PolyQP[] b, PolyQP[] a, byte[] seed) {
+        if (b.length != a.length || b.length == 0) throw new IllegalArgumentException("a switching key needs β ≥ 1 matching (b, a) pairs");
+        int level = b[0].level();
+        for (int t = 0; t < b.length; t++) {
+            if (b[t].level() != level || a[t].level() != level) throw new LevelMismatchException("switching-key digits at different levels");
+        }
+        if (b.length != params.beta(level)) {
+            throw new IllegalArgumentException("a key at level " + level + " needs β = " + params.beta(level) + " digits, got " + b.length);
+        }
+        this.params = params;
+        this.b = b.clone();
+        this.a = a.clone();
+        this.seed = seed == null ? null : seed.clone();
+    }
+
+    public CkksParameters params() { return params; }
+    public int level() { return b[0].level(); }
+    public int beta() { return b.length; }
+    public PolyQP b(int t) { return b[t]; }
+    public PolyQP a(int t) { return a[t]; }
+    public byte[] seed() { return seed == null ? null : seed.clone(); }
+
+    public KeySizes sizes() {
+        return KeySizes.switchingKey(b.length, b[0].limbCount(), params.n());
+    }
+}

@@ -1,0 +1,164 @@
+package io.hoist.keygen;
+
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.ParameterMismatchException;
+import io.hoist.ckks.PolyQP;
+import io.hoist.ckks.Prng;
+import io.hoist.ckks.PublicKey;
+import io.hoist.ckks.RelinearizationKey;
+import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.Sampler;
+import io.hoist.ckks.SecretKey;
+import io.hoist.ckks.SwitchingKey;
+import io.hoist.ring.Domain;
+import io.hoist.ring.Ring;
+import io.hoist.ring.RnsPoly;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Generates secret, public, relinearization and Galois keys. Switching keys follow the
+ * "switch first, then permute" convention (spec §2.4) and may be generated at any level ℓ ≤ L
+ * (fewer Q limbs, less memory). Uniform parts come from a fresh 256-bit seed per key (AES-CTR), so
+ * every key can be stored as seed + b parts. Randomness: SecureRandom-seeded AES-CTR only.
+ * Thread-safe.
+ */
+public final class KeyGenerator {
+    private final CkksContext ctx;
+    private final CkksParameters params;
+
+    public KeyGenerator(CkksContext ctx) {
+        this.ctx = ctx;
+        this.params = ctx.params();
+    }
+
+    public SecretKey genSecretKey() {
+        long[] coeffs = Sampler.ternary(Prng.fresh(), ctx.n(), params.secret());
+        PolyQP s = new PolyQP(Sampler.fromSigned(ctx.ringQ(), params.maxLevel(), coeffs),
+                Sampler.fromSigned(ctx.ringP(), params.alpha() - 1, coeffs));
+        ctx.ringQ().ntt(s.q());
+        ctx.ringP().ntt(s.p());
+        return new SecretKey(params, s);
+    }
+
+    /** (b, a) = (−a·s + e, a) over Q at the top level. */
+    public PublicKey genPublicKey(SecretKey sk) {
+        check(sk);
+        Ring rq = ctx.ringQ();
+        int level = params.maxLevel();
+        RnsPoly a = Sampler.uniformNtt(Prng.of(Prng.newSeed(), 0), rq, level);
+        RnsPoly e = Sampler.fromSigned(rq, level, Sampler.gaussian(Prng.fresh(), ctx.n(), params.sigma()));
+        rq.ntt(e);
+        RnsPoly b = rq.newPoly(level, Domain.NTT);
+        rq.mulCoeffs(a, sk.s().q(), b);
+        rq.neg(b, b);
+        rq.add(b, e, b);
+        return new PublicKey(params, b, a);
+    }
+
+    public RelinearizationKey genRelinearizationKey(SecretKey sk) {
+        return genRelinearizationKey(sk, params.maxLevel());
+    }
+
+    /** The switching key s² → s at {@code level}. */
+    public RelinearizationKey genRelinearizationKey(SecretKey sk, int level) {
+        check(sk);
+        PolyQP s = sk.s();
+        PolyQP s2 = PolyQP.zero(ctx, params.maxLevel(), Domain.NTT);
+        ctx.ringQ().mulCoeffs(s.q(), s.q(), s2.q());
+        ctx.ringP().mulCoeffs(s.p(), s.p(), s2.p());
+        return new RelinearizationKey(genSwitchingKey(s2, s, level));
+    }
+
+    /** The Galois key for g at {@code level}: switches s → φ_{g^-1}(s), applied before φ_g. */
+    public GaloisKey genGaloisKey(SecretKey sk, long galoisElement, int level) {
+        check(sk);
+        int logN = params.logN();
+        long twoN = 2L << logN;
+        long g = Math.floorMod(galoisElement, twoN);
+        if ((g & 1) == 0) throw new IllegalArgumentException("Galois element must be odd: " + galoisElement);
+        long gInv = inverseMod2N(g, twoN);
+        PolyQP s = sk.s();
+        PolyQP sOut = PolyQP.zero(ctx, params.maxLevel(), Domain.NTT);
+        ctx.ringQ().automorphism(s.q(), gInv, sOut.q());
+        ctx.ringP().automorphism(s.p(), gInv, sOut.p());
+        return new GaloisKey(g, genSwitchingKey(s, sOut, level));
+    }
+
+    /** Galois keys for the given elements (duplicates collapsed), at {@code level}. */
+    public RotationKeySet genRotationKeys(SecretKey sk, int level, Collection<Long> galoisElements) {
+        List<GaloisKey> keys = new ArrayList<>();
+        Set<Long> seen = new LinkedHashSet<>();
+        long twoN = 2L << params.logN();
+        for (long g : galoisElements) if (seen.add(Math.floorMod(g, twoN))) keys.add(genGaloisKey(sk, g, level));
+        return new RotationKeySet(params, keys);
+    }
+
+    /** Galois keys for left rotations by {@code steps} (negative steps rotate right), plus conjugation if asked. */
+    public RotationKeySet genRotationKeysForSteps(SecretKey sk, int level, int[] steps, boolean conjugation) {
+        List<Long> gs = new ArrayList<>();
+        for (int k : steps) {
+            if (Math.floorMod(k, params.slots()) == 0) continue;   // rotation by 0 needs no key
+            gs.add(params.galoisElementForRotation(k));
+        }
+        if (conjugation) gs.add(params.galoisElementForConjugation());
+        return genRotationKeys(sk, level, gs);
+    }
+
+    /**
+     * The switching key s_in → s_out at {@code level}: for each digit t,
+     * (−a_t·s_out + e_t + P·s_in·𝟙_t, a_t) over Q_ℓ·P, NTT, a_t expanded from one fresh seed.
+     */
+    public SwitchingKey genSwitchingKey(PolyQP sIn, PolyQP sOut, int level) {
+        if (level < 0 || level > params.maxLevel()) {
+            throw new IllegalArgumentException("key level " + level + " outside [0, " + params.maxLevel() + "]");
+        }
+        Ring rq = ctx.ringQ(), rp = ctx.ringP();
+        int beta = params.beta(level);
+        byte[] seed = Prng.newSeed();
+        Prng noise = Prng.fresh();
+        PolyQP in = sIn.atLevel(level), out = sOut.atLevel(level);
+        PolyQP[] b = new PolyQP[beta], a = new PolyQP[beta];
+        for (int t = 0; t < beta; t++) {
+            Prng ap = Prng.of(seed, t);
+            PolyQP at = new PolyQP(Sampler.uniformNtt(ap, rq, level), Sampler.uniformNtt(ap, rp, params.alpha() - 1));
+            long[] ec = Sampler.gaussian(noise, ctx.n(), params.sigma());
+            PolyQP bt = new PolyQP(Sampler.fromSigned(rq, level, ec), Sampler.fromSigned(rp, params.alpha() - 1, ec));
+            rq.ntt(bt.q());
+            rp.ntt(bt.p());
+            RnsPoly tmpQ = rq.newPoly(level, Domain.NTT);
+            RnsPoly tmpP = rp.newPoly(params.alpha() - 1, Domain.NTT);
+            rq.mulCoeffs(at.q(), out.q(), tmpQ);
+            rp.mulCoeffs(at.p(), out.p(), tmpP);
+            rq.sub(bt.q(), tmpQ, bt.q());
+            rp.sub(bt.p(), tmpP, bt.p());
+            // + P·s_in on the limbs of digit t (𝟙_t is 1 there, 0 on other Q primes; P ≡ 0 mod p)
+            for (int j = ctx.digitStart(t); j < ctx.digitEnd(t, level); j++) {
+                var m = rq.modulus(j);
+                long pq = ctx.pModQ(j);
+                long[] dst = bt.q().limb(j), src = in.q().limb(j);
+                for (int k = 0; k < dst.length; k++) dst[k] = m.add(dst[k], m.mul(pq, src[k]));
+            }
+            b[t] = bt;
+            a[t] = at;
+        }
+        return new SwitchingKey(params, b, a, seed);
+    }
+
+    private static long inverseMod2N(long g, long twoN) {
+        // odd g is a unit mod 2^k: Newton iteration x ← x·(2 − g·x) doubles the correct bits
+        long x = g;
+        for (int i = 0; i < 6; i++) x *= 2 - g * x;
+        return x & (twoN - 1);
+    }
+
+    private void check(SecretKey sk) {
+        if (!sk.params().equals(params)) throw new ParameterMismatchException("secret key made under other parameters");
+    }
+}
