@@ -1,0 +1,179 @@
+package io.hoist.cli;
+
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.Decryptor;
+import io.hoist.ckks.Encoder;
+import io.hoist.ckks.Encryptor;
+import io.hoist.ckks.Evaluator;
+import io.hoist.ckks.Plaintext;
+import io.hoist.ckks.PolyQP;
+import io.hoist.ckks.PrecisionStats;
+import io.hoist.ckks.PublicKey;
+import io.hoist.ckks.RelinearizationKey;
+import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.SecretKey;
+import io.hoist.keygen.KeyGenerator;
+import io.hoist.ring.Op;
+import io.hoist.ring.OpCounters;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+/**
+ * {@code hoist ops}: runs each scheme operation once for correctness (precision against plaintext
+ * arithmetic) and repeatedly for time; prints the median, the precision and the engine's counters.
+ */
+@Command(name = "ops", mixinStandardHelpOptions = true,
+        description = "Time and check the CKKS operations (encode, encrypt, mulRelin, rescale, rotate, hoisted rotations, Decompose, ModDown).")
+public final class OpsCommand implements Callable<Integer> {
+    @Mixin
+    ParamsOptions paramsOptions;
+
+    @Option(names = "--backend", description = "NTT backend (default: the fastest correct one here)")
+    String backend;
+
+    @Option(names = "--runs", defaultValue = "5", description = "timed repetitions per operation (median reported), default ${DEFAULT-VALUE}")
+    int runs;
+
+    @Option(names = "--warmup", defaultValue = "2", description = "untimed repetitions per operation before timing, default ${DEFAULT-VALUE}")
+    int warmup;
+
+    @Option(names = "--json", description = "print one JSON object")
+    boolean json;
+
+    private record Result(String name, double micros, Double precisionBits, Map<Op, Long> counts) {}
+
+    @Override
+    public Integer call() {
+        if (runs < 1) throw new IllegalArgumentException("--runs must be at least 1");
+        CkksParameters params = paramsOptions.build("n14");
+        CkksContext ctx = CkksContext.create(params, backend);
+        if (!json) {
+            System.out.println("ops: " + ParamsOptions.describe(params));
+            System.out.println("backend " + ctx.engine().backend().name() + "; generating keys…");
+        }
+        SplittableRandom rnd = new SplittableRandom(7);
+        long t0 = System.nanoTime();
+        KeyGenerator kg = new KeyGenerator(ctx);
+        SecretKey sk = kg.genSecretKey();
+        PublicKey pk = kg.genPublicKey(sk);
+        RelinearizationKey rlk = kg.genRelinearizationKey(sk);
+        int[] steps = {1, 2, 3, 4, 5, 6, 7, 8};
+        RotationKeySet rot = kg.genRotationKeysForSteps(sk, params.maxLevel(), steps, false);
+        double keygenMillis = (System.nanoTime() - t0) / 1e6;
+        Encoder enc = new Encoder(ctx);
+        Encryptor encryptor = Encryptor.withPublicKey(ctx, pk);
+        Decryptor dec = new Decryptor(ctx, sk);
+        Evaluator ev = new Evaluator(ctx, rlk, rot);
+        OpCounters counters = ctx.counters();
+
+        ComplexVector x = ComplexVector.random(rnd, params.slots()), y = ComplexVector.random(rnd, params.slots());
+        int top = params.maxLevel();
+        double scale = params.defaultScale();
+        Plaintext px = enc.encode(x, top, scale);
+        Ciphertext cx = encryptor.encrypt(px), cy = encryptor.encrypt(enc.encode(y, top, scale));
+        Ciphertext prod = ev.mulRelin(cx, cy);
+        PolyQP[] digits = ev.decompose(cx);
+
+        List<Result> results = new ArrayList<>();
+        results.add(measure("encode", counters, () -> enc.encode(x, top, scale), pt -> PrecisionStats.of(x, enc.decode(pt))));
+        results.add(measure("encrypt", counters, () -> encryptor.encrypt(px), ct -> PrecisionStats.of(x, dec.decryptAndDecode(ct, enc))));
+        results.add(measure("decrypt", counters, () -> dec.decrypt(cx), pt -> PrecisionStats.of(x, enc.decode(pt))));
+        results.add(measure("add", counters, () -> ev.add(cx, cy), ct -> PrecisionStats.of(x.add(y), dec.decryptAndDecode(ct, enc))));
+        results.add(measure("mulRelin", counters, () -> ev.mulRelin(cx, cy), ct -> PrecisionStats.of(x.mul(y), dec.decryptAndDecode(ct, enc))));
+        results.add(measure("rescale", counters, () -> ev.rescale(prod), ct -> PrecisionStats.of(x.mul(y), dec.decryptAndDecode(ct, enc))));
+        results.add(measure("rotate", counters, () -> ev.rotate(cx, 1), ct -> PrecisionStats.of(x.rotate(1), dec.decryptAndDecode(ct, enc))));
+        results.add(measure("rotateHoisted8", counters, () -> ev.rotateHoisted(cx, steps), m -> {
+            PrecisionStats worst = null;
+            for (int k : steps) {
+                PrecisionStats p = PrecisionStats.of(x.rotate(k), dec.decryptAndDecode(m.get(k), enc));
+                if (worst == null || p.minBits() < worst.minBits()) worst = p;
+            }
+            return worst;
+        }));
+        results.add(measure("decompose", counters, () -> ev.decompose(cx), d -> null));
+        results.add(measure("innerProduct", counters, () -> ev.keySwitcher().innerProduct(digits, rot.get(params.galoisElementForRotation(1), "rotation by 1").key()), d -> null));
+        PolyQP pc = ev.keySwitcher().timesP(cx.poly(0));
+        results.add(measure("modDown", counters, () -> ev.keySwitcher().modDown(pc), p -> null));
+
+        if (json) {
+            Map<String, Object> ops = new LinkedHashMap<>();
+            for (Result r : results) {
+                Map<String, Object> o = new LinkedHashMap<>();
+                o.put("micros", r.micros());
+                o.put("precisionBits", r.precisionBits());
+                o.put("counts", countsJson(r.counts()));
+                ops.put(r.name(), o);
+            }
+            System.out.println(Json.obj()
+                    .put("preset", params.name())
+                    .put("logN", params.logN())
+                    .put("levels", params.qCount())
+                    .put("alpha", params.alpha())
+                    .put("beta", params.beta())
+                    .put("logQP", params.logQP())
+                    .put("secure", params.secure())
+                    .put("backend", ctx.engine().backend().name())
+                    .put("keygenMillis", keygenMillis)
+                    .put("ops", ops));
+        } else {
+            System.out.printf(Locale.ROOT, "keys (sk, pk, rlk, 8 rotation keys) in %.0f ms; rotation keys: %s%n", keygenMillis, rot.sizes());
+            System.out.printf("%-15s %12s %10s   %s%n", "operation", "median µs", "prec bits", "counts (one run)");
+            for (Result r : results) {
+                System.out.printf(Locale.ROOT, "%-15s %12.1f %10s   %s%n", r.name(), r.micros(),
+                        r.precisionBits() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.precisionBits()), countsText(r.counts()));
+            }
+            System.out.println("precision = worst slot, −log2 of the L2 error against plaintext arithmetic");
+        }
+        return 0;
+    }
+
+    private <T> Result measure(String name, OpCounters counters, Supplier<T> op, java.util.function.Function<T, PrecisionStats> check) {
+        var before = counters.snapshot();
+        T first = op.get();
+        Map<Op, Long> counts = counters.since(before);
+        PrecisionStats p = check.apply(first);
+        for (int i = 0; i < warmup; i++) op.get();
+        long[] times = new long[runs];
+        for (int i = 0; i < runs; i++) {
+            long s = System.nanoTime();
+            op.get();
+            times[i] = System.nanoTime() - s;
+        }
+        return new Result(name, NttCommand.median(times) / 1e3, p == null ? null : p.minBits(), counts);
+    }
+
+    static Map<String, Long> countsJson(Map<Op, Long> counts) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (var e : counts.entrySet()) if (e.getValue() != 0) m.put(camel(e.getKey()), e.getValue());
+        return m;
+    }
+
+    private static String countsText(Map<Op, Long> counts) {
+        StringBuilder sb = new StringBuilder();
+        for (Op op : new Op[] {Op.DECOMPOSE, Op.MOD_DOWN, Op.KS_INNER_PRODUCT, Op.NTT_LIMBS, Op.INTT_LIMBS, Op.BCONV, Op.MOD_MULS}) {
+            long v = counts.get(op);
+            if (v != 0) sb.append(camel(op)).append('=').append(v).append(' ');
+        }
+        return sb.toString().trim();
+    }
+
+    static String camel(Op op) {
+        String[] parts = op.name().toLowerCase(Locale.ROOT).split("_");
+        StringBuilder sb = new StringBuilder(parts[0]);
+        for (int i = 1; i < parts.length; i++) sb.append(Character.toUpperCase(parts[i].charAt(0))).append(parts[i].substring(1));
+        return sb.toString();
+    }
+}

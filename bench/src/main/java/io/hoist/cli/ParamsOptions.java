@@ -1,0 +1,57 @@
+package io.hoist.cli;
+
+import io.hoist.ckks.CkksParameters;
+import picocli.CommandLine.Option;
+
+import java.util.Arrays;
+
+/** Parameter selection shared by the scheme-level commands: a preset, or explicit prime sizes. */
+public final class ParamsOptions {
+    @Option(names = "--preset", description = "parameter preset: n13, n14, n15, n16")
+    String preset;
+
+    @Option(names = "--logN", description = "log2 ring degree (with --logQ/--logP instead of a preset)")
+    Integer logN;
+
+    @Option(names = "--logQ", split = ",", description = "bit sizes of q_0 … q_L, first to last, e.g. 60,40,40")
+    int[] logQ;
+
+    @Option(names = "--logP", split = ",", description = "bit sizes of the special primes p_0 … p_{α−1}")
+    int[] logP;
+
+    @Option(names = "--logScale", description = "log2 of the default scale (default: the preset's, or the size of q_L)")
+    Integer logScale;
+
+    @Option(names = "--logSlots", description = "log2 of the slot count (default N/2)")
+    Integer logSlots;
+
+    @Option(names = "--insecure", description = "allow parameters over the 128-bit bound (reports say NOT SECURE)")
+    boolean insecure;
+
+    public CkksParameters build(String defaultPreset) {
+        if (logN != null || logQ != null || logP != null) {
+            if (preset != null) throw new IllegalArgumentException("give either --preset or --logN/--logQ/--logP, not both");
+            if (logN == null || logQ == null || logP == null) throw new IllegalArgumentException("explicit parameters need all of --logN, --logQ and --logP");
+            CkksParameters.Builder b = CkksParameters.builder().name("custom").logN(logN).logQ(logQ).logP(logP);
+            b.scale(Math.pow(2, logScale != null ? logScale : logQ[logQ.length - 1]));
+            if (logSlots != null) b.logSlots(logSlots);
+            if (insecure) b.allowInsecure();
+            return b.build();
+        }
+        CkksParameters p = CkksParameters.preset(preset != null ? preset : defaultPreset);
+        if (logScale == null && logSlots == null) return p;
+        CkksParameters.Builder b = CkksParameters.builder().name(p.name()).logN(p.logN()).qPrimes(p.qPrimes()).pPrimes(p.pPrimes())
+                .scale(logScale != null ? Math.pow(2, logScale) : p.defaultScale());
+        if (logSlots != null) b.logSlots(logSlots);
+        if (insecure) b.allowInsecure();
+        return b.build();
+    }
+
+    static String describe(CkksParameters p) {
+        int[] bitsQ = Arrays.stream(p.qPrimes()).mapToInt(q -> 64 - Long.numberOfLeadingZeros(q)).toArray();
+        int[] bitsP = Arrays.stream(p.pPrimes()).mapToInt(q -> 64 - Long.numberOfLeadingZeros(q)).toArray();
+        return String.format(java.util.Locale.ROOT, "%s: N = 2^%d, %d slots, logQ %s, logP %s, α = %d, β = %d, log QP = %.1f — %s",
+                p.name() == null ? "custom" : p.name(), p.logN(), p.slots(), Arrays.toString(bitsQ), Arrays.toString(bitsP),
+                p.alpha(), p.beta(), p.logQP(), p.securityLabel());
+    }
+}
