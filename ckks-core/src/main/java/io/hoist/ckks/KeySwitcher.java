@@ -22,12 +22,14 @@ public final class KeySwitcher {
     private final Ring rq;
     private final Ring rp;
     private final OpCounters counters;
+    private final LimbKernels kernels;
 
     public KeySwitcher(CkksContext ctx) {
         this.ctx = ctx;
         this.rq = ctx.ringQ();
         this.rp = ctx.ringP();
         this.counters = ctx.counters();
+        this.kernels = ctx.engine().kernels();
     }
 
     /**
@@ -57,7 +59,7 @@ public final class KeySwitcher {
             long[][] in = new long[e - s][];
             for (int j = s; j < e; j++) in[j - s] = coeff.limb(j);
             BConv conv = ctx.decomposeConv(level, t);
-            conv.apply(in, out, ctx.n(), counters);
+            conv.apply(in, out, ctx.n(), counters, kernels);
             ctx.engine().forward(out, tables, out.length);
             for (int j = s; j < e; j++) System.arraycopy(c.limb(j), 0, d.q().limb(j), 0, ctx.n());
             digits[t] = d;
@@ -80,11 +82,11 @@ public final class KeySwitcher {
         long[][] x = new long[beta][], y = new long[beta][], z = new long[beta][];
         for (int i = 0; i <= level; i++) {
             for (int t = 0; t < beta; t++) { x[t] = digits[t].q().limb(i); y[t] = key.b(t).q().limb(i); z[t] = key.a(t).q().limb(i); }
-            LimbKernels.dot2(x, y, z, beta, t0.q().limb(i), t1.q().limb(i), rq.modulus(i), false);
+            kernels.dot2Montgomery(x, y, z, beta, t0.q().limb(i), t1.q().limb(i), rq.prime(i), false);
         }
         for (int j = 0; j < ctx.alpha(); j++) {
             for (int t = 0; t < beta; t++) { x[t] = digits[t].p().limb(j); y[t] = key.b(t).p().limb(j); z[t] = key.a(t).p().limb(j); }
-            LimbKernels.dot2(x, y, z, beta, t0.p().limb(j), t1.p().limb(j), rp.modulus(j), false);
+            kernels.dot2Montgomery(x, y, z, beta, t0.p().limb(j), t1.p().limb(j), rp.prime(j), false);
         }
         int limbs = level + 1 + ctx.alpha();
         counters.increment(Op.KS_INNER_PRODUCT);
@@ -107,11 +109,11 @@ public final class KeySwitcher {
         RnsPoly pc = x.p().copy();
         rp.intt(pc);
         RnsPoly conv = rq.newPoly(level, Domain.COEFFICIENT);
-        ctx.modDownConv(level).apply(pc.limbs(), conv.limbs(), ctx.n(), counters);
+        ctx.modDownConv(level).apply(pc.limbs(), conv.limbs(), ctx.n(), counters, kernels);
         rq.ntt(conv);
         RnsPoly out = rq.newPoly(level, Domain.NTT);
         for (int j = 0; j <= level; j++) {
-            subMulShoup(x.q().limb(j), conv.limb(j), out.limb(j), ctx.pInvModQ[j], ctx.pInvModQShoup[j], rq.prime(j));
+            kernels.subMulShoup(x.q().limb(j), conv.limb(j), out.limb(j), ctx.pInvModQ[j], ctx.pInvModQShoup[j], rq.prime(j));
         }
         counters.increment(Op.MOD_DOWN);
         counters.add(Op.MOD_MULS, (long) (level + 1) * ctx.n());
@@ -136,11 +138,11 @@ public final class KeySwitcher {
         for (int j = 0; j < alpha; j++) { src[1 + j] = x.p().limb(j).clone(); srcT[1 + j] = rp.tables(j); }
         ctx.engine().inverse(src, srcT, src.length);
         RnsPoly conv = rq.newPoly(level - 1, Domain.COEFFICIENT);
-        ctx.modDownRescaleConv(level).apply(src, conv.limbs(), ctx.n(), counters);
+        ctx.modDownRescaleConv(level).apply(src, conv.limbs(), ctx.n(), counters, kernels);
         rq.ntt(conv);
         RnsPoly out = rq.newPoly(level - 1, Domain.NTT);
         for (int j = 0; j < level; j++) {
-            subMulShoup(x.q().limb(j), conv.limb(j), out.limb(j), ctx.qpLastInv[level][j], ctx.qpLastInvShoup[level][j], rq.prime(j));
+            kernels.subMulShoup(x.q().limb(j), conv.limb(j), out.limb(j), ctx.qpLastInv[level][j], ctx.qpLastInvShoup[level][j], rq.prime(j));
         }
         counters.increment(Op.MOD_DOWN);
         counters.add(Op.MOD_MULS, (long) level * ctx.n());
@@ -161,29 +163,22 @@ public final class KeySwitcher {
         RnsPoly conv = rq.newPoly(level - 1, Domain.COEFFICIENT);
         for (int j = 0; j < level; j++) {   // centered residue of the last limb, modulo every other prime
             long q = rq.prime(j);
+            long w = 1, ws = ModArith.shoupQuotient(w, q);   // v mod q as the Shoup product v·1
+            long qlModQ = ModArith.mulShoup(ql, w, ws, q);
             long[] src = last[0], dst = conv.limb(j);
             for (int k = 0; k < src.length; k++) {
                 long v = src[k];
-                dst[k] = v > half ? q - Long.remainderUnsigned(ql - v, q) : Long.remainderUnsigned(v, q);
-                if (dst[k] == q) dst[k] = 0;
+                long r = ModArith.mulShoup(v, w, ws, q);
+                dst[k] = v > half ? ModArith.subMod(r, qlModQ, q) : r;
             }
         }
         rq.ntt(conv);
         RnsPoly out = rq.newPoly(level - 1, Domain.NTT);
         for (int j = 0; j < level; j++) {
-            subMulShoup(x.limb(j), conv.limb(j), out.limb(j), ctx.qLastInv[level][j], ctx.qLastInvShoup[level][j], rq.prime(j));
+            kernels.subMulShoup(x.limb(j), conv.limb(j), out.limb(j), ctx.qLastInv[level][j], ctx.qLastInvShoup[level][j], rq.prime(j));
         }
         counters.add(Op.MOD_MULS, (long) level * ctx.n());
         return out;
-    }
-
-    /** out = (a − b)·w mod q with w fixed (Shoup). */
-    private static void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q) {
-        for (int k = 0; k < out.length; k++) {
-            long d = a[k] - b[k];
-            if (d < 0) d += q;
-            out[k] = ModArith.mulShoup(d, w, ws, q);
-        }
     }
 
     /** P·c over QP: c's limbs times [P]_{q_j}; the P limbs are zero. */

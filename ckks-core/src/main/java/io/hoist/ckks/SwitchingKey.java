@@ -4,7 +4,9 @@ package io.hoist.ckks;
  * A hybrid key-switching key from s_in to s_out at level ℓ: for each digit t &lt; β,
  * (b_t, a_t) = (−a_t·s_out + e_t + P·s_in·𝟙_t, a_t) over Q_ℓ·P, NTT domain (spec §2.4), where 𝟙_t is
  * 1 modulo the primes of digit t and 0 modulo every other prime. The a_t are expanded from
- * {@link #seed()} with AES-CTR, so the key can be stored as seed + b parts.
+ * {@link #seed()} with AES-CTR, so the key can be stored as seed + b parts. Both parts are held in
+ * Montgomery form (x·2^64 mod q), so the inner product multiplies and reduces once with no
+ * extra per-key tables.
  */
 public final class SwitchingKey {
     private final CkksParameters params;

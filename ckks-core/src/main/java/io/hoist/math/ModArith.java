@@ -121,6 +121,34 @@ public final class ModArith {
         return BigInteger.valueOf(r).modInverse(BigInteger.valueOf(q)).longValue();
     }
 
+    /** −q^-1 mod 2^64 for odd q (Newton iteration: each step doubles the correct low bits). */
+    public static long montgomeryNegInv(long q) {
+        long x = q;
+        for (int i = 0; i < 6; i++) x *= 2 - q * x;
+        return -x;
+    }
+
+    /** R mod q for R = 2^64. */
+    public static long montgomeryR(long q) {
+        long r = Long.remainderUnsigned(-1L, q) + 1;
+        return r == q ? 0 : r;
+    }
+
+    /**
+     * Montgomery reduction of the unsigned 128-bit T = (hi, lo) &lt; q·2^64: T·2^-64 mod q in [0, q).
+     */
+    public static long redc(long hi, long lo, long q, long negInv) {
+        long m = lo * negInv;
+        long u = hi + Math.unsignedMultiplyHigh(m, q) + (lo != 0 ? 1 : 0);
+        return Long.compareUnsigned(u, q) >= 0 ? u - q : u;
+    }
+
+    /** x·2^64 mod q: x into Montgomery form. */
+    public static long toMontgomery(long x, long q) {
+        long r = montgomeryR(q);
+        return mulShoup(x, r, shoupQuotient(r, q), q);
+    }
+
     /** Centered value of x in [0, q): in (-q/2, q/2]. */
     public static long centered(long x, long q) {
         return x > (q >>> 1) ? x - q : x;

@@ -9,9 +9,9 @@ import java.util.Objects;
  * y_i = [x_i·Ĉ_i^-1]_{c_i}, out_j = Σ_i y_i·[Ĉ_i]_{d_j} mod d_j. The result is x + u·C with
  * 0 ≤ u &lt; |C| (u left uncorrected). This is the primitive under Decompose (ModUp) and ModDown.
  *
- * <p>The inner sum is accumulated as an unsigned 128-bit value and reduced once per output
- * coefficient (lazy reduction); |C| ≤ 16 keeps the sum below 2^128 for 62-bit primes.
- * Work is blocked over coefficients so the y_i of a block stay in cache.
+ * <p>The constants [Ĉ_i]_{d_j} are fixed, so every term is a Shoup product with a precomputed
+ * quotient, accumulated lazily in [0, 2d_j) and reduced once. Work is blocked over coefficients
+ * so the y_i of a block stay in cache; the arithmetic runs in the engine's {@link LimbKernels}.
  */
 public final class BConv {
     private static final int BLOCK = 256;
@@ -19,8 +19,9 @@ public final class BConv {
 
     private final RnsBasis from;
     private final RnsBasis to;
-    /** [Ĉ_i]_{d_j}, indexed [j][i]. */
+    /** [Ĉ_i]_{d_j} and their Shoup quotients, indexed [j][i]. */
     private final long[][] qHatModD;
+    private final long[][] qHatModDShoup;
 
     public BConv(RnsBasis from, RnsBasis to) {
         this.from = Objects.requireNonNull(from, "from");
@@ -29,8 +30,12 @@ public final class BConv {
             throw new IllegalArgumentException("BConv supports at most " + MAX_SOURCE_PRIMES + " source primes, got " + from.size());
         }
         qHatModD = new long[to.size()][from.size()];
+        qHatModDShoup = new long[to.size()][from.size()];
         for (int j = 0; j < to.size(); j++) {
-            for (int i = 0; i < from.size(); i++) qHatModD[j][i] = from.qHatMod(i, to.prime(j));
+            for (int i = 0; i < from.size(); i++) {
+                qHatModD[j][i] = from.qHatMod(i, to.prime(j));
+                qHatModDShoup[j][i] = ModArith.shoupQuotient(qHatModD[j][i], to.prime(j));
+            }
         }
     }
 
@@ -47,43 +52,34 @@ public final class BConv {
         return (long) from.size() * n + (long) from.size() * to.size() * n;
     }
 
+    /** {@link #apply(long[][], long[][], int, OpCounters, LimbKernels)} with the best kernels here. */
+    public void apply(long[][] in, long[][] out, int n, OpCounters counters) {
+        apply(in, out, n, counters, LimbKernels.best());
+    }
+
     /**
      * Converts {@code in[0..|C|)} (residues mod the primes of C, each in [0, c_i)) into
-     * {@code out[0..|D|)}. Input and output arrays must not alias.
+     * {@code out[0..|D|)}. Input and output arrays must not alias. Each term y_i·[Ĉ_i]_{d_j} is a
+     * Shoup product by a fixed constant, summed lazily in [0, 2d_j).
      */
-    public void apply(long[][] in, long[][] out, int n, OpCounters counters) {
+    public void apply(long[][] in, long[][] out, int n, OpCounters counters, LimbKernels kernels) {
         int nc = from.size(), nd = to.size();
         if (in.length < nc || out.length < nd) {
             throw new IllegalArgumentException("BConv " + nc + "→" + nd + " primes given " + in.length + " input and " + out.length + " output limbs");
         }
         for (int i = 0; i < nc; i++) checkLen(in[i], n, "input", i);
         for (int j = 0; j < nd; j++) checkLen(out[j], n, "output", j);
-        long[] y = new long[nc * BLOCK];
-        final long[] cp = new long[nc];
-        for (int i = 0; i < nc; i++) cp[i] = from.prime(i);
+        long[][] y = new long[nc][BLOCK];
+        long[][] src = new long[nc][];
         for (int start = 0; start < n; start += BLOCK) {
             int len = Math.min(BLOCK, n - start);
             for (int i = 0; i < nc; i++) {
-                final long c = cp[i], w = from.qHatInv[i], ws = from.qHatInvShoup[i];
-                final long[] x = in[i];
-                for (int k = 0; k < len; k++) y[i * BLOCK + k] = ModArith.mulShoup(x[start + k], w, ws, c);
+                System.arraycopy(in[i], start, y[i], 0, len);
+                kernels.mulShoup(y[i], from.qHatInv[i], from.qHatInvShoup[i], from.prime(i), y[i], 0, len);
+                src[i] = y[i];
             }
             for (int j = 0; j < nd; j++) {
-                final long d = to.prime(j);
-                final long muHi = to.modulus(j).muHi(), muLo = to.modulus(j).muLo();
-                final long[] h = qHatModD[j];
-                final long[] o = out[j];
-                for (int k = 0; k < len; k++) {
-                    long lo = 0, hi = 0;
-                    for (int i = 0; i < nc; i++) {
-                        long a = y[i * BLOCK + k], b = h[i];
-                        long pl = a * b;
-                        hi += Math.unsignedMultiplyHigh(a, b);
-                        lo += pl;
-                        if (Long.compareUnsigned(lo, pl) < 0) hi++;
-                    }
-                    o[start + k] = ModArith.reduce128(hi, lo, d, muHi, muLo);
-                }
+                kernels.sumShoup(src, nc, qHatModD[j], qHatModDShoup[j], to.prime(j), out[j], start, len);
             }
         }
         if (counters != null) {

@@ -1,54 +1,59 @@
 package io.hoist.ring;
 
-import io.hoist.math.ModArith;
-import io.hoist.math.Modulus;
-
 /**
- * Coefficient-wise kernels over many limbs of one prime that the layers above share: the lazy
- * two-output dot product behind key-switching inner products and diagonal accumulation.
+ * The coefficient-wise kernels above the NTT, shared by key switching, basis conversion and linear
+ * transforms. Two implementations: {@link ScalarLimbKernels} (the reference) and
+ * {@link VectorLimbKernels} (jdk.incubator.vector); every output is fully reduced, so they are
+ * bit-identical, which {@code LimbKernelsTest} checks.
  */
-public final class LimbKernels {
-    private LimbKernels() {}
+public interface LimbKernels {
 
-    /** Products per 128-bit accumulator before a reduction: 16 products of 62-bit residues stay below 2^128. */
-    public static final int LAZY_TERMS = 16;
+    /** Terms whose Montgomery products may be summed in 128 bits before a reduction, for modulus q. */
+    static int montgomeryTerms(long q) {
+        // the sum must stay below q·2^64; each product is below q^2
+        return (int) Math.max(1, Math.min(1 << 20, Long.divideUnsigned(-1L, q)));
+    }
 
     /**
-     * out0[k] = Σ_t x[t][k]·y[t][k] and out1[k] = Σ_t x[t][k]·z[t][k] (mod q) for t &lt; terms,
-     * accumulated in 128 bits and reduced once per {@value #LAZY_TERMS} terms. With
-     * {@code accumulate}, the previous contents of out0/out1 (in [0, q)) are added.
-     * {@code z} and {@code out1} may be null for a single dot product.
+     * out0 = Σ_t x[t] ⊙ y[t] · 2^-64 and out1 = Σ_t x[t] ⊙ z[t] · 2^-64 (mod q), limbwise over
+     * {@code terms} limbs: with one factor of each product in Montgomery form the results are the
+     * plain products. Sums are accumulated in 128 bits and reduced once per
+     * {@link #montgomeryTerms} terms. With {@code accumulate} the previous outputs are added.
+     * {@code z} and {@code out1} may be null.
      */
-    public static void dot2(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, Modulus mod, boolean accumulate) {
-        final long q = mod.q(), mh = mod.muHi(), ml = mod.muLo();
-        final int n = out0.length;
-        final boolean two = z != null;
-        for (int k = 0; k < n; k++) {
-            long h0 = 0, l0 = accumulate ? out0[k] : 0, h1 = 0, l1 = two && accumulate ? out1[k] : 0;
-            int inChunk = 0;
-            for (int t = 0; t < terms; t++) {
-                long a = x[t][k];
-                long b = y[t][k];
-                long p = a * b;
-                h0 += Math.unsignedMultiplyHigh(a, b);
-                l0 += p;
-                if (Long.compareUnsigned(l0, p) < 0) h0++;
-                if (two) {
-                    long c = z[t][k];
-                    long r = a * c;
-                    h1 += Math.unsignedMultiplyHigh(a, c);
-                    l1 += r;
-                    if (Long.compareUnsigned(l1, r) < 0) h1++;
+    void dot2Montgomery(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate);
+
+    /** out[k] = x[k]·w mod q in [0, q), for k in [from, from+len), w fixed with Shoup quotient ws. */
+    void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len);
+
+    /**
+     * out[off+k] = Σ_i y[i][k]·w[i] mod d in [0, d) for k &lt; len (the inner sum of BConv), with each
+     * w[i] &lt; d fixed and ws[i] its Shoup quotient; d &lt; 2^61.
+     */
+    void sumShoup(long[][] y, int terms, long[] w, long[] ws, long d, long[] out, int off, int len);
+
+    /** out = (a − b)·w mod q, with a, b in [0, q) and w fixed (ModDown and rescale tails). */
+    void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q);
+
+    /** The vectorized kernels when the Vector API is present, else the scalar ones. */
+    static LimbKernels best() {
+        return Holder.BEST;
+    }
+
+    final class Holder {
+        private Holder() {}
+
+        static final LimbKernels BEST = choose();
+
+        private static LimbKernels choose() {
+            try {
+                if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && VectorLimbKernels.usable()) {
+                    return new VectorLimbKernels();
                 }
-                if (++inChunk == LAZY_TERMS - 1 && t + 1 < terms) {   // fold before the 128-bit sum can overflow
-                    l0 = ModArith.reduce128(h0, l0, q, mh, ml);
-                    h0 = 0;
-                    if (two) { l1 = ModArith.reduce128(h1, l1, q, mh, ml); h1 = 0; }
-                    inChunk = 0;
-                }
+            } catch (LinkageError | RuntimeException e) {
+                // fall through to scalar
             }
-            out0[k] = ModArith.reduce128(h0, l0, q, mh, ml);
-            if (two) out1[k] = ModArith.reduce128(h1, l1, q, mh, ml);
+            return new ScalarLimbKernels();
         }
     }
 }

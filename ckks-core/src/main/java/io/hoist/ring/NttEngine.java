@@ -13,11 +13,23 @@ public final class NttEngine {
     private final NttBackend backend;
     private final NttBackend fallback;
     private final OpCounters counters;
+    private final LimbKernels kernels;
 
+    /** Engine on {@code backend}; coefficient-wise kernels are vectorized unless the backend is cpu-scalar. */
     public NttEngine(NttBackend backend, OpCounters counters) {
+        this(backend, counters, backend instanceof ScalarNttBackend ? new ScalarLimbKernels() : LimbKernels.best());
+    }
+
+    public NttEngine(NttBackend backend, OpCounters counters, LimbKernels kernels) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.fallback = NttBackends.scalar();
         this.counters = Objects.requireNonNull(counters, "counters");
+        this.kernels = Objects.requireNonNull(kernels, "kernels");
+    }
+
+    /** The coefficient-wise kernels (BConv sums, key inner products, ModDown tails) of this engine. */
+    public LimbKernels kernels() {
+        return kernels;
     }
 
     /** Engine on the machine's default backend with fresh counters. */

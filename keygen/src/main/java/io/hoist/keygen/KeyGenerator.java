@@ -12,6 +12,7 @@ import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.Sampler;
 import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.SwitchingKey;
+import io.hoist.math.ModArith;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
@@ -145,10 +146,24 @@ public final class KeyGenerator {
                 long[] dst = bt.q().limb(j), src = in.q().limb(j);
                 for (int k = 0; k < dst.length; k++) dst[k] = m.add(dst[k], m.mul(pq, src[k]));
             }
+            toMontgomery(bt);
+            toMontgomery(at);
             b[t] = bt;
             a[t] = at;
         }
         return new SwitchingKey(params, b, a, seed);
+    }
+
+    /** In place: every residue x → x·2^64 mod q (the form {@link SwitchingKey} holds). */
+    private void toMontgomery(PolyQP x) {
+        var kernels = ctx.engine().kernels();
+        for (Ring ring : new Ring[] {ctx.ringQ(), ctx.ringP()}) {
+            RnsPoly p = ring == ctx.ringQ() ? x.q() : x.p();
+            for (int i = 0; i < p.limbCount(); i++) {
+                long q = ring.prime(i), r = ModArith.montgomeryR(q);
+                kernels.mulShoup(p.limb(i), r, ModArith.shoupQuotient(r, q), q, p.limb(i), 0, p.n());
+            }
+        }
     }
 
     private static long inverseMod2N(long g, long twoN) {

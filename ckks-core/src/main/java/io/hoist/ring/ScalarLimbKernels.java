@@ -1,0 +1,67 @@
+package io.hoist.ring;
+
+import io.hoist.math.ModArith;
+
+/** The reference {@link LimbKernels}: plain Java, any modulus below 2^62. */
+public final class ScalarLimbKernels implements LimbKernels {
+
+    @Override
+    public void dot2Montgomery(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
+        final long ni = ModArith.montgomeryNegInv(q);
+        final int chunk = LimbKernels.montgomeryTerms(q);
+        final boolean two = z != null;
+        final int n = out0.length;
+        for (int k = 0; k < n; k++) {
+            long r0 = accumulate ? out0[k] : 0, r1 = two && accumulate ? out1[k] : 0;
+            for (int t0 = 0; t0 < terms; t0 += chunk) {
+                int t1 = Math.min(terms, t0 + chunk);
+                long h0 = 0, l0 = 0, h1 = 0, l1 = 0;
+                for (int t = t0; t < t1; t++) {
+                    long a = x[t][k], b = y[t][k];
+                    long p = a * b;
+                    h0 += Math.unsignedMultiplyHigh(a, b);
+                    l0 += p;
+                    if (Long.compareUnsigned(l0, p) < 0) h0++;
+                    if (two) {
+                        long c = z[t][k];
+                        long s = a * c;
+                        h1 += Math.unsignedMultiplyHigh(a, c);
+                        l1 += s;
+                        if (Long.compareUnsigned(l1, s) < 0) h1++;
+                    }
+                }
+                r0 = ModArith.addMod(r0, ModArith.redc(h0, l0, q, ni), q);
+                if (two) r1 = ModArith.addMod(r1, ModArith.redc(h1, l1, q, ni), q);
+            }
+            out0[k] = r0;
+            if (two) out1[k] = r1;
+        }
+    }
+
+    @Override
+    public void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len) {
+        for (int k = from; k < from + len; k++) out[k] = ModArith.mulShoup(x[k], w, ws, q);
+    }
+
+    @Override
+    public void sumShoup(long[][] y, int terms, long[] w, long[] ws, long d, long[] out, int off, int len) {
+        final long twoD = 2 * d;
+        for (int k = 0; k < len; k++) {
+            long acc = 0;
+            for (int i = 0; i < terms; i++) {
+                acc += ModArith.mulShoupLazy(y[i][k], w[i], ws[i], d);
+                if (Long.compareUnsigned(acc, twoD) >= 0) acc -= twoD;
+            }
+            out[off + k] = Long.compareUnsigned(acc, d) >= 0 ? acc - d : acc;
+        }
+    }
+
+    @Override
+    public void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q) {
+        for (int k = 0; k < out.length; k++) {
+            long d = a[k] - b[k];
+            if (d < 0) d += q;
+            out[k] = ModArith.mulShoup(d, w, ws, q);
+        }
+    }
+}

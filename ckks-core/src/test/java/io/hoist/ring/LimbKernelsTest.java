@@ -1,0 +1,114 @@
+package io.hoist.ring;
+
+import io.hoist.math.ModArith;
+import io.hoist.math.Primes;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigInteger;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The vector kernels against their scalar twins (bit-identical) and the scalar ones against BigInteger. */
+class LimbKernelsTest {
+    private final LimbKernels scalar = new ScalarLimbKernels();
+    private final LimbKernels vector = new VectorLimbKernels();
+    private final SplittableRandom r = new SplittableRandom(71);
+
+    private long[] rand(int n, long q) {
+        long[] a = new long[n];
+        for (int i = 0; i < n; i++) a[i] = r.nextLong(q);
+        if (n > 1) { a[0] = q - 1; a[1] = 0; }
+        return a;
+    }
+
+    @Test
+    void dot2MontgomeryMatchesBigIntegerAndScalarTwin() {
+        for (int bits : new int[] {30, 45, 59, 60, 61, 62}) {
+            long q = Primes.nttPrimes(10, bits, 1).get(0);
+            BigInteger bq = BigInteger.valueOf(q), rInv = BigInteger.ONE.shiftLeft(64).modInverse(bq);
+            for (int terms : new int[] {1, 3, 5, 9, 17, 40}) {
+                for (int n : new int[] {1024, 37}) {
+                    long[][] x = new long[terms][], y = new long[terms][], z = new long[terms][];
+                    for (int t = 0; t < terms; t++) { x[t] = rand(n, q); y[t] = rand(n, q); z[t] = rand(n, q); }
+                    long[] s0 = rand(n, q), s1 = rand(n, q), v0 = s0.clone(), v1 = s1.clone();
+                    long[] init0 = s0.clone();
+                    scalar.dot2Montgomery(x, y, z, terms, s0, s1, q, true);
+                    vector.dot2Montgomery(x, y, z, terms, v0, v1, q, true);
+                    assertArrayEquals(s0, v0, bits + "-bit, " + terms + " terms, n=" + n);
+                    assertArrayEquals(s1, v1);
+                    for (int k = 0; k < n; k += 7) {
+                        BigInteger want = BigInteger.ZERO;
+                        for (int t = 0; t < terms; t++) want = want.add(BigInteger.valueOf(x[t][k]).multiply(BigInteger.valueOf(y[t][k])));
+                        want = want.multiply(rInv).add(BigInteger.valueOf(init0[k])).mod(bq);
+                        assertEquals(want.longValue(), s0[k], "Σ x·y·2^-64 + out at " + k);
+                    }
+                    long[] a0 = new long[n], b0 = new long[n];
+                    scalar.dot2Montgomery(x, y, null, terms, a0, null, q, false);
+                    vector.dot2Montgomery(x, y, null, terms, b0, null, q, false);
+                    assertArrayEquals(a0, b0, "single output");
+                }
+            }
+        }
+    }
+
+    @Test
+    void shoupKernelsMatchScalarTwinAndReference() {
+        for (int bits : new int[] {30, 50, 60, 61, 62}) {
+            long q = Primes.nttPrimes(10, bits, 1).get(0);
+            for (int n : new int[] {1024, 1000, 5}) {
+                long[] a = rand(n, q), b = rand(n, q);
+                long w = r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
+                long[] s = new long[n], v = new long[n];
+                scalar.subMulShoup(a, b, s, w, ws, q);
+                vector.subMulShoup(a, b, v, w, ws, q);
+                assertArrayEquals(s, v);
+                for (int k = 0; k < n; k++) assertEquals(ModArith.mulModSlow(ModArith.subMod(a[k], b[k], q), w, q), s[k]);
+                scalar.mulShoup(a, w, ws, q, s, 0, n);
+                vector.mulShoup(a, w, ws, q, v, 0, n);
+                assertArrayEquals(s, v);
+                for (int k = 0; k < n; k++) assertEquals(ModArith.mulModSlow(a[k], w, q), s[k]);
+                int terms = 13;
+                long[][] y = new long[terms][];
+                long[] wv = new long[terms], wsv = new long[terms];
+                for (int i = 0; i < terms; i++) {
+                    y[i] = new long[n];
+                    for (int k = 0; k < n; k++) y[i][k] = r.nextLong() >>> 2;   // any word below 2^62, as BConv feeds it
+                    wv[i] = r.nextLong(q);
+                    wsv[i] = ModArith.shoupQuotient(wv[i], q);
+                }
+                long[] so = new long[n + 3], vo = new long[n + 3];
+                scalar.sumShoup(y, terms, wv, wsv, q, so, 3, n);
+                vector.sumShoup(y, terms, wv, wsv, q, vo, 3, n);
+                assertArrayEquals(so, vo);
+                for (int k = 0; k < n; k += 11) {
+                    BigInteger want = BigInteger.ZERO;
+                    for (int i = 0; i < terms; i++) want = want.add(BigInteger.valueOf(y[i][k]).multiply(BigInteger.valueOf(wv[i])));
+                    assertEquals(want.mod(BigInteger.valueOf(q)).longValue(), so[3 + k]);
+                }
+            }
+        }
+    }
+
+    @Test
+    void dot2AllocatesNothingAfterWarmup() {
+        var mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long q = Primes.nttPrimes(12, 55, 1).get(0);
+        int n = 4096, terms = 4;
+        long[][] x = new long[terms][], y = new long[terms][], z = new long[terms][];
+        for (int t = 0; t < terms; t++) { x[t] = rand(n, q); y[t] = rand(n, q); z[t] = rand(n, q); }
+        long[] o0 = new long[n], o1 = new long[n];
+        long id = Thread.currentThread().threadId(), per = Long.MAX_VALUE;
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            for (int i = 0; i < 300; i++) vector.dot2Montgomery(x, y, z, terms, o0, o1, q, false);
+            long before = mx.getThreadAllocatedBytes(id);
+            for (int i = 0; i < 100; i++) vector.dot2Montgomery(x, y, z, terms, o0, o1, q, false);
+            per = (mx.getThreadAllocatedBytes(id) - before) / 100;
+            if (per < 1024) break;
+        }
+        assertTrue(per < 1024, "dot2Montgomery allocates " + per + " bytes per call after warm-up");
+    }
+}
