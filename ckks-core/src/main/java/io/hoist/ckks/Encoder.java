@@ -75,6 +75,43 @@ public final class Encoder {
         return new PlaintextQP(ctx.params(), new PolyQP(q, p), scale);
     }
 
+    /**
+     * The rounded integer coefficients Δ·embed(values): one word per coefficient, the compact form of
+     * a plaintext that {@link #liftQP} and {@link #liftQ} expand to limbs. Coefficients must stay
+     * below 2^62 in magnitude.
+     */
+    public long[] encodeToIntegers(ComplexVector values, double scale) {
+        double[] real = embed(values, scale);
+        long[] out = new long[n];
+        for (int k = 0; k < n; k++) {
+            double c = real[k];
+            if (!(Math.abs(c) < 0x1p62)) {
+                throw new EncodingOverflowException(String.format(java.util.Locale.ROOT,
+                        "coefficient %d reaches 2^%.1f; the one-word form holds at most 2^62", k, Math.log(Math.abs(c)) / Math.log(2)));
+            }
+            out[k] = Math.round(c);
+        }
+        return out;
+    }
+
+    /** Signed integer coefficients → QP polynomial at {@code level}, NTT domain (one batched call per part). */
+    public PolyQP liftQP(long[] coeffs, int level) {
+        checkLevel(level);
+        PolyQP p = new PolyQP(io.hoist.ckks.Sampler.fromSigned(ctx.ringQ(), level, coeffs),
+                io.hoist.ckks.Sampler.fromSigned(ctx.ringP(), ctx.alpha() - 1, coeffs));
+        ctx.ringQ().ntt(p.q());
+        ctx.ringP().ntt(p.p());
+        return p;
+    }
+
+    /** Signed integer coefficients → Q polynomial at {@code level}, NTT domain. */
+    public RnsPoly liftQ(long[] coeffs, int level) {
+        checkLevel(level);
+        RnsPoly p = io.hoist.ckks.Sampler.fromSigned(ctx.ringQ(), level, coeffs);
+        ctx.ringQ().ntt(p);
+        return p;
+    }
+
     /** Decodes a plaintext into its {@code slots} complex values. */
     public ComplexVector decode(Plaintext pt) {
         RnsPoly c = pt.poly().copy();

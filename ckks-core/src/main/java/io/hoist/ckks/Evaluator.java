@@ -220,13 +220,9 @@ public final class Evaluator {
     public CiphertextQP rotateHoistedLazy(Ciphertext a, PolyQP[] digits, int k) {
         checkRotatable(a);
         if (Math.floorMod(k, params.slots()) == 0) return new CiphertextQP(params, ks.timesP(a.poly(0)), ks.timesP(a.poly(1)), a.scale());
-        long g = params.galoisElementForRotation(k);
-        GaloisKey key = rotations.get(g, "rotation by " + k);
-        PolyQP[] t = ks.innerProduct(digits, key.key());
-        PolyQP pc0 = ks.timesP(a.poly(0));
-        ctx.ringQ().add(t[0].q(), pc0.q(), t[0].q());
-        PolyQP ra = permute(t[0], g), rb = permute(t[1], g);
-        return new CiphertextQP(params, ra, rb, a.scale());
+        GaloisKey key = rotations.get(params.galoisElementForRotation(k), "rotation by " + k);
+        PolyQP[] r = ks.switchAndPermute(digits, ks.timesP(a.poly(0)), key);
+        return new CiphertextQP(params, r[0], r[1], a.scale());
     }
 
     /** ModDown of both parts of a QP ciphertext: back to Q at the same level and scale. */
@@ -237,13 +233,6 @@ public final class Evaluator {
     /** ModDown merged with rescale of both parts: level ℓ−1, scale / q_ℓ. */
     public Ciphertext modDownRescale(CiphertextQP c) {
         return new Ciphertext(params, c.scale() / params.q(c.level()), ks.modDownRescale(c.a()), ks.modDownRescale(c.b()));
-    }
-
-    private PolyQP permute(PolyQP x, long g) {
-        PolyQP out = PolyQP.zero(ctx, x.level(), Domain.NTT);
-        ctx.ringQ().automorphism(x.q(), g, out.q());
-        ctx.ringP().automorphism(x.p(), g, out.p());
-        return out;
     }
 
     private Ciphertext automorphism(Ciphertext a, PolyQP[] digits, long g, String what) {

@@ -181,6 +181,44 @@ public final class KeySwitcher {
         return out;
     }
 
+    /** In place: every residue x → x·2^64 mod q (Montgomery form, as switching keys and encoded diagonals are held). */
+    public void toMontgomery(PolyQP x) {
+        toMontgomery(x.q(), rq);
+        toMontgomery(x.p(), rp);
+    }
+
+    private void toMontgomery(RnsPoly p, Ring ring) {
+        for (int i = 0; i < p.limbCount(); i++) {
+            long q = ring.prime(i), r = ModArith.montgomeryR(q);
+            kernels.mulShoup(p.limb(i), r, ModArith.shoupQuotient(r, q), q, p.limb(i), 0, p.n());
+        }
+    }
+
+    /** out = a + b over QP (out may alias a or b). */
+    public void add(PolyQP a, PolyQP b, PolyQP out) {
+        rq.add(a.q(), b.q(), out.q());
+        rp.add(a.p(), b.p(), out.p());
+    }
+
+    /** φ_g over QP into a new polynomial (NTT domain: an index permutation, no arithmetic). */
+    public PolyQP automorphism(PolyQP x, long g) {
+        PolyQP out = PolyQP.zero(ctx, x.level(), x.q().domain());
+        rq.automorphism(x.q(), g, out.q());
+        rp.automorphism(x.p(), g, out.p());
+        return out;
+    }
+
+    /**
+     * Lazy key switch then permutation (spec §2.4): (φ_g(a + ⟨D, SWK.b⟩), φ_g(⟨D, SWK.a⟩)) over QP —
+     * a hoisted rotation without ModDown when a = P·c_0, and the middle/outer steps of
+     * Algorithms 1–2 otherwise.
+     */
+    public PolyQP[] switchAndPermute(PolyQP[] digits, PolyQP a, GaloisKey key) {
+        PolyQP[] t = innerProduct(digits, key.key());
+        if (a != null) add(t[0], a, t[0]);
+        return new PolyQP[] {automorphism(t[0], key.galoisElement()), automorphism(t[1], key.galoisElement())};
+    }
+
     /** P·c over QP: c's limbs times [P]_{q_j}; the P limbs are zero. */
     public PolyQP timesP(RnsPoly c) {
         PolyQP out = PolyQP.zero(ctx, c.level(), c.domain());

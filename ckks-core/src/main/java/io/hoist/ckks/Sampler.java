@@ -48,11 +48,13 @@ public final class Sampler {
     public static RnsPoly fromSigned(Ring ring, int level, long[] coeffs) {
         RnsPoly p = ring.newPoly(level, Domain.COEFFICIENT);
         for (int i = 0; i <= level; i++) {
-            long q = ring.prime(i);
+            long q = ring.prime(i), ws = io.hoist.math.ModArith.shoupQuotient(1, q);   // |c| mod q = |c|·1 (Shoup), no division
             long[] l = p.limb(i);
             for (int k = 0; k < coeffs.length; k++) {
                 long c = coeffs[k];
-                l[k] = c >= 0 ? c % q : (c % q == 0 ? 0 : q + c % q);
+                if (c == Long.MIN_VALUE) throw new IllegalArgumentException("coefficient out of range");
+                long r = io.hoist.math.ModArith.mulShoup(Math.abs(c), 1, ws, q);
+                l[k] = c >= 0 || r == 0 ? r : q - r;
             }
         }
         return p;

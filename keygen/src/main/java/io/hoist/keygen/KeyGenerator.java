@@ -3,6 +3,7 @@ package io.hoist.keygen;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.Prng;
@@ -12,7 +13,6 @@ import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.Sampler;
 import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.SwitchingKey;
-import io.hoist.math.ModArith;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
@@ -33,10 +33,12 @@ import java.util.Set;
 public final class KeyGenerator {
     private final CkksContext ctx;
     private final CkksParameters params;
+    private final KeySwitcher ks;
 
     public KeyGenerator(CkksContext ctx) {
         this.ctx = ctx;
         this.params = ctx.params();
+        this.ks = new KeySwitcher(ctx);
     }
 
     public SecretKey genSecretKey() {
@@ -146,24 +148,12 @@ public final class KeyGenerator {
                 long[] dst = bt.q().limb(j), src = in.q().limb(j);
                 for (int k = 0; k < dst.length; k++) dst[k] = m.add(dst[k], m.mul(pq, src[k]));
             }
-            toMontgomery(bt);
-            toMontgomery(at);
+            ks.toMontgomery(bt);
+            ks.toMontgomery(at);
             b[t] = bt;
             a[t] = at;
         }
         return new SwitchingKey(params, b, a, seed);
-    }
-
-    /** In place: every residue x → x·2^64 mod q (the form {@link SwitchingKey} holds). */
-    private void toMontgomery(PolyQP x) {
-        var kernels = ctx.engine().kernels();
-        for (Ring ring : new Ring[] {ctx.ringQ(), ctx.ringP()}) {
-            RnsPoly p = ring == ctx.ringQ() ? x.q() : x.p();
-            for (int i = 0; i < p.limbCount(); i++) {
-                long q = ring.prime(i), r = ModArith.montgomeryR(q);
-                kernels.mulShoup(p.limb(i), r, ModArith.shoupQuotient(r, q), q, p.limb(i), 0, p.n());
-            }
-        }
     }
 
     private static long inverseMod2N(long g, long twoN) {

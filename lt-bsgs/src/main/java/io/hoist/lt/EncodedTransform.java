@@ -1,0 +1,56 @@
+package io.hoist.lt;
+
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.PolyQP;
+import io.hoist.ring.RnsPoly;
+import it.unimi.dsi.fastutil.ints.Int2ObjectMap;
+import it.unimi.dsi.fastutil.ints.Int2ObjectMaps;
+
+/**
+ * A transform's diagonals encoded for one plan at one level: F̃_r = Enc(Rot_{−k(r)}(f_r)) at scale
+ * Δ_pt = q_ℓ, replicated over the slots. Precomputed: QP limbs (Q limbs for BSGS) in NTT and
+ * Montgomery form. Compact: one word per coefficient, expanded during evaluation. Immutable.
+ */
+public final class EncodedTransform {
+    private final CkksParameters params;
+    private final Plan plan;
+    private final int level;
+    private final double scale;
+    private final Storage storage;
+    private final Int2ObjectMap<PolyQP> qp;
+    private final Int2ObjectMap<RnsPoly> q;
+    private final Int2ObjectMap<long[]> compact;
+
+    EncodedTransform(CkksParameters params, Plan plan, int level, double scale, Storage storage,
+                     Int2ObjectMap<PolyQP> qp, Int2ObjectMap<RnsPoly> q, Int2ObjectMap<long[]> compact) {
+        this.params = params;
+        this.plan = plan;
+        this.level = level;
+        this.scale = scale;
+        this.storage = storage;
+        this.qp = qp == null ? null : Int2ObjectMaps.unmodifiable(qp);
+        this.q = q == null ? null : Int2ObjectMaps.unmodifiable(q);
+        this.compact = compact == null ? null : Int2ObjectMaps.unmodifiable(compact);
+    }
+
+    public CkksParameters params() { return params; }
+    public Plan plan() { return plan; }
+    /** The ciphertext level the diagonals were encoded for. */
+    public int level() { return level; }
+    /** Δ_pt = q_ℓ. */
+    public double scale() { return scale; }
+    public Storage storage() { return storage; }
+
+    PolyQP qp(int r) { return qp.get(r); }
+    RnsPoly q(int r) { return q.get(r); }
+    long[] compact(int r) { return compact.get(r); }
+
+    /** Bytes held by the encoded diagonals (8 per stored word). */
+    public long memoryBytes() {
+        long words = 0;
+        if (qp != null) for (PolyQP p : qp.values()) words += (long) p.limbCount() * params.n();
+        if (q != null) for (RnsPoly p : q.values()) words += (long) p.limbCount() * params.n();
+        if (compact != null) for (long[] c : compact.values()) words += c.length;
+        return 8 * words;
+    }
+}

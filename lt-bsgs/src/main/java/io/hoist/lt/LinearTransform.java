@@ -1,0 +1,126 @@
+package io.hoist.lt;
+
+import io.hoist.ckks.ComplexVector;
+import it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap;
+import it.unimi.dsi.fastutil.ints.Int2ObjectSortedMap;
+import it.unimi.dsi.fastutil.ints.Int2ObjectSortedMaps;
+import it.unimi.dsi.fastutil.ints.IntSortedSet;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A linear map y = M·x on n slots, held by its nonzero diagonals f_r[t] = M[t][(t+r) mod n]
+ * (spec §1), so that M·x = Σ_r f_r ⊙ Rot_r(x). A dimension that is not a power of two is zero-padded
+ * to the next one; when n is below the slot count the input must be replicated with period n
+ * ({@link #replicate}) so rotations wrap mod n. Immutable.
+ */
+public final class LinearTransform {
+    private final int n;
+    private final int originalDimension;
+    private final Int2ObjectSortedMap<ComplexVector> diagonals;
+
+    private LinearTransform(int n, int originalDimension, Int2ObjectSortedMap<ComplexVector> diagonals) {
+        this.n = n;
+        this.originalDimension = originalDimension;
+        this.diagonals = Int2ObjectSortedMaps.unmodifiable(diagonals);
+    }
+
+    static int paddedDimension(int d) {
+        if (d < 1) throw new IllegalArgumentException("dimension must be positive: " + d);
+        return Integer.highestOneBit(d) == d ? d : Integer.highestOneBit(d) << 1;
+    }
+
+    /** From a dense d×d matrix (imaginary part may be null); all-zero diagonals are dropped. */
+    public static LinearTransform dense(double[][] re, double[][] im) {
+        int d = re.length;
+        for (int i = 0; i < d; i++) {
+            if (re[i].length != d || (im != null && im[i].length != d)) throw new IllegalArgumentException("matrix is not square: row " + i);
+        }
+        int n = paddedDimension(d);
+        Int2ObjectAVLTreeMap<ComplexVector> diags = new Int2ObjectAVLTreeMap<>();
+        for (int r = 0; r < n; r++) {
+            double[] a = new double[n], b = new double[n];
+            boolean nonzero = false;
+            for (int t = 0; t < n; t++) {
+                int c = (t + r) % n;
+                if (t < d && c < d) {
+                    a[t] = re[t][c];
+                    b[t] = im == null ? 0 : im[t][c];
+                    nonzero |= a[t] != 0 || b[t] != 0;
+                }
+            }
+            if (nonzero) diags.put(r, new ComplexVector(a, b));
+        }
+        if (diags.isEmpty()) diags.put(0, ComplexVector.zeros(n));
+        return new LinearTransform(n, d, diags);
+    }
+
+    /**
+     * From a map diagonal index → diagonal of a d×d matrix, f_r[t] = M[t][(t+r) mod d], holding only
+     * the nonzero diagonals (any offsets; negative ones taken mod d). Diagonals shorter than d are
+     * zero-extended. When d is not a power of two, each diagonal r splits into the padded
+     * diagonals r (entries with t + r &lt; d) and r − d mod n (the wrapped entries).
+     */
+    public static LinearTransform fromDiagonals(int d, Map<Integer, ComplexVector> diagonals) {
+        int n = paddedDimension(d);
+        if (diagonals.isEmpty()) throw new IllegalArgumentException("a transform needs at least one diagonal");
+        Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (var e : diagonals.entrySet()) {
+            ComplexVector v = Objects.requireNonNull(e.getValue(), "diagonal " + e.getKey());
+            if (v.length() > d) throw new IllegalArgumentException("diagonal " + e.getKey() + " has " + v.length() + " entries, dimension is " + d);
+            int r = Math.floorMod(e.getKey(), d);
+            if (!seen.add(r)) throw new IllegalArgumentException("two diagonals map to index " + r + " mod " + d);
+            for (int t = 0; t < v.length(); t++) {
+                if (v.re()[t] == 0 && v.im()[t] == 0) continue;
+                int padded = t + r < d ? r : Math.floorMod(r - d, n);
+                double[][] f = acc.computeIfAbsent(padded, k -> new double[2][n]);
+                f[0][t] = v.re()[t];
+                f[1][t] = v.im()[t];
+            }
+        }
+        Int2ObjectAVLTreeMap<ComplexVector> diags = new Int2ObjectAVLTreeMap<>();
+        for (var e : acc.int2ObjectEntrySet()) diags.put(e.getIntKey(), new ComplexVector(e.getValue()[0], e.getValue()[1]));
+        if (diags.isEmpty()) diags.put(0, ComplexVector.zeros(n));
+        return new LinearTransform(n, d, diags);
+    }
+
+    /** The (padded, power-of-two) dimension n. */
+    public int dimension() { return n; }
+    /** The dimension before padding. */
+    public int originalDimension() { return originalDimension; }
+    public IntSortedSet diagonalIndices() { return diagonals.keySet(); }
+    public ComplexVector diagonal(int r) { return diagonals.get(r); }
+    public int diagonalCount() { return diagonals.size(); }
+
+    /** Plaintext reference y = M·x = Σ_r f_r ⊙ Rot_r(x) on n slots (x shorter than n is zero-padded). */
+    public ComplexVector apply(ComplexVector x) {
+        ComplexVector xs = pad(x, n);
+        ComplexVector y = ComplexVector.zeros(n);
+        for (var e : diagonals.int2ObjectEntrySet()) y = y.add(e.getValue().mul(xs.rotate(e.getIntKey())));
+        return y;
+    }
+
+    /** x (length ≤ n) zero-padded to n and repeated to fill {@code slots}. */
+    public ComplexVector replicate(ComplexVector x, int slots) {
+        if (slots % n != 0) throw new IllegalArgumentException("transform dimension " + n + " does not divide " + slots + " slots");
+        ComplexVector xs = pad(x, n);
+        double[] a = new double[slots], b = new double[slots];
+        for (int t = 0; t < slots; t++) { a[t] = xs.re()[t % n]; b[t] = xs.im()[t % n]; }
+        return new ComplexVector(a, b);
+    }
+
+    static ComplexVector pad(ComplexVector x, int n) {
+        if (x.length() > n) throw new IllegalArgumentException("vector of length " + x.length() + " exceeds the dimension " + n);
+        double[] a = new double[n], b = new double[n];
+        System.arraycopy(x.re(), 0, a, 0, x.length());
+        System.arraycopy(x.im(), 0, b, 0, x.length());
+        return new ComplexVector(a, b);
+    }
+
+    @Override
+    public String toString() {
+        return "LinearTransform[n=" + n + ", " + diagonals.size() + " diagonals]";
+    }
+}

@@ -1,0 +1,247 @@
+package io.hoist.lt;
+
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.KeySizes;
+import it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap;
+import it.unimi.dsi.fastutil.ints.Int2ObjectSortedMap;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntAVLTreeSet;
+import it.unimi.dsi.fastutil.ints.IntList;
+import it.unimi.dsi.fastutil.ints.IntSortedSet;
+import it.unimi.dsi.fastutil.ints.IntSortedSets;
+import it.unimi.dsi.fastutil.longs.LongAVLTreeSet;
+import it.unimi.dsi.fastutil.longs.LongSortedSet;
+import it.unimi.dsi.fastutil.longs.LongSortedSets;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * How a transform is evaluated: the algorithm, its split, and everything that follows from them
+ * before anything is encoded — the rotations of each layer, the exact rotation keys, and the
+ * closed-form {@link Cost}.
+ *
+ * <p>Every diagonal index r is split with block sizes b1 | b2 (spec §5.5): inner i = r mod b1,
+ * middle j = (r mod b2) − i, outer k = r − (r mod b2). TH-BSGS(n1', n2', n3') has b1 = n1',
+ * b2 = n1'·n2'; DH-BSGS(n1, n2) and BSGS(n1, n2) have b1 = b2 = n1 (Lattigo's BSGSIndex);
+ * the hoisted diagonal method is b1 = b2 = n. For a dense matrix this reproduces the counts of
+ * §4.3/§5.3 exactly. One refinement for sparse sets: a Decompose (and the ModDown before it) is
+ * planned only for the inner rotations that some middle rotation actually uses, and the first
+ * Decompose only if any rotation follows it — for dense sets this changes nothing.
+ */
+public final class Plan {
+    private final Algorithm algorithm;
+    private final int n;
+    private final int[] split;
+    private final int b1, b2;
+    private final IntSortedSet indices;
+    private final IntSortedSet inner, middle, outer;
+    /** Middle rotation j → the inner indices i it is applied to (pairs with j ≠ 0). */
+    private final Int2ObjectSortedMap<IntSortedSet> middlePairs;
+    private final IntSortedSet middleSources;
+    /** Outer k → its diagonal indices r. */
+    private final Int2ObjectSortedMap<IntList> groups;
+
+    private Plan(Algorithm algorithm, int n, int[] split, IntSortedSet indices) {
+        this.algorithm = algorithm;
+        this.n = n;
+        this.split = split.clone();
+        switch (algorithm) {
+            case DIAGONAL -> { b1 = n; b2 = n; }
+            case BSGS, DH_BSGS -> { b1 = split[0]; b2 = split[0]; }
+            default -> { b1 = split[0]; b2 = split[0] * split[1]; }
+        }
+        this.indices = IntSortedSets.unmodifiable(new IntAVLTreeSet(indices));
+        IntAVLTreeSet in = new IntAVLTreeSet(), mid = new IntAVLTreeSet(), out = new IntAVLTreeSet(), src = new IntAVLTreeSet();
+        Int2ObjectAVLTreeMap<IntSortedSet> pairs = new Int2ObjectAVLTreeMap<>();
+        Int2ObjectAVLTreeMap<IntList> grp = new Int2ObjectAVLTreeMap<>();
+        for (int r : indices) {
+            int i = inner(r), j = middle(r), k = outer(r);
+            in.add(i);
+            mid.add(j);
+            out.add(k);
+            if (j != 0) {
+                pairs.computeIfAbsent(j, x -> new IntAVLTreeSet()).add(i);
+                if (i != 0) src.add(i);
+            }
+            grp.computeIfAbsent(k, x -> new IntArrayList()).add(r);
+        }
+        this.inner = IntSortedSets.unmodifiable(in);
+        this.middle = IntSortedSets.unmodifiable(mid);
+        this.outer = IntSortedSets.unmodifiable(out);
+        this.middlePairs = pairs;
+        this.middleSources = IntSortedSets.unmodifiable(src);
+        this.groups = grp;
+    }
+
+    /** A plan for {@code transform} with an explicit split (none for DIAGONAL). */
+    public static Plan of(LinearTransform transform, Algorithm algorithm, int... split) {
+        return forIndices(transform.dimension(), transform.diagonalIndices(), algorithm, split);
+    }
+
+    /** A plan for a dense n×n matrix (all n diagonals), e.g. for count studies without a matrix. */
+    public static Plan dense(int n, Algorithm algorithm, int... split) {
+        IntAVLTreeSet all = new IntAVLTreeSet();
+        for (int r = 0; r < n; r++) all.add(r);
+        return forIndices(n, all, algorithm, split);
+    }
+
+    /** A plan for the diagonal index set {@code indices} (each in [0, n)) of an n-dimensional transform. */
+    public static Plan forIndices(int n, IntSortedSet indices, Algorithm algorithm, int... split) {
+        if (Integer.bitCount(n) != 1) throw new IllegalArgumentException("transform dimension must be a power of two after padding: " + n);
+        if (indices.isEmpty()) throw new IllegalArgumentException("no diagonals");
+        if (indices.firstInt() < 0 || indices.lastInt() >= n) throw new IllegalArgumentException("diagonal indices must lie in [0, " + n + ")");
+        int[] s = algorithm == Algorithm.DIAGONAL && split.length == 0 ? new int[] {n} : split;
+        if (s.length != algorithm.splitParts()) {
+            throw new IllegalArgumentException(algorithm.cliName() + " takes a split of " + algorithm.splitParts() + " factors, got " + Arrays.toString(split));
+        }
+        long prod = 1;
+        for (int f : s) {
+            if (f < 1) throw new IllegalArgumentException("split factors must be ≥ 1: " + Arrays.toString(s));
+            prod *= f;
+        }
+        if (prod != n) throw new IllegalArgumentException("split " + Arrays.toString(s) + " multiplies to " + prod + ", not the dimension " + n);
+        return new Plan(algorithm, n, s, indices);
+    }
+
+    /**
+     * The best plan of {@code algorithm} (or of every algorithm, if null) under {@code objective},
+     * searching the power-of-two splits; costs are evaluated at {@code level} of {@code params}.
+     * TH-BSGS splits keep every factor ≥ 2 when n ≥ 8 (a factor 1 degenerates to DH-BSGS).
+     */
+    public static Plan auto(LinearTransform t, CkksParameters params, int level, Algorithm algorithm, Objective objective, int keyBudget) {
+        return autoForIndices(t.dimension(), t.diagonalIndices(), params, level, algorithm, objective, keyBudget);
+    }
+
+    public static Plan autoForIndices(int n, IntSortedSet indices, CkksParameters params, int level, Algorithm algorithm,
+                                      Objective objective, int keyBudget) {
+        List<Plan> candidates = new ArrayList<>();
+        for (Algorithm a : algorithm == null ? Algorithm.values() : new Algorithm[] {algorithm}) {
+            for (int[] s : powerOfTwoSplits(n, a.splitParts())) {
+                if (a == Algorithm.TH_BSGS && n >= 8 && Arrays.stream(s).anyMatch(f -> f < 2)) continue;
+                candidates.add(forIndices(n, indices, a, s));
+            }
+        }
+        Plan best = null;
+        Cost bestCost = null;
+        for (Plan p : candidates) {
+            Cost c = p.cost(params, level, Storage.PRECOMPUTED);
+            if (objective == Objective.FEWEST_MULTS_UNDER_KEY_BUDGET && c.rotationKeys() > keyBudget) continue;
+            if (best == null || better(c, bestCost, objective)) { best = p; bestCost = c; }
+        }
+        if (best == null) throw new IllegalArgumentException("no split of " + n + " fits a budget of " + keyBudget + " rotation keys");
+        return best;
+    }
+
+    private static boolean better(Cost a, Cost b, Objective o) {
+        if (o == Objective.FEWEST_KEYS) {
+            return a.rotationKeys() != b.rotationKeys() ? a.rotationKeys() < b.rotationKeys() : a.modMuls() < b.modMuls();
+        }
+        return a.modMuls() != b.modMuls() ? a.modMuls() < b.modMuls() : a.rotationKeys() < b.rotationKeys();
+    }
+
+    static List<int[]> powerOfTwoSplits(int n, int parts) {
+        int e = Integer.numberOfTrailingZeros(n);
+        List<int[]> out = new ArrayList<>();
+        if (parts == 1) { out.add(new int[] {n}); return out; }
+        for (int a = 0; a <= e; a++) {
+            if (parts == 2) { out.add(new int[] {1 << a, 1 << (e - a)}); continue; }
+            for (int b = 0; a + b <= e; b++) out.add(new int[] {1 << a, 1 << b, 1 << (e - a - b)});
+        }
+        return out;
+    }
+
+    public int inner(int r) { return r % b1; }
+    public int middle(int r) { return r % b2 - r % b1; }
+    public int outer(int r) { return r - r % b2; }
+    /** The baby-step index b = r mod b2 = i + j whose (A_b, B_b) the diagonal r multiplies. */
+    public int baby(int r) { return r % b2; }
+
+    public Algorithm algorithm() { return algorithm; }
+    public int dimension() { return n; }
+    public int[] split() { return split.clone(); }
+    public IntSortedSet indices() { return indices; }
+    /** Inner rotations (including 0). */
+    public IntSortedSet innerRotations() { return inner; }
+    /** Middle rotations (including 0); only TH-BSGS has nonzero ones. */
+    public IntSortedSet middleRotations() { return middle; }
+    /** Outer (giant) rotations (including 0). */
+    public IntSortedSet outerRotations() { return outer; }
+    /** Inner indices whose B part is ModDowned and decomposed for the middle layer (Algorithm 2 lines 6–7). */
+    public IntSortedSet middleSources() { return middleSources; }
+    /** Middle rotation j ≠ 0 → inner indices i it applies to. */
+    public Int2ObjectSortedMap<IntSortedSet> middlePairs() { return middlePairs; }
+    /** Outer k → diagonal indices r with outer(r) = k. */
+    public Int2ObjectSortedMap<IntList> groups() { return groups; }
+
+    /** Whether the first Decompose (of c_1) is needed: some inner or middle rotation starts from it. */
+    public boolean needsFirstDecompose() {
+        if (algorithm == Algorithm.BSGS) return false;
+        return inner.size() > 1 || middlePairs.values().stream().anyMatch(s -> s.contains(0));
+    }
+
+    /** Nonzero rotation amounts of all layers (each needs one Galois key). */
+    public IntSortedSet rotations() {
+        IntAVLTreeSet all = new IntAVLTreeSet();
+        for (IntSortedSet s : List.of(inner, middle, outer)) all.addAll(s);
+        all.remove(0);
+        return IntSortedSets.unmodifiable(all);
+    }
+
+    /** The exact Galois elements this plan needs, known before anything is encoded. */
+    public LongSortedSet rotationKeys(CkksParameters params) {
+        if (params.slots() % n != 0) {
+            throw new IllegalArgumentException("transform dimension " + n + " does not divide the " + params.slots() + " slots");
+        }
+        LongAVLTreeSet gs = new LongAVLTreeSet();
+        for (int r : rotations()) gs.add(params.galoisElementForRotation(r));
+        return LongSortedSets.unmodifiable(gs);
+    }
+
+    /** Closed-form counts at {@code level} of {@code params} with diagonals kept as {@code storage}. */
+    public Cost cost(CkksParameters params, int level, Storage storage) {
+        int nn = params.n(), alpha = params.alpha(), beta = params.beta(level), d = level + 1 + alpha;
+        int logN = params.logN();
+        long innerRot = inner.size() - 1, outerRot = outer.size() - 1;
+        long middlePairCount = middlePairs.values().stream().mapToLong(IntSortedSet::size).sum();
+        long dec, md, ksip, ntt;
+        long pt = indices.size();
+        boolean q = algorithm == Algorithm.BSGS;
+        if (q) {
+            long rot = innerRot + outerRot;
+            dec = rot;
+            md = 2 * rot;
+            ksip = rot;
+            ntt = rot * ((long) beta * d + 2L * d) + 2L * (level + 1) + (storage == Storage.COMPACT ? pt * (level + 1) : 0);
+        } else {
+            dec = (needsFirstDecompose() ? 1 : 0) + middleSources.size() + outerRot;
+            md = middleSources.size() + outerRot + 2;
+            ksip = innerRot + middlePairCount + outerRot;
+            ntt = dec * beta * d + md * d + (storage == Storage.COMPACT ? pt * d : 0);
+        }
+        int keys = rotations().size();
+        KeySizes one = KeySizes.switchingKey(beta, d, nn);
+        double cT = (nn / 2.0) * logN;
+        double decCost = (double) beta * d * cT;
+        for (int t = 0; t < beta; t++) {
+            int at = Math.min(alpha, level + 1 - t * alpha);
+            decCost += (double) nn * at * (1 + d - at);
+        }
+        double mdCost = d * cT + (double) nn * alpha * (level + 2) + (double) nn * (level + 1);
+        double ksCost = 2.0 * beta * d * nn;
+        double ptCost = 2.0 * (q ? level + 1 : d) * nn;
+        double mults = dec * decCost + md * mdCost + ksip * ksCost + pt * ptCost;
+        return new Cost(dec, md, ksip, pt, ntt, keys, keys * one.fullBytes(), keys * one.seededBytes(), mults);
+    }
+
+    /** "th-bsgs 16·16·16" and the like. */
+    public String describe() {
+        return algorithm.cliName() + (algorithm == Algorithm.DIAGONAL ? "" : " " + String.join("·", Arrays.stream(split).mapToObj(Integer::toString).toList()));
+    }
+
+    @Override
+    public String toString() {
+        return "Plan[" + describe() + ", n=" + n + ", " + indices.size() + " diagonals]";
+    }
+}

@@ -1,0 +1,207 @@
+package io.hoist.lt;
+
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.LevelMismatchException;
+import io.hoist.ckks.MissingRotationKeyException;
+import io.hoist.ckks.PrecisionStats;
+import io.hoist.ckks.RotationKeySet;
+import io.hoist.ring.Op;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * All four algorithms against plaintext M·x at N = 2^10 and 2^11, dense and sparse, several splits,
+ * β ∈ {1, 2, 3}; the measured counts must equal {@link Plan#cost}.
+ *
+ * <p>Threshold: with entries of M in [−1, 1]/n and x in the unit square the outputs are O(1).
+ * A fresh symmetric encryption at Δ = 2^40 and N = 2^10 is good to ≈ 30 bits; every lazy key
+ * switch adds a ModDown-rounding term of ≈ √N·α/Δ·‖s‖ per rotation, weighted by diagonals of size
+ * 1/n and summed over n terms, and the merged ModDown+rescale adds one rounding of ≈ √N/Δ. The
+ * result stays ≥ 22 bits in the worst slot; 18 leaves room for tail variance and BSGS's extra
+ * full rotations.
+ */
+class LinearTransformTest {
+    static final double MIN_BITS = 18;
+    static final Map<Integer, LtFixture> FIXTURES = Map.of(
+            1, new LtFixture(10, new int[] {50, 40}, new int[] {60, 60}),       // β = 1
+            2, new LtFixture(10, new int[] {50, 40, 40}, new int[] {60, 60}),   // β = 2, last digit shorter
+            3, new LtFixture(11, new int[] {50, 40, 40}, new int[] {61}));      // β = 3, α = 1
+
+    static Stream<Arguments> cases() {
+        List<Arguments> out = new ArrayList<>();
+        // beta, dimension d, algorithm, split
+        out.add(Arguments.of(2, 512, Algorithm.DIAGONAL, new int[] {}));
+        out.add(Arguments.of(2, 512, Algorithm.BSGS, new int[] {16, 32}));
+        out.add(Arguments.of(2, 512, Algorithm.DH_BSGS, new int[] {32, 16}));
+        out.add(Arguments.of(2, 512, Algorithm.TH_BSGS, new int[] {8, 8, 8}));
+        out.add(Arguments.of(1, 512, Algorithm.TH_BSGS, new int[] {4, 8, 16}));
+        out.add(Arguments.of(1, 512, Algorithm.DH_BSGS, new int[] {8, 64}));
+        out.add(Arguments.of(3, 1024, Algorithm.TH_BSGS, new int[] {16, 8, 8}));
+        out.add(Arguments.of(3, 1024, Algorithm.DH_BSGS, new int[] {32, 32}));
+        out.add(Arguments.of(3, 1024, Algorithm.BSGS, new int[] {32, 32}));
+        out.add(Arguments.of(2, 64, Algorithm.TH_BSGS, new int[] {2, 4, 8}));     // n < slots: replicated input
+        out.add(Arguments.of(2, 100, Algorithm.TH_BSGS, new int[] {4, 4, 8}));    // d = 100 padded to 128
+        out.add(Arguments.of(2, 64, Algorithm.TH_BSGS, new int[] {1, 8, 8}));     // factor 1: inner loop only rotation 0
+        out.add(Arguments.of(2, 64, Algorithm.TH_BSGS, new int[] {8, 1, 8}));     // factor 1 in the middle
+        out.add(Arguments.of(2, 64, Algorithm.TH_BSGS, new int[] {8, 8, 1}));     // no giant step
+        out.add(Arguments.of(2, 64, Algorithm.DH_BSGS, new int[] {64, 1}));
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "β={0} d={1} {2} {3}")
+    @MethodSource("cases")
+    void denseMatricesAgainstPlaintext(int beta, int d, Algorithm algo, int[] split) {
+        LtFixture f = FIXTURES.get(beta);
+        assertEquals(beta, f.params.beta());
+        SplittableRandom r = new SplittableRandom(d * 31L + algo.ordinal());
+        LinearTransform t = LtFixture.randomDense(r, d);
+        runAndCheck(f, t, Plan.of(t, algo, split), Storage.PRECOMPUTED, r);
+    }
+
+    static ComplexVector runAndCheck(LtFixture f, LinearTransform t, Plan plan, Storage storage, SplittableRandom r) {
+        ComplexVector x = ComplexVector.random(r, t.originalDimension());
+        RotationKeySet keys = f.keysFor(plan);
+        assertEquals(plan.rotations().size(), keys.size(), "exactly the plan's keys");
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, keys);
+        int level = f.params.maxLevel();
+        EncodedTransform et = lte.encode(t, plan, level, storage);
+        Ciphertext ct = f.encrypt(t, x);
+        var before = f.ctx.counters().snapshot();
+        Ciphertext y = lte.evaluate(ct, et);
+        var used = f.ctx.counters().since(before);
+        Cost want = plan.cost(f.params, level, storage);
+        String what = plan.describe() + " " + storage;
+        assertEquals(want.decompose(), used.get(Op.DECOMPOSE), what + ": Decompose");
+        assertEquals(want.modDown(), used.get(Op.MOD_DOWN), what + ": ModDown");
+        assertEquals(want.keySwitchInnerProducts(), used.get(Op.KS_INNER_PRODUCT), what + ": KS-IP");
+        assertEquals(want.ptMuls(), used.get(Op.PT_MUL), what + ": PtMul");
+        assertEquals(want.ntt(), used.get(Op.NTT_LIMBS) + used.get(Op.INTT_LIMBS), what + ": limb NTTs");
+        assertEquals(level - 1, y.level());
+        assertEquals(ct.scale(), y.scale(), ct.scale() * 1e-12);
+        ComplexVector want0 = t.replicate(t.apply(x), f.params.slots());
+        PrecisionStats p = f.precision(want0, y);
+        assertTrue(p.minBits() > MIN_BITS, what + ": " + p);
+        return f.dec.decryptAndDecode(y, f.encoder);
+    }
+
+    @Test
+    void sparseSetsNegativeIndicesShortDiagonalsAndOnlyDiagonalZero() {
+        LtFixture f = FIXTURES.get(2);
+        SplittableRandom r = new SplittableRandom(5);
+        int n = 256;
+        Map<Integer, ComplexVector> diags = new java.util.HashMap<>();
+        for (int off : new int[] {0, 1, -1, 16, -16, 100}) diags.put(off, ComplexVector.random(r, n).scale(0.2));
+        diags.put(7, ComplexVector.random(r, 40).scale(0.2));   // shorter than the dimension
+        LinearTransform t = LinearTransform.fromDiagonals(n, diags);
+        assertEquals(7, t.diagonalCount());
+        assertTrue(t.diagonalIndices().contains(255) && t.diagonalIndices().contains(240), "negative offsets mod n");
+        List<ComplexVector> results = new ArrayList<>();
+        for (Plan p : List.of(Plan.of(t, Algorithm.DIAGONAL), Plan.of(t, Algorithm.BSGS, 16, 16), Plan.of(t, Algorithm.DH_BSGS, 16, 16),
+                Plan.of(t, Algorithm.TH_BSGS, 4, 4, 16), Plan.of(t, Algorithm.TH_BSGS, 2, 8, 16))) {
+            results.add(runAndCheck(f, t, p, Storage.PRECOMPUTED, r.split()));
+        }
+        // only diagonal 0: no rotation at all, no key
+        LinearTransform d0 = LinearTransform.fromDiagonals(n, Map.of(0, ComplexVector.random(r, n)));
+        for (Algorithm a : Algorithm.values()) {
+            int[] split = switch (a) { case DIAGONAL -> new int[] {}; case BSGS, DH_BSGS -> new int[] {16, 16}; case TH_BSGS -> new int[] {4, 4, 16}; };
+            Plan p = Plan.of(d0, a, split);
+            assertEquals(0, p.rotations().size());
+            runAndCheck(f, d0, p, Storage.PRECOMPUTED, r.split());
+        }
+        // a non-power-of-two map form: diagonal r of a 12×12 matrix splits into padded diagonals r and r−12 mod 16
+        Map<Integer, ComplexVector> small = Map.of(0, ComplexVector.random(r, 12), 3, ComplexVector.random(r, 12), -2, ComplexVector.random(r, 12));
+        LinearTransform t12 = LinearTransform.fromDiagonals(12, small);
+        assertEquals(16, t12.dimension());
+        ComplexVector x = ComplexVector.random(r, 12);
+        ComplexVector y = t12.apply(x);
+        for (int row = 0; row < 12; row++) {   // against the 12×12 definition directly
+            double re = 0;
+            for (var e : small.entrySet()) {
+                int c = Math.floorMod(row + e.getKey(), 12);
+                re += e.getValue().re()[row] * x.re()[c] - e.getValue().im()[row] * x.im()[c];
+            }
+            assertEquals(re, y.re()[row], 1e-12);
+        }
+        runAndCheck(f, t12, Plan.of(t12, Algorithm.TH_BSGS, 2, 2, 4), Storage.PRECOMPUTED, r.split());
+    }
+
+    @Test
+    void algorithmsAgreeAndCompactStorageMatches() {
+        LtFixture f = FIXTURES.get(2);
+        SplittableRandom r = new SplittableRandom(9);
+        LinearTransform t = LtFixture.randomDense(r, 128);
+        ComplexVector x = ComplexVector.random(r, 128);
+        List<ComplexVector> outs = new ArrayList<>();
+        long memPre = 0, memCompact = 0;
+        for (Plan p : List.of(Plan.of(t, Algorithm.DIAGONAL), Plan.of(t, Algorithm.BSGS, 8, 16), Plan.of(t, Algorithm.DH_BSGS, 16, 8),
+                Plan.of(t, Algorithm.TH_BSGS, 4, 4, 8))) {
+            for (Storage s : Storage.values()) {
+                RotationKeySet keys = f.keysFor(p);
+                LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, keys);
+                EncodedTransform et = lte.encode(t, p, f.params.maxLevel(), s);
+                if (p.algorithm() == Algorithm.TH_BSGS) {
+                    if (s == Storage.PRECOMPUTED) memPre = et.memoryBytes(); else memCompact = et.memoryBytes();
+                }
+                outs.add(f.dec.decryptAndDecode(lte.evaluate(f.encrypt(t, x), et), f.encoder));
+                runAndCheck(f, t, p, s, r.split());
+            }
+        }
+        for (ComplexVector o : outs) assertTrue(PrecisionStats.of(outs.get(0), o).minBits() > MIN_BITS, "algorithms agree");
+        assertEquals(memPre, memCompact * (f.params.qCount() + f.params.alpha()), "compact keeps one word per coefficient, precomputed D");
+    }
+
+    @Test
+    void evaluateManySharesOneDecomposeWithoutSharingBuffers() {
+        LtFixture f = FIXTURES.get(2);
+        SplittableRandom r = new SplittableRandom(13);
+        LinearTransform t1 = LtFixture.randomDense(r, 64), t2 = LtFixture.randomDense(r, 64);
+        Plan p1 = Plan.of(t1, Algorithm.TH_BSGS, 4, 4, 4), p2 = Plan.of(t2, Algorithm.DH_BSGS, 8, 8);
+        List<Long> gs = new ArrayList<>(p1.rotationKeys(f.params));
+        gs.addAll(p2.rotationKeys(f.params));
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, f.kg.genRotationKeys(f.sk, f.params.maxLevel(), gs));
+        int level = f.params.maxLevel();
+        EncodedTransform e1 = lte.encode(t1, p1, level, Storage.PRECOMPUTED), e2 = lte.encode(t2, p2, level, Storage.PRECOMPUTED);
+        ComplexVector x = ComplexVector.random(r, 64);
+        Ciphertext ct = f.encrypt(t1, x);
+        var before = f.ctx.counters().snapshot();
+        List<Ciphertext> ys = lte.evaluateMany(ct, List.of(e1, e2));
+        var used = f.ctx.counters().since(before);
+        long separate = p1.cost(f.params, level, Storage.PRECOMPUTED).decompose() + p2.cost(f.params, level, Storage.PRECOMPUTED).decompose();
+        assertEquals(separate - 1, used.get(Op.DECOMPOSE), "the first Decompose is shared");
+        assertTrue(f.precision(t1.replicate(t1.apply(x), f.params.slots()), ys.get(0)).minBits() > MIN_BITS);
+        assertTrue(f.precision(t2.replicate(t2.apply(x), f.params.slots()), ys.get(1)).minBits() > MIN_BITS);
+    }
+
+    @Test
+    void missingKeysAndWrongLevelsAreNamed() {
+        LtFixture f = FIXTURES.get(2);
+        SplittableRandom r = new SplittableRandom(17);
+        LinearTransform t = LtFixture.randomDense(r, 64);
+        Plan p = Plan.of(t, Algorithm.TH_BSGS, 4, 4, 4);
+        List<Long> gs = new ArrayList<>(p.rotationKeys(f.params));
+        gs.remove(Long.valueOf(f.params.galoisElementForRotation(48)));
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, f.kg.genRotationKeys(f.sk, f.params.maxLevel(), gs));
+        EncodedTransform et = lte.encode(t, p, f.params.maxLevel(), Storage.PRECOMPUTED);
+        Ciphertext ct = f.encrypt(t, ComplexVector.random(r, 64));
+        var e = assertThrows(MissingRotationKeyException.class, () -> lte.evaluate(ct, et));
+        assertTrue(e.getMessage().contains("rotation by 48"), e.getMessage());
+        LinearTransformEvaluator full = new LinearTransformEvaluator(f.ctx, f.keysFor(p));
+        var lower = new io.hoist.ckks.Evaluator(f.ctx).dropLevel(ct, 1);
+        assertThrows(LevelMismatchException.class, () -> full.evaluate(lower, et));
+        assertThrows(IllegalArgumentException.class, () -> Plan.of(t, Algorithm.TH_BSGS, 4, 4, 8), "split does not multiply to n");
+        assertThrows(IllegalArgumentException.class, () -> Plan.of(t, Algorithm.DH_BSGS, 4, 4, 4), "wrong number of factors");
+    }
+}

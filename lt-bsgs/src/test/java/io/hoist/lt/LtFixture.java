@@ -1,0 +1,56 @@
+package io.hoist.lt;
+
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.Decryptor;
+import io.hoist.ckks.Encoder;
+import io.hoist.ckks.Encryptor;
+import io.hoist.ckks.PrecisionStats;
+import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.SecretKey;
+import io.hoist.keygen.KeyGenerator;
+
+import java.util.SplittableRandom;
+
+/** Small, explicitly insecure parameters with keys made on demand for each plan. */
+final class LtFixture {
+    final CkksParameters params;
+    final CkksContext ctx;
+    final Encoder encoder;
+    final KeyGenerator kg;
+    final SecretKey sk;
+    final Encryptor enc;
+    final Decryptor dec;
+
+    LtFixture(int logN, int[] logQ, int[] logP) {
+        params = CkksParameters.builder().logN(logN).logQ(logQ).logP(logP).scale(0x1p40).allowInsecure().build();
+        ctx = CkksContext.create(params);
+        encoder = new Encoder(ctx);
+        kg = new KeyGenerator(ctx);
+        sk = kg.genSecretKey();
+        enc = Encryptor.withSecretKey(ctx, sk);
+        dec = new Decryptor(ctx, sk);
+    }
+
+    RotationKeySet keysFor(Plan plan) {
+        return kg.genRotationKeys(sk, params.maxLevel(), plan.rotationKeys(params));
+    }
+
+    Ciphertext encrypt(LinearTransform t, ComplexVector x) {
+        return enc.encrypt(encoder.encode(t.replicate(x, params.slots()), params.maxLevel(), params.defaultScale()));
+    }
+
+    /** Precision of the first n slots of ct against want (the other slots are replicas). */
+    PrecisionStats precision(ComplexVector want, Ciphertext ct) {
+        return PrecisionStats.of(want, dec.decryptAndDecode(ct, encoder));
+    }
+
+    /** Random dense d×d matrix with entries uniform in [−1, 1]/d (outputs stay O(1)). */
+    static LinearTransform randomDense(SplittableRandom r, int d) {
+        double[][] re = new double[d][d], im = new double[d][d];
+        for (int i = 0; i < d; i++) for (int j = 0; j < d; j++) { re[i][j] = (2 * r.nextDouble() - 1) / d; im[i][j] = (2 * r.nextDouble() - 1) / d; }
+        return LinearTransform.dense(re, im);
+    }
+}
