@@ -23,6 +23,10 @@ public final class VectorLimbKernels implements LimbKernels {
         return L >= 4;
     }
 
+    /** Coefficients per block: each term's operands are read as contiguous runs, the 128-bit accumulators stay in L1. */
+    private static final int BLOCK = 256;
+    private static final ThreadLocal<long[][]> SCRATCH = ThreadLocal.withInitial(() -> new long[4][BLOCK]);
+
     @Override
     public void dot2Montgomery(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
         final int n = out0.length;
@@ -33,62 +37,78 @@ public final class VectorLimbKernels implements LimbKernels {
         final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);
         final LongVector ql = LongVector.broadcast(S, q & M32), qh = LongVector.broadcast(S, q >>> 32);
         final LongVector zero = LongVector.zero(S), one = LongVector.broadcast(S, 1);
-        for (int k = 0; k < vecEnd; k += L) {
-            LongVector r0 = accumulate ? LongVector.fromArray(S, out0, k) : zero;
-            LongVector r1 = two && accumulate ? LongVector.fromArray(S, out1, k) : zero;
+        final long[][] scratch = SCRATCH.get();
+        final long[] ah0 = scratch[0], al0 = scratch[1], ah1 = scratch[2], al1 = scratch[3];
+        if (!accumulate) {
+            java.util.Arrays.fill(out0, 0, vecEnd, 0L);
+            if (two) java.util.Arrays.fill(out1, 0, vecEnd, 0L);
+        }
+        for (int base = 0; base < vecEnd; base += BLOCK) {
+            final int len = Math.min(BLOCK, vecEnd - base);
             for (int t0 = 0; t0 < terms; t0 += chunk) {
-                int t1 = Math.min(terms, t0 + chunk);
-                LongVector h0 = zero, l0 = zero, h1 = zero, l1 = zero;
+                final int t1 = Math.min(terms, t0 + chunk);
+                java.util.Arrays.fill(ah0, 0L);
+                java.util.Arrays.fill(al0, 0L);
+                if (two) { java.util.Arrays.fill(ah1, 0L); java.util.Arrays.fill(al1, 0L); }
                 for (int t = t0; t < t1; t++) {
-                    LongVector a = LongVector.fromArray(S, x[t], k);
-                    LongVector al = a.and(M32), ah = a.lanewise(VectorOperators.LSHR, 32);
-                    LongVector b = LongVector.fromArray(S, y[t], k);
-                    LongVector bl = b.and(M32), bh = b.lanewise(VectorOperators.LSHR, 32);
-                    LongVector ll = al.mul(bl), lh = al.mul(bh), hl = ah.mul(bl), hh = ah.mul(bh);
-                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
-                            .add(mid.lanewise(VectorOperators.LSHR, 32));
-                    LongVector lo = a.mul(b);
-                    l0 = l0.add(lo);
-                    h0 = h0.add(hi).add(one, l0.compare(VectorOperators.ULT, lo));
-                    if (two) {
-                        LongVector c = LongVector.fromArray(S, z[t], k);
-                        LongVector cl = c.and(M32), ch = c.lanewise(VectorOperators.LSHR, 32);
-                        LongVector ll2 = al.mul(cl), lh2 = al.mul(ch), hl2 = ah.mul(cl), hh2 = ah.mul(ch);
-                        LongVector mid2 = ll2.lanewise(VectorOperators.LSHR, 32).add(lh2.and(M32)).add(hl2.and(M32));
-                        LongVector hi2 = hh2.add(lh2.lanewise(VectorOperators.LSHR, 32)).add(hl2.lanewise(VectorOperators.LSHR, 32))
-                                .add(mid2.lanewise(VectorOperators.LSHR, 32));
-                        LongVector lo2 = a.mul(c);
-                        l1 = l1.add(lo2);
-                        h1 = h1.add(hi2).add(one, l1.compare(VectorOperators.ULT, lo2));
+                    final long[] xt = x[t], yt = y[t], zt = two ? z[t] : null;
+                    for (int k = 0; k < len; k += L) {
+                        LongVector a = LongVector.fromArray(S, xt, base + k);
+                        LongVector al = a.and(M32), ah = a.lanewise(VectorOperators.LSHR, 32);
+                        LongVector b = LongVector.fromArray(S, yt, base + k);
+                        LongVector bl = b.and(M32), bh = b.lanewise(VectorOperators.LSHR, 32);
+                        LongVector ll = al.mul(bl), lh = al.mul(bh), hl = ah.mul(bl), hh = ah.mul(bh);
+                        LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+                        LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                                .add(mid.lanewise(VectorOperators.LSHR, 32));
+                        LongVector lo = a.mul(b);
+                        LongVector l0 = LongVector.fromArray(S, al0, k).add(lo);
+                        LongVector h0 = LongVector.fromArray(S, ah0, k).add(hi).add(one, l0.compare(VectorOperators.ULT, lo));
+                        l0.intoArray(al0, k);
+                        h0.intoArray(ah0, k);
+                        if (two) {
+                            LongVector c = LongVector.fromArray(S, zt, base + k);
+                            LongVector cl = c.and(M32), ch = c.lanewise(VectorOperators.LSHR, 32);
+                            LongVector ll2 = al.mul(cl), lh2 = al.mul(ch), hl2 = ah.mul(cl), hh2 = ah.mul(ch);
+                            LongVector mid2 = ll2.lanewise(VectorOperators.LSHR, 32).add(lh2.and(M32)).add(hl2.and(M32));
+                            LongVector hi2 = hh2.add(lh2.lanewise(VectorOperators.LSHR, 32)).add(hl2.lanewise(VectorOperators.LSHR, 32))
+                                    .add(mid2.lanewise(VectorOperators.LSHR, 32));
+                            LongVector lo2 = a.mul(c);
+                            LongVector l1 = LongVector.fromArray(S, al1, k).add(lo2);
+                            LongVector h1 = LongVector.fromArray(S, ah1, k).add(hi2).add(one, l1.compare(VectorOperators.ULT, lo2));
+                            l1.intoArray(al1, k);
+                            h1.intoArray(ah1, k);
+                        }
                     }
                 }
-                // Montgomery: m = lo·(−q^-1), u = hi + ⌊m·q / 2^64⌋ + (lo ≠ 0), u < 2q
-                LongVector m = l0.mul(vni);
-                LongVector mlo = m.and(M32), mhi = m.lanewise(VectorOperators.LSHR, 32);
-                LongVector ll = mlo.mul(ql), lh = mlo.mul(qh), hl = mhi.mul(ql), hh = mhi.mul(qh);
-                LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                LongVector mq = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
-                        .add(mid.lanewise(VectorOperators.LSHR, 32));
-                LongVector u = h0.add(mq).add(one, l0.compare(VectorOperators.NE, 0));
-                u = u.lanewise(VectorOperators.UMIN, u.sub(vq));
-                r0 = r0.add(u);
-                r0 = r0.lanewise(VectorOperators.UMIN, r0.sub(vq));
-                if (two) {
-                    LongVector m2 = l1.mul(vni);
-                    LongVector mlo2 = m2.and(M32), mhi2 = m2.lanewise(VectorOperators.LSHR, 32);
-                    LongVector ll2 = mlo2.mul(ql), lh2 = mlo2.mul(qh), hl2 = mhi2.mul(ql), hh2 = mhi2.mul(qh);
-                    LongVector mid2 = ll2.lanewise(VectorOperators.LSHR, 32).add(lh2.and(M32)).add(hl2.and(M32));
-                    LongVector mq2 = hh2.add(lh2.lanewise(VectorOperators.LSHR, 32)).add(hl2.lanewise(VectorOperators.LSHR, 32))
-                            .add(mid2.lanewise(VectorOperators.LSHR, 32));
-                    LongVector u2 = h1.add(mq2).add(one, l1.compare(VectorOperators.NE, 0));
-                    u2 = u2.lanewise(VectorOperators.UMIN, u2.sub(vq));
-                    r1 = r1.add(u2);
-                    r1 = r1.lanewise(VectorOperators.UMIN, r1.sub(vq));
+                // Montgomery: m = lo·(−q^-1), u = hi + ⌊m·q / 2^64⌋ + (lo ≠ 0) < 2q; out += u mod q
+                for (int k = 0; k < len; k += L) {
+                    LongVector l0 = LongVector.fromArray(S, al0, k), h0 = LongVector.fromArray(S, ah0, k);
+                    LongVector m = l0.mul(vni);
+                    LongVector mlo = m.and(M32), mhi = m.lanewise(VectorOperators.LSHR, 32);
+                    LongVector ll = mlo.mul(ql), lh = mlo.mul(qh), hl = mhi.mul(ql), hh = mhi.mul(qh);
+                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+                    LongVector mq = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                            .add(mid.lanewise(VectorOperators.LSHR, 32));
+                    LongVector u = h0.add(mq).add(one, l0.compare(VectorOperators.NE, 0));
+                    u = u.lanewise(VectorOperators.UMIN, u.sub(vq));
+                    LongVector r0 = LongVector.fromArray(S, out0, base + k).add(u);
+                    r0.lanewise(VectorOperators.UMIN, r0.sub(vq)).intoArray(out0, base + k);
+                    if (two) {
+                        LongVector l1 = LongVector.fromArray(S, al1, k), h1 = LongVector.fromArray(S, ah1, k);
+                        LongVector m2 = l1.mul(vni);
+                        LongVector mlo2 = m2.and(M32), mhi2 = m2.lanewise(VectorOperators.LSHR, 32);
+                        LongVector ll2 = mlo2.mul(ql), lh2 = mlo2.mul(qh), hl2 = mhi2.mul(ql), hh2 = mhi2.mul(qh);
+                        LongVector mid2 = ll2.lanewise(VectorOperators.LSHR, 32).add(lh2.and(M32)).add(hl2.and(M32));
+                        LongVector mq2 = hh2.add(lh2.lanewise(VectorOperators.LSHR, 32)).add(hl2.lanewise(VectorOperators.LSHR, 32))
+                                .add(mid2.lanewise(VectorOperators.LSHR, 32));
+                        LongVector u2 = h1.add(mq2).add(one, l1.compare(VectorOperators.NE, 0));
+                        u2 = u2.lanewise(VectorOperators.UMIN, u2.sub(vq));
+                        LongVector r1 = LongVector.fromArray(S, out1, base + k).add(u2);
+                        r1.lanewise(VectorOperators.UMIN, r1.sub(vq)).intoArray(out1, base + k);
+                    }
                 }
             }
-            r0.intoArray(out0, k);
-            if (two) r1.intoArray(out1, k);
         }
         if (vecEnd < n) tail(x, y, z, terms, out0, out1, q, accumulate, vecEnd);
     }
