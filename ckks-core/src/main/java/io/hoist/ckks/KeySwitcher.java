@@ -159,17 +159,24 @@ public final class KeySwitcher {
         long ql = rq.prime(level);
         long[][] last = {x.limb(level).clone()};
         ctx.engine().inverse(last, new NttTables[] {rq.tables(level)}, 1);
+        // centered residue of the last limb modulo every other prime: (v + h mod q_ℓ) mod q_j − h, h = ⌊q_ℓ/2⌋,
+        // which rounds the division instead of flooring it; branch-free and vectorized
         long half = ql >>> 1;
+        long[] shifted = last[0];
+        for (int k = 0; k < shifted.length; k++) {
+            long v = shifted[k] + half;
+            shifted[k] = v >= ql ? v - ql : v;
+        }
         RnsPoly conv = rq.newPoly(level - 1, Domain.COEFFICIENT);
-        for (int j = 0; j < level; j++) {   // centered residue of the last limb, modulo every other prime
+        for (int j = 0; j < level; j++) {
             long q = rq.prime(j);
-            long w = 1, ws = ModArith.shoupQuotient(w, q);   // v mod q as the Shoup product v·1
-            long qlModQ = ModArith.mulShoup(ql, w, ws, q);
-            long[] src = last[0], dst = conv.limb(j);
-            for (int k = 0; k < src.length; k++) {
-                long v = src[k];
-                long r = ModArith.mulShoup(v, w, ws, q);
-                dst[k] = v > half ? ModArith.subMod(r, qlModQ, q) : r;
+            long ws = ModArith.shoupQuotient(1, q);   // v mod q as the Shoup product v·1
+            long h = ModArith.mulShoup(half, 1, ws, q);
+            long[] dst = conv.limb(j);
+            kernels.mulShoup(shifted, 1, ws, q, dst, 0, dst.length);
+            for (int k = 0; k < dst.length; k++) {
+                long d = dst[k] - h;
+                dst[k] = d < 0 ? d + q : d;
             }
         }
         rq.ntt(conv);

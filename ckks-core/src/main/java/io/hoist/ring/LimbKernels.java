@@ -19,7 +19,8 @@ public interface LimbKernels {
      * {@code terms} limbs: with one factor of each product in Montgomery form the results are the
      * plain products. Sums are accumulated in 128 bits and reduced once per
      * {@link #montgomeryTerms} terms. With {@code accumulate} the previous outputs are added.
-     * {@code z} and {@code out1} may be null.
+     * {@code z} and {@code out1} may be null. An output may alias an input only when
+     * {@code terms} ≤ {@link #montgomeryTerms}(q).
      */
     void dot2Montgomery(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate);
 
@@ -34,6 +35,25 @@ public interface LimbKernels {
 
     /** out = (a − b)·w mod q, with a, b in [0, q) and w fixed (ModDown and rescale tails). */
     void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q);
+
+    /**
+     * out = a ⊙ b mod q (plain residues in and out): a Montgomery product a·b·2^-64 followed by a
+     * Shoup product with 2^64 mod q. With {@code accumulate}, out += a ⊙ b.
+     */
+    default void mulMod(long[] a, long[] b, long[] out, long q, boolean accumulate) {
+        long r = io.hoist.math.ModArith.montgomeryR(q), rs = io.hoist.math.ModArith.shoupQuotient(r, q);
+        if (!accumulate) {
+            dot2Montgomery(new long[][] {a}, new long[][] {b}, null, 1, out, null, q, false);
+            mulShoup(out, r, rs, q, out, 0, out.length);
+        } else {
+            // (out·2^-64 + a·b·2^-64)·2^64 = out + a·b: pre-scale out by 2^-64 with one Montgomery product by 1
+            long[] one = new long[out.length];
+            java.util.Arrays.fill(one, 1L);
+            long[] t = new long[out.length];
+            dot2Montgomery(new long[][] {out, a}, new long[][] {one, b}, null, 2, t, null, q, false);
+            mulShoup(t, r, rs, q, out, 0, out.length);
+        }
+    }
 
     /** The vectorized kernels when the Vector API is present, else the scalar ones. */
     static LimbKernels best() {

@@ -130,12 +130,7 @@ public final class Ring {
     /** out = a ⊙ b (NTT domain: the ring product). */
     public void mulCoeffs(RnsPoly a, RnsPoly b, RnsPoly out) {
         same(a, b, out, "mulCoeffs");
-        for (int i = 0; i < a.limbCount(); i++) {
-            final Modulus m = modulus(i);
-            final long q = m.q(), mh = m.muHi(), ml = m.muLo();
-            final long[] x = a.limbs[i], y = b.limbs[i], z = out.limbs[i];
-            for (int k = 0; k < n; k++) z[k] = ModArith.mulMod(x[k], y[k], q, mh, ml);
-        }
+        for (int i = 0; i < a.limbCount(); i++) engine.kernels().mulMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i), false);
         out.domain = a.domain;
         counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
     }
@@ -143,15 +138,7 @@ public final class Ring {
     /** out += a ⊙ b. */
     public void mulCoeffsAdd(RnsPoly a, RnsPoly b, RnsPoly out) {
         same(a, b, out, "mulCoeffsAdd");
-        for (int i = 0; i < a.limbCount(); i++) {
-            final Modulus m = modulus(i);
-            final long q = m.q(), mh = m.muHi(), ml = m.muLo();
-            final long[] x = a.limbs[i], y = b.limbs[i], z = out.limbs[i];
-            for (int k = 0; k < n; k++) {
-                long s = z[k] + ModArith.mulMod(x[k], y[k], q, mh, ml);
-                z[k] = s >= q ? s - q : s;
-            }
-        }
+        for (int i = 0; i < a.limbCount(); i++) engine.kernels().mulMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i), true);
         counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
     }
 

@@ -39,10 +39,6 @@ public final class VectorLimbKernels implements LimbKernels {
         final LongVector zero = LongVector.zero(S), one = LongVector.broadcast(S, 1);
         final long[][] scratch = SCRATCH.get();
         final long[] ah0 = scratch[0], al0 = scratch[1], ah1 = scratch[2], al1 = scratch[3];
-        if (!accumulate) {
-            java.util.Arrays.fill(out0, 0, vecEnd, 0L);
-            if (two) java.util.Arrays.fill(out1, 0, vecEnd, 0L);
-        }
         for (int base = 0; base < vecEnd; base += BLOCK) {
             final int len = Math.min(BLOCK, vecEnd - base);
             for (int t0 = 0; t0 < terms; t0 += chunk) {
@@ -92,7 +88,8 @@ public final class VectorLimbKernels implements LimbKernels {
                             .add(mid.lanewise(VectorOperators.LSHR, 32));
                     LongVector u = h0.add(mq).add(one, l0.compare(VectorOperators.NE, 0));
                     u = u.lanewise(VectorOperators.UMIN, u.sub(vq));
-                    LongVector r0 = LongVector.fromArray(S, out0, base + k).add(u);
+                    final boolean add = accumulate || t0 > 0;   // the first chunk writes, so out may alias an input
+                    LongVector r0 = add ? LongVector.fromArray(S, out0, base + k).add(u) : u;
                     r0.lanewise(VectorOperators.UMIN, r0.sub(vq)).intoArray(out0, base + k);
                     if (two) {
                         LongVector l1 = LongVector.fromArray(S, al1, k), h1 = LongVector.fromArray(S, ah1, k);
@@ -104,7 +101,7 @@ public final class VectorLimbKernels implements LimbKernels {
                                 .add(mid2.lanewise(VectorOperators.LSHR, 32));
                         LongVector u2 = h1.add(mq2).add(one, l1.compare(VectorOperators.NE, 0));
                         u2 = u2.lanewise(VectorOperators.UMIN, u2.sub(vq));
-                        LongVector r1 = LongVector.fromArray(S, out1, base + k).add(u2);
+                        LongVector r1 = add ? LongVector.fromArray(S, out1, base + k).add(u2) : u2;
                         r1.lanewise(VectorOperators.UMIN, r1.sub(vq)).intoArray(out1, base + k);
                     }
                 }

@@ -93,6 +93,29 @@ class LimbKernelsTest {
     }
 
     @Test
+    void mulModIncludingAliasedOutputs() {
+        for (int bits : new int[] {40, 61, 62}) {
+            long q = Primes.nttPrimes(10, bits, 1).get(0);
+            for (LimbKernels k : new LimbKernels[] {scalar, vector}) {
+                long[] a = rand(1000, q), b = rand(1000, q), acc = rand(1000, q);
+                long[] want = new long[1000], wantAcc = new long[1000];
+                for (int i = 0; i < 1000; i++) {
+                    want[i] = ModArith.mulModSlow(a[i], b[i], q);
+                    wantAcc[i] = ModArith.addMod(acc[i], want[i], q);
+                }
+                long[] out = new long[1000];
+                k.mulMod(a, b, out, q, false);
+                assertArrayEquals(want, out);
+                k.mulMod(a, b, acc, q, true);
+                assertArrayEquals(wantAcc, acc, "accumulate");
+                long[] alias = a.clone();
+                k.mulMod(alias, b, alias, q, false);
+                assertArrayEquals(want, alias, "out aliases an input");
+            }
+        }
+    }
+
+    @Test
     void dot2AllocatesNothingAfterWarmup() {
         var mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         long q = Primes.nttPrimes(12, 55, 1).get(0);
