@@ -6,6 +6,8 @@ import io.hoist.ring.NttBackends;
 import io.hoist.ring.NttStats;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.ScalarNttBackend;
+import io.hoist.ring.fpga.FpgaSimBackend;
+import io.hoist.ring.fpga.FpgaTimingModel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -44,6 +46,15 @@ public final class NttCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
+    @Option(names = "--mode", defaultValue = "streaming", description = "fpga-sim transfer mode: streaming or mm (default ${DEFAULT-VALUE})")
+    String mode;
+
+    @Option(names = "--sweep-limbs", description = "fpga-sim: model calls of a..b limbs (e.g. 1..33) and print time per limb by stage")
+    String sweep;
+
+    @Option(names = "--plot", description = "with --sweep-limbs: write the per-limb breakdown as an SVG bar chart to this file")
+    java.nio.file.Path plot;
+
     static final class BackendNames implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {
@@ -59,6 +70,9 @@ public final class NttCommand implements Callable<Integer> {
         if (limbs < 1) throw new IllegalArgumentException("--limbs must be at least 1");
         if (runs < 1) throw new IllegalArgumentException("--runs must be at least 1");
         NttBackend b = backend == null ? NttBackends.defaultBackend() : NttBackends.get(backend);
+        FpgaTimingModel.Mode fpgaMode = FpgaTimingModel.Mode.valueOf(mode.toUpperCase(java.util.Locale.ROOT));
+        if (b instanceof FpgaSimBackend) b = new FpgaSimBackend(FpgaTimingModel.PAPER, fpgaMode, null);   // fresh statistics, chosen mode
+        if (sweep != null) return sweep(b);
         NttBackend scalar = NttBackends.scalar();
         int n = 1 << logN;
         List<Long> primes = Primes.nttPrimes(logN, bits, limbs);
@@ -73,6 +87,8 @@ public final class NttCommand implements Callable<Integer> {
         for (int i = 0; i < limbs; i++) for (int k = 0; k < n; k++) input[i][k] = rnd.nextLong(tables[i].q());
 
         boolean bitExact = sameOutputs(b, scalar, input, tables);
+        boolean device = b instanceof FpgaSimBackend;
+        if (device) { runs = Math.min(runs, 3); warmupSeconds = Math.min(warmupSeconds, 0.5); }   // simulator wall time is not the point
         Timing timing = time(b, input, tables);
         Timing scalarTiming = b == scalar || json ? null : time(scalar, input, tables);
         NttStats.Snapshot stats = b.stats().snapshot();
@@ -87,7 +103,10 @@ public final class NttCommand implements Callable<Integer> {
                     .put("inverseMicrosPerLimb", timing.inverseMicrosPerLimb())
                     .put("bitExact", bitExact)
                     .put("warmupSeconds", timing.warmupSeconds())
-                    .put("runs", runs));
+                    .put("runs", runs)
+                    .put("deviceMicrosPerLimb", device ? FpgaTimingModel.PAPER.callMicros(fpgaMode, limbs, n) / limbs : null)
+                    .put("deviceMicrosPerCall", device ? FpgaTimingModel.PAPER.callMicros(fpgaMode, limbs, n) : null)
+                    .put("mode", device ? fpgaMode.name().toLowerCase(java.util.Locale.ROOT) : null));
         } else {
             System.out.printf("NTT report: backend %s, N = 2^%d, %d limbs of %d-bit primes per call%n", b.name(), logN, limbs, bits);
             System.out.printf("  forward  %10.1f µs/limb (median of %d calls after %.1f s warm-up)%n", timing.forwardMicrosPerLimb(), runs, timing.warmupSeconds());
@@ -99,11 +118,54 @@ public final class NttCommand implements Callable<Integer> {
                         scalarTiming.inverseMicrosPerLimb() / timing.inverseMicrosPerLimb());
             }
             System.out.printf("  bit-exact against cpu-scalar: %s%n", bitExact ? "yes" : "NO");
+            if (device) {
+                FpgaTimingModel.Breakdown bd = FpgaTimingModel.PAPER.call(fpgaMode, limbs, n);
+                System.out.printf(java.util.Locale.ROOT, "  modelled device time (%s): %.1f µs per call of %d limbs = %.1f µs/limb (H2C %.1f, kernel %.1f, C2H %.1f µs per call)%n",
+                        fpgaMode.name().toLowerCase(java.util.Locale.ROOT), bd.totalMicros(), limbs, bd.totalMicros() / limbs, bd.h2cMicros(), bd.kernelMicros(), bd.c2hMicros());
+                System.out.println("  (the µs/limb above for fpga-sim is the simulator's own wall time on this CPU)");
+            }
             System.out.printf("  backend statistics: %d calls, %.1f limbs/call, %.1f MB in, %.1f MB out, %.1f ms in kernels%n",
                     stats.calls(), stats.limbsPerCall(), stats.bytesIn() / 1e6, stats.bytesOut() / 1e6, stats.nanos() / 1e6);
             System.out.printf("  backends here: %s (default %s)%n", String.join(", ", NttBackends.names()), NttBackends.defaultBackend().name());
         }
         return bitExact ? 0 : 1;
+    }
+
+    /** Issues real calls of a..b limbs to the simulated device and reports its modelled time per limb by stage. */
+    private int sweep(NttBackend b) {
+        if (!(b instanceof FpgaSimBackend sim)) throw new IllegalArgumentException("--sweep-limbs needs --backend fpga-sim");
+        String[] ab = sweep.split("\\.\\.");
+        int from = Integer.parseInt(ab[0].trim()), to = Integer.parseInt(ab[ab.length - 1].trim());
+        if (from < 1 || to < from) throw new IllegalArgumentException("--sweep-limbs wants a..b with 1 ≤ a ≤ b");
+        int n = 1 << logN;
+        java.util.List<Long> primes = Primes.nttPrimes(logN, bits, to);
+        NttTables[] tables = primes.stream().map(q -> NttTables.of(logN, q)).toArray(NttTables[]::new);
+        java.util.List<String> labels = new java.util.ArrayList<>();
+        double[][] series = new double[3][to - from + 1];
+        System.out.printf("fpga-sim (%s), N = 2^%d, %d-bit primes: modelled time per limb by limbs per call%n", sim.mode().name().toLowerCase(java.util.Locale.ROOT), logN, bits);
+        System.out.printf("%6s %12s %10s %10s %10s%n", "limbs", "µs/limb", "H2C", "kernel", "C2H");
+        for (int k = from; k <= to; k++) {
+            sim.resetStats();
+            long[][] limbsK = new long[k][n];
+            sim.forward(limbsK, java.util.Arrays.copyOf(tables, k), k);
+            FpgaSimBackend.OffloadStats st = sim.offloadStats();
+            int i = k - from;
+            series[0][i] = st.h2cMicros() / k;
+            series[1][i] = st.kernelMicros() / k;
+            series[2][i] = st.c2hMicros() / k;
+            labels.add(Integer.toString(k));
+            System.out.printf(java.util.Locale.ROOT, "%6d %12.1f %10.1f %10.1f %10.1f%n", k, st.deviceMicros() / k, series[0][i], series[1][i], series[2][i]);
+        }
+        if (plot != null) {
+            try {
+                SvgBarChart.write(plot, "Simulated FPGA NTT (" + sim.mode().name().toLowerCase(java.util.Locale.ROOT) + "), N = 2^" + logN + ": time per limb",
+                        "limbs per call", "µs per limb", labels, series, new String[] {"host→card", "kernel", "card→host"});
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            System.out.println("plot written to " + plot.toAbsolutePath());
+        }
+        return 0;
     }
 
     /** Forward then inverse on both backends from the same inputs; every output word must match. */

@@ -23,6 +23,7 @@ public final class NttBackends {
     static {
         FACTORIES.put(ScalarNttBackend.NAME, ScalarNttBackend::new);
         FACTORIES.put(VectorNttBackend.NAME, VectorNttBackend::new);
+        FACTORIES.put(io.hoist.ring.fpga.FpgaSimBackend.NAME, io.hoist.ring.fpga.FpgaSimBackend::new);
     }
 
     /** Registers a further backend (e.g. a device simulator) under its name. */

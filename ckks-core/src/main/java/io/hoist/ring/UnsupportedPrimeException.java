@@ -6,4 +6,8 @@ public final class UnsupportedPrimeException extends IllegalArgumentException {
         super("backend " + backend + " does not accept q=" + q + " (" + (64 - Long.numberOfLeadingZeros(q))
                 + " bits) at N=2^" + logN);
     }
+
+    public UnsupportedPrimeException(String backend, long q, int logN, String constraint) {
+        super("backend " + backend + " does not accept q=" + q + " at N=2^" + logN + ": " + constraint);
+    }
 }
