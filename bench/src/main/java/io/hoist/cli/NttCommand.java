@@ -94,7 +94,7 @@ public final class NttCommand implements Callable<Integer> {
         NttStats.Snapshot stats = b.stats().snapshot();
 
         if (json) {
-            System.out.println(Json.obj()
+            Json.Obj o = Json.obj()
                     .put("backend", b.name())
                     .put("logN", logN)
                     .put("limbs", limbs)
@@ -103,10 +103,13 @@ public final class NttCommand implements Callable<Integer> {
                     .put("inverseMicrosPerLimb", timing.inverseMicrosPerLimb())
                     .put("bitExact", bitExact)
                     .put("warmupSeconds", timing.warmupSeconds())
-                    .put("runs", runs)
-                    .put("deviceMicrosPerLimb", device ? FpgaTimingModel.PAPER.callMicros(fpgaMode, limbs, n) / limbs : null)
-                    .put("deviceMicrosPerCall", device ? FpgaTimingModel.PAPER.callMicros(fpgaMode, limbs, n) : null)
-                    .put("mode", device ? fpgaMode.name().toLowerCase(java.util.Locale.ROOT) : null));
+                    .put("runs", runs);
+            if (device) {
+                o.put("deviceMicrosPerLimb", FpgaTimingModel.PAPER.callMicros(fpgaMode, limbs, n) / limbs)
+                        .put("deviceMicrosPerCall", FpgaTimingModel.PAPER.callMicros(fpgaMode, limbs, n))
+                        .put("mode", fpgaMode.name().toLowerCase(java.util.Locale.ROOT));
+            }
+            System.out.println(o);
         } else {
             System.out.printf("NTT report: backend %s, N = 2^%d, %d limbs of %d-bit primes per call%n", b.name(), logN, limbs, bits);
             System.out.printf("  forward  %10.1f µs/limb (median of %d calls after %.1f s warm-up)%n", timing.forwardMicrosPerLimb(), runs, timing.warmupSeconds());

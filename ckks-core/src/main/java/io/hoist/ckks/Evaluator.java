@@ -95,12 +95,12 @@ public final class Evaluator {
     /** Adds the complex constant c to every slot (encoded at the ciphertext's scale). */
     public Ciphertext addConstant(Ciphertext a, double re, double im) {
         checkParams(a);
+        if (!(Math.abs(re * a.scale()) < 0x1p62) || !(Math.abs(im * a.scale()) < 0x1p62)) {
+            throw new EncodingOverflowException("constant times scale is not finite or exceeds 2^62: " + re + " + " + im + "i at scale " + a.scale());
+        }
         RnsPoly c = rq.newPoly(a.level(), Domain.COEFFICIENT);
         c.setCoefficient(0, Math.round(re * a.scale()));
         c.setCoefficient(ctx.n() / 2, Math.round(im * a.scale()));   // X^{N/2} evaluates to i in every slot
-        if (Math.abs(re * a.scale()) >= 0x1p62 || Math.abs(im * a.scale()) >= 0x1p62) {
-            throw new EncodingOverflowException("constant times scale exceeds 2^62");
-        }
         rq.ntt(c);
         RnsPoly[] out = copyPolys(a);
         rq.add(a.poly(0), c, out[0]);
