@@ -111,7 +111,7 @@ public final class KeySwitcher {
         RnsPoly conv = rq.newPoly(level, Domain.COEFFICIENT);
         ctx.modDownConv(level).apply(pc.limbs(), conv.limbs(), ctx.n(), counters, kernels);
         rq.ntt(conv);
-        RnsPoly out = rq.newPoly(level, Domain.NTT);
+        RnsPoly out = conv;   // (x − conv)·P^-1 written over conv: element-wise, so in place is safe
         for (int j = 0; j <= level; j++) {
             kernels.subMulShoup(x.q().limb(j), conv.limb(j), out.limb(j), ctx.pInvModQ[j], ctx.pInvModQShoup[j], rq.prime(j));
         }
@@ -140,7 +140,7 @@ public final class KeySwitcher {
         RnsPoly conv = rq.newPoly(level - 1, Domain.COEFFICIENT);
         ctx.modDownRescaleConv(level).apply(src, conv.limbs(), ctx.n(), counters, kernels);
         rq.ntt(conv);
-        RnsPoly out = rq.newPoly(level - 1, Domain.NTT);
+        RnsPoly out = conv;
         for (int j = 0; j < level; j++) {
             kernels.subMulShoup(x.q().limb(j), conv.limb(j), out.limb(j), ctx.qpLastInv[level][j], ctx.qpLastInvShoup[level][j], rq.prime(j));
         }
@@ -180,7 +180,7 @@ public final class KeySwitcher {
             }
         }
         rq.ntt(conv);
-        RnsPoly out = rq.newPoly(level - 1, Domain.NTT);
+        RnsPoly out = conv;
         for (int j = 0; j < level; j++) {
             kernels.subMulShoup(x.limb(j), conv.limb(j), out.limb(j), ctx.qLastInv[level][j], ctx.qLastInvShoup[level][j], rq.prime(j));
         }
