@@ -23,20 +23,17 @@ import java.util.concurrent.Callable;
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Encrypted matrix–vector product with TH-BSGS at n13 (n = 4096, split 16·16·16): precision, keys vs DH-BSGS, counts, time.")
 public final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--backend", description = "NTT backend (default: the fastest correct one here)")
-    String backend;
-
     @Option(names = "--seed", defaultValue = "1", description = "seed of the random matrix and vector (test data only)")
     long seed;
 
-    @Option(names = "--json", description = "print one JSON object")
-    boolean json;
+    @picocli.CommandLine.Mixin
+    EngineOptions engine;
 
     @Override
     public Integer call() {
         CkksParameters params = CkksParameters.preset("n13");
         int n = params.slots();
-        if (!json) {
+        if (!engine.json) {
             System.out.println("Hoist demo — encrypted matrix–vector product y = M·x with triple-hoisted BSGS");
             System.out.println("parameters " + ParamsOptions.describe(params));
             System.out.printf("building a random dense %d×%d complex matrix…%n", n, n);
@@ -46,10 +43,10 @@ public final class DemoCommand implements Callable<Integer> {
         Plan plan = Plan.of(t, Algorithm.TH_BSGS, 16, 16, 16);
         Plan dh = Plan.auto(t, params, params.maxLevel(), Algorithm.DH_BSGS, Objective.FEWEST_KEYS, Integer.MAX_VALUE);
         Cost dhCost = dh.cost(params, params.maxLevel(), Storage.PRECOMPUTED);
-        CkksContext ctx = CkksContext.create(params, backend);
+        CkksContext ctx = CkksContext.create(params, engine.backend);
         LtRun run = new LtRun(params, plan, Storage.PRECOMPUTED);
         run.run(ctx, t, r);
-        if (json) {
+        if (engine.json) {
             System.out.println(LtCommand.toJson(run, t)
                     .put("dhBsgs", Json.obj().put("split", dh.split()).put("rotationKeys", dhCost.rotationKeys())
                             .put("keyBytes", dhCost.keyBytes()).put("modMulsModel", dhCost.modMuls())));

@@ -42,14 +42,11 @@ public final class LtCommand implements Callable<Integer> {
     @Option(names = "--storage", defaultValue = "precomputed", description = "precomputed or compact diagonals (default ${DEFAULT-VALUE})")
     String storage;
 
-    @Option(names = "--backend", description = "NTT backend (default: the fastest correct one here)")
-    String backend;
-
     @Option(names = "--seed", defaultValue = "1", description = "seed of the random matrix and vector (test data only)")
     long seed;
 
-    @Option(names = "--json", description = "print one JSON object")
-    boolean json;
+    @Mixin
+    EngineOptions engine;
 
     @Override
     public Integer call() {
@@ -65,10 +62,10 @@ public final class LtCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--objective must be fewest-keys or fewest-mults");
         };
         Plan plan = split != null ? Plan.of(t, a, split) : Plan.auto(t, params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
-        CkksContext ctx = CkksContext.create(params, backend);
+        CkksContext ctx = CkksContext.create(params, engine.backend);
         LtRun run = new LtRun(params, plan, st);
         run.run(ctx, t, r);
-        if (json) {
+        if (engine.json) {
             System.out.println(toJson(run, t).toString());
         } else {
             print(run, t);

@@ -24,10 +24,6 @@ import java.util.concurrent.Callable;
         description = "Time forward/inverse NTTs of random limbs on a backend and check them against cpu-scalar.")
 public final class NttCommand implements Callable<Integer> {
 
-    @Option(names = "--backend", description = "NTT backend: ${COMPLETION-CANDIDATES}; default: the fastest correct one here",
-            completionCandidates = BackendNames.class)
-    String backend;
-
     @Option(names = "--logN", defaultValue = "16", description = "log2 of the ring degree N (10..17), default ${DEFAULT-VALUE}")
     int logN;
 
@@ -43,8 +39,8 @@ public final class NttCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "31", description = "timed calls per direction (the median is reported), default ${DEFAULT-VALUE}")
     int runs;
 
-    @Option(names = "--json", description = "print one JSON object")
-    boolean json;
+    @picocli.CommandLine.Mixin
+    EngineOptions engine;
 
     @Option(names = "--mode", defaultValue = "streaming", description = "fpga-sim transfer mode: streaming or mm (default ${DEFAULT-VALUE})")
     String mode;
@@ -55,13 +51,6 @@ public final class NttCommand implements Callable<Integer> {
     @Option(names = "--plot", description = "with --sweep-limbs: write the per-limb breakdown as an SVG bar chart to this file")
     java.nio.file.Path plot;
 
-    static final class BackendNames implements Iterable<String> {
-        @Override
-        public java.util.Iterator<String> iterator() {
-            return NttBackends.names().iterator();
-        }
-    }
-
     /** Median per-limb timings of one backend. */
     record Timing(double forwardMicrosPerLimb, double inverseMicrosPerLimb, double warmupSeconds) {}
 
@@ -69,7 +58,7 @@ public final class NttCommand implements Callable<Integer> {
     public Integer call() {
         if (limbs < 1) throw new IllegalArgumentException("--limbs must be at least 1");
         if (runs < 1) throw new IllegalArgumentException("--runs must be at least 1");
-        NttBackend b = backend == null ? NttBackends.defaultBackend() : NttBackends.get(backend);
+        NttBackend b = engine.backend == null ? NttBackends.defaultBackend() : NttBackends.get(engine.backend);
         FpgaTimingModel.Mode fpgaMode = FpgaTimingModel.Mode.valueOf(mode.toUpperCase(java.util.Locale.ROOT));
         if (b instanceof FpgaSimBackend) b = new FpgaSimBackend(FpgaTimingModel.PAPER, fpgaMode, null);   // fresh statistics, chosen mode
         if (sweep != null) return sweep(b);
@@ -90,10 +79,10 @@ public final class NttCommand implements Callable<Integer> {
         boolean device = b instanceof FpgaSimBackend;
         if (device) { runs = Math.min(runs, 3); warmupSeconds = Math.min(warmupSeconds, 0.5); }   // simulator wall time is not the point
         Timing timing = time(b, input, tables);
-        Timing scalarTiming = b == scalar || json ? null : time(scalar, input, tables);
+        Timing scalarTiming = b == scalar || engine.json ? null : time(scalar, input, tables);
         NttStats.Snapshot stats = b.stats().snapshot();
 
-        if (json) {
+        if (engine.json) {
             Json.Obj o = Json.obj()
                     .put("backend", b.name())
                     .put("logN", logN)

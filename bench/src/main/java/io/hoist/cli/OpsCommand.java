@@ -41,17 +41,14 @@ public final class OpsCommand implements Callable<Integer> {
     @Mixin
     ParamsOptions paramsOptions;
 
-    @Option(names = "--backend", description = "NTT backend (default: the fastest correct one here)")
-    String backend;
-
     @Option(names = "--runs", defaultValue = "5", description = "timed repetitions per operation (median reported), default ${DEFAULT-VALUE}")
     int runs;
 
     @Option(names = "--warmup", defaultValue = "2", description = "untimed repetitions per operation before timing, default ${DEFAULT-VALUE}")
     int warmup;
 
-    @Option(names = "--json", description = "print one JSON object")
-    boolean json;
+    @Mixin
+    EngineOptions engine;
 
     private record Result(String name, double micros, Double precisionBits, Map<Op, Long> counts) {}
 
@@ -59,8 +56,8 @@ public final class OpsCommand implements Callable<Integer> {
     public Integer call() {
         if (runs < 1) throw new IllegalArgumentException("--runs must be at least 1");
         CkksParameters params = paramsOptions.build("n14");
-        CkksContext ctx = CkksContext.create(params, backend);
-        if (!json) {
+        CkksContext ctx = CkksContext.create(params, engine.backend);
+        if (!engine.json) {
             System.out.println("ops: " + ParamsOptions.describe(params));
             System.out.println("backend " + ctx.engine().backend().name() + "; generating keys…");
         }
@@ -124,7 +121,7 @@ public final class OpsCommand implements Callable<Integer> {
         results.add(measure("modDown", counters, () -> ks.modDown(pc0),
                 p -> PrecisionStats.of(x, dec.decryptAndDecode(new Ciphertext(params, cx.scale(), p, ks.modDown(pc1)), enc))));
 
-        if (json) {
+        if (engine.json) {
             Map<String, Object> ops = new LinkedHashMap<>();
             for (Result r : results) {
                 Map<String, Object> o = new LinkedHashMap<>();

@@ -1,0 +1,21 @@
+package io.hoist.cli;
+
+import io.hoist.ring.NttBackends;
+import picocli.CommandLine.Option;
+
+/** Options every engine-running command shares: the NTT backend and JSON output. */
+public final class EngineOptions {
+    @Option(names = "--backend", description = "NTT backend: ${COMPLETION-CANDIDATES}; default: the fastest correct one here",
+            completionCandidates = BackendNames.class)
+    String backend;
+
+    @Option(names = "--json", description = "print one JSON object")
+    boolean json;
+
+    static final class BackendNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return NttBackends.names().iterator();
+        }
+    }
+}
