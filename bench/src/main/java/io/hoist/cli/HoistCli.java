@@ -17,13 +17,16 @@ public final class HoistCli implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
-    public static void main(String[] args) {
-        int code = new CommandLine(new HoistCli())
+    /** The configured command line: errors become one "hoist: …" line and exit code 2. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new HoistCli())
                 .setExecutionExceptionHandler((ex, cmd, parsed) -> {
                     cmd.getErr().println("hoist: " + ex.getMessage());
                     return 2;
-                })
-                .execute(args);
-        System.exit(code);
+                });
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
     }
 }

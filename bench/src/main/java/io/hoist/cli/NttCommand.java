@@ -64,11 +64,13 @@ public final class NttCommand implements Callable<Integer> {
         if (sweep != null) return sweep(b);
         NttBackend scalar = NttBackends.scalar();
         int n = 1 << logN;
-        List<Long> primes = Primes.nttPrimes(logN, bits, limbs);
+        // the simulated kernel needs q ≡ 1 mod 2^17 (its WLM multiplier), so draw its primes as for N = 2^16
+        List<Long> primes = Primes.nttPrimes(b instanceof FpgaSimBackend ? Math.max(logN, 16) : logN, bits, limbs);
         NttTables[] tables = primes.stream().map(q -> NttTables.of(logN, q)).toArray(NttTables[]::new);
         for (NttTables t : tables) {
             if (!b.accepts(t)) {
-                throw new IllegalArgumentException("backend " + b.name() + " does not accept " + bits + "-bit primes at N=2^" + logN);
+                String why = b instanceof FpgaSimBackend ? ": " + FpgaSimBackend.refusal(t) : "";
+                throw new IllegalArgumentException("backend " + b.name() + " does not accept " + bits + "-bit primes at N=2^" + logN + why);
             }
         }
         SplittableRandom rnd = new SplittableRandom(0x5eed);
@@ -130,7 +132,7 @@ public final class NttCommand implements Callable<Integer> {
         int from = Integer.parseInt(ab[0].trim()), to = Integer.parseInt(ab[ab.length - 1].trim());
         if (from < 1 || to < from) throw new IllegalArgumentException("--sweep-limbs wants a..b with 1 ≤ a ≤ b");
         int n = 1 << logN;
-        java.util.List<Long> primes = Primes.nttPrimes(logN, bits, to);
+        java.util.List<Long> primes = Primes.nttPrimes(Math.max(logN, 16), bits, to);
         NttTables[] tables = primes.stream().map(q -> NttTables.of(logN, q)).toArray(NttTables[]::new);
         java.util.List<String> labels = new java.util.ArrayList<>();
         double[][] series = new double[3][to - from + 1];
