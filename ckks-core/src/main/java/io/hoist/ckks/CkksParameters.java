@@ -199,9 +199,6 @@ public final class CkksParameters {
             Set<Long> all = new HashSet<>();
             for (long x : q) { NttTables.of(logN, x); if (!all.add(x)) throw new IllegalArgumentException("prime " + x + " appears twice"); }
             for (long x : p) { NttTables.of(logN, x); if (!all.add(x)) throw new IllegalArgumentException("prime " + x + " appears twice"); }
-            if (p.length > io.hoist.ring.BConv.MAX_SOURCE_PRIMES) {
-                throw new IllegalArgumentException("α = " + p.length + " special primes; at most " + io.hoist.ring.BConv.MAX_SOURCE_PRIMES + " supported");
-            }
             CkksParameters params = new CkksParameters(this, q, p);
             if (!params.secure && !allowInsecure) {
                 throw new InsecureParametersException(String.format(Locale.ROOT,

@@ -59,10 +59,12 @@ public final class Prng {
 
     /** Uniform in [0, q) by rejection sampling on the bit length of q (unbiased). */
     public long uniform(long q) {
+        if (q <= 0) throw new IllegalArgumentException("uniform bound must be positive: " + q);
+        if (q == 1) return 0;
         long mask = -1L >>> Long.numberOfLeadingZeros(q - 1);
         while (true) {
             long x = nextLong() & mask;
-            if (x < q) return x;
+            if (Long.compareUnsigned(x, q) < 0) return x;
         }
     }
 

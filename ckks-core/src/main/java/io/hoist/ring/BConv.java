@@ -15,7 +15,6 @@ import java.util.Objects;
  */
 public final class BConv {
     private static final int BLOCK = 256;
-    public static final int MAX_SOURCE_PRIMES = 16;
 
     private final RnsBasis from;
     private final RnsBasis to;
@@ -26,9 +25,6 @@ public final class BConv {
     public BConv(RnsBasis from, RnsBasis to) {
         this.from = Objects.requireNonNull(from, "from");
         this.to = Objects.requireNonNull(to, "to");
-        if (from.size() > MAX_SOURCE_PRIMES) {
-            throw new IllegalArgumentException("BConv supports at most " + MAX_SOURCE_PRIMES + " source primes, got " + from.size());
-        }
         qHatModD = new long[to.size()][from.size()];
         qHatModDShoup = new long[to.size()][from.size()];
         for (int j = 0; j < to.size(); j++) {

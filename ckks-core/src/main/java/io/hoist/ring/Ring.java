@@ -138,6 +138,9 @@ public final class Ring {
     /** out += a ⊙ b. */
     public void mulCoeffsAdd(RnsPoly a, RnsPoly b, RnsPoly out) {
         same(a, b, out, "mulCoeffsAdd");
+        if (out.domain() != a.domain()) {
+            throw new RingMismatchException("mulCoeffsAdd: accumulator in " + out.domain() + ", operands in " + a.domain());
+        }
         for (int i = 0; i < a.limbCount(); i++) engine.kernels().mulMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i), true);
         counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
     }

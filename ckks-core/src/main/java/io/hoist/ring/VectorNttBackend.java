@@ -68,7 +68,7 @@ public final class VectorNttBackend extends LimbNttBackend {
 
     @Override
     public boolean accepts(NttTables t) {
-        return t.primeBits() <= MAX_PRIME_BITS && t.n() >= 2 * L;
+        return L >= 2 && t.primeBits() <= MAX_PRIME_BITS && t.n() >= 2 * L;   // L = 1 would skip the fused final reduction
     }
 
     @Override

@@ -91,6 +91,8 @@ class RingTest {
         var e3 = assertThrows(RingMismatchException.class, () -> other.add(a, a, out));
         assertTrue(e3.getMessage().contains("ring"));
         assertThrows(RingMismatchException.class, () -> ring.ntt(a));
+        RnsPoly coeffAcc = random(3, Domain.COEFFICIENT);
+        assertThrows(RingMismatchException.class, () -> ring.mulCoeffsAdd(a, a, coeffAcc), "accumulator in another domain");
         assertThrows(RingMismatchException.class, () -> ring.newPoly(4, Domain.NTT));
     }
 }

@@ -115,6 +115,28 @@ class ParametersAndErrorsTest {
         assertEquals(0, qp.level());
     }
 
+    /** Edge cases a review found: a secret of full Hamming weight, and α = 16 special primes (17-prime merged ModDown). */
+    @Test
+    void fullWeightSecretAndManySpecialPrimes() {
+        CkksFixture f = new CkksFixture(CkksParameters.builder().logN(10).logQ(50, 40).logP(61, 61).scale(0x1p40)
+                .secret(SecretDistribution.sparseTernary(1 << 10)).allowInsecure().build());
+        ComplexVector v = ComplexVector.random(r, f.params.slots());
+        SchemeTest.assertBits(f, v, f.encrypt(v), 19, "h = N");
+        int[] p16 = new int[16];
+        java.util.Arrays.fill(p16, 50);
+        CkksFixture g = new CkksFixture(CkksParameters.builder().logN(11).logQ(55, 40, 40).logP(p16).scale(0x1p40).allowInsecure().build());
+        assertEquals(16, g.params.alpha());
+        Evaluator ev = g.evaluator(g.kg.genRotationKeysForSteps(g.sk, g.params.maxLevel(), new int[] {3}, false));
+        ComplexVector w = ComplexVector.random(r, g.params.slots());
+        Ciphertext c = g.encrypt(w);
+        SchemeTest.assertBits(g, w.rotate(3), ev.rotate(c, 3), 19, "α = 16 rotation");
+        // at scale 2^80 so that dividing by q_L (≈ 2^40) leaves a usable scale
+        Ciphertext big = g.encryptor.encrypt(g.encoder.encode(w, g.params.maxLevel(), 0x1p80));
+        Ciphertext merged = ev.modDownRescale(ev.rotateHoistedLazy(big, ev.decompose(big), 3));
+        assertEquals(c.level() - 1, merged.level());
+        SchemeTest.assertBits(g, w.rotate(3), merged, 19, "α = 16 merged ModDown+rescale");
+    }
+
     @Test
     void securityCheckAndPresets() {
         var e = assertThrows(InsecureParametersException.class,
