@@ -90,6 +90,21 @@ public final class CkksContext {
     /** [P]_{q_j}. */
     public long pModQ(int j) { return pModQ[j]; }
 
+    /** Prime of QP limb j at level ℓ: q_j for j ≤ ℓ, p_{j−ℓ−1} after. */
+    public long primeQP(int level, int j) {
+        return j <= level ? params.q(j) : params.p(j - level - 1);
+    }
+
+    /** NTT tables of QP limb j at level ℓ. */
+    public io.hoist.ring.NttTables tablesQP(int level, int j) {
+        return j <= level ? ringQ.tables(j) : ringP.tables(j - level - 1);
+    }
+
+    /** The digit that Q prime j belongs to. */
+    public int digitOf(int j) {
+        return j / params.alpha();
+    }
+
     /** First Q prime index of digit t. */
     public int digitStart(int t) {
         return t * params.alpha();

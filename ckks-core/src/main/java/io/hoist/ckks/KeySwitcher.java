@@ -1,9 +1,11 @@
 package io.hoist.ckks;
 
 import io.hoist.math.ModArith;
+import io.hoist.ring.Automorphism;
 import io.hoist.ring.BConv;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
+import io.hoist.ring.LimbPool;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
@@ -12,10 +14,21 @@ import io.hoist.ring.RnsPoly;
 
 /**
  * Hybrid key switching as explicit, separately counted steps (spec lt-algorithms §2.4–2.5):
- * {@link #decompose} (ModUp of every digit into QP), {@link #innerProduct} (⟨D, SWK⟩ over QP with
- * lazy reduction), {@link #modDown} (QP → Q, one polynomial) and {@link #modDownRescale}
- * (drop {q_ℓ} ∪ P in one step). Every NTT is one batched backend call per polynomial or digit.
- * Stateless apart from the shared context: safe to use from several threads.
+ * Decompose (ModUp of every digit into QP), the key inner product (⟨D, SWK⟩ over QP with lazy
+ * reduction), ModDown (QP → Q, one polynomial) and ModDown merged with rescale (drop {q_ℓ} ∪ P).
+ *
+ * <p>Two layers. The <b>kernels</b> take the limb range to produce, write into buffers the caller
+ * owns, borrow temporaries from a {@link LimbPool} and count into the {@link OpCounters} they are
+ * given (an evaluation's own): {@link #decomposePrepare}/{@link #decomposeLimbs},
+ * {@link #switchAndPermute(PolyQP[], SwitchingKey, long, PolyQP, PolyQP, PolyQP, boolean, int, int, long[], long[], OpCounters)},
+ * {@link #modDownPrepare}/{@link #modDownLimbs}, {@link #modDownRescale(PolyQP, RnsPoly, LimbPool, OpCounters)}.
+ * The <b>whole-polynomial methods</b> ({@link #decompose(RnsPoly)}, {@link #innerProduct},
+ * {@link #modDown(PolyQP)}, …) are thin wrappers over the kernels that allocate their results and
+ * count into the engine's counters; they also count the step itself (DECOMPOSE, MOD_DOWN, KS-IP).
+ *
+ * <p>Every conversion is the exact, centred BConv (see {@link BConv}): ModDown and ModDown+rescale
+ * round instead of flooring, so key switching adds no bias to the slots. Stateless apart from the
+ * shared context: safe to use from several threads.
  */
 public final class KeySwitcher {
     private final CkksContext ctx;
@@ -23,6 +36,7 @@ public final class KeySwitcher {
     private final Ring rp;
     private final OpCounters counters;
     private final LimbKernels kernels;
+    private final int n;
 
     public KeySwitcher(CkksContext ctx) {
         this.ctx = ctx;
@@ -30,44 +44,191 @@ public final class KeySwitcher {
         this.rp = ctx.ringP();
         this.counters = ctx.counters();
         this.kernels = ctx.engine().kernels();
+        this.n = ctx.n();
+    }
+
+    public CkksContext context() {
+        return ctx;
     }
 
     /**
-     * Decompose(c): the β digits of c ∈ R_{Q_ℓ} (NTT), each raised to QP by BConv and returned in the
-     * NTT domain. The digit's own limbs are copied from the input; the others are converted from
-     * the coefficient form (one INTT of all limbs) and transformed in one batch per digit.
+     * The first half of a basis conversion of one polynomial: the prepared source limbs y_i and the
+     * centring estimate u. Kept while the target limbs are produced range by range.
      */
-    public PolyQP[] decompose(RnsPoly c) {
-        if (c.domain() != Domain.NTT) throw new WrongOperandException("Decompose expects an NTT-domain polynomial");
-        int level = c.level();
+    public static final class Prepared {
+        final BConv conv;
+        final long[][] y;
+        final long[] u;
+        final int digit;
+
+        Prepared(BConv conv, long[][] y, long[] u, int digit) {
+            this.conv = conv;
+            this.y = y;
+            this.u = u;
+            this.digit = digit;
+        }
+
+        /** Limbs held (source limbs and the centring row). */
+        public int limbs() {
+            return y.length + 1;
+        }
+
+        public void release(LimbPool pool) {
+            pool.put(y);
+            pool.put(u);
+        }
+    }
+
+    // ================================================================== Decompose
+
+    /**
+     * Prologue of Decompose: for every digit t of {@code coeff} (c ∈ R_{Q_ℓ}, coefficient domain)
+     * the prepared conversion of its α_t limbs. Borrowed from {@code pool}; release each when done.
+     */
+    public Prepared[] decomposePrepare(RnsPoly coeff, LimbPool pool, OpCounters c) {
+        if (coeff.domain() != Domain.COEFFICIENT) throw new WrongOperandException("decomposePrepare expects the coefficient form");
+        int level = coeff.level();
         int beta = ctx.params().beta(level);
-        int alpha = ctx.alpha();
-        RnsPoly coeff = c.copy();
-        rq.intt(coeff);
-        PolyQP[] digits = new PolyQP[beta];
+        Prepared[] out = new Prepared[beta];
         for (int t = 0; t < beta; t++) {
             int s = ctx.digitStart(t), e = ctx.digitEnd(t, level);
-            PolyQP d = PolyQP.zero(ctx, level, Domain.NTT);
-            int others = level + 1 - (e - s);
-            long[][] out = new long[others + alpha][];
-            NttTables[] tables = new NttTables[others + alpha];
-            int o = 0;
-            for (int j = 0; j <= level; j++) {
-                if (j < s || j >= e) { out[o] = d.q().limb(j); tables[o++] = rq.tables(j); }
-            }
-            for (int j = 0; j < alpha; j++) { out[o] = d.p().limb(j); tables[o++] = rp.tables(j); }
             long[][] in = new long[e - s][];
             for (int j = s; j < e; j++) in[j - s] = coeff.limb(j);
             BConv conv = ctx.decomposeConv(level, t);
-            conv.apply(in, out, ctx.n(), counters, kernels);
-            ctx.engine().forward(out, tables, out.length);
-            for (int j = s; j < e; j++) System.arraycopy(c.limb(j), 0, d.q().limb(j), 0, ctx.n());
-            digits[t] = d;
+            long[][] y = pool.get(e - s);
+            long[] u = pool.get();
+            conv.prepare(in, y, u, n, c, kernels);
+            out[t] = new Prepared(conv, y, u, t);
         }
-        counters.increment(Op.DECOMPOSE);
-        counters.add(Op.LIMBS_READ, c.limbCount());
-        counters.add(Op.LIMBS_WRITTEN, (long) beta * (level + 1 + alpha));
+        return out;
+    }
+
+    /**
+     * QP limbs [from, to) of every digit: digit t's own limbs are copied from {@code ntt} (the input
+     * in the NTT domain) or, if it is null, from {@code coeff} and transformed; the others are
+     * converted from the prepared digit and transformed, one backend call per digit.
+     */
+    public void decomposeLimbs(Prepared[] prep, RnsPoly coeff, RnsPoly ntt, PolyQP[] out, int from, int to, OpCounters c) {
+        int level = coeff.level();
+        int lq = level + 1;
+        for (Prepared pr : prep) {
+            int t = pr.digit;
+            int s = ctx.digitStart(t), e = ctx.digitEnd(t, level), own = e - s;
+            PolyQP d = out[t];
+            long[][] targets = new long[lq - own + ctx.alpha()][];
+            int tFrom = Integer.MAX_VALUE, tTo = Integer.MIN_VALUE;
+            long[][] nttLimbs = new long[to - from][];
+            NttTables[] nttTables = new NttTables[to - from];
+            int nn = 0;
+            for (int j = from; j < to; j++) {
+                if (j >= s && j < e) {
+                    if (ntt != null) { System.arraycopy(ntt.limb(j), 0, d.limb(j), 0, n); continue; }
+                    System.arraycopy(coeff.limb(j), 0, d.limb(j), 0, n);
+                } else {
+                    int ti = j < s ? j : j - own;
+                    targets[ti] = d.limb(j);
+                    tFrom = Math.min(tFrom, ti);
+                    tTo = Math.max(tTo, ti + 1);
+                }
+                nttLimbs[nn] = d.limb(j);
+                nttTables[nn++] = ctx.tablesQP(level, j);
+            }
+            if (tFrom < tTo) pr.conv.convert(pr.y, pr.u, targets, tFrom, tTo, n, c, kernels);
+            ctx.engine().forward(nttLimbs, nttTables, nn, c);
+        }
+    }
+
+    public void release(Prepared[] prep, LimbPool pool) {
+        for (Prepared p : prep) if (p != null) p.release(pool);
+    }
+
+    /**
+     * Decompose(c) into caller-owned digits (β QP polynomials at c's level, NTT domain): the INTT
+     * copy and the prepared digits are borrowed from {@code pool} and returned. Counts one DECOMPOSE.
+     */
+    public void decompose(RnsPoly c, PolyQP[] out, LimbPool pool, OpCounters cnt) {
+        int level = c.level();
+        RnsPoly coeff;
+        RnsPoly ntt;
+        RnsPoly tmp = null;
+        if (c.domain() == Domain.NTT) {
+            tmp = rq.wrap(pool.get(level + 1), Domain.NTT);
+            for (int j = 0; j <= level; j++) System.arraycopy(c.limb(j), 0, tmp.limb(j), 0, n);
+            rq.intt(tmp, cnt);
+            coeff = tmp;
+            ntt = c;
+        } else {
+            coeff = c;
+            ntt = null;
+        }
+        Prepared[] prep = decomposePrepare(coeff, pool, cnt);
+        try {
+            decomposeLimbs(prep, coeff, ntt, out, 0, level + 1 + ctx.alpha(), cnt);
+        } finally {
+            release(prep, pool);
+            if (tmp != null) pool.put(tmp.limbs());
+        }
+        for (PolyQP d : out) d.setDomain(Domain.NTT);
+        cnt.increment(Op.DECOMPOSE);
+        cnt.add(Op.LIMBS_READ, c.limbCount());
+        cnt.add(Op.LIMBS_WRITTEN, (long) out.length * (level + 1 + ctx.alpha()));
+    }
+
+    /** Decompose(c) of an NTT-domain polynomial into new digits, counted in the engine's counters. */
+    public PolyQP[] decompose(RnsPoly c) {
+        if (c.domain() != Domain.NTT) throw new WrongOperandException("Decompose expects an NTT-domain polynomial");
+        PolyQP[] digits = new PolyQP[ctx.params().beta(c.level())];
+        for (int t = 0; t < digits.length; t++) digits[t] = PolyQP.zero(ctx, c.level(), Domain.NTT);
+        decompose(c, digits, new LimbPool(n), counters);
         return digits;
+    }
+
+    // ================================================================== key inner product and permutation
+
+    /**
+     * The key-switching kernel of Algorithms 1–2, QP limbs [from, to):
+     * outA = [outA +] φ_g(addend + Σ_t D_t ⊙ SWK[t].b), outB = [outB +] φ_g(Σ_t D_t ⊙ SWK[t].a),
+     * with g = 1 meaning no permutation. {@code addend} may be null, or have no P part (a P·c_0
+     * whose P limbs are zero). {@code t0}, {@code t1} are two caller-owned scratch limbs. Counts
+     * the multiplications, not the KS-IP itself (the caller knows when the step is complete).
+     */
+    public void switchAndPermute(PolyQP[] digits, SwitchingKey key, long g, PolyQP addend, PolyQP outA, PolyQP outB,
+                                 boolean accumulate, int from, int to, long[] t0, long[] t1, OpCounters c) {
+        int level = digits[0].level();
+        checkKey(key, level);
+        int beta = digits.length;
+        int[] idx = g == 1 ? null : Automorphism.nttIndex(ctx.params().logN(), g);
+        long[][] x = new long[beta][], y = new long[beta][], z = new long[beta][];
+        int lq = level + 1;
+        for (int j = from; j < to; j++) {
+            int kj = j < lq ? j : key.level() + 1 + (j - lq);   // the key may sit at a higher level
+            for (int t = 0; t < beta; t++) {
+                x[t] = digits[t].limb(j);
+                y[t] = key.b(t).limb(kj);
+                z[t] = key.a(t).limb(kj);
+            }
+            long q = ctx.primeQP(level, j);
+            kernels.dot2Montgomery(x, y, z, beta, t0, t1, q, false);
+            long[] add = addend == null || (j >= lq && addend.p() == null) ? null : addend.limb(j);
+            if (idx == null) {
+                addInto(t0, add, outA.limb(j), accumulate, q);
+                addInto(t1, null, outB.limb(j), accumulate, q);
+            } else {
+                Automorphism.applyNttAdd(t0, add, outA.limb(j), idx, q, accumulate);
+                Automorphism.applyNttAdd(t1, null, outB.limb(j), idx, q, accumulate);
+            }
+        }
+        c.add(Op.MOD_MULS, 2L * beta * (to - from) * n);
+        c.add(Op.AUTOMORPHISM_LIMBS, idx == null ? 0 : 2L * (to - from));
+    }
+
+    private static void addInto(long[] x, long[] y, long[] out, boolean accumulate, long q) {
+        for (int k = 0; k < out.length; k++) {
+            long v = x[k];
+            if (y != null) { v += y[k]; if (v >= q) v -= q; }
+            if (accumulate) { v += out[k]; if (v >= q) v -= q; }
+            out[k] = v;
+        }
     }
 
     /**
@@ -76,24 +237,19 @@ public final class KeySwitcher {
      */
     public PolyQP[] innerProduct(PolyQP[] digits, SwitchingKey key) {
         int level = digits[0].level();
-        checkKey(key, level);
-        int beta = digits.length;
         PolyQP t0 = PolyQP.zero(ctx, level, Domain.NTT), t1 = PolyQP.zero(ctx, level, Domain.NTT);
-        long[][] x = new long[beta][], y = new long[beta][], z = new long[beta][];
-        for (int i = 0; i <= level; i++) {
-            for (int t = 0; t < beta; t++) { x[t] = digits[t].q().limb(i); y[t] = key.b(t).q().limb(i); z[t] = key.a(t).q().limb(i); }
-            kernels.dot2Montgomery(x, y, z, beta, t0.q().limb(i), t1.q().limb(i), rq.prime(i), false);
-        }
-        for (int j = 0; j < ctx.alpha(); j++) {
-            for (int t = 0; t < beta; t++) { x[t] = digits[t].p().limb(j); y[t] = key.b(t).p().limb(j); z[t] = key.a(t).p().limb(j); }
-            kernels.dot2Montgomery(x, y, z, beta, t0.p().limb(j), t1.p().limb(j), rp.prime(j), false);
-        }
+        long[] s0 = new long[n], s1 = new long[n];
         int limbs = level + 1 + ctx.alpha();
-        counters.increment(Op.KS_INNER_PRODUCT);
-        counters.add(Op.MOD_MULS, 2L * beta * limbs * ctx.n());
-        counters.add(Op.LIMBS_READ, 3L * beta * limbs);
-        counters.add(Op.LIMBS_WRITTEN, 2L * limbs);
+        switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, s0, s1, counters);
+        countInnerProduct(counters, digits.length, limbs);
         return new PolyQP[] {t0, t1};
+    }
+
+    /** Counts one completed key inner product over {@code limbs} limbs with β = {@code beta}. */
+    public static void countInnerProduct(OpCounters c, int beta, int limbs) {
+        c.increment(Op.KS_INNER_PRODUCT);
+        c.add(Op.LIMBS_READ, 3L * beta * limbs);
+        c.add(Op.LIMBS_WRITTEN, 2L * limbs);
     }
 
     void checkKey(SwitchingKey key, int level) {
@@ -103,62 +259,150 @@ public final class KeySwitcher {
         }
     }
 
-    /** ModDown: x ∈ R_{Q_ℓ·P} (NTT) → (x − BConv_{P→Q}([x]_P))·P^-1 ∈ R_{Q_ℓ} (NTT). */
-    public RnsPoly modDown(PolyQP x) {
-        int level = x.level();
-        RnsPoly pc = x.p().copy();
-        rp.intt(pc);
-        RnsPoly conv = rq.newPoly(level, Domain.COEFFICIENT);
-        ctx.modDownConv(level).apply(pc.limbs(), conv.limbs(), ctx.n(), counters, kernels);
-        rq.ntt(conv);
-        RnsPoly out = conv;   // (x − conv)·P^-1 written over conv: element-wise, so in place is safe
-        for (int j = 0; j <= level; j++) {
-            kernels.subMulShoup(x.q().limb(j), conv.limb(j), out.limb(j), ctx.pInvModQ[j], ctx.pInvModQShoup[j], rq.prime(j));
+    /**
+     * Lazy key switch then permutation (spec §2.4): (φ_g(a + ⟨D, SWK.b⟩), φ_g(⟨D, SWK.a⟩)) over QP —
+     * a hoisted rotation without ModDown when a = P·c_0, and the middle/outer steps of
+     * Algorithms 1–2 otherwise. Allocates its result; counts one KS-IP.
+     */
+    public PolyQP[] switchAndPermute(PolyQP[] digits, PolyQP a, GaloisKey key) {
+        int level = digits[0].level();
+        PolyQP oa = PolyQP.zero(ctx, level, Domain.NTT), ob = PolyQP.zero(ctx, level, Domain.NTT);
+        int limbs = level + 1 + ctx.alpha();
+        switchAndPermute(digits, key.key(), key.galoisElement(), a, oa, ob, false, 0, limbs, new long[n], new long[n], counters);
+        countInnerProduct(counters, digits.length, limbs);
+        return new PolyQP[] {oa, ob};
+    }
+
+    // ================================================================== ModDown
+
+    /**
+     * Prologue of ModDown: the P limbs of x (transformed to the coefficient form in borrowed
+     * buffers if x is in the NTT domain) prepared for the centred conversion P → Q_ℓ.
+     */
+    public Prepared modDownPrepare(PolyQP x, LimbPool pool, OpCounters c) {
+        int alpha = ctx.alpha();
+        long[][] y = pool.get(alpha);
+        for (int j = 0; j < alpha; j++) System.arraycopy(x.p().limb(j), 0, y[j], 0, n);
+        if (x.domain() == Domain.NTT) {
+            NttTables[] t = new NttTables[alpha];
+            for (int j = 0; j < alpha; j++) t[j] = rp.tables(j);
+            ctx.engine().inverse(y, t, alpha, c);
         }
-        counters.increment(Op.MOD_DOWN);
-        counters.add(Op.MOD_MULS, (long) (level + 1) * ctx.n());
-        counters.add(Op.LIMBS_READ, x.limbCount());
-        counters.add(Op.LIMBS_WRITTEN, level + 1);
+        long[] u = pool.get();
+        BConv conv = ctx.modDownConv(x.level());
+        conv.prepare(y, y, u, n, c, kernels);
+        return new Prepared(conv, y, u, -1);
+    }
+
+    /**
+     * Q limbs [from, to) of ModDown(x) = (x_Q − [x]_P)·P^-1 with [x]_P centred, in x's domain
+     * (converted limbs are transformed when x is in the NTT domain). {@code out} may be x's Q part.
+     */
+    public void modDownLimbs(PolyQP x, Prepared prep, RnsPoly out, int from, int to, LimbPool pool, OpCounters c) {
+        dropLimbs(x.q(), x.domain(), prep, out, from, to, ctx.pInvModQ, ctx.pInvModQShoup, pool, c);
+    }
+
+    /** ModDown of x into {@code out} (Q at x's level, x's domain); counts one MOD_DOWN. */
+    public void modDown(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
+        Prepared p = modDownPrepare(x, pool, c);
+        try {
+            modDownLimbs(x, p, out, 0, x.level() + 1, pool, c);
+        } finally {
+            p.release(pool);
+        }
+        out.setDomain(x.domain());
+        countModDown(c, x.limbCount(), x.level() + 1);
+    }
+
+    /** Counts one completed ModDown. */
+    public static void countModDown(OpCounters c, int limbsIn, int limbsOut) {
+        c.increment(Op.MOD_DOWN);
+        c.add(Op.LIMBS_READ, limbsIn);
+        c.add(Op.LIMBS_WRITTEN, limbsOut);
+    }
+
+    /** ModDown: x ∈ R_{Q_ℓ·P} (NTT) → round(x/P) ∈ R_{Q_ℓ} (NTT), a new polynomial. */
+    public RnsPoly modDown(PolyQP x) {
+        RnsPoly out = rq.newPoly(x.level(), x.domain());
+        modDown(x, out, new LimbPool(n), counters);
         return out;
     }
 
     /**
-     * ModDown merged with rescale (spec §2.5): x ∈ R_{Q_ℓ·P} (NTT) →
-     * (x − BConv_{{q_ℓ}∪P → Q_{ℓ−1}}([x]_{q_ℓ·P}))·(q_ℓ·P)^-1 ∈ R_{Q_{ℓ−1}}: one BConv and D limb
-     * transforms instead of D + (ℓ+1).
+     * ModDown merged with rescale (spec §2.5): x ∈ R_{Q_ℓ·P} (NTT) → round(x/(q_ℓ·P)) ∈ R_{Q_{ℓ−1}}
+     * (NTT) into {@code out}: one centred BConv and D limb transforms instead of D + (ℓ+1).
+     * Counts one MOD_DOWN.
      */
-    public RnsPoly modDownRescale(PolyQP x) {
+    public void modDownRescale(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
         int level = x.level();
         if (level == 0) throw new LevelMismatchException("cannot rescale a level-0 polynomial");
+        if (x.domain() != Domain.NTT) throw new WrongOperandException("modDownRescale expects an NTT-domain polynomial");
         int alpha = ctx.alpha();
-        long[][] src = new long[1 + alpha][];
-        NttTables[] srcT = new NttTables[1 + alpha];
-        src[0] = x.q().limb(level).clone();
-        srcT[0] = rq.tables(level);
-        for (int j = 0; j < alpha; j++) { src[1 + j] = x.p().limb(j).clone(); srcT[1 + j] = rp.tables(j); }
-        ctx.engine().inverse(src, srcT, src.length);
-        RnsPoly conv = rq.newPoly(level - 1, Domain.COEFFICIENT);
-        ctx.modDownRescaleConv(level).apply(src, conv.limbs(), ctx.n(), counters, kernels);
-        rq.ntt(conv);
-        RnsPoly out = conv;
-        for (int j = 0; j < level; j++) {
-            kernels.subMulShoup(x.q().limb(j), conv.limb(j), out.limb(j), ctx.qpLastInv[level][j], ctx.qpLastInvShoup[level][j], rq.prime(j));
+        long[][] y = pool.get(1 + alpha);
+        NttTables[] t = new NttTables[1 + alpha];
+        System.arraycopy(x.q().limb(level), 0, y[0], 0, n);
+        t[0] = rq.tables(level);
+        for (int j = 0; j < alpha; j++) { System.arraycopy(x.p().limb(j), 0, y[1 + j], 0, n); t[1 + j] = rp.tables(j); }
+        ctx.engine().inverse(y, t, y.length, c);
+        long[] u = pool.get();
+        BConv conv = ctx.modDownRescaleConv(level);
+        conv.prepare(y, y, u, n, c, kernels);
+        Prepared p = new Prepared(conv, y, u, -1);
+        try {
+            dropLimbs(x.q(), Domain.NTT, p, out, 0, level, ctx.qpLastInv[level], ctx.qpLastInvShoup[level], pool, c);
+        } finally {
+            p.release(pool);
         }
-        counters.increment(Op.MOD_DOWN);
-        counters.add(Op.MOD_MULS, (long) level * ctx.n());
-        counters.add(Op.LIMBS_READ, x.limbCount());
-        counters.add(Op.LIMBS_WRITTEN, level);
+        out.setDomain(Domain.NTT);
+        countModDown(c, x.limbCount(), level);
+    }
+
+    public RnsPoly modDownRescale(PolyQP x) {
+        RnsPoly out = rq.newPoly(x.level() - 1, Domain.NTT);
+        modDownRescale(x, out, new LimbPool(n), counters);
         return out;
     }
 
+    /**
+     * The tail shared by ModDown and ModDown+rescale, Q limbs j ∈ [from, to):
+     * out_j = (x_j − conv_j)·inv_j with conv the centred conversion of the dropped primes,
+     * transformed first when the domain is NTT.
+     */
+    private void dropLimbs(RnsPoly xq, Domain domain, Prepared p, RnsPoly out, int from, int to,
+                           long[] inv, long[] invShoup, LimbPool pool, OpCounters c) {
+        if (from >= to) return;
+        long[][] conv = new long[to][];
+        for (int j = from; j < to; j++) conv[j] = pool.get();
+        try {
+            p.conv.convert(p.y, p.u, conv, from, to, n, c, kernels);
+            if (domain == Domain.NTT) {
+                long[][] l = new long[to - from][];
+                NttTables[] t = new NttTables[to - from];
+                for (int j = from; j < to; j++) { l[j - from] = conv[j]; t[j - from] = rq.tables(j); }
+                ctx.engine().forward(l, t, to - from, c);
+            }
+            for (int j = from; j < to; j++) kernels.subMulShoup(xq.limb(j), conv[j], out.limb(j), inv[j], invShoup[j], rq.prime(j));
+        } finally {
+            for (int j = from; j < to; j++) pool.put(conv[j]);
+        }
+        c.add(Op.MOD_MULS, (long) (to - from) * n);
+    }
+
+    // ================================================================== rescale and helpers
+
     /** Rescale of one Q polynomial (NTT): divide by q_ℓ with rounding, drop the last limb. */
     public RnsPoly rescale(RnsPoly x) {
+        return rescale(x, counters);
+    }
+
+    /** {@link #rescale(RnsPoly)} counted in {@code c}. */
+    public RnsPoly rescale(RnsPoly x, OpCounters c) {
         int level = x.level();
         if (level == 0) throw new LevelMismatchException("cannot rescale a level-0 ciphertext");
         if (x.domain() != Domain.NTT) throw new WrongOperandException("rescale expects an NTT-domain polynomial");
         long ql = rq.prime(level);
         long[][] last = {x.limb(level).clone()};
-        ctx.engine().inverse(last, new NttTables[] {rq.tables(level)}, 1);
+        ctx.engine().inverse(last, new NttTables[] {rq.tables(level)}, 1, c);
         // centered residue of the last limb modulo every other prime: (v + h mod q_ℓ) mod q_j − h, h = ⌊q_ℓ/2⌋,
         // which rounds the division instead of flooring it; branch-free and vectorized
         long half = ql >>> 1;
@@ -179,12 +423,12 @@ public final class KeySwitcher {
                 dst[k] = d < 0 ? d + q : d;
             }
         }
-        rq.ntt(conv);
+        rq.ntt(conv, c);
         RnsPoly out = conv;
         for (int j = 0; j < level; j++) {
             kernels.subMulShoup(x.limb(j), conv.limb(j), out.limb(j), ctx.qLastInv[level][j], ctx.qLastInvShoup[level][j], rq.prime(j));
         }
-        counters.add(Op.MOD_MULS, (long) level * ctx.n());
+        c.add(Op.MOD_MULS, (long) level * ctx.n());
         return out;
     }
 
@@ -195,10 +439,13 @@ public final class KeySwitcher {
     }
 
     private void toMontgomery(RnsPoly p, Ring ring) {
-        for (int i = 0; i < p.limbCount(); i++) {
-            long q = ring.prime(i), r = ModArith.montgomeryR(q);
-            kernels.mulShoup(p.limb(i), r, ModArith.shoupQuotient(r, q), q, p.limb(i), 0, p.n());
-        }
+        for (int i = 0; i < p.limbCount(); i++) toMontgomery(p.limb(i), ring.prime(i));
+    }
+
+    /** In place: one limb modulo q into Montgomery form. */
+    public void toMontgomery(long[] limb, long q) {
+        long r = ModArith.montgomeryR(q);
+        kernels.mulShoup(limb, r, ModArith.shoupQuotient(r, q), q, limb, 0, limb.length);
     }
 
     /** out = a + b over QP (out may alias a or b). */
@@ -215,26 +462,20 @@ public final class KeySwitcher {
         return out;
     }
 
-    /**
-     * Lazy key switch then permutation (spec §2.4): (φ_g(a + ⟨D, SWK.b⟩), φ_g(⟨D, SWK.a⟩)) over QP —
-     * a hoisted rotation without ModDown when a = P·c_0, and the middle/outer steps of
-     * Algorithms 1–2 otherwise.
-     */
-    public PolyQP[] switchAndPermute(PolyQP[] digits, PolyQP a, GaloisKey key) {
-        PolyQP[] t = innerProduct(digits, key.key());
-        if (a != null) add(t[0], a, t[0]);
-        return new PolyQP[] {automorphism(t[0], key.galoisElement()), automorphism(t[1], key.galoisElement())};
+    /** P·c into {@code out} (Q limbs only, same level and domain as c): c's limbs times [P]_{q_j}. */
+    public void timesP(RnsPoly c, RnsPoly out, OpCounters cnt) {
+        for (int j = 0; j <= c.level(); j++) {
+            long w = ctx.pModQ[j], q = rq.prime(j), ws = ModArith.shoupQuotient(w, q);
+            kernels.mulShoup(c.limb(j), w, ws, q, out.limb(j), 0, n);
+        }
+        out.setDomain(c.domain());
+        cnt.add(Op.MOD_MULS, (long) c.limbCount() * n);
     }
 
     /** P·c over QP: c's limbs times [P]_{q_j}; the P limbs are zero. */
     public PolyQP timesP(RnsPoly c) {
         PolyQP out = PolyQP.zero(ctx, c.level(), c.domain());
-        for (int j = 0; j <= c.level(); j++) {
-            long w = ctx.pModQ[j], q = rq.prime(j), ws = ModArith.shoupQuotient(w, q);
-            long[] src = c.limb(j), dst = out.q().limb(j);
-            for (int k = 0; k < src.length; k++) dst[k] = ModArith.mulShoup(src[k], w, ws, q);
-        }
-        counters.add(Op.MOD_MULS, (long) c.limbCount() * ctx.n());
+        timesP(c, out.q(), counters);
         return out;
     }
 }

@@ -47,17 +47,19 @@ public final class Sampler {
     /** Signed coefficients into a polynomial of {@code ring} at {@code level} (coefficient domain). */
     public static RnsPoly fromSigned(Ring ring, int level, long[] coeffs) {
         RnsPoly p = ring.newPoly(level, Domain.COEFFICIENT);
-        for (int i = 0; i <= level; i++) {
-            long q = ring.prime(i), ws = io.hoist.math.ModArith.shoupQuotient(1, q);   // |c| mod q = |c|·1 (Shoup), no division
-            long[] l = p.limb(i);
-            for (int k = 0; k < coeffs.length; k++) {
-                long c = coeffs[k];
-                if (c == Long.MIN_VALUE) throw new IllegalArgumentException("coefficient out of range");
-                long r = io.hoist.math.ModArith.mulShoup(Math.abs(c), 1, ws, q);
-                l[k] = c >= 0 || r == 0 ? r : q - r;
-            }
-        }
+        for (int i = 0; i <= level; i++) fromSigned(coeffs, ring.prime(i), p.limb(i));
         return p;
+    }
+
+    /** One limb: out[k] = coeffs[k] mod q in [0, q) for signed coefficients (|c| &lt; 2^63). */
+    public static void fromSigned(long[] coeffs, long q, long[] out) {
+        long ws = io.hoist.math.ModArith.shoupQuotient(1, q);   // |c| mod q = |c|·1 (Shoup), no division
+        for (int k = 0; k < coeffs.length; k++) {
+            long c = coeffs[k];
+            if (c == Long.MIN_VALUE) throw new IllegalArgumentException("coefficient out of range");
+            long r = io.hoist.math.ModArith.mulShoup(Math.abs(c), 1, ws, q);
+            out[k] = c >= 0 || r == 0 ? r : q - r;
+        }
     }
 
     /** Uniform polynomial (each residue uniform), marked as NTT domain: uniform there is uniform anywhere. */

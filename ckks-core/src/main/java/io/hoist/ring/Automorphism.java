@@ -84,4 +84,22 @@ public final class Automorphism {
         if (in == out) throw new IllegalArgumentException("automorphism cannot run in place");
         for (int t = 0; t < idx.length; t++) out[t] = in[idx[t]];
     }
+
+    /**
+     * out[t] = (accumulate ? out[t] : 0) + x[idx[t]] + (y == null ? 0 : y[idx[t]]) mod q: an NTT-domain
+     * automorphism fused with the additions around it (A_i = φ(A_0 + T0), C += φ(U + T0)); out must
+     * not alias x or y. Inputs reduced in [0, q).
+     */
+    public static void applyNttAdd(long[] x, long[] y, long[] out, int[] idx, long q, boolean accumulate) {
+        if (out == x || out == y) throw new IllegalArgumentException("automorphism cannot run in place");
+        final int n = idx.length;
+        if (y == null && !accumulate) { applyNtt(x, out, idx); return; }
+        for (int t = 0; t < n; t++) {
+            int s = idx[t];
+            long v = x[s];
+            if (y != null) { v += y[s]; if (v >= q) v -= q; }
+            if (accumulate) { v += out[t]; if (v >= q) v -= q; }
+            out[t] = v;
+        }
+    }
 }

@@ -28,10 +28,24 @@ public interface LimbKernels {
     void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len);
 
     /**
-     * out[off+k] = Σ_i y[i][k]·w[i] mod d in [0, d) for k &lt; len (the inner sum of BConv), with each
-     * w[i] &lt; d fixed and ws[i] its Shoup quotient; d &lt; 2^61.
+     * out[off+k] = Σ_i y[i][yOff+k]·w[i] mod d in [0, d) for k &lt; len (the inner sum of BConv), with
+     * each w[i] &lt; d fixed and ws[i] its Shoup quotient; d &lt; 2^61.
      */
-    void sumShoup(long[][] y, int terms, long[] w, long[] ws, long d, long[] out, int off, int len);
+    void sumShoup(long[][] y, int yOff, int terms, long[] w, long[] ws, long d, long[] out, int off, int len);
+
+    /** {@link #sumShoup(long[][], int, int, long[], long[], long, long[], int, int)} with yOff = 0. */
+    default void sumShoup(long[][] y, int terms, long[] w, long[] ws, long d, long[] out, int off, int len) {
+        sumShoup(y, 0, terms, w, ws, d, out, off, len);
+    }
+
+    /**
+     * Diagonal sums of a linear transform for several outputs at once (Algorithm 2 lines 13–14): for
+     * o &lt; outs, out0[o] = Σ_t f[o][t] ⊙ x[t] · 2^-64 and out1[o] = Σ_t f[o][t] ⊙ y[t] · 2^-64 (mod q),
+     * where f[o][t] == null means the term is absent. Each x[t], y[t] is read once for all outputs,
+     * so the rotated ciphertexts stream once per call instead of once per output. With
+     * {@code accumulate} the previous outputs are added. Outputs must not alias inputs.
+     */
+    void dot2MontgomeryMulti(long[][] x, long[][] y, long[][][] f, int terms, int outs, long[][] out0, long[][] out1, long q, boolean accumulate);
 
     /** out = (a − b)·w mod q, with a, b in [0, q) and w fixed (ModDown and rescale tails). */
     void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q);

@@ -46,21 +46,31 @@ public final class NttEngine {
     }
 
     public void forward(long[][] limbs, NttTables[] tables, int count) {
-        run(limbs, tables, count, true);
+        run(limbs, tables, count, true, counters);
     }
 
     public void inverse(long[][] limbs, NttTables[] tables, int count) {
-        run(limbs, tables, count, false);
+        run(limbs, tables, count, false, counters);
     }
 
-    private void run(long[][] limbs, NttTables[] tables, int count, boolean forward) {
+    /** Forward NTTs counted in {@code c} (an evaluation's own counters) instead of the engine's. */
+    public void forward(long[][] limbs, NttTables[] tables, int count, OpCounters c) {
+        run(limbs, tables, count, true, c);
+    }
+
+    /** Inverse NTTs counted in {@code c}. */
+    public void inverse(long[][] limbs, NttTables[] tables, int count, OpCounters c) {
+        run(limbs, tables, count, false, c);
+    }
+
+    private void run(long[][] limbs, NttTables[] tables, int count, boolean forward, OpCounters counters) {
         if (count == 0) return;
         int refused = 0;
         for (int i = 0; i < count; i++) if (!backend.accepts(tables[i])) refused++;
         if (refused == 0) {
-            call(backend, limbs, tables, count, forward);
+            call(backend, limbs, tables, count, forward, counters);
         } else if (refused == count || backend == fallback) {
-            call(fallback, limbs, tables, count, forward);
+            call(fallback, limbs, tables, count, forward, counters);
         } else {
             long[][] okL = new long[count - refused][], noL = new long[refused][];
             NttTables[] okT = new NttTables[count - refused], noT = new NttTables[refused];
@@ -68,8 +78,8 @@ public final class NttEngine {
                 if (backend.accepts(tables[i])) { okL[a] = limbs[i]; okT[a++] = tables[i]; }
                 else { noL[b] = limbs[i]; noT[b++] = tables[i]; }
             }
-            call(backend, okL, okT, okL.length, forward);
-            call(fallback, noL, noT, noL.length, forward);
+            call(backend, okL, okT, okL.length, forward, counters);
+            call(fallback, noL, noT, noL.length, forward, counters);
         }
         if (refused > 0 && backend != fallback) counters.add(Op.NTT_FALLBACK_LIMBS, refused);
         int n = tables[0].n();
@@ -77,7 +87,7 @@ public final class NttEngine {
         counters.add(Op.MOD_MULS, (long) count * (n / 2) * tables[0].logN());
     }
 
-    private void call(NttBackend b, long[][] limbs, NttTables[] tables, int count, boolean forward) {
+    private static void call(NttBackend b, long[][] limbs, NttTables[] tables, int count, boolean forward, OpCounters counters) {
         counters.increment(Op.NTT_CALLS);
         if (forward) b.forward(limbs, tables, count);
         else b.inverse(limbs, tables, count);

@@ -5,28 +5,43 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Operation counters of one engine. Incremented once per limb or per polynomial, never per
- * coefficient, so they stay on in production; thread-safe.
+ * Operation counters. Incremented once per limb or per polynomial, never per coefficient, so they
+ * stay on in production; thread-safe. A counter set may have a parent that receives every
+ * increment too: an evaluation counts into its own set ({@link #child()}) while the engine's set
+ * stays the sum over all evaluations, so concurrent evaluations each see exactly their own counts.
  */
 public final class OpCounters {
     private final LongAdder[] counts = new LongAdder[Op.values().length];
+    private final OpCounters parent;
 
     public OpCounters() {
+        this(null);
+    }
+
+    private OpCounters(OpCounters parent) {
+        this.parent = parent;
         for (int i = 0; i < counts.length; i++) counts[i] = new LongAdder();
+    }
+
+    /** A fresh counter set whose increments are also added to this one. */
+    public OpCounters child() {
+        return new OpCounters(this);
     }
 
     public void add(Op op, long amount) {
         counts[op.ordinal()].add(amount);
+        if (parent != null) parent.add(op, amount);
     }
 
     public void increment(Op op) {
-        counts[op.ordinal()].increment();
+        add(op, 1);
     }
 
     public long get(Op op) {
         return counts[op.ordinal()].sum();
     }
 
+    /** Resets this set only (not its parent). */
     public void reset() {
         for (LongAdder c : counts) c.reset();
     }

@@ -75,17 +75,27 @@ public final class Ring {
 
     /** Forward NTT of all limbs in one backend call; the polynomial must be in the coefficient domain. */
     public void ntt(RnsPoly p) {
+        ntt(p, engine.counters());
+    }
+
+    /** Forward NTT of all limbs, counted in {@code c}. */
+    public void ntt(RnsPoly p, OpCounters c) {
         own(p);
         if (p.domain() != Domain.COEFFICIENT) throw new RingMismatchException("ntt: polynomial is already in the NTT domain");
-        engine.forward(p.limbs, Arrays.copyOf(tables, p.limbCount()), p.limbCount());
+        engine.forward(p.limbs, Arrays.copyOf(tables, p.limbCount()), p.limbCount(), c);
         p.domain = Domain.NTT;
     }
 
     /** Inverse NTT of all limbs in one backend call. */
     public void intt(RnsPoly p) {
+        intt(p, engine.counters());
+    }
+
+    /** Inverse NTT of all limbs, counted in {@code c}. */
+    public void intt(RnsPoly p, OpCounters c) {
         own(p);
         if (p.domain() != Domain.NTT) throw new RingMismatchException("intt: polynomial is already in the coefficient domain");
-        engine.inverse(p.limbs, Arrays.copyOf(tables, p.limbCount()), p.limbCount());
+        engine.inverse(p.limbs, Arrays.copyOf(tables, p.limbCount()), p.limbCount(), c);
         p.domain = Domain.COEFFICIENT;
     }
 

@@ -23,6 +23,12 @@ public final class RnsPoly {
     public int level() { return limbs.length - 1; }
     public int limbCount() { return limbs.length; }
     public Domain domain() { return domain; }
+
+    /**
+     * Sets the domain flag. For code that transforms limbs one range at a time (the phased LT
+     * executor): the flag must describe every limb once the last range is done.
+     */
+    public void setDomain(Domain d) { this.domain = java.util.Objects.requireNonNull(d, "domain"); }
     public int n() { return ring.n(); }
 
     /** The live limb array of prime i (no copy: hot paths write through it). */

@@ -124,6 +124,91 @@ public final class VectorLimbKernels implements LimbKernels {
         if (o1 != null) System.arraycopy(o1, 0, out1, from, len);
     }
 
+    private static final ThreadLocal<long[][]> MULTI = ThreadLocal.withInitial(() -> new long[1][0]);
+
+    @Override
+    public void dot2MontgomeryMulti(long[][] x, long[][] y, long[][][] f, int terms, int outs, long[][] out0, long[][] out1, long q, boolean accumulate) {
+        final int n = out0[0].length;
+        if (q >= MAX_Q || n % L != 0 || n < BLOCK) { scalar.dot2MontgomeryMulti(x, y, f, terms, outs, out0, out1, q, accumulate); return; }
+        final long ni = ModArith.montgomeryNegInv(q);
+        final int chunk = LimbKernels.montgomeryTerms(q);
+        final LongVector one = LongVector.broadcast(S, 1);
+        long[][] holder = MULTI.get();
+        if (holder[0].length < 4 * outs * BLOCK) holder[0] = new long[4 * outs * BLOCK];
+        final long[] acc = holder[0];   // per output o: hi0, lo0, hi1, lo1 blocks at (4·o + c)·BLOCK
+        final int[] active = new int[outs];
+        for (int base = 0; base < n; base += BLOCK) {
+            for (int t0 = 0; t0 < terms; t0 += chunk) {
+                final int t1 = Math.min(terms, t0 + chunk);
+                java.util.Arrays.fill(acc, 0, 4 * outs * BLOCK, 0L);
+                for (int t = t0; t < t1; t++) {
+                    int na = 0;
+                    for (int o = 0; o < outs; o++) if (f[o][t] != null) active[na++] = o;
+                    if (na == 0) continue;
+                    final long[] xt = x[t], yt = y[t];
+                    for (int k = 0; k < BLOCK; k += L) {
+                        LongVector a = LongVector.fromArray(S, xt, base + k);
+                        LongVector al = a.and(M32), ah = a.lanewise(VectorOperators.LSHR, 32);
+                        LongVector c = LongVector.fromArray(S, yt, base + k);
+                        LongVector cl = c.and(M32), ch = c.lanewise(VectorOperators.LSHR, 32);
+                        for (int ai = 0; ai < na; ai++) {
+                            final int o = active[ai];
+                            final int s0 = 4 * o * BLOCK + k;
+                            LongVector b = LongVector.fromArray(S, f[o][t], base + k);
+                            LongVector bl = b.and(M32), bh = b.lanewise(VectorOperators.LSHR, 32);
+                            LongVector ll = al.mul(bl), lh = al.mul(bh), hl = ah.mul(bl), hh = ah.mul(bh);
+                            LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+                            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                                    .add(mid.lanewise(VectorOperators.LSHR, 32));
+                            LongVector lo = a.mul(b);
+                            LongVector l0 = LongVector.fromArray(S, acc, s0 + BLOCK).add(lo);
+                            LongVector h0 = LongVector.fromArray(S, acc, s0).add(hi).add(one, l0.compare(VectorOperators.ULT, lo));
+                            l0.intoArray(acc, s0 + BLOCK);
+                            h0.intoArray(acc, s0);
+                            LongVector ll2 = cl.mul(bl), lh2 = cl.mul(bh), hl2 = ch.mul(bl), hh2 = ch.mul(bh);
+                            LongVector mid2 = ll2.lanewise(VectorOperators.LSHR, 32).add(lh2.and(M32)).add(hl2.and(M32));
+                            LongVector hi2 = hh2.add(lh2.lanewise(VectorOperators.LSHR, 32)).add(hl2.lanewise(VectorOperators.LSHR, 32))
+                                    .add(mid2.lanewise(VectorOperators.LSHR, 32));
+                            LongVector lo2 = c.mul(b);
+                            LongVector l1 = LongVector.fromArray(S, acc, s0 + 3 * BLOCK).add(lo2);
+                            LongVector h1 = LongVector.fromArray(S, acc, s0 + 2 * BLOCK).add(hi2).add(one, l1.compare(VectorOperators.ULT, lo2));
+                            l1.intoArray(acc, s0 + 3 * BLOCK);
+                            h1.intoArray(acc, s0 + 2 * BLOCK);
+                        }
+                    }
+                }
+                final boolean add = accumulate || t0 > 0;
+                for (int o = 0; o < outs; o++) {
+                    redcBlock(acc, 4 * o * BLOCK, out0[o], base, add, q, ni);
+                    redcBlock(acc, (4 * o + 2) * BLOCK, out1[o], base, add, q, ni);
+                }
+            }
+        }
+    }
+
+    /**
+     * out[base+k] (+)= REDC(hi, lo) for one block, hi at acc[s..s+BLOCK) and lo right after it:
+     * arrays in, arrays out, so no vector crosses the call (it boxes nothing if C2 does not inline it).
+     */
+    private static void redcBlock(long[] acc, int s, long[] out, int base, boolean add, long q, long ni) {
+        final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);
+        final LongVector ql = LongVector.broadcast(S, q & M32), qh = LongVector.broadcast(S, q >>> 32);
+        final LongVector one = LongVector.broadcast(S, 1);
+        for (int k = 0; k < BLOCK; k += L) {
+            LongVector l0 = LongVector.fromArray(S, acc, s + BLOCK + k), h0 = LongVector.fromArray(S, acc, s + k);
+            LongVector m = l0.mul(vni);
+            LongVector mlo = m.and(M32), mhi = m.lanewise(VectorOperators.LSHR, 32);
+            LongVector ll = mlo.mul(ql), lh = mlo.mul(qh), hl = mhi.mul(ql), hh = mhi.mul(qh);
+            LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+            LongVector mq = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                    .add(mid.lanewise(VectorOperators.LSHR, 32));
+            LongVector u = h0.add(mq).add(one, l0.compare(VectorOperators.NE, 0));
+            u = u.lanewise(VectorOperators.UMIN, u.sub(vq));
+            LongVector r = add ? LongVector.fromArray(S, out, base + k).add(u) : u;
+            r.lanewise(VectorOperators.UMIN, r.sub(vq)).intoArray(out, base + k);
+        }
+    }
+
     @Override
     public void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len) {
         if (q >= MAX_Q) { scalar.mulShoup(x, w, ws, q, out, from, len); return; }
@@ -144,14 +229,14 @@ public final class VectorLimbKernels implements LimbKernels {
     }
 
     @Override
-    public void sumShoup(long[][] y, int terms, long[] w, long[] ws, long d, long[] out, int off, int len) {
-        if (d >= MAX_Q) { scalar.sumShoup(y, terms, w, ws, d, out, off, len); return; }
+    public void sumShoup(long[][] y, int yOff, int terms, long[] w, long[] ws, long d, long[] out, int off, int len) {
+        if (d >= MAX_Q) { scalar.sumShoup(y, yOff, terms, w, ws, d, out, off, len); return; }
         final LongVector vd = LongVector.broadcast(S, d), v2d = LongVector.broadcast(S, 2 * d);
         int vecEnd = len - len % L;
         for (int k = 0; k < vecEnd; k += L) {
             LongVector acc = LongVector.zero(S);
             for (int i = 0; i < terms; i++) {
-                LongVector v = LongVector.fromArray(S, y[i], k);
+                LongVector v = LongVector.fromArray(S, y[i], yOff + k);
                 long wsi = ws[i];
                 LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
                 LongVector wl = LongVector.broadcast(S, wsi & M32), wh = LongVector.broadcast(S, wsi >>> 32);
@@ -164,11 +249,7 @@ public final class VectorLimbKernels implements LimbKernels {
             }
             acc.lanewise(VectorOperators.UMIN, acc.sub(vd)).intoArray(out, off + k);
         }
-        if (vecEnd < len) {
-            long[][] ys = new long[terms][];
-            for (int i = 0; i < terms; i++) ys[i] = java.util.Arrays.copyOfRange(y[i], vecEnd, len);
-            scalar.sumShoup(ys, terms, w, ws, d, out, off + vecEnd, len - vecEnd);
-        }
+        if (vecEnd < len) scalar.sumShoup(y, yOff + vecEnd, terms, w, ws, d, out, off + vecEnd, len - vecEnd);
     }
 
     @Override

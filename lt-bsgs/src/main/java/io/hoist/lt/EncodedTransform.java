@@ -9,7 +9,8 @@ import it.unimi.dsi.fastutil.ints.Int2ObjectMaps;
 /**
  * A transform's diagonals encoded for one plan at one level: F̃_r = Enc(Rot_{−k(r)}(f_r)) at scale
  * Δ_pt = q_ℓ, replicated over the slots. Precomputed: QP limbs (Q limbs for BSGS) in NTT and
- * Montgomery form. Compact: one word per coefficient, expanded during evaluation. Immutable.
+ * Montgomery form; a diagonal with baby step 0 multiplies (A_0, B_0) = P·(c_0, c_1), whose P limbs are
+ * zero, so it keeps its Q limbs only. Compact: one word per coefficient, expanded during evaluation. Immutable.
  */
 public final class EncodedTransform {
     private final CkksParameters params;
@@ -20,9 +21,11 @@ public final class EncodedTransform {
     private final Int2ObjectMap<PolyQP> qp;
     private final Int2ObjectMap<RnsPoly> q;
     private final Int2ObjectMap<long[]> compact;
+    private final LtProgram program;
 
     EncodedTransform(CkksParameters params, Plan plan, int level, double scale, Storage storage,
                      Int2ObjectMap<PolyQP> qp, Int2ObjectMap<RnsPoly> q, Int2ObjectMap<long[]> compact) {
+        this.program = plan.algorithm() == Algorithm.BSGS ? null : LtProgram.compile(plan, LimbLayout.of(params, level));
         this.params = params;
         this.plan = plan;
         this.level = level;
@@ -40,6 +43,8 @@ public final class EncodedTransform {
     /** Δ_pt = q_ℓ. */
     public double scale() { return scale; }
     public Storage storage() { return storage; }
+    /** The compiled program (null for BSGS, which runs full rotations instead). */
+    public LtProgram program() { return program; }
 
     PolyQP qp(int r) { return qp.get(r); }
     RnsPoly q(int r) { return q.get(r); }
@@ -48,7 +53,7 @@ public final class EncodedTransform {
     /** Bytes held by the encoded diagonals (8 per stored word). */
     public long memoryBytes() {
         long words = 0;
-        if (qp != null) for (PolyQP p : qp.values()) words += (long) p.limbCount() * params.n();
+        if (qp != null) for (PolyQP p : qp.values()) words += (long) (p.q().limbCount() + (p.p() == null ? 0 : p.p().limbCount())) * params.n();
         if (q != null) for (RnsPoly p : q.values()) words += (long) p.limbCount() * params.n();
         if (compact != null) for (long[] c : compact.values()) words += c.length;
         return 8 * words;

@@ -1,52 +1,96 @@
 package io.hoist.lt;
 
+import com.google.common.collect.ImmutableMap;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Encoder;
-import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.GaloisKey;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.WrongOperandException;
+import io.hoist.ring.Automorphism;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
+import io.hoist.ring.LimbPool;
 import io.hoist.ring.Op;
+import io.hoist.ring.OpCounters;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntList;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Encodes and evaluates linear transforms by a {@link Plan}. The hoisted algorithms (diagonal,
- * DH-BSGS, TH-BSGS) share one code path, Algorithm 2 of spec §5.2 with block sizes b1 | b2
- * (Algorithm 1 is the case b1 = b2): the line numbers in comments refer to that listing.
- * BSGS runs full rotations with products over Q (§4.2). Thread-safe: holds only immutable state.
+ * DH-BSGS, TH-BSGS) compile to one {@link LtProgram} (Algorithm 2 of spec §5.2 with block sizes
+ * b1 | b2) that a {@link Schedule} executes: {@link Schedule#direct()} step by step, or
+ * {@link Schedule#phased} by the six-phase memory-aware schedule of §7 with a traffic ledger.
+ * BSGS runs full rotations with products over Q (§4.2).
+ *
+ * <p>Limb buffers come from this evaluator's pool and go back after each evaluation, so a warm
+ * evaluation allocates little more than its output. Counts belong to each evaluation
+ * ({@link Evaluation#counts()}), and also add up in the context's counters. Thread-safe.
  */
 public final class LinearTransformEvaluator {
     private final CkksContext ctx;
     private final CkksParameters params;
     private final Encoder encoder;
-    private final Evaluator ev;
     private final KeySwitcher ks;
     private final RotationKeySet keys;
     private final LimbKernels kernels;
+    private final LimbPool pool;
+    private final Schedule schedule;
 
     public LinearTransformEvaluator(CkksContext ctx, RotationKeySet keys) {
+        this(ctx, keys, Schedule.direct());
+    }
+
+    /** An evaluator whose {@link #evaluate(Ciphertext, EncodedTransform)} runs {@code schedule}. */
+    public LinearTransformEvaluator(CkksContext ctx, RotationKeySet keys, Schedule schedule) {
         this.ctx = ctx;
         this.params = ctx.params();
         this.encoder = new Encoder(ctx);
-        this.ev = new Evaluator(ctx, null, keys);
-        this.ks = ev.keySwitcher();
+        this.ks = new KeySwitcher(ctx);
         this.keys = Objects.requireNonNull(keys, "keys");
+        if (!keys.params().equals(params)) throw new ParameterMismatchException("rotation keys made under other parameters");
         this.kernels = ctx.engine().kernels();
+        this.pool = new LimbPool(ctx.n());
+        this.schedule = Objects.requireNonNull(schedule, "schedule");
+    }
+
+    public Schedule schedule() {
+        return schedule;
+    }
+
+    /** Limb arrays currently lent out by this evaluator's pool (0 between evaluations). */
+    public long pooledLimbsOutstanding() {
+        return pool.outstanding();
+    }
+
+    /** Bytes the pool holds for the next evaluation (idle and lent). */
+    public long pooledBytes() {
+        return pool.retainedBytes();
+    }
+
+    /** Most limbs lent at once (the executors' peak live set, in limbs). */
+    public long pooledLimbsPeak() {
+        return pool.peakOutstanding();
+    }
+
+    /** Lets the garbage collector take the idle pooled limbs. */
+    public void trimPool() {
+        pool.trim();
     }
 
     // ------------------------------------------------------------------ encoding
@@ -71,7 +115,12 @@ public final class LinearTransformEvaluator {
             long[] coeffs = encoder.encodeToIntegers(t.replicate(f, params.slots()), scale);
             if (storage == Storage.COMPACT) compact.put(r, coeffs);
             else if (overQ) q.put(r, montgomery(encoder.liftQ(coeffs, level)));
+            else if (plan.baby(r) == 0) q.put(r, montgomery(encoder.liftQ(coeffs, level)));   // multiplies P·c: no P limbs needed
             else qp.put(r, montgomery(encoder.liftQP(coeffs, level)));
+        }
+        if (!overQ) {
+            for (var e : q.int2ObjectEntrySet()) qp.put(e.getIntKey(), new PolyQP(e.getValue(), null));
+            q.clear();
         }
         return new EncodedTransform(params, plan, level, scale, storage,
                 storage == Storage.PRECOMPUTED && !overQ ? qp : null, storage == Storage.PRECOMPUTED && overQ ? q : null,
@@ -84,125 +133,104 @@ public final class LinearTransformEvaluator {
     }
 
     private RnsPoly montgomery(RnsPoly p) {
-        ks.toMontgomery(new PolyQP(p, ctx.ringP().newPoly(0, Domain.NTT)));
+        for (int i = 0; i < p.limbCount(); i++) ks.toMontgomery(p.limb(i), ctx.ringQ().prime(i));
         return p;
     }
 
     // ------------------------------------------------------------------ evaluation
 
-    /** M·x: the output is at level ℓ−1 with the input's scale (Δ·q_ℓ/q_ℓ). */
+    /** M·x by this evaluator's schedule: the output is at level ℓ−1 with the input's scale (Δ·q_ℓ/q_ℓ). */
     public Ciphertext evaluate(Ciphertext ct, EncodedTransform et) {
+        return evaluate(ct, et, schedule).result();
+    }
+
+    /** M·x by {@code schedule}, with this evaluation's own counts and (phased) traffic ledger. */
+    public Evaluation evaluate(Ciphertext ct, EncodedTransform et, Schedule schedule) {
         check(ct, et);
-        if (et.plan().algorithm() == Algorithm.BSGS) return evaluateBsgs(ct, et);
-        PolyQP[] d0 = et.plan().needsFirstDecompose() ? ev.decompose(ct) : null;
-        return evaluateHoisted(ct, d0, et);
+        if (et.plan().algorithm() == Algorithm.BSGS) {
+            OpCounters c = ctx.counters().child();
+            Ciphertext y = evaluateBsgs(ct, et, c);
+            return new Evaluation(y, counts(c), Optional.empty(), Optional.empty());
+        }
+        double scale = ct.scale() * et.scale() / params.q(ct.level());
+        try (ExecState st = new ExecState(ctx, ks, pool, et.program(), et, keys, ct)) {
+            if (schedule instanceof Schedule.Phased ph) {
+                Grouping g = ph.grouping() != null ? ph.grouping() : ScheduleCompiler.bestGrouping(et.program(), et.storage(), ph.budgetBytes());
+                checkBudget(et, g, ph.budgetBytes());
+                TrafficLedger[] led = new TrafficLedger[1];
+                Ciphertext y = PhasedExecutor.run(st, et.storage(), g, ph.budgetBytes(), scale, led);
+                return new Evaluation(y, counts(st.counters), Optional.of(g), Optional.of(led[0]));
+            }
+            Ciphertext y = DirectExecutor.run(st, scale);
+            return new Evaluation(y, counts(st.counters), Optional.empty(), Optional.empty());
+        }
+    }
+
+    private static void checkBudget(EncodedTransform et, Grouping g, long budget) {
+        long need = ScheduleCompiler.ledger(et.program(), et.storage(), g).peakResidentBytes();
+        if (need > budget) {
+            long min = ScheduleCompiler.minimalBudget(et.program(), et.storage());
+            throw new WorkingSetTooSmallException(String.format(java.util.Locale.ROOT,
+                    "grouping %s needs a working set of %d bytes, over the budget of %d bytes (the smallest feasible is %d bytes)",
+                    g, need, budget, min), budget, Math.max(min, need));
+        }
+    }
+
+    private static ImmutableMap<Op, Long> counts(OpCounters c) {
+        Map<Op, Long> m = new EnumMap<>(Op.class);
+        m.putAll(c.snapshot());
+        return ImmutableMap.copyOf(m);
     }
 
     /**
-     * One input under several transforms, sharing the first Decompose (Lattigo's EvaluateMany).
-     * Each evaluation owns its buffers, so no result can see another's intermediate values.
+     * One input under several transforms, sharing the first Decompose (Lattigo's EvaluateMany); each
+     * transform runs on the direct executor with buffers of its own.
      */
     public List<Ciphertext> evaluateMany(Ciphertext ct, List<EncodedTransform> transforms) {
         PolyQP[] d0 = null;
         List<Ciphertext> out = new ArrayList<>();
-        for (EncodedTransform et : transforms) {
-            check(ct, et);
-            if (et.plan().algorithm() == Algorithm.BSGS) { out.add(evaluateBsgs(ct, et)); continue; }
-            if (d0 == null && et.plan().needsFirstDecompose()) d0 = ev.decompose(ct);
-            out.add(evaluateHoisted(ct, d0, et));
+        try {
+            for (EncodedTransform et : transforms) {
+                check(ct, et);
+                if (et.plan().algorithm() == Algorithm.BSGS) { out.add(evaluate(ct, et, Schedule.direct()).result()); continue; }
+                double scale = ct.scale() * et.scale() / params.q(ct.level());
+                try (ExecState st = new ExecState(ctx, ks, pool, et.program(), et, keys, ct)) {
+                    LtProgram.Step first = et.program().steps().get(0);
+                    if (first.kind() == LtProgram.Kind.DECOMPOSE) {
+                        if (d0 == null) {
+                            d0 = new PolyQP[params.beta(ct.level())];
+                            for (int t = 0; t < d0.length; t++) d0[t] = PolyQP.borrow(ctx, pool, ct.level(), Domain.NTT);
+                            ks.decompose(ct.poly(1), d0, pool, ctx.counters());
+                        }
+                        st.presetDigits(first.out().get(0), d0);
+                    }
+                    out.add(DirectExecutor.run(st, scale));
+                }
+            }
+        } finally {
+            if (d0 != null) for (PolyQP p : d0) p.release(pool);
         }
         return out;
     }
 
     private void check(Ciphertext ct, EncodedTransform et) {
         if (!ct.params().equals(params) || !et.params().equals(params)) throw new ParameterMismatchException("ciphertext or transform made under other parameters");
-        if (ct.degree() != 1) throw new io.hoist.ckks.WrongOperandException("linear transforms need a degree-1 ciphertext");
+        if (ct.degree() != 1) throw new WrongOperandException("linear transforms need a degree-1 ciphertext");
         if (ct.level() != et.level()) {
             throw new LevelMismatchException("transform encoded for level " + et.level() + ", ciphertext at level " + ct.level());
         }
     }
 
-    private GaloisKey key(int rotation) {
-        return keys.get(params.galoisElementForRotation(rotation), "rotation by " + rotation);
-    }
-
-    /** Algorithm 2 (and 1, and the hoisted diagonal method) with block sizes b1 | b2. */
-    private Ciphertext evaluateHoisted(Ciphertext ct, PolyQP[] d0, EncodedTransform et) {
-        Plan plan = et.plan();
-        int level = ct.level();
-        // line 1: D_0 ← Decompose(C'_1) (given); A_0 ← P·C'_0, B_0 ← P·C'_1
-        PolyQP a0 = ks.timesP(ct.poly(0)), b0 = ks.timesP(ct.poly(1));
-        Int2ObjectOpenHashMap<PolyQP[]> ab = new Int2ObjectOpenHashMap<>();
-        ab.put(0, new PolyQP[] {a0, b0});
-        // lines 2–4: inner layer, hoisted on D_0, lazy (QP)
-        for (int i : plan.innerRotations()) {
-            if (i != 0) ab.put(i, ks.switchAndPermute(d0, a0, key(i)));
-        }
-        // lines 5–7: b'_i ← ModDown(B_i), D_i ← Decompose(b'_i) for the inner indices the middle layer uses
-        Int2ObjectOpenHashMap<PolyQP[]> digits = new Int2ObjectOpenHashMap<>();
-        digits.put(0, d0);
-        for (int i : plan.middleSources()) digits.put(i, ks.decompose(ks.modDown(ab.get(i)[1])));
-        // lines 8–11: middle layer, hoisted per i: (A_{j+i}, B_{j+i}) ← φ_{g_j}(A_i + ⟨D_i, SWK_j⟩)
-        for (var e : plan.middlePairs().int2ObjectEntrySet()) {
-            GaloisKey kj = key(e.getIntKey());
-            for (int i : e.getValue()) ab.put(e.getIntKey() + i, ks.switchAndPermute(digits.get(i), ab.get(i)[0], kj));
-        }
-        digits.clear();
-        // lines 12–18: per outer k, U_k = Σ_b F̃_{k,b} ⊙ (A_b, B_b); then the outer rotation
-        PolyQP c0 = null, c1 = null;
-        for (var g : plan.groups().int2ObjectEntrySet()) {
-            int k = g.getIntKey();
-            PolyQP[] u = diagonalProducts(g.getValue(), ab, et, plan, level);
-            PolyQP u0 = u[0], u1 = u[1];
-            if (k != 0) {
-                // line 15–16: u_k ← ModDown(U_{1,k}); E_k ← Decompose(u_k); lines 17–18
-                PolyQP[] r = ks.switchAndPermute(ks.decompose(ks.modDown(u1)), u0, key(k));
-                u0 = r[0];
-                u1 = r[1];
-            }
-            if (c0 == null) { c0 = u0; c1 = u1; }
-            else { ks.add(c0, u0, c0); ks.add(c1, u1, c1); }
-        }
-        // line 19: ModDown merged with rescale: ÷(P·q_ℓ)
-        return new Ciphertext(params, ct.scale() * et.scale() / params.q(level), ks.modDownRescale(c0), ks.modDownRescale(c1));
-    }
-
-    /** Σ_r F̃_r ⊙ (A_{b(r)}, B_{b(r)}) over QP with lazy Montgomery accumulation (lines 13–14). */
-    private PolyQP[] diagonalProducts(IntList rs, Int2ObjectOpenHashMap<PolyQP[]> ab, EncodedTransform et, Plan plan, int level) {
-        int terms = rs.size();
-        PolyQP[] f = new PolyQP[terms];
-        PolyQP[] a = new PolyQP[terms], b = new PolyQP[terms];
-        for (int t = 0; t < terms; t++) {
-            int r = rs.getInt(t);
-            f[t] = et.storage() == Storage.COMPACT ? montgomery(encoder.liftQP(et.compact(r), level)) : et.qp(r);
-            PolyQP[] x = ab.get(plan.baby(r));
-            a[t] = x[0];
-            b[t] = x[1];
-        }
-        PolyQP u0 = PolyQP.zero(ctx, level, Domain.NTT), u1 = PolyQP.zero(ctx, level, Domain.NTT);
-        long[][] xs = new long[terms][], ys = new long[terms][], zs = new long[terms][];
-        Ring rq = ctx.ringQ(), rp = ctx.ringP();
-        for (int i = 0; i <= level; i++) {
-            for (int t = 0; t < terms; t++) { xs[t] = f[t].q().limb(i); ys[t] = a[t].q().limb(i); zs[t] = b[t].q().limb(i); }
-            kernels.dot2Montgomery(xs, ys, zs, terms, u0.q().limb(i), u1.q().limb(i), rq.prime(i), false);
-        }
-        for (int j = 0; j < params.alpha(); j++) {
-            for (int t = 0; t < terms; t++) { xs[t] = f[t].p().limb(j); ys[t] = a[t].p().limb(j); zs[t] = b[t].p().limb(j); }
-            kernels.dot2Montgomery(xs, ys, zs, terms, u0.p().limb(j), u1.p().limb(j), rp.prime(j), false);
-        }
-        long limbs = level + 1 + params.alpha();
-        ctx.counters().add(Op.PT_MUL, terms);
-        ctx.counters().add(Op.MOD_MULS, 2L * terms * limbs * params.n());
-        return new PolyQP[] {u0, u1};
-    }
+    // ------------------------------------------------------------------ BSGS
 
     /** BSGS (§4.2): full baby-step rotations, products over Q, full giant-step rotations, rescale. */
-    private Ciphertext evaluateBsgs(Ciphertext ct, EncodedTransform et) {
+    private Ciphertext evaluateBsgs(Ciphertext ct, EncodedTransform et, OpCounters c) {
         Plan plan = et.plan();
         int level = ct.level();
+        for (int r : plan.rotations()) key(r);   // a missing key is named before any work
         Int2ObjectOpenHashMap<Ciphertext> baby = new Int2ObjectOpenHashMap<>();
-        for (int i : plan.innerRotations()) baby.put(i, i == 0 ? ct : ev.rotate(ct, i));
-        Ciphertext acc = null;
+        for (int i : plan.innerRotations()) baby.put(i, i == 0 ? ct : rotate(ct, i, c));
+        RnsPoly acc0 = null, acc1 = null;
         Ring rq = ctx.ringQ();
         for (var g : plan.groups().int2ObjectEntrySet()) {
             IntList rs = g.getValue();
@@ -211,24 +239,60 @@ public final class LinearTransformEvaluator {
             RnsPoly[] f = new RnsPoly[terms];
             for (int t = 0; t < terms; t++) {
                 int r = rs.getInt(t);
-                f[t] = et.storage() == Storage.COMPACT ? montgomery(encoder.liftQ(et.compact(r), level)) : et.q(r);
+                f[t] = et.storage() == Storage.COMPACT ? montgomery(liftQ(et.compact(r), level, c)) : et.q(r);
             }
             long[][] xs = new long[terms][], ys = new long[terms][], zs = new long[terms][];
             for (int i = 0; i <= level; i++) {
                 for (int t = 0; t < terms; t++) {
-                    Ciphertext c = baby.get(plan.inner(rs.getInt(t)));
+                    Ciphertext b = baby.get(plan.inner(rs.getInt(t)));
                     xs[t] = f[t].limb(i);
-                    ys[t] = c.poly(0).limb(i);
-                    zs[t] = c.poly(1).limb(i);
+                    ys[t] = b.poly(0).limb(i);
+                    zs[t] = b.poly(1).limb(i);
                 }
                 kernels.dot2Montgomery(xs, ys, zs, terms, u0.limb(i), u1.limb(i), rq.prime(i), false);
             }
-            ctx.counters().add(Op.PT_MUL, terms);
-            ctx.counters().add(Op.MOD_MULS, 2L * terms * (level + 1) * params.n());
+            c.add(Op.PT_MUL, terms);
+            c.add(Op.MOD_MULS, 2L * terms * (level + 1) * params.n());
             Ciphertext u = new Ciphertext(params, ct.scale() * et.scale(), u0, u1);
-            if (g.getIntKey() != 0) u = ev.rotate(u, g.getIntKey());
-            acc = acc == null ? u : ev.add(acc, u);
+            if (g.getIntKey() != 0) u = rotate(u, g.getIntKey(), c);
+            if (acc0 == null) { acc0 = u.poly(0); acc1 = u.poly(1); }
+            else { rq.add(acc0, u.poly(0), acc0); rq.add(acc1, u.poly(1), acc1); }
         }
-        return ev.rescale(acc);
+        return new Ciphertext(params, ct.scale() * et.scale() / params.q(level), ks.rescale(acc0, c), ks.rescale(acc1, c));
+    }
+
+    private RnsPoly liftQ(long[] coeffs, int level, OpCounters c) {
+        RnsPoly p = io.hoist.ckks.Sampler.fromSigned(ctx.ringQ(), level, coeffs);
+        ctx.ringQ().ntt(p, c);
+        return p;
+    }
+
+    private GaloisKey key(int rotation) {
+        return keys.get(params.galoisElementForRotation(rotation), "rotation by " + rotation);
+    }
+
+    /** A full rotation (Decompose, KS-IP, 2 ModDowns, φ) counted in {@code c}. */
+    private Ciphertext rotate(Ciphertext a, int k, OpCounters c) {
+        GaloisKey key = key(k);
+        int level = a.level(), limbs = level + 1 + params.alpha();
+        PolyQP[] digits = new PolyQP[params.beta(level)];
+        for (int t = 0; t < digits.length; t++) digits[t] = PolyQP.zero(ctx, level, Domain.NTT);
+        ks.decompose(a.poly(1), digits, pool, c);
+        PolyQP t0 = PolyQP.zero(ctx, level, Domain.NTT), t1 = PolyQP.zero(ctx, level, Domain.NTT);
+        ks.switchAndPermute(digits, key.key(), 1, null, t0, t1, false, 0, limbs, new long[params.n()], new long[params.n()], c);
+        KeySwitcher.countInnerProduct(c, digits.length, limbs);
+        Ring rq = ctx.ringQ();
+        RnsPoly u0 = rq.newPoly(level, Domain.NTT), u1 = rq.newPoly(level, Domain.NTT);
+        ks.modDown(t0, u0, pool, c);
+        ks.modDown(t1, u1, pool, c);
+        rq.add(u0, a.poly(0), u0);
+        RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
+        int[] idx = Automorphism.nttIndex(params.logN(), key.galoisElement());
+        for (int j = 0; j <= level; j++) {
+            Automorphism.applyNtt(u0.limb(j), c0.limb(j), idx);
+            Automorphism.applyNtt(u1.limb(j), c1.limb(j), idx);
+        }
+        c.add(Op.AUTOMORPHISM_LIMBS, 2L * (level + 1));
+        return new Ciphertext(params, a.scale(), c0, c1);
     }
 }

@@ -199,40 +199,23 @@ public final class Plan {
         return LongSortedSets.unmodifiable(gs);
     }
 
-    /** Closed-form counts at {@code level} of {@code params} with diagonals kept as {@code storage}. */
+    /**
+     * Closed-form counts at {@code level} of {@code params} with diagonals kept as {@code storage}: for
+     * the hoisted algorithms the {@link CountingInterpreter}'s walk of the compiled {@link LtProgram}
+     * (the program the executors run), for BSGS its own formula (§4.2).
+     */
     public Cost cost(CkksParameters params, int level, Storage storage) {
-        int nn = params.n(), alpha = params.alpha(), beta = params.beta(level), d = level + 1 + alpha;
-        int logN = params.logN();
-        long innerRot = inner.size() - 1, outerRot = outer.size() - 1;
-        long middlePairCount = middlePairs.values().stream().mapToLong(IntSortedSet::size).sum();
-        long dec, md, ksip, ntt;
+        LimbLayout lay = LimbLayout.of(params, level);
+        if (algorithm != Algorithm.BSGS) return CountingInterpreter.counts(LtProgram.compile(this, lay), storage);
+        int nn = params.n(), beta = lay.beta(), d = lay.d();
+        long rot = inner.size() - 1 + outer.size() - 1;
         long pt = indices.size();
-        boolean q = algorithm == Algorithm.BSGS;
-        if (q) {
-            long rot = innerRot + outerRot;
-            dec = rot;
-            md = 2 * rot;
-            ksip = rot;
-            ntt = rot * ((long) beta * d + 2L * d) + 2L * (level + 1) + (storage == Storage.COMPACT ? pt * (level + 1) : 0);
-        } else {
-            dec = (needsFirstDecompose() ? 1 : 0) + middleSources.size() + outerRot;
-            md = middleSources.size() + outerRot + 2;
-            ksip = innerRot + middlePairCount + outerRot;
-            ntt = dec * beta * d + md * d + (storage == Storage.COMPACT ? pt * d : 0);
-        }
+        long ntt = rot * ((long) beta * d + 2L * d) + 2L * (level + 1) + (storage == Storage.COMPACT ? pt * (level + 1) : 0);
         int keys = rotations().size();
         KeySizes one = KeySizes.switchingKey(beta, d, nn);
-        double cT = (nn / 2.0) * logN;
-        double decCost = (double) beta * d * cT;
-        for (int t = 0; t < beta; t++) {
-            int at = Math.min(alpha, level + 1 - t * alpha);
-            decCost += (double) nn * at * (1 + d - at);
-        }
-        double mdCost = d * cT + (double) nn * alpha * (level + 2) + (double) nn * (level + 1);
-        double ksCost = 2.0 * beta * d * nn;
-        double ptCost = 2.0 * (q ? level + 1 : d) * nn;
-        double mults = dec * decCost + md * mdCost + ksip * ksCost + pt * ptCost;
-        return new Cost(dec, md, ksip, pt, ntt, keys, keys * one.fullBytes(), keys * one.seededBytes(), mults);
+        double mults = rot * CountingInterpreter.decomposeMults(lay) + 2 * rot * CountingInterpreter.modDownMults(lay)
+                + rot * CountingInterpreter.keySwitchMults(lay) + pt * 2.0 * (level + 1) * nn;
+        return new Cost(rot, 2 * rot, rot, pt, ntt, keys, keys * one.fullBytes(), keys * one.seededBytes(), mults);
     }
 
     /** "th-bsgs 16·16·16" and the like. */

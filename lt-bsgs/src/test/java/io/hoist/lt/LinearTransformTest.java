@@ -160,7 +160,12 @@ class LinearTransformTest {
             }
         }
         for (ComplexVector o : outs) assertTrue(PrecisionStats.of(outs.get(0), o).minBits() > MIN_BITS, "algorithms agree");
-        assertEquals(memPre, memCompact * (f.params.qCount() + f.params.alpha()), "compact keeps one word per coefficient, precomputed D");
+        // compact: one word per coefficient; precomputed: D limbs, or Lq for the diagonals of baby step 0 (they multiply P·c)
+        Plan th = Plan.of(t, Algorithm.TH_BSGS, 4, 4, 8);
+        long limbs = 0;
+        for (int d : th.indices()) limbs += th.baby(d) == 0 ? f.params.qCount() : f.params.qCount() + f.params.alpha();
+        assertEquals(8L * f.params.n() * th.indices().size(), memCompact);
+        assertEquals(8L * f.params.n() * limbs, memPre);
     }
 
     @Test

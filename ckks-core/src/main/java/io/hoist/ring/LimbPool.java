@@ -1,0 +1,100 @@
+package io.hoist.ring;
+
+import java.util.ArrayDeque;
+
+/**
+ * A pool of limb arrays ({@code long[N]}), in the spirit of Lattigo's {@code ring/ringqp} buffer
+ * pool: kernels write into arrays the caller borrowed here and gave back when done, so a warm
+ * evaluation allocates (almost) nothing and touches no fresh pages. Thread-safe; arrays come back
+ * with arbitrary contents unless {@link #getZeroed()} is used.
+ *
+ * <p>{@link #outstanding()} counts arrays handed out and not yet returned: a leak test checks it
+ * returns to its starting value after an evaluation, even one that failed.
+ */
+public final class LimbPool {
+    private final int n;
+    private final ArrayDeque<long[]> free = new ArrayDeque<>();
+    private long created;
+    private long outstanding;
+    private long peakOutstanding;
+
+    public LimbPool(int n) {
+        if (n <= 0) throw new IllegalArgumentException("limb length must be positive: " + n);
+        this.n = n;
+    }
+
+    /** Coefficients per limb. */
+    public int n() {
+        return n;
+    }
+
+    /** A limb array with arbitrary contents. */
+    public synchronized long[] get() {
+        long[] a = free.pollLast();
+        if (a == null) {
+            a = new long[n];
+            created++;
+        }
+        outstanding++;
+        peakOutstanding = Math.max(peakOutstanding, outstanding);
+        return a;
+    }
+
+    /** A limb array of zeros. */
+    public long[] getZeroed() {
+        long[] a = get();
+        java.util.Arrays.fill(a, 0L);
+        return a;
+    }
+
+    /** {@code count} arrays with arbitrary contents. */
+    public long[][] get(int count) {
+        long[][] out = new long[count][];
+        for (int i = 0; i < count; i++) out[i] = get();
+        return out;
+    }
+
+    /** Takes an array back; null is ignored. The caller must not use it afterwards. */
+    public synchronized void put(long[] a) {
+        if (a == null) return;
+        if (a.length != n) throw new IllegalArgumentException("limb of length " + a.length + " returned to a pool of length " + n);
+        outstanding--;
+        free.addLast(a);
+    }
+
+    public void put(long[][] limbs) {
+        if (limbs == null) return;
+        for (long[] a : limbs) put(a);
+    }
+
+    /** Arrays handed out and not yet returned. */
+    public synchronized long outstanding() {
+        return outstanding;
+    }
+
+    /** Largest number of arrays out at once since creation (or the last {@link #trim}). */
+    public synchronized long peakOutstanding() {
+        return peakOutstanding;
+    }
+
+    /** Arrays ever allocated by this pool. */
+    public synchronized long created() {
+        return created;
+    }
+
+    /** Arrays idle in the pool. */
+    public synchronized int idle() {
+        return free.size();
+    }
+
+    /** Bytes held by the pool (idle and outstanding). */
+    public synchronized long retainedBytes() {
+        return 8L * n * (free.size() + outstanding);
+    }
+
+    /** Drops the idle arrays (the garbage collector may then reclaim them). */
+    public synchronized void trim() {
+        free.clear();
+        peakOutstanding = outstanding;
+    }
+}

@@ -1,0 +1,43 @@
+package io.hoist.lt;
+
+import io.hoist.ckks.Ciphertext;
+
+import java.util.List;
+
+/**
+ * Runs an {@link LtProgram} step by step on whole polynomials, in program order — the evaluation
+ * order of Algorithm 2 as listed in spec §5.2. Each buffer goes back to the pool right after its
+ * last use, so the pool holds the program's live set and nothing more.
+ */
+final class DirectExecutor {
+    private DirectExecutor() {}
+
+    static Ciphertext run(ExecState st, double scale) {
+        LtProgram prog = st.prog;
+        int d = st.d;
+        for (LtProgram.Step s : prog.steps()) {
+            switch (s.kind()) {
+                case DECOMPOSE -> {
+                    if (st.hasDigits(s.out().get(0))) break;   // shared with another transform (evaluateMany)
+                    ExecState.DecomposeJob job = st.new DecomposeJob(s);
+                    job.limbs(0, d);
+                    job.end();
+                }
+                case TIMES_P -> st.timesP(s);
+                case KEY_SWITCH -> st.keySwitch(s, 0, d, true);
+                case INTT -> st.intt(s, 0, d);
+                case MOD_DOWN -> st.modDown(s);
+                case DIAGONAL_SUM -> st.diagonalSums(List.of(s), 0, d, true);
+                case MOVE -> st.move(s);
+                case MOD_DOWN_RESCALE -> st.modDownRescale(s);
+            }
+            for (int i = 0; i < s.in().length(); i++) releaseIfDone(st, s.in().get(i), s.index());
+            for (int i = 0; i < s.out().length(); i++) releaseIfDone(st, s.out().get(i), s.index());
+        }
+        return st.output(scale);
+    }
+
+    private static void releaseIfDone(ExecState st, int id, int step) {
+        if (id >= 0 && st.prog.lastUse(id) == step) st.release(id);
+    }
+}

@@ -1,0 +1,190 @@
+package io.hoist.lt;
+
+import com.google.common.collect.ImmutableList;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The schedule compiler (spec §7.2, "searches every feasible setting under the on-chip limit"):
+ * for a program and a working-set budget it picks the grouping with the least off-chip traffic;
+ * over the splits of a dense n×n matrix it picks the split and grouping with the least traffic or
+ * the least modelled latency ({@link LatencyModel}); and it traces the Pareto front budget →
+ * traffic. A phase's traffic and working set depend only on its own group sizes, so each phase is
+ * optimised on its own: the search is a few hundred closed-form evaluations per split
+ * ({@link PhaseModel}) for dense matrices, and dry walks of one phase for sparse ones.
+ */
+public final class ScheduleCompiler {
+    private ScheduleCompiler() {}
+
+    /** What the split search minimises. */
+    public enum Goal { TRAFFIC, LATENCY }
+
+    /** A scheduled plan: its grouping, ledger and modelled latency (total and per phase, µs). */
+    public record Result(Plan plan, LimbLayout layout, Storage storage, Grouping grouping, TrafficLedger ledger,
+                         double latencyMicros, ImmutableList<Double> phaseMicros) {
+        public long offchipBytes() { return ledger.offchipBytes(); }
+    }
+
+    /** One point of the budget → traffic front. */
+    public record FrontPoint(long budgetBytes, Result best) {}
+
+    // ---------------------------------------------------------------- one program
+
+    /** The ledger of {@code program} under {@code g}: closed forms for dense plans, the dry walk otherwise. */
+    public static TrafficLedger ledger(LtProgram program, Storage storage, Grouping g) {
+        Plan plan = program.plan();
+        if (plan.indices().size() == plan.dimension()) return PhaseModel.of(plan, program.layout(), storage).ledger(g);
+        return CountingInterpreter.traffic(program, storage, g);
+    }
+
+    /** The smallest working set any grouping of {@code program} needs (every group of size 1). */
+    public static long minimalBudget(LtProgram program, Storage storage) {
+        return ledger(program, storage, Grouping.minimal()).peakResidentBytes();
+    }
+
+    /** The least-traffic grouping of {@code program} within {@code budgetBytes}. */
+    public static Grouping bestGrouping(LtProgram program, Storage storage, long budgetBytes) {
+        long min = minimalBudget(program, storage);
+        if (budgetBytes < min) {
+            throw new WorkingSetTooSmallException(String.format(java.util.Locale.ROOT,
+                    "working-set budget of %d bytes is below the smallest feasible one, %d bytes, for %s at level %d",
+                    budgetBytes, min, program.plan().describe(), program.layout().level()), budgetBytes, min);
+        }
+        Plan plan = program.plan();
+        boolean dense = plan.indices().size() == plan.dimension();
+        PhaseModel model = dense ? PhaseModel.of(plan, program.layout(), storage) : null;
+        int d = program.layout().d();
+        int inner = plan.innerRotations().size() - 1, sources = plan.middleSources().size(), middle = plan.middleRotations().size() - 1;
+        int outer = plan.outerRotations().size();
+        int b1 = Math.max(1, plan.innerRotations().size());
+        Grouping g = Grouping.minimal();
+        int[][] counts = {{inner}, {sources}, {middle, b1}, {outer}, {Math.max(0, outer - 1)}, {1}};
+        for (int p = 1; p <= 6; p++) {
+            Grouping best = g;
+            long bestT = Long.MAX_VALUE, bestIt = Long.MAX_VALUE;
+            for (int l : sizes(d)) {
+                for (int m : sizes(counts[p - 1][0])) {
+                    for (int m2 : p == 3 ? sizes(counts[2][1]) : new int[] {1}) {
+                        Grouping c = g.withPhase(p, l, m, m2);
+                        TrafficLedger.PhaseTraffic pt = dense ? phaseOf(model, p, c) : CountingInterpreter.traffic(program, storage, c).phase(p);
+                        if (pt.peakResidentBytes() > budgetBytes) continue;
+                        if (pt.total() < bestT || (pt.total() == bestT && pt.iterations() < bestIt)) {
+                            best = c;
+                            bestT = pt.total();
+                            bestIt = pt.iterations();
+                        }
+                    }
+                }
+            }
+            g = best;
+        }
+        return g;
+    }
+
+    private static TrafficLedger.PhaseTraffic phaseOf(PhaseModel m, int p, Grouping g) {
+        TrafficLedger.Builder b = new TrafficLedger.Builder();
+        m.phase(p, g, b);
+        return b.build().phase(p);
+    }
+
+    /** 1, 2, 4, … below {@code count}, and {@code count} itself. */
+    private static int[] sizes(int count) {
+        List<Integer> s = new ArrayList<>();
+        for (int v = 1; v < count; v <<= 1) s.add(v);
+        s.add(Math.max(1, count));
+        return s.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Ledger and modelled latency of {@code program} under {@code g}. */
+    public static Result evaluate(LtProgram program, Storage storage, Grouping g, LatencyModel model) {
+        TrafficLedger led = ledger(program, storage, g);
+        double[] mults = LatencyModel.phaseMults(program, storage);
+        ImmutableList.Builder<Double> per = ImmutableList.builder();
+        double total = 0;
+        for (int p = 1; p <= 6; p++) {
+            double us = model.phaseMicros(led.phase(p).total(), mults[p]);
+            per.add(us);
+            total += us;
+        }
+        return new Result(program.plan(), program.layout(), storage, g, led, total, per.build());
+    }
+
+    /** The straightforward execution of {@code program} (the baseline) with its serial latency. */
+    public static Result baseline(LtProgram program, Storage storage, LatencyModel model) {
+        TrafficLedger led = CountingInterpreter.straightforwardTraffic(program, storage);
+        double[] mults = LatencyModel.phaseMults(program, storage);
+        ImmutableList.Builder<Double> per = ImmutableList.builder();
+        double total = 0;
+        for (int p = 1; p <= 6; p++) {
+            double us = model.serialMicros(led.phase(p).total(), mults[p]);
+            per.add(us);
+            total += us;
+        }
+        return new Result(program.plan(), program.layout(), storage, null, led, total, per.build());
+    }
+
+    // ---------------------------------------------------------------- splits of a dense matrix
+
+    /**
+     * Every power-of-two split of {@code algorithm} for a dense n×n matrix, each with its best grouping
+     * under {@code budgetBytes}, sorted by {@code goal}; splits that cannot fit the budget are left out.
+     * TH-BSGS splits keep every factor ≥ 2 (a factor 1 is DH-BSGS).
+     */
+    public static List<Result> searchSplits(int n, Algorithm algorithm, LimbLayout layout, Storage storage, long budgetBytes,
+                                            LatencyModel model, Goal goal) {
+        List<Result> out = new ArrayList<>();
+        for (int[] s : Plan.powerOfTwoSplits(n, algorithm.splitParts())) {
+            if (algorithm == Algorithm.TH_BSGS && n >= 8 && java.util.Arrays.stream(s).anyMatch(f -> f < 2)) continue;
+            Plan plan = Plan.dense(n, algorithm, s);
+            LtProgram prog = LtProgram.compile(plan, layout);
+            if (minimalBudget(prog, storage) > budgetBytes) continue;
+            out.add(evaluate(prog, storage, bestGrouping(prog, storage, budgetBytes), model));
+        }
+        out.sort(goal == Goal.TRAFFIC ? Comparator.comparingLong(Result::offchipBytes).thenComparingDouble(Result::latencyMicros)
+                : Comparator.comparingDouble(Result::latencyMicros).thenComparingLong(Result::offchipBytes));
+        return out;
+    }
+
+    /** The best split and grouping under {@code budgetBytes}; refused with the smallest feasible budget named. */
+    public static Result best(int n, Algorithm algorithm, LimbLayout layout, Storage storage, long budgetBytes, LatencyModel model, Goal goal) {
+        List<Result> r = searchSplits(n, algorithm, layout, storage, budgetBytes, model, goal);
+        if (r.isEmpty()) {
+            long min = Long.MAX_VALUE;
+            for (int[] s : Plan.powerOfTwoSplits(n, algorithm.splitParts())) {
+                if (algorithm == Algorithm.TH_BSGS && n >= 8 && java.util.Arrays.stream(s).anyMatch(f -> f < 2)) continue;
+                min = Math.min(min, minimalBudget(LtProgram.compile(Plan.dense(n, algorithm, s), layout), storage));
+            }
+            throw new WorkingSetTooSmallException("working-set budget of " + budgetBytes + " bytes is below the smallest feasible one, "
+                    + min + " bytes, for any " + algorithm.cliName() + " split of n = " + n, budgetBytes, min);
+        }
+        return r.get(0);
+    }
+
+    /** The least traffic reachable at each budget (budgets ascending; infeasible ones are skipped). */
+    public static List<FrontPoint> paretoFront(int n, Algorithm algorithm, LimbLayout layout, Storage storage, LatencyModel model, long[] budgets) {
+        List<FrontPoint> out = new ArrayList<>();
+        long last = Long.MAX_VALUE;
+        for (long b : budgets) {
+            List<Result> r = searchSplits(n, algorithm, layout, storage, b, model, Goal.TRAFFIC);
+            if (r.isEmpty()) continue;
+            Result best = r.get(0);
+            if (best.offchipBytes() < last) {
+                out.add(new FrontPoint(b, best));
+                last = best.offchipBytes();
+            }
+        }
+        return out;
+    }
+
+    /** The straightforward DH-BSGS baseline with the least traffic over its splits. */
+    public static Result dhBaseline(int n, LimbLayout layout, Storage storage, LatencyModel model) {
+        Result best = null;
+        for (int[] s : Plan.powerOfTwoSplits(n, 2)) {
+            Result r = baseline(LtProgram.compile(Plan.dense(n, Algorithm.DH_BSGS, s), layout), storage, model);
+            if (best == null || r.offchipBytes() < best.offchipBytes()) best = r;
+        }
+        return best;
+    }
+}
