@@ -44,8 +44,9 @@ public final class DemoCommand implements Callable<Integer> {
         Plan dh = Plan.auto(t, params, params.maxLevel(), Algorithm.DH_BSGS, Objective.FEWEST_KEYS, Integer.MAX_VALUE);
         Cost dhCost = dh.cost(params, params.maxLevel(), Storage.PRECOMPUTED);
         CkksContext ctx = CkksContext.create(params, engine.backend);
-        LtRun run = new LtRun(params, plan, Storage.PRECOMPUTED);
-        run.run(ctx, t, r);
+        LtRun run = new LtRun(params, plan, Storage.PRECOMPUTED, io.hoist.lt.Schedule.direct());
+        run.quiet = engine.json;
+        run.run(ctx, t, r, false);
         if (engine.json) {
             System.out.println(LtCommand.toJson(run, t)
                     .put("dhBsgs", Json.obj().put("split", dh.split()).put("rotationKeys", dhCost.rotationKeys())
@@ -56,6 +57,6 @@ public final class DemoCommand implements Callable<Integer> {
                     dh.describe(), dhCost.rotationKeys(), dhCost.keyBytes() / 1e6, (double) dhCost.rotationKeys() / run.rotationKeys,
                     run.expected.modMuls() / dhCost.modMuls());
         }
-        return run.countsMatch() ? 0 : 3;
+        return run.status();
     }
 }

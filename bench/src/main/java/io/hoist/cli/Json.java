@@ -1,12 +1,19 @@
 package io.hoist.cli;
 
-import java.util.Iterator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
-/** A minimal JSON writer for the CLI's reports: ordered objects, arrays, numbers, strings, booleans. */
+/**
+ * The CLI's JSON output, written by Jackson: insertion-ordered objects of numbers (full precision),
+ * strings, booleans, arrays, maps and records. Non-finite doubles become null (JSON has no NaN).
+ */
 public final class Json {
+    static final ObjectMapper MAPPER = JsonMapper.builder().build();
+
     private Json() {}
 
     /** An insertion-ordered JSON object under construction. */
@@ -14,15 +21,18 @@ public final class Json {
         private final Map<String, Object> fields = new LinkedHashMap<>();
 
         public Obj put(String key, Object value) {
-            fields.put(key, value);
+            fields.put(key, value instanceof Double d && !Double.isFinite(d) ? null : value);
             return this;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public Map<String, Object> asMap() {
+            return fields;
         }
 
         @Override
         public String toString() {
-            StringBuilder sb = new StringBuilder();
-            write(sb, this);
-            return sb.toString();
+            return write(fields);
         }
     }
 
@@ -30,57 +40,12 @@ public final class Json {
         return new Obj();
     }
 
-    static void write(StringBuilder sb, Object v) {
-        if (v == null) {
-            sb.append("null");
-        } else if (v instanceof Obj o) {
-            write(sb, o.fields);
-        } else if (v instanceof Map<?, ?> m) {
-            sb.append('{');
-            Iterator<? extends Map.Entry<?, ?>> it = m.entrySet().iterator();
-            while (it.hasNext()) {
-                Map.Entry<?, ?> e = it.next();
-                string(sb, String.valueOf(e.getKey()));
-                sb.append(':');
-                write(sb, e.getValue());
-                if (it.hasNext()) sb.append(',');
-            }
-            sb.append('}');
-        } else if (v instanceof List<?> l) {
-            sb.append('[');
-            for (int i = 0; i < l.size(); i++) {
-                if (i > 0) sb.append(',');
-                write(sb, l.get(i));
-            }
-            sb.append(']');
-        } else if (v instanceof int[] a) {
-            write(sb, java.util.Arrays.stream(a).boxed().toList());
-        } else if (v instanceof Double d) {
-            if (d.isNaN() || d.isInfinite()) sb.append("null");
-            else sb.append(Math.abs(d) >= 1e-3 || d == 0 ? String.format(java.util.Locale.ROOT, "%.3f", d) : String.format(java.util.Locale.ROOT, "%.6g", d));
-        } else if (v instanceof Number || v instanceof Boolean) {
-            sb.append(v);
-        } else {
-            string(sb, v.toString());
+    /** Serializes any value Jackson knows (maps, lists, records, arrays, numbers, {@link Obj}). */
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value instanceof Obj o ? o.fields : value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
         }
-    }
-
-    private static void string(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) sb.append(String.format("\\u%04x", (int) c));
-                    else sb.append(c);
-                }
-            }
-        }
-        sb.append('"');
     }
 }

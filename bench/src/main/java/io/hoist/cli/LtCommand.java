@@ -6,6 +6,11 @@ import io.hoist.lt.Algorithm;
 import io.hoist.lt.LinearTransform;
 import io.hoist.lt.Objective;
 import io.hoist.lt.Plan;
+import io.hoist.lt.LimbLayout;
+import io.hoist.lt.LtProgram;
+import io.hoist.lt.Schedule;
+import io.hoist.lt.ScheduleCompiler;
+import io.hoist.lt.TrafficLedger;
 import io.hoist.lt.Storage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -45,6 +50,21 @@ public final class LtCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "seed of the random matrix and vector (test data only)")
     long seed;
 
+    @Option(names = "--schedule", defaultValue = "direct", description = "direct (step by step, whole polynomials) or phased (the six-phase memory-aware schedule) (default ${DEFAULT-VALUE})")
+    String scheduleName;
+
+    @Option(names = "--onchip-mb", description = "phased: working-set budget in MB of 10^6 bytes (default: 64, or the smallest feasible working set if larger)")
+    Double onchipMb;
+
+    @Option(names = "--warmup", defaultValue = "0", description = "untimed evaluations after the first one (default ${DEFAULT-VALUE})")
+    int warmup;
+
+    @Option(names = "--runs", defaultValue = "1", description = "timed warm evaluations; the median is reported (default ${DEFAULT-VALUE})")
+    int runs;
+
+    @Option(names = "--compare-direct", description = "phased: also run the direct executor on the same ciphertext and report bitIdenticalToDirect")
+    boolean compareDirect;
+
     @Mixin
     EngineOptions engine;
 
@@ -53,7 +73,13 @@ public final class LtCommand implements Callable<Integer> {
         CkksParameters params = paramsOptions.build("n13");
         Algorithm a = Algorithm.parse(algo);
         int dim = n != null ? n : params.slots();
-        Storage st = Storage.valueOf(storage.toUpperCase(Locale.ROOT));
+        Storage st = ScheduleCommand.parseStorage(storage);
+        String schedName = scheduleName.toLowerCase(Locale.ROOT);
+        if (!schedName.equals("direct") && !schedName.equals("phased")) {
+            throw new IllegalArgumentException("--schedule must be direct or phased, got '" + scheduleName + "'");
+        }
+        if (onchipMb != null && !(onchipMb > 0)) throw new IllegalArgumentException("--onchip-mb must be positive");
+        if (compareDirect && !schedName.equals("phased")) throw new IllegalArgumentException("--compare-direct needs --schedule phased");
         SplittableRandom r = new SplittableRandom(seed);
         LinearTransform t = LtRun.randomTransform(r, dim, sparse == null ? 0 : sparse);
         Objective obj = switch (objective.toLowerCase(Locale.ROOT)) {
@@ -62,15 +88,28 @@ public final class LtCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--objective must be fewest-keys or fewest-mults");
         };
         Plan plan = split != null ? Plan.of(t, a, split) : Plan.auto(t, params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
+        Schedule sched = schedName.equals("phased") ? phased(plan, params, st) : Schedule.direct();
         CkksContext ctx = CkksContext.create(params, engine.backend);
-        LtRun run = new LtRun(params, plan, st);
-        run.run(ctx, t, r);
+        if (warmup < 0 || warmup > 1000 || runs < 1 || runs > 1000) throw new IllegalArgumentException("--warmup must be in [0, 1000] and --runs in [1, 1000]");
+        LtRun run = new LtRun(params, plan, st, sched);
+        run.warmup = warmup;
+        run.quiet = engine.json;
+        run.runs = runs;
+        run.run(ctx, t, r, compareDirect);
         if (engine.json) {
             System.out.println(toJson(run, t).toString());
         } else {
             print(run, t);
         }
-        return run.countsMatch() ? 0 : 3;
+        return run.status();
+    }
+
+    /** The phased schedule, checked before any key is made: the budget given, or 64 MB raised to the smallest feasible one. */
+    private Schedule phased(Plan plan, CkksParameters params, Storage st) {
+        if (plan.algorithm() == Algorithm.BSGS) throw new IllegalArgumentException("bsgs runs full rotations and has no phased schedule; use --schedule direct");
+        LtProgram prog = LtProgram.compile(plan, LimbLayout.of(params, params.maxLevel()));
+        long budget = onchipMb != null ? (long) (onchipMb * 1e6) : Math.max(64_000_000L, ScheduleCompiler.minimalBudget(prog, st));
+        return Schedule.phased(ScheduleCompiler.bestGrouping(prog, st, budget), budget);
     }
 
     static Json.Obj toJson(LtRun run, LinearTransform t) {
@@ -82,11 +121,16 @@ public final class LtCommand implements Callable<Integer> {
         millis.put("encode", run.encodeMillis);
         millis.put("evaluate", run.evaluateMillis);
         millis.put("firstEvaluate", run.firstEvaluateMillis);
+        millis.put("evaluateRuns", run.evaluateMillisAll);
         Map<String, Object> memory = new LinkedHashMap<>();
         memory.put("keys", run.keyBytes);
         memory.put("keysSeeded", run.seededKeyBytes);
         memory.put("diagonals", run.diagonalBytes);
-        return Json.obj()
+        memory.put("pooled", run.pooledBytes);
+        memory.put("peakWorkingSet", run.measuredTraffic == null ? null : run.measuredTraffic.peakResidentBytes());
+        memory.put("allocatedPerEvaluate", run.allocatedWarm);
+        memory.put("allocatedFirstEvaluate", run.allocatedFirst);
+        Json.Obj o = Json.obj()
                 .put("algo", run.plan.algorithm().cliName())
                 .put("preset", run.params.name())
                 .put("logN", run.params.logN())
@@ -104,7 +148,19 @@ public final class LtCommand implements Callable<Integer> {
                 .put("modMulsModel", run.expected.modMuls())
                 .put("precision", precision)
                 .put("millis", millis)
-                .put("memoryBytes", memory);
+                .put("memoryBytes", memory)
+                .put("schedule", run.schedule instanceof Schedule.Phased ? "phased" : "direct");
+        if (run.schedule instanceof Schedule.Phased ph) {
+            o.put("onchipBudgetBytes", ph.budgetBytes());
+            o.put("grouping", run.grouping.asMap());
+            Map<String, Object> traffic = new LinkedHashMap<>();
+            traffic.put("measured", LtRun.trafficJson(run.measuredTraffic));
+            traffic.put("expected", LtRun.trafficJson(run.expectedTraffic));
+            traffic.put("match", run.trafficMatches());
+            o.put("traffic", traffic);
+        }
+        if (run.bitIdenticalToDirect != null) o.put("bitIdenticalToDirect", run.bitIdenticalToDirect);
+        return o;
     }
 
     static void print(LtRun run, LinearTransform t) {
@@ -124,5 +180,21 @@ public final class LtCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "  time: keygen %.0f ms, encode %.0f ms, evaluate %.0f ms (first evaluation, with JIT warm-up: %.0f ms)%n",
                 run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis);
         System.out.println(run.countsMatch() ? "  counts match the closed forms" : "  COUNTS DIFFER FROM THE CLOSED FORMS (a bug)");
+        if (run.allocatedWarm >= 0) {
+            System.out.printf(Locale.ROOT, "  memory: %.1f MB allocated by the first evaluation, %.1f MB by a warm one; pool holds %.1f MB%n",
+                    run.allocatedFirst / 1e6, run.allocatedWarm / 1e6, run.pooledBytes / 1e6);
+        }
+        if (run.measuredTraffic != null) {
+            System.out.printf(Locale.ROOT, "  phased schedule, grouping %s: working set %.1f MB, off-chip %s%n", run.grouping,
+                    run.measuredTraffic.peakResidentBytes() / 1e6, ScheduleCommand.gib(run.measuredTraffic.offchipBytes()));
+            for (TrafficLedger.PhaseTraffic p : run.measuredTraffic.phases()) {
+                System.out.printf(Locale.ROOT, "    phase %d (%s): read %s, written %s, %d iterations, working set %.1f MB%n", p.phase(), p.lines(),
+                        ScheduleCommand.gib(p.read()), ScheduleCommand.gib(p.write()), p.iterations(), p.peakResidentBytes() / 1e6);
+            }
+            System.out.println(run.trafficMatches() ? "  measured traffic equals the closed forms" : "  TRAFFIC DIFFERS FROM THE CLOSED FORMS (a bug)");
+        }
+        if (run.bitIdenticalToDirect != null) {
+            System.out.println(run.bitIdenticalToDirect ? "  bit-identical to the direct executor" : "  DIFFERS FROM THE DIRECT EXECUTOR (a bug)");
+        }
     }
 }

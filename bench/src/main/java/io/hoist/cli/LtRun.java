@@ -13,34 +13,54 @@ import io.hoist.ckks.SecretKey;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.lt.Cost;
 import io.hoist.lt.EncodedTransform;
+import io.hoist.lt.Evaluation;
+import io.hoist.lt.Grouping;
+import io.hoist.lt.LedgerKind;
 import io.hoist.lt.LinearTransform;
 import io.hoist.lt.LinearTransformEvaluator;
 import io.hoist.lt.Plan;
+import io.hoist.lt.Schedule;
+import io.hoist.lt.ScheduleCompiler;
 import io.hoist.lt.Storage;
+import io.hoist.lt.TrafficLedger;
 import io.hoist.ring.Op;
 
+import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-/** One encrypted matrix–vector product end to end: keys for exactly the plan, encode, encrypt, evaluate, check. */
+/**
+ * One encrypted matrix–vector product end to end: keys for exactly the plan, encode, encrypt,
+ * evaluate twice (first and warm) by the chosen schedule, check against plaintext; optionally the
+ * direct executor on the same ciphertext for bit-identity.
+ */
 final class LtRun {
     final CkksParameters params;
     final Plan plan;
     final Storage storage;
+    final Schedule schedule;
     Cost expected;
     Map<Op, Long> counts;
     PrecisionStats precision;
     double keygenMillis, encodeMillis, evaluateMillis, firstEvaluateMillis;
     int rotationKeys;
     long keyBytes, seededKeyBytes, diagonalBytes;
+    long allocatedFirst = -1, allocatedWarm = -1, pooledBytes;
     String backend;
+    Grouping grouping;
+    TrafficLedger measuredTraffic, expectedTraffic;
+    Boolean bitIdenticalToDirect;
+    int warmup = 0, runs = 1;
+    boolean quiet;
+    double[] evaluateMillisAll;
 
-    LtRun(CkksParameters params, Plan plan, Storage storage) {
+    LtRun(CkksParameters params, Plan plan, Storage storage, Schedule schedule) {
         this.params = params;
         this.plan = plan;
         this.storage = storage;
+        this.schedule = schedule;
     }
 
     /** A random n×n transform with all n diagonals (dense) or {@code sparse} random ones; entries in [−1, 1]/√(#diagonals). */
@@ -53,37 +73,74 @@ final class LtRun {
         return LinearTransform.fromDiagonals(n, diags);
     }
 
-    void run(CkksContext ctx, LinearTransform t, SplittableRandom r) {
+    /** Bytes this thread has allocated so far (HotSpot's per-thread counter), or −1 where unavailable. */
+    static long allocatedBytes() {
+        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean tb && tb.isThreadAllocatedMemorySupported()) {
+            return tb.getCurrentThreadAllocatedBytes();
+        }
+        return -1;
+    }
+
+    void run(CkksContext ctx, LinearTransform t, SplittableRandom r, boolean compareDirect) {
         backend = ctx.engine().backend().name();
         int level = params.maxLevel();
         long t0 = System.nanoTime();
         KeyGenerator kg = new KeyGenerator(ctx);
         SecretKey sk = kg.genSecretKey();
-        RotationKeySet keys = kg.genRotationKeys(sk, level, plan.rotationKeys(params));
+        RotationKeySet keys;
+        try (Bars bar = Bars.of("keygen", quiet)) {
+            keys = kg.genRotationKeys(sk, level, plan.rotationKeys(params), bar);
+        }
         keygenMillis = (System.nanoTime() - t0) / 1e6;
         rotationKeys = keys.size();
         keyBytes = keys.sizes().fullBytes();
         seededKeyBytes = keys.sizes().seededBytes();
 
-        LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, keys);
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, keys, schedule);
         t0 = System.nanoTime();
-        EncodedTransform et = lte.encode(t, plan, level, storage);
+        EncodedTransform et;
+        try (Bars bar = Bars.of("encode", quiet)) {
+            et = lte.encode(t, plan, level, storage, bar);
+        }
         encodeMillis = (System.nanoTime() - t0) / 1e6;
         diagonalBytes = et.memoryBytes();
 
         Encoder encoder = new Encoder(ctx);
         ComplexVector x = ComplexVector.random(r, t.originalDimension());
         Ciphertext ct = Encryptor.withSecretKey(ctx, sk).encrypt(encoder.encode(t.replicate(x, params.slots()), level, params.defaultScale()));
+        long a0 = allocatedBytes();
         t0 = System.nanoTime();
-        lte.evaluate(ct, et);   // the first evaluation also pays the JIT's warm-up; reported separately
+        lte.evaluate(ct, et, schedule);   // the first evaluation also pays the JIT's warm-up; reported separately
         firstEvaluateMillis = (System.nanoTime() - t0) / 1e6;
-        var before = ctx.counters().snapshot();
+        for (int i = 0; i < warmup; i++) lte.evaluate(ct, et, schedule);
+        long a1 = allocatedBytes();
         t0 = System.nanoTime();
-        Ciphertext y = lte.evaluate(ct, et);
-        evaluateMillis = (System.nanoTime() - t0) / 1e6;
-        counts = ctx.counters().since(before);
+        Evaluation ev = lte.evaluate(ct, et, schedule);
+        evaluateMillisAll = new double[runs];
+        evaluateMillisAll[0] = (System.nanoTime() - t0) / 1e6;
+        long a2 = allocatedBytes();
+        for (int i = 1; i < runs; i++) {
+            t0 = System.nanoTime();
+            lte.evaluate(ct, et, schedule);
+            evaluateMillisAll[i] = (System.nanoTime() - t0) / 1e6;
+        }
+        double[] sorted = evaluateMillisAll.clone();
+        java.util.Arrays.sort(sorted);
+        evaluateMillis = sorted[runs / 2];
+        if (a0 >= 0) {
+            allocatedFirst = a1 - a0;
+            allocatedWarm = a2 - a1;
+        }
+        pooledBytes = lte.pooledBytes();
+        counts = ev.counts();
         expected = plan.cost(params, level, storage);
-        ComplexVector got = new Decryptor(ctx, sk).decryptAndDecode(y, encoder);
+        if (ev.traffic().isPresent()) {
+            grouping = ev.grouping().orElseThrow();
+            measuredTraffic = ev.traffic().get();
+            expectedTraffic = ScheduleCompiler.ledger(et.program(), storage, grouping);
+        }
+        if (compareDirect) bitIdenticalToDirect = lte.evaluate(ct, et, Schedule.direct()).result().equals(ev.result());
+        ComplexVector got = new Decryptor(ctx, sk).decryptAndDecode(ev.result(), encoder);
         precision = PrecisionStats.of(t.replicate(t.apply(x), params.slots()), got);
     }
 
@@ -95,6 +152,15 @@ final class LtRun {
         return counts.get(Op.DECOMPOSE) == expected.decompose() && counts.get(Op.MOD_DOWN) == expected.modDown()
                 && counts.get(Op.KS_INNER_PRODUCT) == expected.keySwitchInnerProducts() && counts.get(Op.PT_MUL) == expected.ptMuls()
                 && measuredNtt() == expected.ntt();
+    }
+
+    boolean trafficMatches() {
+        return measuredTraffic == null || measuredTraffic.equals(expectedTraffic);
+    }
+
+    /** Exit status: 0, or 3 when a count, the traffic or the bit-identity check disagrees. */
+    int status() {
+        return countsMatch() && trafficMatches() && !Boolean.FALSE.equals(bitIdenticalToDirect) ? 0 : 3;
     }
 
     Map<String, Object> measuredJson() {
@@ -114,6 +180,26 @@ final class LtRun {
         m.put("keySwitchInnerProducts", c.keySwitchInnerProducts());
         m.put("ptMuls", c.ptMuls());
         m.put("ntt", c.ntt());
+        return m;
+    }
+
+    /** A ledger as {"1": {lines, readBytes, writeBytes, iterations, residentBytes, byKind…}, …}. */
+    static Map<String, Object> trafficJson(TrafficLedger l) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (TrafficLedger.PhaseTraffic p : l.phases()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("lines", p.lines());
+            row.put("readBytes", p.read());
+            row.put("writeBytes", p.write());
+            row.put("iterations", p.iterations());
+            row.put("residentBytes", p.peakResidentBytes());
+            Map<String, Long> rd = new LinkedHashMap<>(), wr = new LinkedHashMap<>();
+            for (LedgerKind k : LedgerKind.values()) { rd.put(k.jsonName(), p.readBytes().get(k)); wr.put(k.jsonName(), p.writeBytes().get(k)); }
+            row.put("readByKind", rd);
+            row.put("writeByKind", wr);
+            m.put(Integer.toString(p.phase()), row);
+        }
+        m.put("offchipBytes", l.offchipBytes());
         return m;
     }
 }

@@ -151,12 +151,8 @@ public final class NttCommand implements Callable<Integer> {
             System.out.printf(java.util.Locale.ROOT, "%6d %12.1f %10.1f %10.1f %10.1f%n", k, st.deviceMicros() / k, series[0][i], series[1][i], series[2][i]);
         }
         if (plot != null) {
-            try {
-                SvgBarChart.write(plot, "Simulated FPGA NTT (" + sim.mode().name().toLowerCase(java.util.Locale.ROOT) + "), N = 2^" + logN + ": time per limb",
-                        "limbs per call", "µs per limb", labels, series, new String[] {"host→card", "kernel", "card→host"});
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            Plots.save(Plots.bars("Simulated FPGA NTT (" + sim.mode().name().toLowerCase(java.util.Locale.ROOT) + "), N = 2^" + logN + ": time per limb",
+                    "limbs per call", "µs per limb", labels, series, new String[] {"host→card", "kernel", "card→host"}, true), plot);
             System.out.println("plot written to " + plot.toAbsolutePath());
         }
         return 0;

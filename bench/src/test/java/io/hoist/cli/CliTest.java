@@ -83,4 +83,75 @@ class CliTest {
             assertTrue(r.out().contains(k), k + " missing: " + r.out());
         }
     }
+
+    static com.fasterxml.jackson.databind.JsonNode json(Run r) {
+        try {
+            return Json.MAPPER.readTree(r.out());
+        } catch (java.io.IOException e) {
+            throw new AssertionError("not JSON: " + r.out(), e);
+        }
+    }
+
+    @Test
+    void scheduleTable2MeetsThePapersReductionAndPrintsTheContractedJson() {
+        Run r = run("schedule", "--table2", "--json");
+        assertEquals(0, r.code(), r.out());
+        var j = json(r);
+        for (String k : new String[] {"algo", "logN", "n", "split", "onchipBudgetBytes", "grouping", "phases", "offchipBytes", "latencyMicros",
+                "baseline", "reduction"}) {
+            assertTrue(j.has(k), k + " missing: " + r.out());
+        }
+        assertEquals("th-bsgs", j.get("algo").asText());
+        assertEquals(16, j.get("logN").asInt());
+        assertEquals(32768, j.get("n").asInt());
+        assertTrue(j.get("modelOnly").asBoolean() && !j.get("secure").asBoolean());
+        assertEquals(6, j.get("phases").size());
+        for (var p : j.get("phases")) {
+            for (String k : new String[] {"phase", "lines", "readBytes", "writeBytes", "iterations", "residentBytes", "latencyMicros"}) assertTrue(p.has(k), k);
+            assertTrue(p.get("residentBytes").asLong() <= 43_000_000L);
+        }
+        long sum = 0;
+        for (var p : j.get("phases")) sum += p.get("readBytes").asLong() + p.get("writeBytes").asLong();
+        assertEquals(j.get("offchipBytes").asLong(), sum);
+        assertEquals("dh-bsgs", j.get("baseline").get("algo").asText());
+        double red = j.get("reduction").asDouble();
+        assertEquals(1 - j.get("offchipBytes").asDouble() / j.get("baseline").get("offchipBytes").asDouble(), red, 1e-12);
+        assertTrue(red >= 0.52, "reduction " + red);
+    }
+
+    @Test
+    void scheduleSearchWritesThePlotsAndRefusesAnInfeasibleBudget(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path svg = dir.resolve("s.svg");
+        Run r = run("schedule", "--preset", "n13", "--n", "1024", "--search", "--onchip-mb", "4", "--plot", svg.toString(), "--json");
+        assertEquals(0, r.code(), r.out());
+        var j = json(r);
+        assertTrue(j.get("paretoFront").get("th-bsgs").size() > 0 && j.get("paretoFront").get("dh-bsgs").size() > 0, r.out());
+        assertTrue(java.nio.file.Files.readString(svg).contains("<svg"), "per-phase plot");
+        assertTrue(java.nio.file.Files.readString(dir.resolve("s-pareto.svg")).contains("<svg"), "Pareto plot");
+        Run bad = run("schedule", "--table2", "--onchip-mb", "1");
+        assertNotEquals(0, bad.code());
+        assertTrue(bad.out().contains("smallest feasible"), bad.out());
+    }
+
+    @Test
+    void ltPhasedReportsTrafficMemoryAndBitIdentity() {
+        Run r = run("lt", "--algo", "th-bsgs", "--logN", "11", "--logQ", "50,40,40", "--logP", "60,60", "--insecure", "--n", "64",
+                "--schedule", "phased", "--onchip-mb", "1", "--compare-direct", "--storage", "compact", "--json");
+        assertEquals(0, r.code(), r.out());
+        var j = json(r);
+        assertEquals("phased", j.get("schedule").asText());
+        assertTrue(j.get("bitIdenticalToDirect").asBoolean());
+        assertTrue(j.get("traffic").get("match").asBoolean());
+        assertEquals(j.get("traffic").get("measured"), j.get("traffic").get("expected"));
+        for (String k : new String[] {"1", "2", "3", "4", "5", "6", "offchipBytes"}) assertTrue(j.get("traffic").get("measured").has(k), k);
+        var mem = j.get("memoryBytes");
+        for (String k : new String[] {"keys", "diagonals", "peakWorkingSet", "allocatedPerEvaluate", "allocatedFirstEvaluate"}) assertTrue(mem.has(k), k);
+        assertTrue(mem.get("peakWorkingSet").asLong() <= 1_000_000L);
+        // doubles keep their precision (the old writer cut them to 3 decimals)
+        String bits = j.get("precision").get("minBits").asText();
+        assertTrue(bits.length() > 8, bits);
+        Run badSchedule = run("lt", "--preset", "n13", "--n", "16", "--schedule", "nope");
+        assertNotEquals(0, badSchedule.code());
+        assertTrue(badSchedule.out().contains("--schedule must be direct or phased"), badSchedule.out());
+    }
 }

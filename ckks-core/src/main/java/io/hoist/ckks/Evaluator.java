@@ -26,6 +26,8 @@ public final class Evaluator {
     private final KeySwitcher ks;
     private final RelinearizationKey rlk;
     private final RotationKeySet rotations;
+    /** Temporaries of key switching (digits, inner products, ModDown outputs) are borrowed here and returned. */
+    private final io.hoist.ring.LimbPool pool;
 
     public Evaluator(CkksContext ctx, RelinearizationKey rlk, RotationKeySet rotations) {
         this.ctx = ctx;
@@ -36,6 +38,7 @@ public final class Evaluator {
         if (rotations != null && !rotations.params().equals(params)) throw new ParameterMismatchException("rotation keys made under other parameters");
         this.rlk = rlk;
         this.rotations = rotations == null ? RotationKeySet.empty(params) : rotations;
+        this.pool = new io.hoist.ring.LimbPool(ctx.n());
     }
 
     public Evaluator(CkksContext ctx) {
@@ -144,11 +147,27 @@ public final class Evaluator {
         checkParams(a);
         if (a.degree() != 2) throw new WrongOperandException("relinearize expects a degree-2 ciphertext, got degree " + a.degree());
         if (rlk == null) throw new MissingRotationKeyException("no relinearization key was given to this evaluator");
-        PolyQP[] t = ks.innerProduct(ks.decompose(a.poly(2)), rlk.key());
-        RnsPoly c0 = ks.modDown(t[0]), c1 = ks.modDown(t[1]);
-        rq.add(c0, a.poly(0), c0);
-        rq.add(c1, a.poly(1), c1);
-        return new Ciphertext(params, a.scale(), c0, c1);
+        int level = a.level(), limbs = level + 1 + params.alpha();
+        var cnt = ctx.counters();
+        PolyQP[] digits = decomposePooled(a.poly(2));
+        PolyQP t0 = PolyQP.borrow(ctx, pool, level, Domain.NTT), t1 = PolyQP.borrow(ctx, pool, level, Domain.NTT);
+        long[] s0 = pool.get(), s1 = pool.get();
+        try {
+            ks.switchAndPermute(digits, rlk.key(), 1, null, t0, t1, false, 0, limbs, s0, s1, cnt);
+            KeySwitcher.countInnerProduct(cnt, digits.length, limbs);
+            RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
+            ks.modDown(t0, c0, pool, cnt);
+            ks.modDown(t1, c1, pool, cnt);
+            rq.add(c0, a.poly(0), c0);
+            rq.add(c1, a.poly(1), c1);
+            return new Ciphertext(params, a.scale(), c0, c1);
+        } finally {
+            release(digits);
+            t0.release(pool);
+            t1.release(pool);
+            pool.put(s0);
+            pool.put(s1);
+        }
     }
 
     public Ciphertext mulRelin(Ciphertext a, Ciphertext b) {
@@ -184,27 +203,55 @@ public final class Evaluator {
     public Ciphertext rotate(Ciphertext a, int k) {
         checkRotatable(a);
         if (Math.floorMod(k, params.slots()) == 0) return a.copy();
-        return automorphism(a, ks.decompose(a.poly(1)), params.galoisElementForRotation(k), "rotation by " + k);
+        return automorphismPooled(a, params.galoisElementForRotation(k), "rotation by " + k);
     }
 
     /** Complex conjugation of every slot. */
     public Ciphertext conjugate(Ciphertext a) {
         checkRotatable(a);
-        return automorphism(a, ks.decompose(a.poly(1)), params.galoisElementForConjugation(), "conjugation");
+        return automorphismPooled(a, params.galoisElementForConjugation(), "conjugation");
     }
 
     /** Rotations by every k in {@code ks}, sharing one Decompose (hoisting). */
     public Map<Integer, Ciphertext> rotateHoisted(Ciphertext a, int... steps) {
         checkRotatable(a);
         Map<Integer, Ciphertext> out = new LinkedHashMap<>();
+        for (int k : steps) {   // every key first, so a missing one is named before any work
+            if (Math.floorMod(k, params.slots()) != 0) rotations.get(params.galoisElementForRotation(k), "rotation by " + k);
+        }
         PolyQP[] digits = null;
-        for (int k : steps) {
-            if (out.containsKey(k)) continue;
-            if (Math.floorMod(k, params.slots()) == 0) { out.put(k, a.copy()); continue; }
-            if (digits == null) digits = ks.decompose(a.poly(1));
-            out.put(k, automorphism(a, digits, params.galoisElementForRotation(k), "rotation by " + k));
+        try {
+            for (int k : steps) {
+                if (out.containsKey(k)) continue;
+                if (Math.floorMod(k, params.slots()) == 0) { out.put(k, a.copy()); continue; }
+                if (digits == null) digits = decomposePooled(a.poly(1));
+                out.put(k, automorphism(a, digits, params.galoisElementForRotation(k), "rotation by " + k));
+            }
+        } finally {
+            release(digits);
         }
         return out;
+    }
+
+    private PolyQP[] decomposePooled(RnsPoly c) {
+        PolyQP[] d = new PolyQP[params.beta(c.level())];
+        for (int t = 0; t < d.length; t++) d[t] = PolyQP.borrow(ctx, pool, c.level(), Domain.NTT);
+        ks.decompose(c, d, pool, ctx.counters());
+        return d;
+    }
+
+    private void release(PolyQP[] digits) {
+        if (digits != null) for (PolyQP d : digits) d.release(pool);
+    }
+
+    private Ciphertext automorphismPooled(Ciphertext a, long g, String what) {
+        rotations.get(g, what);
+        PolyQP[] digits = decomposePooled(a.poly(1));
+        try {
+            return automorphism(a, digits, g, what);
+        } finally {
+            release(digits);
+        }
     }
 
     /** Decompose(c_1) of a ciphertext: the shared first step of hoisted rotations. */
@@ -235,15 +282,38 @@ public final class Evaluator {
         return new Ciphertext(params, c.scale() / params.q(c.level()), ks.modDownRescale(c.a()), ks.modDownRescale(c.b()));
     }
 
+    /**
+     * φ_g(c_0 + ModDown(⟨D, SWK.b⟩)), φ_g(ModDown(⟨D, SWK.a⟩)) from the digits of c_1: the inner
+     * products and ModDown outputs live in pooled buffers; the permutation is fused with the + c_0.
+     */
     private Ciphertext automorphism(Ciphertext a, PolyQP[] digits, long g, String what) {
         GaloisKey key = rotations.get(g, what);
-        PolyQP[] t = ks.innerProduct(digits, key.key());
-        RnsPoly u0 = ks.modDown(t[0]), u1 = ks.modDown(t[1]);
-        rq.add(u0, a.poly(0), u0);
-        RnsPoly c0 = rq.newPoly(a.level(), Domain.NTT), c1 = rq.newPoly(a.level(), Domain.NTT);
-        rq.automorphism(u0, g, c0);
-        rq.automorphism(u1, g, c1);
-        return new Ciphertext(params, a.scale(), c0, c1);
+        int level = a.level(), limbs = level + 1 + params.alpha();
+        var cnt = ctx.counters();
+        PolyQP t0 = PolyQP.borrow(ctx, pool, level, Domain.NTT), t1 = PolyQP.borrow(ctx, pool, level, Domain.NTT);
+        RnsPoly u0 = rq.wrap(pool.get(level + 1), Domain.NTT), u1 = rq.wrap(pool.get(level + 1), Domain.NTT);
+        long[] s0 = pool.get(), s1 = pool.get();
+        try {
+            ks.switchAndPermute(digits, key.key(), 1, null, t0, t1, false, 0, limbs, s0, s1, cnt);
+            KeySwitcher.countInnerProduct(cnt, digits.length, limbs);
+            ks.modDown(t0, u0, pool, cnt);
+            ks.modDown(t1, u1, pool, cnt);
+            RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
+            int[] idx = io.hoist.ring.Automorphism.nttIndex(params.logN(), g);
+            for (int j = 0; j <= level; j++) {
+                io.hoist.ring.Automorphism.applyNttAdd(u0.limb(j), a.poly(0).limb(j), c0.limb(j), idx, rq.prime(j), false);
+                io.hoist.ring.Automorphism.applyNtt(u1.limb(j), c1.limb(j), idx);
+            }
+            cnt.add(Op.AUTOMORPHISM_LIMBS, 2L * (level + 1));
+            return new Ciphertext(params, a.scale(), c0, c1);
+        } finally {
+            t0.release(pool);
+            t1.release(pool);
+            pool.put(u0.limbs());
+            pool.put(u1.limbs());
+            pool.put(s0);
+            pool.put(s1);
+        }
     }
 
     // ------------------------------------------------------------------ checks

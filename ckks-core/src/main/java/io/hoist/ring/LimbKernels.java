@@ -24,6 +24,23 @@ public interface LimbKernels {
      */
     void dot2Montgomery(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate);
 
+    /** {@link #dot2MontgomeryMulti} as one {@link #dot2Montgomery} per output over its present terms. */
+    static void multiByOutput(LimbKernels k, long[][] x, long[][] y, long[][][] f, int terms, int outs, long[][] out0, long[][] out1,
+                              long q, boolean accumulate) {
+        long[][] fx = new long[terms][], xs = new long[terms][], ys = new long[terms][];
+        for (int o = 0; o < outs; o++) {
+            int c = 0;
+            for (int t = 0; t < terms; t++) {
+                if (f[o][t] == null) continue;
+                fx[c] = f[o][t];
+                xs[c] = x[t];
+                ys[c++] = y[t];
+            }
+            if (c > 0) k.dot2Montgomery(fx, xs, ys, c, out0[o], out1[o], q, accumulate);
+            else if (!accumulate) { java.util.Arrays.fill(out0[o], 0L); java.util.Arrays.fill(out1[o], 0L); }
+        }
+    }
+
     /** out[k] = x[k]·w mod q in [0, q), for k in [from, from+len), w fixed with Shoup quotient ws. */
     void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len);
 
@@ -41,11 +58,17 @@ public interface LimbKernels {
     /**
      * Diagonal sums of a linear transform for several outputs at once (Algorithm 2 lines 13–14): for
      * o &lt; outs, out0[o] = Σ_t f[o][t] ⊙ x[t] · 2^-64 and out1[o] = Σ_t f[o][t] ⊙ y[t] · 2^-64 (mod q),
-     * where f[o][t] == null means the term is absent. Each x[t], y[t] is read once for all outputs,
-     * so the rotated ciphertexts stream once per call instead of once per output. With
-     * {@code accumulate} the previous outputs are added. Outputs must not alias inputs.
+     * where f[o][t] == null means the term is absent. With {@code accumulate} the previous outputs
+     * are added. Outputs must not alias inputs.
      */
     void dot2MontgomeryMulti(long[][] x, long[][] y, long[][][] f, int terms, int outs, long[][] out0, long[][] out1, long q, boolean accumulate);
+
+    /**
+     * out[k] = c[k]·w mod q in [0, q) for signed c[k] (|c[k]| &lt; 2^63, not Long.MIN_VALUE), w &lt; q fixed with
+     * Shoup quotient ws: a signed integer lifted to a limb and scaled at once (w = 1: plain residues;
+     * w = 2^64 mod q: Montgomery form, as compact diagonals are expanded).
+     */
+    void liftSigned(long[] c, long w, long ws, long q, long[] out);
 
     /** out = (a − b)·w mod q, with a, b in [0, q) and w fixed (ModDown and rescale tails). */
     void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q);

@@ -58,33 +58,15 @@ public final class ScalarLimbKernels implements LimbKernels {
 
     @Override
     public void dot2MontgomeryMulti(long[][] x, long[][] y, long[][][] f, int terms, int outs, long[][] out0, long[][] out1, long q, boolean accumulate) {
-        final long ni = ModArith.montgomeryNegInv(q);
-        final int chunk = LimbKernels.montgomeryTerms(q);
-        final int n = out0[0].length;
-        for (int o = 0; o < outs; o++) {
-            final long[][] fo = f[o];
-            for (int k = 0; k < n; k++) {
-                long r0 = accumulate ? out0[o][k] : 0, r1 = accumulate ? out1[o][k] : 0;
-                for (int t0 = 0; t0 < terms; t0 += chunk) {
-                    int t1 = Math.min(terms, t0 + chunk);
-                    long h0 = 0, l0 = 0, h1 = 0, l1 = 0;
-                    for (int t = t0; t < t1; t++) {
-                        if (fo[t] == null) continue;
-                        long a = fo[t][k], b = x[t][k], c = y[t][k];
-                        long p = a * b, s = a * c;
-                        h0 += Math.unsignedMultiplyHigh(a, b);
-                        l0 += p;
-                        if (Long.compareUnsigned(l0, p) < 0) h0++;
-                        h1 += Math.unsignedMultiplyHigh(a, c);
-                        l1 += s;
-                        if (Long.compareUnsigned(l1, s) < 0) h1++;
-                    }
-                    r0 = ModArith.addMod(r0, ModArith.redc(h0, l0, q, ni), q);
-                    r1 = ModArith.addMod(r1, ModArith.redc(h1, l1, q, ni), q);
-                }
-                out0[o][k] = r0;
-                out1[o][k] = r1;
-            }
+        LimbKernels.multiByOutput(this, x, y, f, terms, outs, out0, out1, q, accumulate);
+    }
+
+    @Override
+    public void liftSigned(long[] c, long w, long ws, long q, long[] out) {
+        for (int k = 0; k < out.length; k++) {
+            long x = c[k];
+            long r = ModArith.mulShoup(Math.abs(x), w, ws, q);
+            out[k] = x >= 0 || r == 0 ? r : q - r;
         }
     }
 

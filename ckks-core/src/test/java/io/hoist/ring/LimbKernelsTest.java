@@ -134,4 +134,43 @@ class LimbKernelsTest {
         }
         assertTrue(per < 1024, "dot2Montgomery allocates " + per + " bytes per call after warm-up");
     }
+
+    @Test
+    void liftSignedAndTheMultiOutputDiagonalSumsAgreeWithTheScalarTwinAndBigInteger() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(23);
+        for (int bits : new int[] {20, 30, 31, 36, 50, 59, 61}) {
+            long q = Primes.nttPrimes(10, bits, 1).get(0);
+            for (int n : new int[] {1024, 1000, 5}) {
+                long[] c = new long[n];
+                for (int k = 0; k < n; k++) c[k] = r.nextInt(4) == 0 ? 0 : (r.nextLong() >> (1 + r.nextInt(60)));
+                long w = r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
+                long[] s = new long[n], v = new long[n];
+                scalar.liftSigned(c, w, ws, q, s);
+                vector.liftSigned(c, w, ws, q, v);
+                assertArrayEquals(s, v, bits + " bits");
+                for (int k = 0; k < n; k++) {
+                    assertEquals(BigInteger.valueOf(c[k]).multiply(BigInteger.valueOf(w)).mod(BigInteger.valueOf(q)).longValue(), s[k]);
+                }
+            }
+            // several outputs with absent terms, both kernels, against the definition (one factor in Montgomery form)
+            int n = 1024, terms = 7, outs = 3;
+            long[][] x = new long[terms][], y = new long[terms][];
+            long[][][] f = new long[outs][terms][];
+            for (int t = 0; t < terms; t++) { x[t] = rand(n, q); y[t] = rand(n, q); }
+            for (int o = 0; o < outs; o++) for (int t = 0; t < terms; t++) if ((o + t) % 3 != 0) f[o][t] = rand(n, q);
+            long[][] s0 = new long[outs][n], s1 = new long[outs][n], v0 = new long[outs][n], v1 = new long[outs][n];
+            scalar.dot2MontgomeryMulti(x, y, f, terms, outs, s0, s1, q, false);
+            vector.dot2MontgomeryMulti(x, y, f, terms, outs, v0, v1, q, false);
+            assertArrayEquals(s0, v0);
+            assertArrayEquals(s1, v1);
+            BigInteger bq = BigInteger.valueOf(q), rInv = BigInteger.ONE.shiftLeft(64).modInverse(bq);
+            for (int o = 0; o < outs; o++) {
+                for (int k = 0; k < n; k += 37) {
+                    BigInteger a = BigInteger.ZERO;
+                    for (int t = 0; t < terms; t++) if (f[o][t] != null) a = a.add(BigInteger.valueOf(f[o][t][k]).multiply(BigInteger.valueOf(x[t][k])));
+                    assertEquals(a.multiply(rInv).mod(bq).longValue(), s0[o][k], bits + " bits, output " + o);
+                }
+            }
+        }
+    }
 }

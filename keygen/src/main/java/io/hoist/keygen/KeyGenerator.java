@@ -96,10 +96,19 @@ public final class KeyGenerator {
 
     /** Galois keys for the given elements (duplicates collapsed), at {@code level}. */
     public RotationKeySet genRotationKeys(SecretKey sk, int level, Collection<Long> galoisElements) {
+        return genRotationKeys(sk, level, galoisElements, io.hoist.ckks.Progress.NONE);
+    }
+
+    /** {@link #genRotationKeys(SecretKey, int, Collection)}, reporting each key made to {@code progress}. */
+    public RotationKeySet genRotationKeys(SecretKey sk, int level, Collection<Long> galoisElements, io.hoist.ckks.Progress progress) {
         List<GaloisKey> keys = new ArrayList<>();
         Set<Long> seen = new LinkedHashSet<>();
         long twoN = 2L << params.logN();
-        for (long g : galoisElements) if (seen.add(Math.floorMod(g, twoN))) keys.add(genGaloisKey(sk, g, level));
+        for (long g : galoisElements) seen.add(Math.floorMod(g, twoN));
+        for (long g : seen) {
+            keys.add(genGaloisKey(sk, g, level));
+            progress.step(keys.size(), seen.size());
+        }
         return new RotationKeySet(params, keys);
     }
 

@@ -6,7 +6,6 @@ import io.hoist.ckks.GaloisKey;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.RotationKeySet;
-import io.hoist.ckks.Sampler;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
 import io.hoist.ring.LimbPool;
@@ -303,8 +302,8 @@ final class ExecState implements AutoCloseable {
     /** Compact diagonal r's limb j in the coefficient domain, Montgomery form (NTT follows in {@link #transformScratch}). */
     private long[] expand(int r, int j, long q, List<long[]> scratch) {
         long[] s = pool.get();
-        Sampler.fromSigned(et.compact(r), q, s);
-        ks.toMontgomery(s, q);
+        long mont = io.hoist.math.ModArith.montgomeryR(q);
+        kernels.liftSigned(et.compact(r), mont, io.hoist.math.ModArith.shoupQuotient(mont, q), q, s);
         scratch.add(s);
         return s;
     }

@@ -97,6 +97,11 @@ public final class LinearTransformEvaluator {
 
     /** Encodes the diagonals of {@code t} for {@code plan}, to be applied to ciphertexts at {@code level}. */
     public EncodedTransform encode(LinearTransform t, Plan plan, int level, Storage storage) {
+        return encode(t, plan, level, storage, io.hoist.ckks.Progress.NONE);
+    }
+
+    /** {@link #encode(LinearTransform, Plan, int, Storage)}, reporting each diagonal encoded to {@code progress}. */
+    public EncodedTransform encode(LinearTransform t, Plan plan, int level, Storage storage, io.hoist.ckks.Progress progress) {
         if (plan.dimension() != t.dimension() || !plan.indices().equals(t.diagonalIndices())) {
             throw new IllegalArgumentException("plan " + plan + " was made for another transform than " + t);
         }
@@ -117,6 +122,7 @@ public final class LinearTransformEvaluator {
             else if (overQ) q.put(r, montgomery(encoder.liftQ(coeffs, level)));
             else if (plan.baby(r) == 0) q.put(r, montgomery(encoder.liftQ(coeffs, level)));   // multiplies P·c: no P limbs needed
             else qp.put(r, montgomery(encoder.liftQP(coeffs, level)));
+            progress.step(qp.size() + q.size() + compact.size(), plan.indices().size());
         }
         if (!overQ) {
             for (var e : q.int2ObjectEntrySet()) qp.put(e.getIntKey(), new PolyQP(e.getValue(), null));

@@ -127,6 +127,30 @@ public final class ScheduleCompiler {
 
     // ---------------------------------------------------------------- splits of a dense matrix
 
+    /** A compiled split with its smallest feasible budget. */
+    private record Candidate(LtProgram program, long minimalBudget) {}
+
+    private static List<Candidate> candidates(int n, Algorithm algorithm, LimbLayout layout, Storage storage) {
+        List<Candidate> out = new ArrayList<>();
+        for (int[] s : Plan.powerOfTwoSplits(n, algorithm.splitParts())) {
+            if (algorithm == Algorithm.TH_BSGS && n >= 8 && java.util.Arrays.stream(s).anyMatch(f -> f < 2)) continue;
+            LtProgram prog = LtProgram.compile(Plan.dense(n, algorithm, s), layout);
+            out.add(new Candidate(prog, minimalBudget(prog, storage)));
+        }
+        return out;
+    }
+
+    private static List<Result> search(List<Candidate> cs, Storage storage, long budgetBytes, LatencyModel model, Goal goal) {
+        List<Result> out = new ArrayList<>();
+        for (Candidate c : cs) {
+            if (c.minimalBudget() > budgetBytes) continue;
+            out.add(evaluate(c.program(), storage, bestGrouping(c.program(), storage, budgetBytes), model));
+        }
+        out.sort(goal == Goal.TRAFFIC ? Comparator.comparingLong(Result::offchipBytes).thenComparingDouble(Result::latencyMicros)
+                : Comparator.comparingDouble(Result::latencyMicros).thenComparingLong(Result::offchipBytes));
+        return out;
+    }
+
     /**
      * Every power-of-two split of {@code algorithm} for a dense n×n matrix, each with its best grouping
      * under {@code budgetBytes}, sorted by {@code goal}; splits that cannot fit the budget are left out.
@@ -134,40 +158,28 @@ public final class ScheduleCompiler {
      */
     public static List<Result> searchSplits(int n, Algorithm algorithm, LimbLayout layout, Storage storage, long budgetBytes,
                                             LatencyModel model, Goal goal) {
-        List<Result> out = new ArrayList<>();
-        for (int[] s : Plan.powerOfTwoSplits(n, algorithm.splitParts())) {
-            if (algorithm == Algorithm.TH_BSGS && n >= 8 && java.util.Arrays.stream(s).anyMatch(f -> f < 2)) continue;
-            Plan plan = Plan.dense(n, algorithm, s);
-            LtProgram prog = LtProgram.compile(plan, layout);
-            if (minimalBudget(prog, storage) > budgetBytes) continue;
-            out.add(evaluate(prog, storage, bestGrouping(prog, storage, budgetBytes), model));
-        }
-        out.sort(goal == Goal.TRAFFIC ? Comparator.comparingLong(Result::offchipBytes).thenComparingDouble(Result::latencyMicros)
-                : Comparator.comparingDouble(Result::latencyMicros).thenComparingLong(Result::offchipBytes));
-        return out;
+        return search(candidates(n, algorithm, layout, storage), storage, budgetBytes, model, goal);
     }
 
     /** The best split and grouping under {@code budgetBytes}; refused with the smallest feasible budget named. */
     public static Result best(int n, Algorithm algorithm, LimbLayout layout, Storage storage, long budgetBytes, LatencyModel model, Goal goal) {
-        List<Result> r = searchSplits(n, algorithm, layout, storage, budgetBytes, model, goal);
+        List<Candidate> cs = candidates(n, algorithm, layout, storage);
+        List<Result> r = search(cs, storage, budgetBytes, model, goal);
         if (r.isEmpty()) {
-            long min = Long.MAX_VALUE;
-            for (int[] s : Plan.powerOfTwoSplits(n, algorithm.splitParts())) {
-                if (algorithm == Algorithm.TH_BSGS && n >= 8 && java.util.Arrays.stream(s).anyMatch(f -> f < 2)) continue;
-                min = Math.min(min, minimalBudget(LtProgram.compile(Plan.dense(n, algorithm, s), layout), storage));
-            }
+            long min = cs.stream().mapToLong(Candidate::minimalBudget).min().orElse(Long.MAX_VALUE);
             throw new WorkingSetTooSmallException("working-set budget of " + budgetBytes + " bytes is below the smallest feasible one, "
                     + min + " bytes, for any " + algorithm.cliName() + " split of n = " + n, budgetBytes, min);
         }
         return r.get(0);
     }
 
-    /** The least traffic reachable at each budget (budgets ascending; infeasible ones are skipped). */
+    /** The least traffic reachable at each budget (budgets ascending; infeasible and non-improving ones are skipped). */
     public static List<FrontPoint> paretoFront(int n, Algorithm algorithm, LimbLayout layout, Storage storage, LatencyModel model, long[] budgets) {
+        List<Candidate> cs = candidates(n, algorithm, layout, storage);
         List<FrontPoint> out = new ArrayList<>();
         long last = Long.MAX_VALUE;
         for (long b : budgets) {
-            List<Result> r = searchSplits(n, algorithm, layout, storage, b, model, Goal.TRAFFIC);
+            List<Result> r = search(cs, storage, b, model, Goal.TRAFFIC);
             if (r.isEmpty()) continue;
             Result best = r.get(0);
             if (best.offchipBytes() < last) {
