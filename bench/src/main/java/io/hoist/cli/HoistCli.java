@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code hoist} command-line tool. */
 @Command(name = "hoist", mixinStandardHelpOptions = true, version = "hoist 0.1.0",
         description = "Homomorphic linear transforms over RNS-CKKS: benchmarks and demos.",
-        subcommands = {DemoCommand.class, LtCommand.class, ScheduleCommand.class, OpsCommand.class, NttCommand.class, OffloadCommand.class, JmhCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, LtCommand.class, ScheduleCommand.class, KeygenCommand.class, InspectCommand.class, OpsCommand.class, NttCommand.class, OffloadCommand.class, JmhCommand.class, CommandLine.HelpCommand.class})
 public final class HoistCli implements Runnable {
 
     @CommandLine.Spec
@@ -27,6 +27,13 @@ public final class HoistCli implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        int code;
+        try {
+            code = commandLine().execute(args);
+        } catch (OutOfMemoryError e) {
+            System.err.println("hoist: out of memory (" + e.getMessage() + "); raise the heap with HOIST_JVM_OPTS=-Xmx… or choose smaller parameters");
+            code = 2;
+        }
+        System.exit(code);
     }
 }

@@ -65,14 +65,39 @@ public final class LtCommand implements Callable<Integer> {
     @Option(names = "--compare-direct", description = "phased: also run the direct executor on the same ciphertext and report bitIdenticalToDirect")
     boolean compareDirect;
 
+    @Option(names = "--keys", description = "use the rotation keys of this key store (made by hoist keygen) instead of generating them")
+    java.nio.file.Path keys;
+
+    @Option(names = "--secret", description = "with --keys: the secret-key file made with the store")
+    java.nio.file.Path secret;
+
     @Mixin
     EngineOptions engine;
+
+    /** Refuses a dimension the slots cannot hold before anything is built (a power of two is padded to). */
+    static void checkDimension(int dim, CkksParameters params) {
+        if (dim < 1 || dim > params.slots()) {
+            throw new IllegalArgumentException("--n must be in [1, " + params.slots() + "] (the slot count), got " + dim);
+        }
+        int padded = Integer.highestOneBit(dim) == dim ? dim : Integer.highestOneBit(dim) << 1;
+        if (params.slots() % padded != 0) throw new IllegalArgumentException("--n " + dim + " pads to " + padded + ", which does not divide the " + params.slots() + " slots");
+    }
+
+    /** 0 … n−1, the diagonals of a dense matrix. */
+    static it.unimi.dsi.fastutil.ints.IntSortedSet allIndices(int n) {
+        it.unimi.dsi.fastutil.ints.IntAVLTreeSet s = new it.unimi.dsi.fastutil.ints.IntAVLTreeSet();
+        for (int i = 0; i < n; i++) s.add(i);
+        return s;
+    }
 
     @Override
     public Integer call() {
         CkksParameters params = paramsOptions.build("n13");
         Algorithm a = Algorithm.parse(algo);
         int dim = n != null ? n : params.slots();
+        checkDimension(dim, params);
+        if (sparse != null && (sparse < 1 || sparse > dim)) throw new IllegalArgumentException("--sparse must be in [1, " + dim + "] (the dimension), got " + sparse);
+        if ((keys == null) != (secret == null)) throw new IllegalArgumentException("--keys and --secret go together");
         Storage st = ScheduleCommand.parseStorage(storage);
         String schedName = scheduleName.toLowerCase(Locale.ROOT);
         if (!schedName.equals("direct") && !schedName.equals("phased")) {
@@ -89,12 +114,20 @@ public final class LtCommand implements Callable<Integer> {
         };
         Plan plan = split != null ? Plan.of(t, a, split) : Plan.auto(t, params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
         Schedule sched = schedName.equals("phased") ? phased(plan, params, st) : Schedule.direct();
+        long need = LtRun.memoryEstimate(params, plan, st), have = Runtime.getRuntime().maxMemory();
+        if (need > 0.9 * have) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
+                    "this run needs about %.1f GB (keys, diagonals, buffers) and the JVM may use %.1f GB: raise the heap (HOIST_JVM_OPTS=-Xmx…), use --storage compact or a smaller --n",
+                    need / 1e9, have / 1e9));
+        }
         CkksContext ctx = CkksContext.create(params, engine.backend);
         if (warmup < 0 || warmup > 1000 || runs < 1 || runs > 1000) throw new IllegalArgumentException("--warmup must be in [0, 1000] and --runs in [1, 1000]");
         LtRun run = new LtRun(params, plan, st, sched);
         run.warmup = warmup;
         run.quiet = engine.json;
         run.runs = runs;
+        run.keyStore = keys;
+        run.secretFile = secret;
         run.run(ctx, t, r, compareDirect);
         if (engine.json) {
             System.out.println(toJson(run, t).toString());
@@ -160,6 +193,7 @@ public final class LtCommand implements Callable<Integer> {
             o.put("traffic", traffic);
         }
         if (run.bitIdenticalToDirect != null) o.put("bitIdenticalToDirect", run.bitIdenticalToDirect);
+        if (run.keysLoaded >= 0) o.put("keyStore", Json.obj().put("keysInStore", run.keysInStore).put("keysLoaded", run.keysLoaded));
         return o;
     }
 
@@ -180,6 +214,10 @@ public final class LtCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "  time: keygen %.0f ms, encode %.0f ms, evaluate %.0f ms (first evaluation, with JIT warm-up: %.0f ms)%n",
                 run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis);
         System.out.println(run.countsMatch() ? "  counts match the closed forms" : "  COUNTS DIFFER FROM THE CLOSED FORMS (a bug)");
+        if (run.precision.minBits() < LtRun.PRECISION_FLOOR_BITS) {
+            System.out.printf(Locale.ROOT, "  PRECISION BELOW THE SANITY FLOOR (%.1f bits < %.0f): the result is noise; check the scale%n",
+                    run.precision.minBits(), LtRun.PRECISION_FLOOR_BITS);
+        }
         if (run.allocatedWarm >= 0) {
             System.out.printf(Locale.ROOT, "  memory: %.1f MB allocated by the first evaluation, %.1f MB by a warm one; pool holds %.1f MB%n",
                     run.allocatedFirst / 1e6, run.allocatedWarm / 1e6, run.pooledBytes / 1e6);

@@ -53,6 +53,8 @@ final class LtRun {
     TrafficLedger measuredTraffic, expectedTraffic;
     Boolean bitIdenticalToDirect;
     int warmup = 0, runs = 1;
+    java.nio.file.Path keyStore, secretFile;
+    int keysLoaded = -1, keysInStore = -1;
     boolean quiet;
     double[] evaluateMillisAll;
 
@@ -85,11 +87,26 @@ final class LtRun {
         backend = ctx.engine().backend().name();
         int level = params.maxLevel();
         long t0 = System.nanoTime();
-        KeyGenerator kg = new KeyGenerator(ctx);
-        SecretKey sk = kg.genSecretKey();
+        SecretKey sk;
         RotationKeySet keys;
-        try (Bars bar = Bars.of("keygen", quiet)) {
-            keys = kg.genRotationKeys(sk, level, plan.rotationKeys(params), bar);
+        if (keyStore != null) {
+            try {
+                sk = io.hoist.ckks.io.KeySerialization.readSecretKey(java.nio.file.Files.readAllBytes(secretFile), ctx);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot read " + secretFile + ": " + e.getMessage(), e);
+            }
+            try (io.hoist.ckks.io.KeyStore store = io.hoist.ckks.io.KeyStore.open(keyStore, ctx, true)) {
+                if (store.level() < level) throw new io.hoist.ckks.LevelMismatchException("the key store holds keys at level " + store.level() + ", the transform runs at level " + level);
+                keys = store.load(plan.rotationKeys(params));
+                keysLoaded = store.keysLoaded();
+                keysInStore = store.size();
+            }
+        } else {
+            KeyGenerator kg = new KeyGenerator(ctx);
+            sk = kg.genSecretKey();
+            try (Bars bar = Bars.of("keygen", quiet)) {
+                keys = kg.genRotationKeys(sk, level, plan.rotationKeys(params), bar);
+            }
         }
         keygenMillis = (System.nanoTime() - t0) / 1e6;
         rotationKeys = keys.size();
@@ -158,9 +175,34 @@ final class LtRun {
         return measuredTraffic == null || measuredTraffic.equals(expectedTraffic);
     }
 
-    /** Exit status: 0, or 3 when a count, the traffic or the bit-identity check disagrees. */
+    /** Worst-slot precision below which a result is garbage, whatever the parameters (exit code 4). */
+    static final double PRECISION_FLOOR_BITS = 2;
+
+    /** Exit status: 0; 3 when a count, the traffic or the bit-identity check disagrees; 4 when the precision is below the floor. */
     int status() {
-        return countsMatch() && trafficMatches() && !Boolean.FALSE.equals(bitIdenticalToDirect) ? 0 : 3;
+        if (!countsMatch() || !trafficMatches() || Boolean.FALSE.equals(bitIdenticalToDirect)) return 3;
+        return precision.minBits() < PRECISION_FLOOR_BITS ? 4 : 0;
+    }
+
+    /**
+     * Bytes this run will hold at most: the keys, the encoded diagonals, and every buffer of the
+     * program as if none were ever released (an upper bound on the pool).
+     */
+    static long memoryEstimate(CkksParameters params, Plan plan, Storage storage) {
+        int level = params.maxLevel();
+        io.hoist.lt.LimbLayout lay = io.hoist.lt.LimbLayout.of(params, level);
+        long limb = 8L * params.n();
+        long keys = plan.cost(params, level, storage).keyBytes();
+        long diags = storage == Storage.COMPACT ? (long) plan.indices().size() * limb : (long) plan.indices().size() * lay.d() * limb;
+        long buffers = 0;
+        if (plan.algorithm() != io.hoist.lt.Algorithm.BSGS) {
+            for (io.hoist.lt.LtProgram.Buffer b : io.hoist.lt.LtProgram.compile(plan, lay).buffers()) {
+                buffers += (b.digits() ? (long) lay.beta() * lay.d() : b.qOnly() ? lay.lq() : lay.d()) * limb;
+            }
+        } else {
+            buffers = (long) (plan.innerRotations().size() + 4) * 2 * lay.lq() * limb;
+        }
+        return keys + diags + buffers;
     }
 
     Map<String, Object> measuredJson() {

@@ -52,14 +52,35 @@ public final class NttCommand implements Callable<Integer> {
     java.nio.file.Path plot;
 
     /** Median per-limb timings of one backend. */
+    /** Largest limbs per call a sweep models: the device's roots store holds 64 primes. */
+    static final int MAX_SWEEP = 64;
+
+    /** "a..b" (or "a") with lo ≤ a ≤ b ≤ hi, else a one-line error naming the option. */
+    static int[] parseRange(String s, String option, int lo, int hi) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(\\d{1,9})\\s*(?:\\.\\.\\s*(\\d{1,9})\\s*)?").matcher(s);
+        if (!m.matches()) throw new IllegalArgumentException(option + " wants a..b (e.g. 1..33), got '" + s + "'");
+        int a = Integer.parseInt(m.group(1)), b = m.group(2) == null ? a : Integer.parseInt(m.group(2));
+        if (a < lo || b < a || b > hi) throw new IllegalArgumentException(option + " wants " + lo + " ≤ a ≤ b ≤ " + hi + ", got " + a + ".." + b);
+        return new int[] {a, b};
+    }
+
+    static FpgaTimingModel.Mode parseMode(String s) {
+        return switch (s.toLowerCase(java.util.Locale.ROOT)) {
+            case "streaming" -> FpgaTimingModel.Mode.STREAMING;
+            case "mm" -> FpgaTimingModel.Mode.MM;
+            default -> throw new IllegalArgumentException("--mode must be streaming or mm, got '" + s + "'");
+        };
+    }
+
     record Timing(double forwardMicrosPerLimb, double inverseMicrosPerLimb, double warmupSeconds) {}
 
     @Override
     public Integer call() {
-        if (limbs < 1) throw new IllegalArgumentException("--limbs must be at least 1");
-        if (runs < 1) throw new IllegalArgumentException("--runs must be at least 1");
+        if (logN < 10 || logN > 17) throw new IllegalArgumentException("--logN must be in [10, 17], got " + logN);
+        if (limbs < 1 || limbs > 1024) throw new IllegalArgumentException("--limbs must be in [1, 1024], got " + limbs);
+        if (runs < 1 || runs > 100_000) throw new IllegalArgumentException("--runs must be in [1, 100000], got " + runs);
         NttBackend b = engine.backend == null ? NttBackends.defaultBackend() : NttBackends.get(engine.backend);
-        FpgaTimingModel.Mode fpgaMode = FpgaTimingModel.Mode.valueOf(mode.toUpperCase(java.util.Locale.ROOT));
+        FpgaTimingModel.Mode fpgaMode = parseMode(mode);
         if (b instanceof FpgaSimBackend) b = new FpgaSimBackend(FpgaTimingModel.PAPER, fpgaMode, null);   // fresh statistics, chosen mode
         if (sweep != null) return sweep(b);
         NttBackend scalar = NttBackends.scalar();
@@ -128,9 +149,8 @@ public final class NttCommand implements Callable<Integer> {
     /** Issues real calls of a..b limbs to the simulated device and reports its modelled time per limb by stage. */
     private int sweep(NttBackend b) {
         if (!(b instanceof FpgaSimBackend sim)) throw new IllegalArgumentException("--sweep-limbs needs --backend fpga-sim");
-        String[] ab = sweep.split("\\.\\.");
-        int from = Integer.parseInt(ab[0].trim()), to = Integer.parseInt(ab[ab.length - 1].trim());
-        if (from < 1 || to < from) throw new IllegalArgumentException("--sweep-limbs wants a..b with 1 ≤ a ≤ b");
+        int[] range = parseRange(sweep, "--sweep-limbs", 1, MAX_SWEEP);
+        int from = range[0], to = range[1];
         int n = 1 << logN;
         java.util.List<Long> primes = Primes.nttPrimes(Math.max(logN, 16), bits, to);
         NttTables[] tables = primes.stream().map(q -> NttTables.of(logN, q)).toArray(NttTables[]::new);

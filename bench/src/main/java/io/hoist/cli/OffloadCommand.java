@@ -66,9 +66,12 @@ public final class OffloadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (runs < 1 || runs > 1000) throw new IllegalArgumentException("--runs must be in [1, 1000], got " + runs);
         CkksParameters params = paramsOptions.build("n14");
-        FpgaTimingModel.Mode m = FpgaTimingModel.Mode.valueOf(mode.toUpperCase(Locale.ROOT));
-        RecordingBackend rec = new RecordingBackend(cpuBackend == null ? NttBackends.defaultBackend() : NttBackends.get(cpuBackend));
+        FpgaTimingModel.Mode m = NttCommand.parseMode(mode);
+        io.hoist.ring.NttBackend cpu = cpuBackend == null ? NttBackends.defaultBackend() : NttBackends.get(cpuBackend);
+        if (cpu instanceof io.hoist.ring.fpga.FpgaSimBackend) throw new IllegalArgumentException("--cpu-backend must be a CPU backend (cpu-scalar or cpu-vector): offload replaces its NTT time by the simulated device's");
+        RecordingBackend rec = new RecordingBackend(cpu);
         CkksContext ctx = new CkksContext(params, new NttEngine(rec, new OpCounters()));
         KeyGenerator kg = new KeyGenerator(ctx);
         SecretKey sk = kg.genSecretKey();

@@ -50,6 +50,9 @@ public final class OpsCommand implements Callable<Integer> {
     @Mixin
     EngineOptions engine;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     private record Result(String name, double micros, Double precisionBits, Map<Op, Long> counts) {}
 
     @Override
@@ -150,6 +153,13 @@ public final class OpsCommand implements Callable<Integer> {
             }
             System.out.println("precision = worst slot, −log2 of the L2 error against plaintext arithmetic (key-switching steps: through the");
             System.out.println("rotation / ciphertext they produce)");
+        }
+        for (Result r : results) {
+            if (r.precisionBits() != null && r.precisionBits() < LtRun.PRECISION_FLOOR_BITS) {
+                spec.commandLine().getErr().printf(Locale.ROOT, "hoist: %s has %.1f bits of precision, below the sanity floor of %.0f bits: check the scale%n",
+                        r.name(), r.precisionBits(), LtRun.PRECISION_FLOOR_BITS);
+                return 4;
+            }
         }
         return 0;
     }

@@ -154,4 +154,78 @@ class CliTest {
         assertNotEquals(0, badSchedule.code());
         assertTrue(badSchedule.out().contains("--schedule must be direct or phased"), badSchedule.out());
     }
+
+    @Test
+    void keygenStoreInspectAndStoredKeyEvaluation(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String store = dir.resolve("keys.hks").toString(), secret = dir.resolve("sk.hsk").toString();
+        String[] params = {"--logN", "11", "--logQ", "50,40,40", "--logP", "60,60", "--insecure"};
+        Run kg = run(cat(new String[] {"keygen", "--algo", "th-bsgs", "--n", "64", "--split", "4,4,4", "--seeded", "--out", store, "--secret-out", secret, "--json"}, params));
+        assertEquals(0, kg.code(), kg.out());
+        assertEquals(9, json(kg).get("rotationKeys").asInt());
+        Run ins = run("inspect", store, "--json");
+        assertEquals(0, ins.code(), ins.out());
+        var ij = json(ins);
+        assertEquals("key store", ij.get("kind").asText());
+        assertTrue(ij.get("seeded").asBoolean() && ij.get("checksumOk").asBoolean());
+        assertEquals(9, ij.get("galoisElements").size());
+        Run lt = run(cat(new String[] {"lt", "--algo", "th-bsgs", "--n", "64", "--split", "4,4,4", "--keys", store, "--secret", secret, "--json"}, params));
+        assertEquals(0, lt.code(), lt.out());
+        var lj = json(lt);
+        assertEquals(9, lj.get("keyStore").get("keysLoaded").asInt());
+        assertTrue(lj.get("precision").get("minBits").asDouble() > 18);
+        // a plan that needs a key the store lacks is refused, naming it
+        Run miss = run(cat(new String[] {"lt", "--algo", "th-bsgs", "--n", "64", "--split", "2,4,8", "--keys", store, "--secret", secret}, params));
+        assertEquals(2, miss.code(), miss.out());
+        assertTrue(miss.out().contains("has no key for rotation by"), miss.out());
+        // other parameters: refused
+        Run other = run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "61", "--insecure", "--n", "64", "--keys", store, "--secret", secret);
+        assertEquals(2, other.code(), other.out());
+        assertTrue(other.out().contains("other parameters"), other.out());
+        // a corrupted store: one line, non-zero exit, from inspect and from lt
+        byte[] b = java.nio.file.Files.readAllBytes(dir.resolve("keys.hks"));
+        b[b.length / 2] ^= 4;
+        java.nio.file.Files.write(dir.resolve("bad.hks"), b);
+        Run bad = run("inspect", dir.resolve("bad.hks").toString());
+        assertEquals(1, bad.code(), bad.out());
+        assertTrue(bad.out().contains("damaged") && bad.out().strip().lines().count() == 1, bad.out());
+        Run badLt = run(cat(new String[] {"lt", "--algo", "th-bsgs", "--n", "64", "--split", "4,4,4", "--keys", dir.resolve("bad.hks").toString(), "--secret", secret}, params));
+        assertEquals(2, badLt.code(), badLt.out());
+        assertTrue(badLt.out().startsWith("hoist: ") && badLt.out().contains("checksum"), badLt.out());
+    }
+
+    static String[] cat(String[] a, String[] b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
+    void probedInputsGetOneLineErrorsAndNonZeroExits() {
+        String[][] bad = {
+                {"ntt", "--backend", "fpga-sim", "--sweep-limbs", "1..99999"},
+                {"ntt", "--backend", "fpga-sim", "--sweep-limbs", ".."},
+                {"ntt", "--logN", "1"},
+                {"ntt", "--backend", "fpga-sim", "--mode", "nope", "--logN", "10"},
+                {"lt", "--preset", "n13", "--n", "2147483647"},
+                {"lt", "--preset", "n13", "--n", "5000"},
+                {"lt", "--preset", "n13", "--n", "64", "--sparse", "5000"},
+                {"lt", "--preset", "n13", "--n", "16", "--storage", "nope"},
+                {"lt", "--preset", "n13", "--n", "16", "--logScale", "0"},
+                {"lt", "--preset", "n13", "--n", "16", "--logSlots", "-1"},
+                {"offload", "--op", "rotate", "--preset", "n13", "--runs", "0"},
+                {"offload", "--op", "rotate", "--preset", "n13", "--cpu-backend", "fpga-sim"},
+                {"ops", "--preset", "n13", "--logScale", "0"},
+        };
+        String[] expect = {"--sweep-limbs wants 1 ≤ a ≤ b ≤ 64", "--sweep-limbs wants a..b", "--logN must be in [10, 17]", "--mode must be streaming or mm",
+                "--n must be in [1, 4096]", "--n must be in [1, 4096]", "--sparse must be in [1, 64]", "--storage must be precomputed or compact",
+                "scale must be", "logSlots must be", "--runs must be in [1, 1000]", "--cpu-backend must be a CPU backend", "scale must be"};
+        for (int i = 0; i < bad.length; i++) {
+            long t0 = System.nanoTime();
+            Run r = run(bad[i]);
+            assertNotEquals(0, r.code(), String.join(" ", bad[i]) + ": " + r.out());
+            assertTrue(r.out().contains(expect[i]), String.join(" ", bad[i]) + " → " + r.out());
+            assertTrue(r.out().strip().lines().count() <= 2 && !r.out().contains("\tat "), "one line, no stack trace: " + r.out());
+            assertTrue(System.nanoTime() - t0 < 20_000_000_000L, "refused quickly: " + String.join(" ", bad[i]));
+        }
+    }
 }

@@ -38,10 +38,10 @@ public final class CkksParameters {
         this.logSlots = b.logSlots < 0 ? b.logN - 1 : b.logSlots;
         this.q = q;
         this.p = p;
-        this.defaultScale = b.scale > 0 ? b.scale : Math.pow(2, Math.round(Math.log(q[q.length - 1]) / Math.log(2)));
+        this.defaultScale = b.scale != 0 ? b.scale : Math.pow(2, Math.round(Math.log(q[q.length - 1]) / Math.log(2)));
         this.secret = b.secret;
         this.sigma = b.sigma;
-        this.secure = logQP() <= SecurityBound.maxLogQP(logN);
+        this.secure = logQP() <= SecurityBound.maxLogQP(logN, secret);
     }
 
     public static Builder builder() {
@@ -127,8 +127,9 @@ public final class CkksParameters {
 
     /** "secure" or "NOT SECURE (log QP = … > bound …)" for reports. */
     public String securityLabel() {
-        return secure ? "secure (log QP = " + fmt(logQP()) + " ≤ " + SecurityBound.maxLogQP(logN) + ")"
-                : "NOT SECURE (log QP = " + fmt(logQP()) + " > " + SecurityBound.maxLogQP(logN) + ")";
+        int bound = SecurityBound.maxLogQP(logN, secret);
+        return secure ? "secure (log QP = " + fmt(logQP()) + " ≤ " + bound + ")"
+                : "NOT SECURE (log QP = " + fmt(logQP()) + (bound == 0 ? ": " + SecurityBound.rule(secret) : " > " + bound) + ")";
     }
 
     private static String fmt(double x) {
@@ -169,14 +170,23 @@ public final class CkksParameters {
 
         public Builder name(String n) { this.name = n; return this; }
         public Builder logN(int v) { this.logN = v; return this; }
-        public Builder logSlots(int v) { this.logSlots = v; return this; }
+        public Builder logSlots(int v) {
+            if (v < 0) throw new IllegalArgumentException("logSlots must be ≥ 0, got " + v);
+            this.logSlots = v;
+            return this;
+        }
         /** Bit sizes of q_0 … q_L, first to last (primes generated). */
         public Builder logQ(int... bits) { this.logQ = bits.clone(); this.qPrimes = null; return this; }
         /** Bit sizes of p_0 … p_{α−1} (primes generated). */
         public Builder logP(int... bits) { this.logP = bits.clone(); this.pPrimes = null; return this; }
         public Builder qPrimes(long... primes) { this.qPrimes = primes.clone(); this.logQ = null; return this; }
         public Builder pPrimes(long... primes) { this.pPrimes = primes.clone(); this.logP = null; return this; }
-        public Builder scale(double s) { this.scale = s; return this; }
+        /** The default scale Δ: finite, at least 2, and below Q_L/2 (checked by {@link #build}). */
+        public Builder scale(double s) {
+            if (!Double.isFinite(s) || s < 2) throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + s);
+            this.scale = s;
+            return this;
+        }
         public Builder secret(SecretDistribution s) { this.secret = s; return this; }
         public Builder sigma(double s) { this.sigma = s; return this; }
         /** Accepts parameters over the 128-bit bound (tests, studies); reports then say NOT SECURE. */
@@ -200,10 +210,15 @@ public final class CkksParameters {
             for (long x : q) { NttTables.of(logN, x); if (!all.add(x)) throw new IllegalArgumentException("prime " + x + " appears twice"); }
             for (long x : p) { NttTables.of(logN, x); if (!all.add(x)) throw new IllegalArgumentException("prime " + x + " appears twice"); }
             CkksParameters params = new CkksParameters(this, q, p);
+            double logQTop = params.logQ();
+            if (!(Math.log(params.defaultScale) / Math.log(2) < logQTop - 1)) {
+                throw new InvalidScaleException(String.format(Locale.ROOT, "default scale 2^%.1f does not fit the modulus 2^%.1f (it must stay below Q/2)",
+                        Math.log(params.defaultScale) / Math.log(2), logQTop));
+            }
             if (!params.secure && !allowInsecure) {
                 throw new InsecureParametersException(String.format(Locale.ROOT,
-                        "log QP = %.1f exceeds the 128-bit bound %d for N = 2^%d; call allowInsecure() (or pass --insecure) to use it anyway",
-                        params.logQP(), SecurityBound.maxLogQP(logN), logN));
+                        "log QP = %.1f exceeds the 128-bit bound %d for N = 2^%d with a %s secret (%s); call allowInsecure() (or pass --insecure) to use it anyway",
+                        params.logQP(), SecurityBound.maxLogQP(logN, secret), logN, secret, SecurityBound.rule(secret)));
             }
             return params;
         }

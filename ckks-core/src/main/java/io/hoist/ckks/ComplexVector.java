@@ -3,25 +3,62 @@ package io.hoist.ckks;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
-/** A vector of complex numbers as two double arrays (real and imaginary parts of equal length). */
-public record ComplexVector(double[] re, double[] im) {
-    public ComplexVector {
+/**
+ * An immutable vector of complex numbers (real and imaginary parts of equal length). The arrays
+ * given are copied and {@link #re()}/{@link #im()} return copies; {@link #re(int)} and
+ * {@link #im(int)} read single entries without copying.
+ */
+public final class ComplexVector {
+    private final double[] re;
+    private final double[] im;
+
+    /** Copies {@code re} and {@code im}. */
+    public ComplexVector(double[] re, double[] im) {
+        this(re.clone(), im.clone(), true);
+    }
+
+    /** Takes the arrays (internal results that nobody else holds). */
+    private ComplexVector(double[] re, double[] im, boolean owned) {
         if (re.length != im.length) throw new IllegalArgumentException("real and imaginary parts differ in length: " + re.length + " vs " + im.length);
+        this.re = re;
+        this.im = im;
+    }
+
+    static ComplexVector wrap(double[] re, double[] im) {
+        return new ComplexVector(re, im, true);
     }
 
     public static ComplexVector zeros(int n) {
-        return new ComplexVector(new double[n], new double[n]);
+        return wrap(new double[n], new double[n]);
     }
 
     public static ComplexVector ofReal(double... re) {
-        return new ComplexVector(re.clone(), new double[re.length]);
+        return wrap(re.clone(), new double[re.length]);
+    }
+
+    /** A copy of the real parts. */
+    public double[] re() {
+        return re.clone();
+    }
+
+    /** A copy of the imaginary parts. */
+    public double[] im() {
+        return im.clone();
+    }
+
+    public double re(int i) {
+        return re[i];
+    }
+
+    public double im(int i) {
+        return im[i];
     }
 
     /** Uniform in the unit square [−1, 1] + i[−1, 1] (test data, not key material). */
     public static ComplexVector random(SplittableRandom r, int n) {
         double[] a = new double[n], b = new double[n];
         for (int i = 0; i < n; i++) { a[i] = 2 * r.nextDouble() - 1; b[i] = 2 * r.nextDouble() - 1; }
-        return new ComplexVector(a, b);
+        return wrap(a, b);
     }
 
     public int length() {
@@ -29,19 +66,19 @@ public record ComplexVector(double[] re, double[] im) {
     }
 
     public ComplexVector copy() {
-        return new ComplexVector(re.clone(), im.clone());
+        return this;
     }
 
     public ComplexVector add(ComplexVector o) {
         double[] a = new double[length()], b = new double[length()];
         for (int i = 0; i < a.length; i++) { a[i] = re[i] + o.re[i]; b[i] = im[i] + o.im[i]; }
-        return new ComplexVector(a, b);
+        return wrap(a, b);
     }
 
     public ComplexVector sub(ComplexVector o) {
         double[] a = new double[length()], b = new double[length()];
         for (int i = 0; i < a.length; i++) { a[i] = re[i] - o.re[i]; b[i] = im[i] - o.im[i]; }
-        return new ComplexVector(a, b);
+        return wrap(a, b);
     }
 
     /** Slot-wise product. */
@@ -51,13 +88,13 @@ public record ComplexVector(double[] re, double[] im) {
             a[i] = re[i] * o.re[i] - im[i] * o.im[i];
             b[i] = re[i] * o.im[i] + im[i] * o.re[i];
         }
-        return new ComplexVector(a, b);
+        return wrap(a, b);
     }
 
     public ComplexVector scale(double c) {
         double[] a = new double[length()], b = new double[length()];
         for (int i = 0; i < a.length; i++) { a[i] = re[i] * c; b[i] = im[i] * c; }
-        return new ComplexVector(a, b);
+        return wrap(a, b);
     }
 
     /** Left rotation: out[t] = this[(t + k) mod n]. */
@@ -65,13 +102,13 @@ public record ComplexVector(double[] re, double[] im) {
         int n = length();
         double[] a = new double[n], b = new double[n];
         for (int t = 0; t < n; t++) { int s = Math.floorMod(t + k, n); a[t] = re[s]; b[t] = im[s]; }
-        return new ComplexVector(a, b);
+        return wrap(a, b);
     }
 
     public ComplexVector conjugate() {
         double[] b = new double[length()];
         for (int i = 0; i < b.length; i++) b[i] = -im[i];
-        return new ComplexVector(re.clone(), b);
+        return wrap(re.clone(), b);
     }
 
     @Override

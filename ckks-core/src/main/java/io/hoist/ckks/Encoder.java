@@ -47,6 +47,7 @@ public final class Encoder {
     /** Encodes up to {@code slots} complex values into Q at {@code level} and {@code scale}. */
     public Plaintext encode(ComplexVector values, int level, double scale) {
         checkLevel(level);
+        checkScale(scale, level);
         double[] real = embed(values, scale);
         RnsPoly p = toPoly(ctx.ringQ(), level, real, ctx.params().logQ() - logQSuffix(level), "Q_" + level);
         ctx.ringQ().ntt(p);
@@ -65,6 +66,7 @@ public final class Encoder {
 
     /** Encodes into QP (Q limbs up to {@code level} plus all P limbs): the form of linear-transform diagonals. */
     public PlaintextQP encodeQP(ComplexVector values, int level, double scale) {
+        checkScale(scale, level);
         checkLevel(level);
         double[] real = embed(values, scale);
         double logQP = ctx.params().logQ() - logQSuffix(level) + ctx.params().logP();
@@ -81,6 +83,7 @@ public final class Encoder {
      * below 2^62 in magnitude.
      */
     public long[] encodeToIntegers(ComplexVector values, double scale) {
+        if (!Double.isFinite(scale) || scale < 2) throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
         double[] real = embed(values, scale);
         long[] out = new long[n];
         for (int k = 0; k < n; k++) {
@@ -139,6 +142,16 @@ public final class Encoder {
         return s;
     }
 
+    /** A scale must be finite, at least 2 and leave room below Q_ℓ/2 for a message of magnitude 1. */
+    private void checkScale(double scale, int level) {
+        if (!Double.isFinite(scale) || scale < 2) throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
+        double logQ = ctx.params().logQ() - logQSuffix(level);
+        if (!(Math.log(scale) / Math.log(2) < logQ - 1)) {
+            throw new InvalidScaleException(String.format(java.util.Locale.ROOT, "scale 2^%.1f does not fit the modulus 2^%.1f at level %d",
+                    Math.log(scale) / Math.log(2), logQ, level));
+        }
+    }
+
     private void checkLevel(int level) {
         if (level < 0 || level > ctx.params().maxLevel()) {
             throw new LevelMismatchException("level " + level + " outside [0, " + ctx.params().maxLevel() + "]");
@@ -154,8 +167,8 @@ public final class Encoder {
         if (!(scale > 0) || Double.isInfinite(scale)) throw new EncodingOverflowException("scale must be positive and finite: " + scale);
         double[] re = new double[slots], im = new double[slots];
         for (int i = 0; i < values.length(); i++) {
-            re[i] = values.re()[i];
-            im[i] = values.im()[i];
+            re[i] = values.re(i);
+            im[i] = values.im(i);
             if (!Double.isFinite(re[i]) || !Double.isFinite(im[i])) throw new EncodingOverflowException("value " + i + " is not finite");
         }
         fftSpecialInv(re, im, slots);

@@ -119,7 +119,7 @@ public final class Evaluator {
         RnsPoly pp = p.poly().atLevel(a.level());
         for (int i = 0; i < out.length; i++) { out[i] = rq.newPoly(a.level(), Domain.NTT); rq.mulCoeffs(a.poly(i), pp, out[i]); }
         ctx.counters().increment(Op.PT_MUL);
-        return new Ciphertext(params, a.scale() * p.scale(), out);
+        return new Ciphertext(params, checkProductScale(a.scale() * p.scale(), a.level()), out);
     }
 
     /** Multiplies by an integer constant (scale unchanged). */
@@ -139,14 +139,14 @@ public final class Evaluator {
         rq.mulCoeffs(a.poly(0), b.poly(1), d1);
         rq.mulCoeffsAdd(a.poly(1), b.poly(0), d1);
         rq.mulCoeffs(a.poly(1), b.poly(1), d2);
-        return new Ciphertext(params, a.scale() * b.scale(), d0, d1, d2);
+        return new Ciphertext(params, checkProductScale(a.scale() * b.scale(), l), d0, d1, d2);
     }
 
     /** Switches the s² part of a degree-2 ciphertext back to s. */
     public Ciphertext relinearize(Ciphertext a) {
         checkParams(a);
         if (a.degree() != 2) throw new WrongOperandException("relinearize expects a degree-2 ciphertext, got degree " + a.degree());
-        if (rlk == null) throw new MissingRotationKeyException("no relinearization key was given to this evaluator");
+        if (rlk == null) throw new MissingRelinearizationKeyException("no relinearization key was given to this evaluator");
         int level = a.level(), limbs = level + 1 + params.alpha();
         var cnt = ctx.counters();
         PolyQP[] digits = decomposePooled(a.poly(2));
@@ -349,6 +349,18 @@ public final class Evaluator {
             throw new LevelMismatchException("plaintext at level " + p.level() + " is below the ciphertext's level " + a.level());
         }
         if (sameScale) checkScale(a.scale(), p.scale());
+    }
+
+    /** A product's scale must leave room below Q_ℓ/2 for a message of magnitude 1. */
+    private double checkProductScale(double scale, int level) {
+        double logQ = 0;
+        for (int j = 0; j <= level; j++) logQ += Math.log(params.q(j)) / Math.log(2);
+        double log = Math.log(scale) / Math.log(2);
+        if (!(log < logQ - 1)) {
+            throw new InvalidScaleException(String.format(java.util.Locale.ROOT,
+                    "the product's scale 2^%.1f does not fit the modulus 2^%.1f at level %d: rescale the operands first", log, logQ, level));
+        }
+        return scale;
     }
 
     private static void checkScale(double s1, double s2) {

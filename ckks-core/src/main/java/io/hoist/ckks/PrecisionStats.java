@@ -38,7 +38,7 @@ public record PrecisionStats(Summary real, Summary imag, Summary l2, double maxA
         double[] br = new double[n], bi = new double[n], bl = new double[n];
         double maxAbs = 0;
         for (int i = 0; i < n; i++) {
-            double er = Math.abs(want.re()[i] - got.re()[i]), ei = Math.abs(want.im()[i] - got.im()[i]);
+            double er = Math.abs(want.re(i) - got.re(i)), ei = Math.abs(want.im(i) - got.im(i));
             double el = Math.hypot(er, ei);
             maxAbs = Math.max(maxAbs, el);
             br[i] = bits(er);

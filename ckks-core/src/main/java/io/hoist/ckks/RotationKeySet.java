@@ -44,10 +44,10 @@ public final class RotationKeySet {
     }
 
     /** The Galois elements held, sorted. */
-    public LongList galoisElements() {
+    public com.google.common.collect.ImmutableList<Long> galoisElements() {
         LongArrayList l = new LongArrayList(keys.keySet());
         l.sort(null);
-        return l;
+        return com.google.common.collect.ImmutableList.copyOf(l);
     }
 
     public int size() {

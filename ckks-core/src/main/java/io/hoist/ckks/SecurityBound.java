@@ -1,15 +1,42 @@
 package io.hoist.ckks;
 
 /**
- * The 128-bit classical security bound on log2(QP) for a ternary secret, by ring degree
- * (Homomorphic Encryption Standard up to N = 2^15; OpenFHE's extension for 2^16 and 2^17).
+ * The 128-bit classical security bound on log2(QP), by ring degree and secret distribution.
+ *
+ * <p>Uniform ternary secret: the Homomorphic Encryption Standard up to N = 2^15 and OpenFHE's
+ * extension for 2^16 and 2^17. Sparse ternary secret of Hamming weight h: the published
+ * lattice-estimator figure for h = 192 — Lattigo's bootstrapping set N16QP1546H192 (log QP = 1546 at
+ * N = 2^16, 128-bit) is 1546/1747 of the uniform bound, and that ratio is applied at every N — and no
+ * bound at all below h = 192 (such sets are never labelled secure: the estimates we can cite, e.g.
+ * for h = 64, come with smaller moduli we cannot scale from). A sparse secret never gains.
  */
 public final class SecurityBound {
     private SecurityBound() {}
 
     private static final int[] MAX_LOG_QP = {27, 54, 109, 218, 438, 881, 1747, 3523};  // logN 10 … 17
 
-    /** Largest log2(QP) that is 128-bit secure at 2^logN, or 0 if no modulus is (N &lt; 2^10). */
+    /** Weight from which the sparse-secret estimate applies. */
+    public static final int MIN_SPARSE_WEIGHT = 192;
+
+    /** The ratio of Lattigo's N16QP1546H192 to the uniform bound at N = 2^16. */
+    private static final double SPARSE_RATIO = 1546.0 / 1747.0;
+
+    /** Largest log2(QP) that is 128-bit secure at 2^logN for {@code secret} (0: none is). */
+    public static int maxLogQP(int logN, SecretDistribution secret) {
+        int uniform = maxLogQP(logN);
+        if (!secret.sparse()) return uniform;
+        if (secret.hammingWeight() < MIN_SPARSE_WEIGHT) return 0;
+        return (int) Math.floor(uniform * SPARSE_RATIO);
+    }
+
+    /** The rule applied for {@code secret}, for messages. */
+    public static String rule(SecretDistribution secret) {
+        if (!secret.sparse()) return "Homomorphic Encryption Standard, ternary secret";
+        if (secret.hammingWeight() < MIN_SPARSE_WEIGHT) return "sparse secrets below h = " + MIN_SPARSE_WEIGHT + " are never labelled secure";
+        return "h ≥ 192: 1546/1747 of the ternary bound, from Lattigo's N16QP1546H192";
+    }
+
+    /** Largest log2(QP) that is 128-bit secure at 2^logN for a uniform ternary secret, or 0 if no modulus is (N &lt; 2^10). */
     public static int maxLogQP(int logN) {
         if (logN < 10) return 0;
         if (logN > 17) return Integer.MAX_VALUE;

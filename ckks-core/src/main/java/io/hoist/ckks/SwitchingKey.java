@@ -36,6 +36,22 @@ public final class SwitchingKey {
     public PolyQP a(int t) { return a[t]; }
     public byte[] seed() { return seed == null ? null : seed.clone(); }
 
+    /**
+     * The uniform parts a_t of a key at {@code level} expanded from its seed (AES-CTR, nonce t), in
+     * Montgomery form: what key generation draws, and what a seeded key's reader rebuilds.
+     */
+    public static PolyQP[] uniformParts(CkksContext ctx, byte[] seed, int level) {
+        int beta = ctx.params().beta(level);
+        PolyQP[] a = new PolyQP[beta];
+        KeySwitcher ks = new KeySwitcher(ctx);
+        for (int t = 0; t < beta; t++) {
+            Prng ap = Prng.of(seed, t);
+            a[t] = new PolyQP(Sampler.uniformNtt(ap, ctx.ringQ(), level), Sampler.uniformNtt(ap, ctx.ringP(), ctx.alpha() - 1));
+            ks.toMontgomery(a[t]);
+        }
+        return a;
+    }
+
     public KeySizes sizes() {
         return KeySizes.switchingKey(b.length, b[0].limbCount(), params.n());
     }

@@ -185,7 +185,19 @@ public final class Ring {
     // ---------------------------------------------------------------- checks
 
     private void own(RnsPoly p) {
-        if (p.ring() != this) throw new RingMismatchException("polynomial belongs to a different ring");
+        if (p.ring() != this && !sameAs(p.ring())) throw new RingMismatchException("polynomial belongs to a different ring");
+    }
+
+    /**
+     * Whether {@code o} is the same ring: same degree and the same primes (its engine may differ).
+     * Polynomials of equal rings are interchangeable, so objects from two contexts with equal
+     * parameters mix.
+     */
+    public boolean sameAs(Ring o) {
+        if (o == this) return true;
+        if (o.logN != logN || o.tables.length != tables.length) return false;
+        for (int i = 0; i < tables.length; i++) if (o.tables[i].q() != tables[i].q()) return false;
+        return true;
     }
 
     private void same(RnsPoly a, RnsPoly b, RnsPoly out, String op) {

@@ -70,7 +70,7 @@ public final class RnsPoly {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof RnsPoly p && p.ring == ring && p.domain == domain && Arrays.deepEquals(p.limbs, limbs);
+        return o instanceof RnsPoly p && p.ring.sameAs(ring) && p.domain == domain && Arrays.deepEquals(p.limbs, limbs);
     }
 
     @Override

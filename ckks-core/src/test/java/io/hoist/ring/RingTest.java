@@ -87,8 +87,12 @@ class RingTest {
         assertTrue(e1.getMessage().contains("level"));
         var e2 = assertThrows(RingMismatchException.class, () -> ring.mulCoeffs(a, c, out));
         assertTrue(e2.getMessage().contains("domain"));
-        Ring other = new Ring(10, primes);
-        var e3 = assertThrows(RingMismatchException.class, () -> other.add(a, a, out));
+        // a ring with the same degree and primes is the same ring (objects of equal contexts mix); other primes are not
+        Ring same = new Ring(10, primes);
+        same.add(a, a, out);
+        Ring other = new Ring(10, java.util.Arrays.copyOf(primes, 3));
+        RnsPoly o = other.newPoly(2, Domain.NTT);
+        var e3 = assertThrows(RingMismatchException.class, () -> ring.add(o, o, o));
         assertTrue(e3.getMessage().contains("ring"));
         assertThrows(RingMismatchException.class, () -> ring.ntt(a));
         RnsPoly coeffAcc = random(3, Domain.COEFFICIENT);

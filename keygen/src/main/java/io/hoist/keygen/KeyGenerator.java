@@ -136,18 +136,20 @@ public final class KeyGenerator {
         byte[] seed = Prng.newSeed();
         Prng noise = Prng.fresh();
         PolyQP in = sIn.atLevel(level), out = sOut.atLevel(level);
-        PolyQP[] b = new PolyQP[beta], a = new PolyQP[beta];
+        PolyQP[] b = new PolyQP[beta];
+        PolyQP[] a = SwitchingKey.uniformParts(ctx, seed, level);   // Montgomery form
         for (int t = 0; t < beta; t++) {
-            Prng ap = Prng.of(seed, t);
-            PolyQP at = new PolyQP(Sampler.uniformNtt(ap, rq, level), Sampler.uniformNtt(ap, rp, params.alpha() - 1));
+            PolyQP at = a[t];
             long[] ec = Sampler.gaussian(noise, ctx.n(), params.sigma());
             PolyQP bt = new PolyQP(Sampler.fromSigned(rq, level, ec), Sampler.fromSigned(rp, params.alpha() - 1, ec));
             rq.ntt(bt.q());
             rp.ntt(bt.p());
             RnsPoly tmpQ = rq.newPoly(level, Domain.NTT);
             RnsPoly tmpP = rp.newPoly(params.alpha() - 1, Domain.NTT);
-            rq.mulCoeffs(at.q(), out.q(), tmpQ);
+            rq.mulCoeffs(at.q(), out.q(), tmpQ);   // a_t·R·s_out: brought back from Montgomery form below
             rp.mulCoeffs(at.p(), out.p(), tmpP);
+            fromMontgomery(tmpQ, rq);
+            fromMontgomery(tmpP, rp);
             rq.sub(bt.q(), tmpQ, bt.q());
             rp.sub(bt.p(), tmpP, bt.p());
             // + P·s_in on the limbs of digit t (𝟙_t is 1 there, 0 on other Q primes; P ≡ 0 mod p)
@@ -158,11 +160,19 @@ public final class KeyGenerator {
                 for (int k = 0; k < dst.length; k++) dst[k] = m.add(dst[k], m.mul(pq, src[k]));
             }
             ks.toMontgomery(bt);
-            ks.toMontgomery(at);
             b[t] = bt;
-            a[t] = at;
         }
         return new SwitchingKey(params, b, a, seed);
+    }
+
+    /** In place: x·R → x (multiplies by R^-1 = 2^-64 mod q). */
+    private static void fromMontgomery(RnsPoly p, Ring ring) {
+        for (int i = 0; i < p.limbCount(); i++) {
+            long q = ring.prime(i), rInv = io.hoist.math.ModArith.invMod(io.hoist.math.ModArith.montgomeryR(q), q);
+            long ws = io.hoist.math.ModArith.shoupQuotient(rInv, q);
+            long[] l = p.limb(i);
+            for (int k = 0; k < l.length; k++) l[k] = io.hoist.math.ModArith.mulShoup(l[k], rInv, ws, q);
+        }
     }
 
     private static long inverseMod2N(long g, long twoN) {

@@ -92,7 +92,7 @@ class ParametersAndErrorsTest {
         assertThrows(LevelMismatchException.class, () -> ev.rescale(ev.atLevel(a, 0)));
         var pt = f.encoder.encode(v, 0, f.params.defaultScale());
         assertThrows(LevelMismatchException.class, () -> ev.mulPlain(a, pt), "plaintext below the ciphertext");
-        assertThrows(MissingRotationKeyException.class, () -> new Evaluator(f.ctx).relinearize(ev.mul(a, a)));
+        assertThrows(io.hoist.ckks.MissingRelinearizationKeyException.class, () -> new Evaluator(f.ctx).relinearize(ev.mul(a, a)));
         assertThrows(ParameterMismatchException.class, () -> new Evaluator(f.ctx, g.rlk, null));
     }
 

@@ -73,11 +73,11 @@ public final class LinearTransform {
             int r = Math.floorMod(e.getKey(), d);
             if (!seen.add(r)) throw new IllegalArgumentException("two diagonals map to index " + r + " mod " + d);
             for (int t = 0; t < v.length(); t++) {
-                if (v.re()[t] == 0 && v.im()[t] == 0) continue;
+                if (v.re(t) == 0 && v.im(t) == 0) continue;
                 int padded = t + r < d ? r : Math.floorMod(r - d, n);
                 double[][] f = acc.computeIfAbsent(padded, k -> new double[2][n]);
-                f[0][t] = v.re()[t];
-                f[1][t] = v.im()[t];
+                f[0][t] = v.re(t);
+                f[1][t] = v.im(t);
             }
         }
         Int2ObjectAVLTreeMap<ComplexVector> diags = new Int2ObjectAVLTreeMap<>();
@@ -90,7 +90,7 @@ public final class LinearTransform {
     public int dimension() { return n; }
     /** The dimension before padding. */
     public int originalDimension() { return originalDimension; }
-    public IntSortedSet diagonalIndices() { return diagonals.keySet(); }
+    public com.google.common.collect.ImmutableSortedSet<Integer> diagonalIndices() { return com.google.common.collect.ImmutableSortedSet.copyOf(diagonals.keySet()); }
     public ComplexVector diagonal(int r) { return diagonals.get(r); }
     public int diagonalCount() { return diagonals.size(); }
 
@@ -107,7 +107,7 @@ public final class LinearTransform {
         if (slots % n != 0) throw new IllegalArgumentException("transform dimension " + n + " does not divide " + slots + " slots");
         ComplexVector xs = pad(x, n);
         double[] a = new double[slots], b = new double[slots];
-        for (int t = 0; t < slots; t++) { a[t] = xs.re()[t % n]; b[t] = xs.im()[t % n]; }
+        for (int t = 0; t < slots; t++) { a[t] = xs.re(t % n); b[t] = xs.im(t % n); }
         return new ComplexVector(a, b);
     }
 

@@ -238,19 +238,19 @@ public final class LinearTransformEvaluator {
         for (int i : plan.innerRotations()) baby.put(i, i == 0 ? ct : rotate(ct, i, c));
         RnsPoly acc0 = null, acc1 = null;
         Ring rq = ctx.ringQ();
-        for (var g : plan.groups().int2ObjectEntrySet()) {
-            IntList rs = g.getValue();
+        for (var g : plan.groups().entrySet()) {
+            List<Integer> rs = g.getValue();
             int terms = rs.size();
             RnsPoly u0 = rq.newPoly(level, Domain.NTT), u1 = rq.newPoly(level, Domain.NTT);
             RnsPoly[] f = new RnsPoly[terms];
             for (int t = 0; t < terms; t++) {
-                int r = rs.getInt(t);
+                int r = rs.get(t);
                 f[t] = et.storage() == Storage.COMPACT ? montgomery(liftQ(et.compact(r), level, c)) : et.q(r);
             }
             long[][] xs = new long[terms][], ys = new long[terms][], zs = new long[terms][];
             for (int i = 0; i <= level; i++) {
                 for (int t = 0; t < terms; t++) {
-                    Ciphertext b = baby.get(plan.inner(rs.getInt(t)));
+                    Ciphertext b = baby.get(plan.inner(rs.get(t)));
                     xs[t] = f[t].limb(i);
                     ys[t] = b.poly(0).limb(i);
                     zs[t] = b.poly(1).limb(i);
@@ -260,7 +260,7 @@ public final class LinearTransformEvaluator {
             c.add(Op.PT_MUL, terms);
             c.add(Op.MOD_MULS, 2L * terms * (level + 1) * params.n());
             Ciphertext u = new Ciphertext(params, ct.scale() * et.scale(), u0, u1);
-            if (g.getIntKey() != 0) u = rotate(u, g.getIntKey(), c);
+            if (g.getKey() != 0) u = rotate(u, g.getKey(), c);
             if (acc0 == null) { acc0 = u.poly(0); acc1 = u.poly(1); }
             else { rq.add(acc0, u.poly(0), acc0); rq.add(acc1, u.poly(1), acc1); }
         }

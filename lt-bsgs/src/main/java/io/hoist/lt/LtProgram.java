@@ -4,8 +4,6 @@ import com.google.common.base.Preconditions;
 import com.google.common.collect.ImmutableList;
 import com.google.common.primitives.ImmutableIntArray;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
-import it.unimi.dsi.fastutil.ints.IntList;
-import it.unimi.dsi.fastutil.ints.IntSortedSet;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -186,7 +184,7 @@ public final class LtProgram {
                 step(Kind.KEY_SWITCH, 3, 1, new int[] {digits.get(0), a.get(0)}, new int[] {a.get(i), b.get(i)}, i, false, 0, NONE, NONE);
             }
             // line 5: b_i ← INTT(B_i) for the inner indices the middle layer uses
-            IntSortedSet sources = plan.middleSources();
+            var sources = plan.middleSources();
             Int2IntOpenHashMap coeff = new Int2IntOpenHashMap();
             for (int i : sources) {
                 coeff.put(i, buffer("b" + i, Role.TEMPORARY, false, false));
@@ -200,8 +198,8 @@ public final class LtProgram {
                 step(Kind.DECOMPOSE, 7, 2, new int[] {bp}, new int[] {digits.get(i)});
             }
             // lines 8–11: middle layer, hoisted per i
-            for (var e : plan.middlePairs().int2ObjectEntrySet()) {
-                int j = e.getIntKey();
+            for (var e : plan.middlePairs().entrySet()) {
+                int j = e.getKey();
                 for (int i : e.getValue()) {
                     a.put(j + i, buffer("A" + (j + i), Role.TEMPORARY, false, false));
                     b.put(j + i, buffer("B" + (j + i), Role.TEMPORARY, false, false));
@@ -210,13 +208,13 @@ public final class LtProgram {
             }
             // lines 12–14: U_k = Σ_b F̃_{k,b} ⊙ (A_b, B_b)
             Int2IntOpenHashMap u0 = new Int2IntOpenHashMap(), u1 = new Int2IntOpenHashMap();
-            for (var g : plan.groups().int2ObjectEntrySet()) {
-                int k = g.getIntKey();
-                IntList rs = g.getValue();
+            for (var g : plan.groups().entrySet()) {
+                int k = g.getKey();
+                List<Integer> rs = g.getValue();
                 int[] in = new int[2 * rs.size()];
                 int[] babies = new int[rs.size()];
                 for (int t = 0; t < rs.size(); t++) {
-                    int bb = plan.baby(rs.getInt(t));
+                    int bb = plan.baby(rs.get(t));
                     babies[t] = bb;
                     in[2 * t] = a.get(bb);
                     in[2 * t + 1] = b.get(bb);
@@ -224,7 +222,7 @@ public final class LtProgram {
                 u0.put(k, buffer("U0_" + k, Role.TEMPORARY, false, false));
                 u1.put(k, buffer("U1_" + k, Role.TEMPORARY, false, false));
                 step(Kind.DIAGONAL_SUM, 12, 4, in, new int[] {u0.get(k), u1.get(k)}, 0, false, k,
-                        ImmutableIntArray.copyOf(rs.toIntArray()), ImmutableIntArray.copyOf(babies));
+                        ImmutableIntArray.copyOf(rs), ImmutableIntArray.copyOf(babies));
             }
             // C_0 ← U_{0,0}, C_1 ← U_{1,0}
             int c0 = buffer("C0", Role.TEMPORARY, false, false), c1 = buffer("C1", Role.TEMPORARY, false, false);

@@ -2,6 +2,9 @@ package io.hoist.lt;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.KeySizes;
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSortedMap;
+import com.google.common.collect.ImmutableSortedSet;
 import it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap;
 import it.unimi.dsi.fastutil.ints.Int2ObjectSortedMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -42,6 +45,9 @@ public final class Plan {
     private final IntSortedSet middleSources;
     /** Outer k → its diagonal indices r. */
     private final Int2ObjectSortedMap<IntList> groups;
+    private final ImmutableSortedSet<Integer> indicesView, innerView, middleView, outerView, sourcesView;
+    private final ImmutableSortedMap<Integer, ImmutableSortedSet<Integer>> pairsView;
+    private final ImmutableSortedMap<Integer, ImmutableList<Integer>> groupsView;
 
     private Plan(Algorithm algorithm, int n, int[] split, IntSortedSet indices) {
         this.algorithm = algorithm;
@@ -73,6 +79,17 @@ public final class Plan {
         this.middlePairs = pairs;
         this.middleSources = IntSortedSets.unmodifiable(src);
         this.groups = grp;
+        this.indicesView = ImmutableSortedSet.copyOf(this.indices);
+        this.innerView = ImmutableSortedSet.copyOf(inner);
+        this.middleView = ImmutableSortedSet.copyOf(middle);
+        this.outerView = ImmutableSortedSet.copyOf(outer);
+        this.sourcesView = ImmutableSortedSet.copyOf(middleSources);
+        ImmutableSortedMap.Builder<Integer, ImmutableSortedSet<Integer>> pb = ImmutableSortedMap.naturalOrder();
+        for (var e : pairs.int2ObjectEntrySet()) pb.put(e.getIntKey(), ImmutableSortedSet.copyOf(e.getValue()));
+        this.pairsView = pb.build();
+        ImmutableSortedMap.Builder<Integer, ImmutableList<Integer>> gb = ImmutableSortedMap.naturalOrder();
+        for (var e : grp.int2ObjectEntrySet()) gb.put(e.getIntKey(), ImmutableList.copyOf(e.getValue()));
+        this.groupsView = gb.build();
     }
 
     /** A plan for {@code transform} with an explicit split (none for DIAGONAL). */
@@ -88,7 +105,8 @@ public final class Plan {
     }
 
     /** A plan for the diagonal index set {@code indices} (each in [0, n)) of an n-dimensional transform. */
-    public static Plan forIndices(int n, IntSortedSet indices, Algorithm algorithm, int... split) {
+    public static Plan forIndices(int n, java.util.Collection<Integer> indexSet, Algorithm algorithm, int... split) {
+        IntSortedSet indices = new IntAVLTreeSet(indexSet);
         if (Integer.bitCount(n) != 1) throw new IllegalArgumentException("transform dimension must be a power of two after padding: " + n);
         if (indices.isEmpty()) throw new IllegalArgumentException("no diagonals");
         if (indices.firstInt() < 0 || indices.lastInt() >= n) throw new IllegalArgumentException("diagonal indices must lie in [0, " + n + ")");
@@ -114,7 +132,7 @@ public final class Plan {
         return autoForIndices(t.dimension(), t.diagonalIndices(), params, level, algorithm, objective, keyBudget);
     }
 
-    public static Plan autoForIndices(int n, IntSortedSet indices, CkksParameters params, int level, Algorithm algorithm,
+    public static Plan autoForIndices(int n, java.util.Collection<Integer> indices, CkksParameters params, int level, Algorithm algorithm,
                                       Objective objective, int keyBudget) {
         List<Plan> candidates = new ArrayList<>();
         for (Algorithm a : algorithm == null ? Algorithm.values() : new Algorithm[] {algorithm}) {
@@ -161,19 +179,20 @@ public final class Plan {
     public Algorithm algorithm() { return algorithm; }
     public int dimension() { return n; }
     public int[] split() { return split.clone(); }
-    public IntSortedSet indices() { return indices; }
+    /** The diagonal indices, sorted. */
+    public ImmutableSortedSet<Integer> indices() { return indicesView; }
     /** Inner rotations (including 0). */
-    public IntSortedSet innerRotations() { return inner; }
+    public ImmutableSortedSet<Integer> innerRotations() { return innerView; }
     /** Middle rotations (including 0); only TH-BSGS has nonzero ones. */
-    public IntSortedSet middleRotations() { return middle; }
+    public ImmutableSortedSet<Integer> middleRotations() { return middleView; }
     /** Outer (giant) rotations (including 0). */
-    public IntSortedSet outerRotations() { return outer; }
+    public ImmutableSortedSet<Integer> outerRotations() { return outerView; }
     /** Inner indices whose B part is ModDowned and decomposed for the middle layer (Algorithm 2 lines 6–7). */
-    public IntSortedSet middleSources() { return middleSources; }
+    public ImmutableSortedSet<Integer> middleSources() { return sourcesView; }
     /** Middle rotation j ≠ 0 → inner indices i it applies to. */
-    public Int2ObjectSortedMap<IntSortedSet> middlePairs() { return middlePairs; }
-    /** Outer k → diagonal indices r with outer(r) = k. */
-    public Int2ObjectSortedMap<IntList> groups() { return groups; }
+    public ImmutableSortedMap<Integer, ImmutableSortedSet<Integer>> middlePairs() { return pairsView; }
+    /** Outer k → diagonal indices r with outer(r) = k, ascending. */
+    public ImmutableSortedMap<Integer, ImmutableList<Integer>> groups() { return groupsView; }
 
     /** Whether the first Decompose (of c_1) is needed: some inner or middle rotation starts from it. */
     public boolean needsFirstDecompose() {
@@ -182,21 +201,21 @@ public final class Plan {
     }
 
     /** Nonzero rotation amounts of all layers (each needs one Galois key). */
-    public IntSortedSet rotations() {
+    public ImmutableSortedSet<Integer> rotations() {
         IntAVLTreeSet all = new IntAVLTreeSet();
         for (IntSortedSet s : List.of(inner, middle, outer)) all.addAll(s);
         all.remove(0);
-        return IntSortedSets.unmodifiable(all);
+        return ImmutableSortedSet.copyOf(all);
     }
 
     /** The exact Galois elements this plan needs, known before anything is encoded. */
-    public LongSortedSet rotationKeys(CkksParameters params) {
+    public ImmutableSortedSet<Long> rotationKeys(CkksParameters params) {
         if (params.slots() % n != 0) {
             throw new IllegalArgumentException("transform dimension " + n + " does not divide the " + params.slots() + " slots");
         }
         LongAVLTreeSet gs = new LongAVLTreeSet();
         for (int r : rotations()) gs.add(params.galoisElementForRotation(r));
-        return LongSortedSets.unmodifiable(gs);
+        return ImmutableSortedSet.copyOf(gs);
     }
 
     /**

@@ -1,0 +1,172 @@
+package io.hoist.ckks.io;
+
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.PolyQP;
+import io.hoist.ckks.Prng;
+import io.hoist.ckks.PublicKey;
+import io.hoist.ckks.RelinearizationKey;
+import io.hoist.ckks.SecretKey;
+import io.hoist.ckks.SwitchingKey;
+import io.hoist.ring.Domain;
+import io.hoist.ring.RnsPoly;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Keys in the Hoist binary format, apart from the key classes (as Tink keeps its
+ * {@code *ProtoSerialization}). The secret key has a file kind of its own and no other kind ever
+ * holds secret material. Switching keys (relinearization, Galois) are written in full or seeded:
+ * seeded keys store the 256-bit seed of their uniform parts instead of the parts (about half the
+ * bytes), and the reader expands them again.
+ *
+ * <p>Bodies (limbs as little-endian u64, NTT domain, Montgomery form for switching keys): secret key
+ * — s over QP at the top level; public key — b, a over Q at the top level; switching key at level ℓ
+ * — [u64 Galois element (Galois keys)] then, for each of the β digits, b_t over QP, then either the
+ * 32-byte seed (seeded) or the a_t over QP.
+ */
+public final class KeySerialization {
+    private KeySerialization() {}
+
+    // ---------------------------------------------------------------- secret key
+
+    /** The secret key's own file: handle it as secret material. */
+    public static byte[] writeSecretKey(SecretKey sk) {
+        CkksParameters p = sk.params();
+        ByteBuffer b = Envelope.start(ObjectKind.SECRET_KEY, Header.NTT, ParametersSerialization.fingerprint(p), p.maxLevel(), 0, qpBytes(p, p.maxLevel()));
+        Envelope.writeLimbs(b, sk.s().q());
+        Envelope.writeLimbs(b, sk.s().p());
+        return Envelope.finish(b);
+    }
+
+    public static SecretKey readSecretKey(byte[] data, CkksContext ctx) {
+        CkksParameters p = ctx.params();
+        Header h = Envelope.header(data);
+        if (h.kind() == ObjectKind.SECRET_KEY && h.level() != p.maxLevel()) throw new MalformedDataException("secret key at level " + h.level() + ", expected " + p.maxLevel());
+        ByteBuffer b = Envelope.open(data, h, ObjectKind.SECRET_KEY, p, qpBytes(p, p.maxLevel()));
+        return new SecretKey(p, readQP(b, ctx, p.maxLevel(), "secret key"));
+    }
+
+    // ---------------------------------------------------------------- public key
+
+    public static byte[] write(PublicKey pk) {
+        CkksParameters p = pk.params();
+        int level = pk.b().level();
+        ByteBuffer b = Envelope.start(ObjectKind.PUBLIC_KEY, Header.NTT, ParametersSerialization.fingerprint(p), level, 0, 2 * qBytes(p, level));
+        Envelope.writeLimbs(b, pk.b());
+        Envelope.writeLimbs(b, pk.a());
+        return Envelope.finish(b);
+    }
+
+    public static PublicKey readPublicKey(byte[] data, CkksContext ctx) {
+        CkksParameters p = ctx.params();
+        Header h = Envelope.header(data);
+        if (h.kind() == ObjectKind.PUBLIC_KEY) Envelope.checkLevel(h, p, 0);
+        ByteBuffer b = Envelope.open(data, h, ObjectKind.PUBLIC_KEY, p, 2 * qBytes(p, h.level()));
+        RnsPoly pb = readQ(b, ctx, h.level(), "public key"), pa = readQ(b, ctx, h.level(), "public key");
+        return new PublicKey(p, pb, pa);
+    }
+
+    // ---------------------------------------------------------------- switching keys
+
+    public static byte[] write(RelinearizationKey rlk, boolean seeded) {
+        return writeSwitching(ObjectKind.RELINEARIZATION_KEY, rlk.key(), 0, seeded);
+    }
+
+    public static RelinearizationKey readRelinearizationKey(byte[] data, CkksContext ctx) {
+        return new RelinearizationKey(readSwitching(data, ctx, ObjectKind.RELINEARIZATION_KEY).key());
+    }
+
+    public static byte[] write(GaloisKey gk, boolean seeded) {
+        return writeSwitching(ObjectKind.GALOIS_KEY, gk.key(), gk.galoisElement(), seeded);
+    }
+
+    public static GaloisKey readGaloisKey(byte[] data, CkksContext ctx) {
+        return readSwitching(data, ctx, ObjectKind.GALOIS_KEY);
+    }
+
+    private static byte[] writeSwitching(ObjectKind kind, SwitchingKey k, long galois, boolean seeded) {
+        CkksParameters p = k.params();
+        int flags = Header.NTT | (seeded ? Header.SEEDED : 0);
+        ByteBuffer b = Envelope.start(kind, flags, ParametersSerialization.fingerprint(p), k.level(), 0, switchingBytes(p, k.level(), kind, seeded));
+        writeSwitchingBody(b, kind, k, galois, seeded);
+        return Envelope.finish(b);
+    }
+
+    static void writeSwitchingBody(ByteBuffer b, ObjectKind kind, SwitchingKey k, long galois, boolean seeded) {
+        if (seeded && k.seed() == null) throw new IllegalArgumentException("this key has no seed (it was not made from one); write it in full");
+        if (kind == ObjectKind.GALOIS_KEY) b.putLong(galois);
+        for (int t = 0; t < k.beta(); t++) {
+            Envelope.writeLimbs(b, k.b(t).q());
+            Envelope.writeLimbs(b, k.b(t).p());
+        }
+        if (seeded) {
+            b.put(k.seed());
+        } else {
+            for (int t = 0; t < k.beta(); t++) {
+                Envelope.writeLimbs(b, k.a(t).q());
+                Envelope.writeLimbs(b, k.a(t).p());
+            }
+        }
+    }
+
+    private static GaloisKey readSwitching(byte[] data, CkksContext ctx, ObjectKind kind) {
+        CkksParameters p = ctx.params();
+        Header h = Envelope.header(data);
+        if (h.kind() == kind) Envelope.checkLevel(h, p, 0);
+        ByteBuffer b = Envelope.open(data, h, kind, p, switchingBytes(p, h.level(), kind, h.seeded()));
+        return readSwitchingBody(b, ctx, kind, h.level(), h.seeded());
+    }
+
+    /** A switching key's body at {@code level}, length already checked. */
+    static GaloisKey readSwitchingBody(ByteBuffer b, CkksContext ctx, ObjectKind kind, int level, boolean seeded) {
+        CkksParameters p = ctx.params();
+        long g = 0;
+        if (kind == ObjectKind.GALOIS_KEY) {
+            g = b.getLong();
+            long twoN = 2L * p.n();
+            if (g <= 0 || g >= twoN || (g & 1) == 0) throw new MalformedDataException("Galois element " + g + " is not an odd number in (0, 2N)");
+        }
+        int beta = p.beta(level);
+        PolyQP[] bs = new PolyQP[beta], as;
+        for (int t = 0; t < beta; t++) bs[t] = readQP(b, ctx, level, "switching key");
+        byte[] seed = null;
+        if (seeded) {
+            seed = new byte[Prng.SEED_BYTES];
+            b.get(seed);
+            as = SwitchingKey.uniformParts(ctx, seed, level);
+        } else {
+            as = new PolyQP[beta];
+            for (int t = 0; t < beta; t++) as[t] = readQP(b, ctx, level, "switching key");
+        }
+        return new GaloisKey(g, new SwitchingKey(p, bs, as, seed));
+    }
+
+    /** Body bytes of a switching key of {@code kind} at {@code level}. */
+    public static long switchingBytes(CkksParameters p, int level, ObjectKind kind, boolean seeded) {
+        long digits = p.beta(level);
+        long part = digits * qpBytes(p, level);
+        return (kind == ObjectKind.GALOIS_KEY ? 8 : 0) + part + (seeded ? Prng.SEED_BYTES : part);
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    static long qBytes(CkksParameters p, int level) {
+        return 8L * (level + 1) * p.n();
+    }
+
+    static long qpBytes(CkksParameters p, int level) {
+        return 8L * (level + 1 + p.alpha()) * p.n();
+    }
+
+    static RnsPoly readQ(ByteBuffer b, CkksContext ctx, int level, String what) {
+        return ctx.ringQ().wrap(Envelope.readLimbs(b, level + 1, ctx.n(), Envelope.qPrimes(ctx.params(), level), what), Domain.NTT);
+    }
+
+    static PolyQP readQP(ByteBuffer b, CkksContext ctx, int level, String what) {
+        RnsPoly q = readQ(b, ctx, level, what);
+        RnsPoly pp = ctx.ringP().wrap(Envelope.readLimbs(b, ctx.alpha(), ctx.n(), ctx.params().pPrimes(), what), Domain.NTT);
+        return new PolyQP(q, pp);
+    }
+}

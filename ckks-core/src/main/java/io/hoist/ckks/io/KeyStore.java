@@ -1,0 +1,295 @@
+package io.hoist.ckks.io;
+
+import com.google.common.collect.ImmutableList;
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.MissingRotationKeyException;
+import io.hoist.ckks.RotationKeySet;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Many Galois keys in one file with an index, read lazily: {@link #open} checks the header and the
+ * index only, and {@link #load} reads (optionally from a memory mapping) exactly the keys asked for,
+ * each checked against its own CRC32C — OpenFHE users ask for this: load only the automorphism keys
+ * a computation needs. {@link #write} writes a temporary file next to the target and renames it into
+ * place, so a crash never leaves a half-written store behind.
+ *
+ * <p>Layout: the 68-byte {@link Header} (kind KEY_STORE; level and seeded flag of every key), then
+ * the body — u32 count, count index entries (u64 Galois element, u64 offset in the body, u64 length,
+ * u32 CRC32C of the entry), then the entries (Galois-key bodies, see {@link KeySerialization}) — and
+ * a CRC32C of header and index. Thread-safe.
+ */
+public final class KeyStore implements AutoCloseable {
+    private static final int ENTRY = 28;
+
+    private final CkksContext ctx;
+    private final Path path;
+    private final FileChannel channel;
+    private final MappedByteBuffer map;
+    private final Header header;
+    private final long[] elements, offsets;
+    private final int[] crcs;
+    private final long entryLength;
+    private final Long2IntOpenHashMap index = new Long2IntOpenHashMap();
+    private final AtomicInteger loaded = new AtomicInteger();
+
+    private KeyStore(CkksContext ctx, Path path, FileChannel channel, MappedByteBuffer map, Header header, long[] elements, long[] offsets,
+                     int[] crcs, long entryLength) {
+        this.ctx = ctx;
+        this.path = path;
+        this.channel = channel;
+        this.map = map;
+        this.header = header;
+        this.elements = elements;
+        this.offsets = offsets;
+        this.crcs = crcs;
+        this.entryLength = entryLength;
+        for (int i = 0; i < elements.length; i++) index.put(elements[i], i);
+    }
+
+    // ---------------------------------------------------------------- writing
+
+    /** Writes {@code keys} (all at one level) to {@code path}, full or seeded, atomically. */
+    public static void write(Path path, RotationKeySet keys, boolean seeded) {
+        CkksParameters p = keys.params();
+        List<GaloisKey> list = new ArrayList<>();
+        for (long g : keys.galoisElements()) list.add(keys.get(g, "Galois element " + g));
+        int level = list.isEmpty() ? p.maxLevel() : list.get(0).level();
+        for (GaloisKey k : list) if (k.level() != level) throw new IllegalArgumentException("a key store holds keys of one level; found " + level + " and " + k.level());
+        long entry = KeySerialization.switchingBytes(p, level, ObjectKind.GALOIS_KEY, seeded);
+        long indexBytes = 4 + (long) ENTRY * list.size();
+        long body = indexBytes + entry * list.size();
+        int flags = Header.NTT | (seeded ? Header.SEEDED : 0);
+        Path dir = path.toAbsolutePath().getParent();
+        Path tmp = null;
+        try {
+            tmp = Files.createTempFile(dir, path.getFileName().toString(), ".tmp");
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer head = ByteBuffer.allocate(Header.SIZE + (int) indexBytes).order(ByteOrder.LITTLE_ENDIAN);
+                new Header(Header.VERSION, ObjectKind.KEY_STORE, flags, ParametersSerialization.fingerprint(p), level, 0, body).write(head);
+                head.putInt(list.size());
+                ch.position(Header.SIZE + indexBytes);
+                for (int i = 0; i < list.size(); i++) {
+                    ByteBuffer e = ByteBuffer.allocate((int) entry).order(ByteOrder.LITTLE_ENDIAN);
+                    KeySerialization.writeSwitchingBody(e, ObjectKind.GALOIS_KEY, list.get(i).key(), list.get(i).galoisElement(), seeded);
+                    e.flip();
+                    int crc = Envelope.crc(e, 0, e.limit());
+                    head.putLong(list.get(i).galoisElement()).putLong(indexBytes + i * entry).putLong(entry).putInt(crc);
+                    while (e.hasRemaining()) ch.write(e);
+                }
+                head.flip();
+                int headCrc = Envelope.crc(head, 0, head.limit());
+                ch.position(0);
+                while (head.hasRemaining()) ch.write(head);
+                ByteBuffer tail = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(headCrc);
+                tail.flip();
+                ch.position(Header.SIZE + body);
+                while (tail.hasRemaining()) ch.write(tail);
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
+            }
+            tmp = null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the key store " + path + ": " + e.getMessage(), e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // the temporary file is left behind; the target was not touched
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    /** Opens {@code path} for {@code ctx}'s parameters: reads and checks the header and the index only. */
+    public static KeyStore open(Path path, CkksContext ctx, boolean memoryMapped) {
+        FileChannel ch = null;
+        try {
+            ch = FileChannel.open(path, StandardOpenOption.READ);
+            long size = ch.size();
+            ByteBuffer hb = ByteBuffer.allocate(Header.SIZE);
+            readFully(ch, hb, 0);
+            hb.flip();
+            Header h = Header.read(hb);
+            if (h.kind() != ObjectKind.KEY_STORE) throw new MalformedDataException("expected a key store, found a " + h.kind().label());
+            CkksParameters p = ctx.params();
+            if (!java.util.Arrays.equals(h.fingerprint(), ParametersSerialization.fingerprint(p))) {
+                throw new MalformedDataException("the key store " + path.getFileName() + " was made under other parameters (fingerprint differs)");
+            }
+            Envelope.checkLevel(h, p, 0);
+            if (size != Header.SIZE + h.bodyLength() + 4) {
+                throw new MalformedDataException("key store of " + size + " bytes, its header announces " + (Header.SIZE + h.bodyLength() + 4) + (size < Header.SIZE + h.bodyLength() + 4 ? " (truncated)" : ""));
+            }
+            if (h.bodyLength() < 4) throw new MalformedDataException("key store body of " + h.bodyLength() + " bytes");
+            ByteBuffer cb = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            readFully(ch, cb, Header.SIZE);
+            int count = cb.getInt(0);
+            long entry = KeySerialization.switchingBytes(p, h.level(), ObjectKind.GALOIS_KEY, h.seeded());
+            long indexBytes = 4 + (long) ENTRY * count;
+            if (count < 0 || count > p.n() || indexBytes + entry * count != h.bodyLength()) {
+                throw new MalformedDataException("key store index of " + count + " keys does not match its body of " + h.bodyLength() + " bytes");
+            }
+            byte[] head = new byte[(int) (Header.SIZE + indexBytes) + 4];
+            ByteBuffer all = ByteBuffer.wrap(head, 0, (int) (Header.SIZE + indexBytes));
+            readFully(ch, all, 0);
+            ByteBuffer tail = ByteBuffer.wrap(head, (int) (Header.SIZE + indexBytes), 4);
+            readFully(ch, tail, Header.SIZE + h.bodyLength());
+            Envelope.checkCrc(head, 0, (int) (Header.SIZE + indexBytes), " in the key store's index");
+            ByteBuffer ib = ByteBuffer.wrap(head, Header.SIZE + 4, ENTRY * count).order(ByteOrder.LITTLE_ENDIAN);
+            long[] gs = new long[count], offs = new long[count];
+            int[] crcs = new int[count];
+            java.util.Set<Long> seen = new java.util.HashSet<>();
+            for (int i = 0; i < count; i++) {
+                gs[i] = ib.getLong();
+                offs[i] = ib.getLong();
+                long len = ib.getLong();
+                crcs[i] = ib.getInt();
+                if (len != entry || offs[i] != indexBytes + i * entry) throw new MalformedDataException("key store index entry " + i + " is inconsistent");
+                if (gs[i] <= 0 || gs[i] >= 2L * p.n() || (gs[i] & 1) == 0 || !seen.add(gs[i])) {
+                    throw new MalformedDataException("key store index entry " + i + ": Galois element " + gs[i] + " is invalid or repeated");
+                }
+            }
+            MappedByteBuffer map = memoryMapped ? ch.map(FileChannel.MapMode.READ_ONLY, 0, size) : null;
+            return new KeyStore(ctx, path, ch, map, h, gs, offs, crcs, entry);
+        } catch (IOException e) {
+            close(ch);
+            throw new UncheckedIOException("cannot read the key store " + path + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            close(ch);
+            throw e;
+        }
+    }
+
+    private static void readFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {
+        while (b.hasRemaining()) {
+            int r = ch.read(b, pos);
+            if (r < 0) throw new MalformedDataException("truncated key store");
+            pos += r;
+        }
+    }
+
+    private static void close(FileChannel ch) {
+        if (ch == null) return;
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // nothing to recover
+        }
+    }
+
+    /** The Galois elements in the store, in file order. */
+    public ImmutableList<Long> galoisElements() {
+        ImmutableList.Builder<Long> b = ImmutableList.builder();
+        for (long g : elements) b.add(g);
+        return b.build();
+    }
+
+    public boolean contains(long galoisElement) {
+        return index.containsKey(Math.floorMod(galoisElement, 2L * ctx.n()));
+    }
+
+    /** Level of every key in the store. */
+    public int level() {
+        return header.level();
+    }
+
+    public boolean seeded() {
+        return header.seeded();
+    }
+
+    public int size() {
+        return elements.length;
+    }
+
+    /** Bytes of the file. */
+    public long fileBytes() {
+        return Header.SIZE + header.bodyLength() + 4;
+    }
+
+    /** Keys read from the file so far (by {@link #load}). */
+    public int keysLoaded() {
+        return loaded.get();
+    }
+
+    /**
+     * Exactly the keys for {@code galoisElements}, read now; a missing one is named (with the rotation
+     * it performs when it is a rotation's element).
+     */
+    public RotationKeySet load(Collection<Long> galoisElements) {
+        List<GaloisKey> out = new ArrayList<>();
+        java.util.Set<Long> done = new java.util.HashSet<>();
+        for (long g0 : galoisElements) {
+            long g = Math.floorMod(g0, 2L * ctx.n());
+            if (!done.add(g)) continue;
+            if (!index.containsKey(g)) throw new MissingRotationKeyException("the key store " + path.getFileName() + " has no key for " + describe(g));
+            out.add(read(index.get(g)));
+        }
+        return new RotationKeySet(ctx.params(), out);
+    }
+
+    /** Reads every key and checks every checksum (for inspection); returns the count. */
+    public int verifyAll() {
+        for (int i = 0; i < elements.length; i++) read(i);
+        return elements.length;
+    }
+
+    private GaloisKey read(int i) {
+        byte[] e = new byte[(int) entryLength + 4];
+        try {
+            if (map != null) {
+                map.slice((int) (Header.SIZE + offsets[i]), (int) entryLength).get(e, 0, (int) entryLength);
+            } else {
+                readFully(channel, ByteBuffer.wrap(e, 0, (int) entryLength), Header.SIZE + offsets[i]);
+            }
+        } catch (IOException ex) {
+            throw new UncheckedIOException("cannot read the key store " + path + ": " + ex.getMessage(), ex);
+        }
+        ByteBuffer.wrap(e, (int) entryLength, 4).order(ByteOrder.LITTLE_ENDIAN).putInt(crcs[i]);
+        Envelope.checkCrc(e, 0, (int) entryLength, " in key " + i + " (" + describe(elements[i]) + ")");
+        ByteBuffer b = ByteBuffer.wrap(e, 0, (int) entryLength).order(ByteOrder.LITTLE_ENDIAN);
+        GaloisKey k = KeySerialization.readSwitchingBody(b, ctx, ObjectKind.GALOIS_KEY, header.level(), header.seeded());
+        if (k.galoisElement() != elements[i]) throw new MalformedDataException("key " + i + " holds Galois element " + k.galoisElement() + ", its index says " + elements[i]);
+        loaded.incrementAndGet();
+        return k;
+    }
+
+    private String describe(long g) {
+        CkksParameters p = ctx.params();
+        if (g == p.galoisElementForConjugation()) return "conjugation (Galois element " + g + ")";
+        long twoN = 2L * p.n(), x = 1;
+        for (int r = 0; r < p.slots() && r < 1 << 17; r++) {
+            if (x == g) return "rotation by " + r + " (Galois element " + g + ")";
+            x = x * 5 % twoN;
+        }
+        return "Galois element " + g;
+    }
+
+    @Override
+    public void close() {
+        close(channel);
+    }
+}
