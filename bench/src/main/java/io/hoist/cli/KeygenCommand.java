@@ -31,14 +31,11 @@ public final class KeygenCommand implements Callable<Integer> {
     @Mixin
     ParamsOptions paramsOptions;
 
-    @Option(names = "--algo", defaultValue = "th-bsgs", description = "diagonal, bsgs, dh-bsgs or th-bsgs (default ${DEFAULT-VALUE})")
-    String algo;
+    @Mixin
+    PlanOptions planOptions;
 
-    @Option(names = "--n", description = "matrix dimension (default: the slot count)")
-    Integer n;
-
-    @Option(names = "--split", split = ",", description = "split factors (default: the fewest-keys split)")
-    int[] split;
+    @Option(names = "--extra-rotations", split = ",", description = "more rotation steps to include (a store shared by several plans)")
+    int[] extraRotations;
 
     @Option(names = "--seeded", description = "store the keys' uniform parts as seeds (about half the bytes)")
     boolean seeded;
@@ -59,22 +56,24 @@ public final class KeygenCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CkksParameters params = paramsOptions.build("n13");
-        Algorithm a = Algorithm.parse(algo);
-        int dim = n != null ? n : params.slots();
+        Algorithm a = Algorithm.parse(planOptions.algo);
+        int dim = planOptions.n != null ? planOptions.n : params.slots();
         LtCommand.checkDimension(dim, params);
-        Plan plan = split != null ? Plan.dense(dim, a, split) : Plan.autoForIndices(dim, LtCommand.allIndices(dim), params, params.maxLevel(), a, Objective.FEWEST_KEYS, Integer.MAX_VALUE);
+        Plan plan = planOptions.split != null ? Plan.dense(dim, a, planOptions.split) : Plan.autoForIndices(dim, LtCommand.allIndices(dim), params, params.maxLevel(), a, Objective.FEWEST_KEYS, Integer.MAX_VALUE);
         CkksContext ctx = CkksContext.create(params);
         long t0 = System.nanoTime();
         KeyGenerator kg = new KeyGenerator(ctx);
         SecretKey sk = kg.genSecretKey();
         RotationKeySet keys;
         try (Bars bar = Bars.of("keygen", json)) {
-            keys = kg.genRotationKeys(sk, params.maxLevel(), plan.rotationKeys(params), bar);
+            java.util.Set<Long> gs = new java.util.TreeSet<>(plan.rotationKeys(params));
+            if (extraRotations != null) for (int k : extraRotations) if (Math.floorMod(k, params.slots()) != 0) gs.add(params.galoisElementForRotation(k));
+            keys = kg.genRotationKeys(sk, params.maxLevel(), gs, bar);
         }
         double keygen = (System.nanoTime() - t0) / 1e6;
         t0 = System.nanoTime();
         KeyStore.write(out, keys, seeded);
-        writeAtomically(secretOut, KeySerialization.writeSecretKey(sk));
+        io.hoist.ckks.io.Formats.writeAtomically(secretOut, KeySerialization.writeSecretKey(sk));
         double write = (System.nanoTime() - t0) / 1e6;
         Report r;
         try {
@@ -92,30 +91,5 @@ public final class KeygenCommand implements Callable<Integer> {
                     r.keyStore(), r.keyStoreBytes() / 1e6, r.secretKey(), r.secretKeyBytes() / 1e6, write);
         }
         return 0;
-    }
-
-    /** Writes {@code data} to a temporary file next to {@code path}, then renames it into place. */
-    static void writeAtomically(Path path, byte[] data) {
-        Path tmp = null;
-        try {
-            tmp = Files.createTempFile(path.toAbsolutePath().getParent(), path.getFileName().toString(), ".tmp");
-            Files.write(tmp, data);
-            try {
-                Files.move(tmp, path, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            } catch (java.nio.file.AtomicMoveNotSupportedException e) {
-                Files.move(tmp, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            }
-            tmp = null;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + path + ": " + e.getMessage(), e);
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // best effort
-                }
-            }
-        }
     }
 }

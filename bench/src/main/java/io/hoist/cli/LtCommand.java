@@ -29,14 +29,8 @@ public final class LtCommand implements Callable<Integer> {
     @Mixin
     ParamsOptions paramsOptions;
 
-    @Option(names = "--algo", defaultValue = "th-bsgs", description = "diagonal, bsgs, dh-bsgs or th-bsgs (default ${DEFAULT-VALUE})")
-    String algo;
-
-    @Option(names = "--n", description = "matrix dimension (default: the slot count)")
-    Integer n;
-
-    @Option(names = "--split", split = ",", description = "split factors, e.g. 16,16,16 (default: the fewest-keys split)")
-    int[] split;
+    @Mixin
+    PlanOptions planOptions;
 
     @Option(names = "--objective", defaultValue = "fewest-keys", description = "split chosen automatically: fewest-keys or fewest-mults (default ${DEFAULT-VALUE})")
     String objective;
@@ -93,8 +87,8 @@ public final class LtCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CkksParameters params = paramsOptions.build("n13");
-        Algorithm a = Algorithm.parse(algo);
-        int dim = n != null ? n : params.slots();
+        Algorithm a = Algorithm.parse(planOptions.algo);
+        int dim = planOptions.n != null ? planOptions.n : params.slots();
         checkDimension(dim, params);
         if (sparse != null && (sparse < 1 || sparse > dim)) throw new IllegalArgumentException("--sparse must be in [1, " + dim + "] (the dimension), got " + sparse);
         if ((keys == null) != (secret == null)) throw new IllegalArgumentException("--keys and --secret go together");
@@ -112,7 +106,7 @@ public final class LtCommand implements Callable<Integer> {
             case "fewest-mults" -> Objective.FEWEST_MULTS;
             default -> throw new IllegalArgumentException("--objective must be fewest-keys or fewest-mults");
         };
-        Plan plan = split != null ? Plan.of(t, a, split) : Plan.auto(t, params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
+        Plan plan = planOptions.split != null ? Plan.of(t, a, planOptions.split) : Plan.auto(t, params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
         Schedule sched = schedName.equals("phased") ? phased(plan, params, st) : Schedule.direct();
         long need = LtRun.memoryEstimate(params, plan, st), have = Runtime.getRuntime().maxMemory();
         if (need > 0.9 * have) {
@@ -155,6 +149,10 @@ public final class LtCommand implements Callable<Integer> {
         millis.put("evaluate", run.evaluateMillis);
         millis.put("firstEvaluate", run.firstEvaluateMillis);
         millis.put("evaluateRuns", run.evaluateMillisAll);
+        if (run.directMillisAll != null) {
+            millis.put("directEvaluate", run.directMillis);
+            millis.put("directEvaluateRuns", run.directMillisAll);
+        }
         Map<String, Object> memory = new LinkedHashMap<>();
         memory.put("keys", run.keyBytes);
         memory.put("keysSeeded", run.seededKeyBytes);
@@ -233,6 +231,7 @@ public final class LtCommand implements Callable<Integer> {
         }
         if (run.bitIdenticalToDirect != null) {
             System.out.println(run.bitIdenticalToDirect ? "  bit-identical to the direct executor" : "  DIFFERS FROM THE DIRECT EXECUTOR (a bug)");
+            System.out.printf(Locale.ROOT, "  side by side (alternating, medians): phased %.0f ms, direct %.0f ms%n", run.evaluateMillis, run.directMillis);
         }
     }
 }

@@ -56,7 +56,8 @@ final class LtRun {
     java.nio.file.Path keyStore, secretFile;
     int keysLoaded = -1, keysInStore = -1;
     boolean quiet;
-    double[] evaluateMillisAll;
+    double[] evaluateMillisAll, directMillisAll;
+    double directMillis = Double.NaN;
 
     LtRun(CkksParameters params, Plan plan, Storage storage, Schedule schedule) {
         this.params = params;
@@ -156,7 +157,25 @@ final class LtRun {
             measuredTraffic = ev.traffic().get();
             expectedTraffic = ScheduleCompiler.ledger(et.program(), storage, grouping);
         }
-        if (compareDirect) bitIdenticalToDirect = lte.evaluate(ct, et, Schedule.direct()).result().equals(ev.result());
+        if (compareDirect) {
+            // the direct executor on the same ciphertext: bit-identity, and its time side by side (alternating, after its own warm-up)
+            bitIdenticalToDirect = lte.evaluate(ct, et, Schedule.direct()).result().equals(ev.result());
+            for (int i = 0; i < warmup; i++) lte.evaluate(ct, et, Schedule.direct());
+            directMillisAll = new double[runs];
+            for (int i = 0; i < runs; i++) {
+                t0 = System.nanoTime();
+                lte.evaluate(ct, et, Schedule.direct());
+                directMillisAll[i] = (System.nanoTime() - t0) / 1e6;
+                t0 = System.nanoTime();
+                lte.evaluate(ct, et, schedule);
+                evaluateMillisAll[i] = (System.nanoTime() - t0) / 1e6;
+            }
+            double[] ds = directMillisAll.clone(), ps = evaluateMillisAll.clone();
+            java.util.Arrays.sort(ds);
+            java.util.Arrays.sort(ps);
+            directMillis = ds[runs / 2];
+            evaluateMillis = ps[runs / 2];
+        }
         ComplexVector got = new Decryptor(ctx, sk).decryptAndDecode(ev.result(), encoder);
         precision = PrecisionStats.of(t.replicate(t.apply(x), params.slots()), got);
     }

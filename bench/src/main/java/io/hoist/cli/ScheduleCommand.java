@@ -157,7 +157,11 @@ public final class ScheduleCommand implements Callable<Integer> {
             long[] budgets = budgets(layout);
             for (Algorithm x : new Algorithm[] {Algorithm.TH_BSGS, Algorithm.DH_BSGS}) {
                 List<FrontRow> rows = new ArrayList<>();
-                for (ScheduleCompiler.FrontPoint fp : ScheduleCompiler.paretoFront(dim, x, layout, st, model, budgets)) {
+                List<ScheduleCompiler.FrontPoint> points;
+                try (Bars bar = Bars.of("Pareto front " + x.cliName(), json)) {
+                    points = ScheduleCompiler.paretoFront(dim, x, layout, st, model, budgets, bar);
+                }
+                for (ScheduleCompiler.FrontPoint fp : points) {
                     rows.add(new FrontRow(fp.budgetBytes(), fp.best().offchipBytes(), fp.best().latencyMicros(), fp.best().plan().split(),
                             fp.best().grouping().asMap()));
                 }

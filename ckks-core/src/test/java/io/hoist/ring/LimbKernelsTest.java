@@ -135,6 +135,30 @@ class LimbKernelsTest {
         assertTrue(per < 1024, "dot2Montgomery allocates " + per + " bytes per call after warm-up");
     }
 
+    /** A vector kernel that C2 does not intrinsify boxes every vector: liftSigned once allocated 16 GB per LT evaluation. */
+    @Test
+    void liftSignedAndSmallPrimeDotsAllocateNothingAfterWarmup() {
+        var mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long q = Primes.nttPrimes(12, 55, 1).get(0), small = Primes.nttPrimes(12, 30, 1).get(0);
+        int n = 4096;
+        long[] c = new long[n], out = new long[n];
+        java.util.SplittableRandom r = new java.util.SplittableRandom(5);
+        for (int k = 0; k < n; k++) c[k] = r.nextLong() >> 3;
+        long[][] x = {rand(n, small), rand(n, small)}, y = {rand(n, small), rand(n, small)}, z = {rand(n, small), rand(n, small)};
+        long[] o0 = new long[n], o1 = new long[n];
+        long w = 12345, ws = ModArith.shoupQuotient(w, q);
+        long id = Thread.currentThread().threadId(), per = Long.MAX_VALUE;
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            for (int i = 0; i < 300; i++) { vector.liftSigned(c, w, ws, q, out); vector.dot2Montgomery(x, y, z, 2, o0, o1, small, false); }
+            long before = mx.getThreadAllocatedBytes(id);
+            for (int i = 0; i < 100; i++) { vector.liftSigned(c, w, ws, q, out); vector.dot2Montgomery(x, y, z, 2, o0, o1, small, false); }
+            per = (mx.getThreadAllocatedBytes(id) - before) / 100;
+            if (per < 1024) break;
+        }
+        assertTrue(per < 1024, "liftSigned + small-prime dot allocate " + per + " bytes per call after warm-up");
+    }
+
     @Test
     void liftSignedAndTheMultiOutputDiagonalSumsAgreeWithTheScalarTwinAndBigInteger() {
         java.util.SplittableRandom r = new java.util.SplittableRandom(23);

@@ -154,6 +154,7 @@ public final class LinearTransformEvaluator {
     public Evaluation evaluate(Ciphertext ct, EncodedTransform et, Schedule schedule) {
         check(ct, et);
         if (et.plan().algorithm() == Algorithm.BSGS) {
+            if (schedule instanceof Schedule.Phased) throw new IllegalArgumentException("BSGS runs full rotations over Q and has no phased schedule; use Schedule.direct()");
             OpCounters c = ctx.counters().child();
             Ciphertext y = evaluateBsgs(ct, et, c);
             return new Evaluation(y, counts(c), Optional.empty(), Optional.empty());

@@ -99,30 +99,26 @@ public final class ScheduleCompiler {
 
     /** Ledger and modelled latency of {@code program} under {@code g}. */
     public static Result evaluate(LtProgram program, Storage storage, Grouping g, LatencyModel model) {
-        TrafficLedger led = ledger(program, storage, g);
-        double[] mults = LatencyModel.phaseMults(program, storage);
-        ImmutableList.Builder<Double> per = ImmutableList.builder();
-        double total = 0;
-        for (int p = 1; p <= 6; p++) {
-            double us = model.phaseMicros(led.phase(p).total(), mults[p]);
-            per.add(us);
-            total += us;
-        }
-        return new Result(program.plan(), program.layout(), storage, g, led, total, per.build());
+        return result(program, storage, g, ledger(program, storage, g), model, false);
     }
 
     /** The straightforward execution of {@code program} (the baseline) with its serial latency. */
     public static Result baseline(LtProgram program, Storage storage, LatencyModel model) {
-        TrafficLedger led = CountingInterpreter.straightforwardTraffic(program, storage);
+        return result(program, storage, null, CountingInterpreter.straightforwardTraffic(program, storage), model, true);
+    }
+
+    /** Per phase: compute and memory overlapped, or (the baseline) one after the other. */
+    private static Result result(LtProgram program, Storage storage, Grouping g, TrafficLedger led, LatencyModel model, boolean serial) {
         double[] mults = LatencyModel.phaseMults(program, storage);
         ImmutableList.Builder<Double> per = ImmutableList.builder();
         double total = 0;
         for (int p = 1; p <= 6; p++) {
-            double us = model.serialMicros(led.phase(p).total(), mults[p]);
+            long bytes = led.phase(p).total();
+            double us = serial ? model.serialMicros(bytes, mults[p]) : model.phaseMicros(bytes, mults[p]);
             per.add(us);
             total += us;
         }
-        return new Result(program.plan(), program.layout(), storage, null, led, total, per.build());
+        return new Result(program.plan(), program.layout(), storage, g, led, total, per.build());
     }
 
     // ---------------------------------------------------------------- splits of a dense matrix
@@ -175,10 +171,18 @@ public final class ScheduleCompiler {
 
     /** The least traffic reachable at each budget (budgets ascending; infeasible and non-improving ones are skipped). */
     public static List<FrontPoint> paretoFront(int n, Algorithm algorithm, LimbLayout layout, Storage storage, LatencyModel model, long[] budgets) {
+        return paretoFront(n, algorithm, layout, storage, model, budgets, io.hoist.ckks.Progress.NONE);
+    }
+
+    /** {@link #paretoFront(int, Algorithm, LimbLayout, Storage, LatencyModel, long[])}, reporting each budget done. */
+    public static List<FrontPoint> paretoFront(int n, Algorithm algorithm, LimbLayout layout, Storage storage, LatencyModel model, long[] budgets,
+                                               io.hoist.ckks.Progress progress) {
         List<Candidate> cs = candidates(n, algorithm, layout, storage);
         List<FrontPoint> out = new ArrayList<>();
         long last = Long.MAX_VALUE;
+        int done = 0;
         for (long b : budgets) {
+            progress.step(++done, budgets.length);
             List<Result> r = search(cs, storage, b, model, Goal.TRAFFIC);
             if (r.isEmpty()) continue;
             Result best = r.get(0);

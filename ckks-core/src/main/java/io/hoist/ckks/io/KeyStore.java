@@ -14,10 +14,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -104,22 +102,12 @@ public final class KeyStore implements AutoCloseable {
                 while (tail.hasRemaining()) ch.write(tail);
                 ch.force(true);
             }
-            try {
-                Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
-            }
+            Formats.moveIntoPlace(tmp, path);
             tmp = null;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the key store " + path + ": " + e.getMessage(), e);
         } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // the temporary file is left behind; the target was not touched
-                }
-            }
+            Formats.deleteQuietly(tmp);
         }
     }
 
