@@ -13,11 +13,11 @@ public final class ParamsOptions {
     @Option(names = "--logN", description = "log2 ring degree (with --logQ/--logP instead of a preset)")
     Integer logN;
 
-    @Option(names = "--logQ", split = ",", description = "bit sizes of q_0 … q_L, first to last, e.g. 60,40,40")
-    int[] logQ;
+    @Option(names = "--logQ", description = "bit sizes of q_0 … q_L, first to last, e.g. 60,40,40 or 60,40x9 (x or × repeats)")
+    String logQ;
 
-    @Option(names = "--logP", split = ",", description = "bit sizes of the special primes p_0 … p_{α−1}")
-    int[] logP;
+    @Option(names = "--logP", description = "bit sizes of the special primes p_0 … p_{α−1}, e.g. 61,61 or 61x2")
+    String logP;
 
     @Option(names = "--logScale", description = "log2 of the default scale (default: the preset's, or the size of q_L)")
     Integer logScale;
@@ -32,8 +32,9 @@ public final class ParamsOptions {
         if (logN != null || logQ != null || logP != null) {
             if (preset != null) throw new IllegalArgumentException("give either --preset or --logN/--logQ/--logP, not both");
             if (logN == null || logQ == null || logP == null) throw new IllegalArgumentException("explicit parameters need all of --logN, --logQ and --logP");
-            CkksParameters.Builder b = CkksParameters.builder().name("custom").logN(logN).logQ(logQ).logP(logP);
-            b.scale(Math.pow(2, logScale != null ? logScale : logQ[logQ.length - 1]));
+            int[] bitsQ = bitSizes("--logQ", logQ), bitsP = bitSizes("--logP", logP);
+            CkksParameters.Builder b = CkksParameters.builder().name("custom").logN(logN).logQ(bitsQ).logP(bitsP);
+            b.scale(Math.pow(2, logScale != null ? logScale : bitsQ[bitsQ.length - 1]));
             if (logSlots != null) b.logSlots(logSlots);
             if (insecure) b.allowInsecure();
             return b.build();
@@ -45,6 +46,33 @@ public final class ParamsOptions {
         if (logSlots != null) b.logSlots(logSlots);
         if (insecure) b.allowInsecure();
         return b.build();
+    }
+
+    /** The largest repeat count a {@code BxK} term may ask for; longer chains are not CKKS parameters anyone runs. */
+    static final int MAX_PRIMES = 256;
+
+    /** Parses "60,40x9,39×3": comma-separated bit sizes, each optionally repeated with x, X or ×. */
+    static int[] bitSizes(String option, String text) {
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        for (String term : text.split(",", -1)) {
+            String[] parts = term.trim().split("[x×X]", -1);
+            if (parts.length > 2 || parts[0].isEmpty()) throw new IllegalArgumentException(option + ": '" + term + "' is not a bit size or BITSxCOUNT");
+            int bits = parseInt(option, term, parts[0]);
+            int count = parts.length == 2 ? parseInt(option, term, parts[1]) : 1;
+            if (count < 1 || out.size() + count > MAX_PRIMES) {
+                throw new IllegalArgumentException(option + ": '" + term + "' gives " + (count < 1 ? "no primes" : "more than " + MAX_PRIMES + " primes"));
+            }
+            for (int i = 0; i < count; i++) out.add(bits);
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static int parseInt(String option, String term, String digits) {
+        try {
+            return Integer.parseInt(digits.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": '" + term + "' is not a bit size or BITSxCOUNT");
+        }
     }
 
     static String describe(CkksParameters p) {

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -215,10 +216,14 @@ class CliTest {
                 {"offload", "--op", "rotate", "--preset", "n13", "--runs", "0"},
                 {"offload", "--op", "rotate", "--preset", "n13", "--cpu-backend", "fpga-sim"},
                 {"ops", "--preset", "n13", "--logScale", "0"},
+                {"lt", "--logN", "11", "--logQ", "50,40x100000", "--logP", "60", "--n", "16"},
+                {"lt", "--logN", "11", "--logQ", "50,,40", "--logP", "60", "--n", "16"},
+                {"lt", "--logN", "11", "--logQ", "50,40x0", "--logP", "60", "--n", "16"},
         };
         String[] expect = {"--sweep-limbs wants 1 ≤ a ≤ b ≤ 64", "--sweep-limbs wants a..b", "--logN must be in [10, 17]", "--mode must be streaming or mm",
                 "--n must be in [1, 4096]", "--n must be in [1, 4096]", "--sparse must be in [1, 64]", "--storage must be precomputed or compact",
-                "scale must be", "logSlots must be", "--runs must be in [1, 1000]", "--cpu-backend must be a CPU backend", "scale must be"};
+                "scale must be", "logSlots must be", "--runs must be in [1, 1000]", "--cpu-backend must be a CPU backend", "scale must be",
+                "--logQ: '40x100000' gives more than 256 primes", "--logQ: '' is not a bit size", "--logQ: '40x0' gives no primes"};
         for (int i = 0; i < bad.length; i++) {
             long t0 = System.nanoTime();
             Run r = run(bad[i]);
@@ -227,5 +232,13 @@ class CliTest {
             assertTrue(r.out().strip().lines().count() <= 2 && !r.out().contains("\tat "), "one line, no stack trace: " + r.out());
             assertTrue(System.nanoTime() - t0 < 20_000_000_000L, "refused quickly: " + String.join(" ", bad[i]));
         }
+    }
+
+    @Test
+    void primeSizesTakeRepeatCounts() {
+        assertArrayEquals(new int[] {60, 40, 40, 40, 39, 39, 56}, ParamsOptions.bitSizes("--logQ", "60,40x3,39×2, 56"));
+        Run r = run("lt", "--logN", "11", "--logQ", "50,40x2", "--logP", "60X2", "--insecure", "--n", "16", "--json");
+        assertEquals(0, r.code(), r.out());
+        assertTrue(r.out().contains("\"logN\":11"), r.out());
     }
 }
