@@ -147,26 +147,14 @@ public final class Evaluator {
         checkParams(a);
         if (a.degree() != 2) throw new WrongOperandException("relinearize expects a degree-2 ciphertext, got degree " + a.degree());
         if (rlk == null) throw new MissingRelinearizationKeyException("no relinearization key was given to this evaluator");
-        int level = a.level(), limbs = level + 1 + params.alpha();
-        var cnt = ctx.counters();
+        int level = a.level();
         PolyQP[] digits = decomposePooled(a.poly(2));
-        PolyQP t0 = PolyQP.borrow(ctx, pool, level, Domain.NTT), t1 = PolyQP.borrow(ctx, pool, level, Domain.NTT);
-        long[] s0 = pool.get(), s1 = pool.get();
         try {
-            ks.switchAndPermute(digits, rlk.key(), 1, null, t0, t1, false, 0, limbs, s0, s1, cnt);
-            KeySwitcher.countInnerProduct(cnt, digits.length, limbs);
             RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
-            ks.modDown(t0, c0, pool, cnt);
-            ks.modDown(t1, c1, pool, cnt);
-            rq.add(c0, a.poly(0), c0);
-            rq.add(c1, a.poly(1), c1);
+            ks.keySwitch(digits, rlk.key(), 1, a.poly(0), a.poly(1), c0, c1, pool, ctx.counters());
             return new Ciphertext(params, a.scale(), c0, c1);
         } finally {
             release(digits);
-            t0.release(pool);
-            t1.release(pool);
-            pool.put(s0);
-            pool.put(s1);
         }
     }
 
@@ -288,32 +276,9 @@ public final class Evaluator {
      */
     private Ciphertext automorphism(Ciphertext a, PolyQP[] digits, long g, String what) {
         GaloisKey key = rotations.get(g, what);
-        int level = a.level(), limbs = level + 1 + params.alpha();
-        var cnt = ctx.counters();
-        PolyQP t0 = PolyQP.borrow(ctx, pool, level, Domain.NTT), t1 = PolyQP.borrow(ctx, pool, level, Domain.NTT);
-        RnsPoly u0 = rq.wrap(pool.get(level + 1), Domain.NTT), u1 = rq.wrap(pool.get(level + 1), Domain.NTT);
-        long[] s0 = pool.get(), s1 = pool.get();
-        try {
-            ks.switchAndPermute(digits, key.key(), 1, null, t0, t1, false, 0, limbs, s0, s1, cnt);
-            KeySwitcher.countInnerProduct(cnt, digits.length, limbs);
-            ks.modDown(t0, u0, pool, cnt);
-            ks.modDown(t1, u1, pool, cnt);
-            RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
-            int[] idx = io.hoist.ring.Automorphism.nttIndex(params.logN(), g);
-            for (int j = 0; j <= level; j++) {
-                io.hoist.ring.Automorphism.applyNttAdd(u0.limb(j), a.poly(0).limb(j), c0.limb(j), idx, rq.prime(j), false);
-                io.hoist.ring.Automorphism.applyNtt(u1.limb(j), c1.limb(j), idx);
-            }
-            cnt.add(Op.AUTOMORPHISM_LIMBS, 2L * (level + 1));
-            return new Ciphertext(params, a.scale(), c0, c1);
-        } finally {
-            t0.release(pool);
-            t1.release(pool);
-            pool.put(u0.limbs());
-            pool.put(u1.limbs());
-            pool.put(s0);
-            pool.put(s1);
-        }
+        RnsPoly c0 = rq.newPoly(a.level(), Domain.NTT), c1 = rq.newPoly(a.level(), Domain.NTT);
+        ks.keySwitch(digits, key.key(), g, a.poly(0), null, c0, c1, pool, ctx.counters());
+        return new Ciphertext(params, a.scale(), c0, c1);
     }
 
     // ------------------------------------------------------------------ checks

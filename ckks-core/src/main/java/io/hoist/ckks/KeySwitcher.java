@@ -273,6 +273,48 @@ public final class KeySwitcher {
         return new PolyQP[] {oa, ob};
     }
 
+    /**
+     * A whole key switch over Q at the digits' level: out_i = φ_g(ModDown(⟨digits, key_i⟩) + add_i)
+     * (g = 1: no permutation; add_i may be null). Relinearization, rotation and conjugation are this
+     * with their own key, g and addends; temporaries are borrowed from {@code pool}. Counts one KS-IP,
+     * two ModDowns and, for g ≠ 1, the automorphism's limbs.
+     */
+    public void keySwitch(PolyQP[] digits, SwitchingKey key, long g, RnsPoly add0, RnsPoly add1, RnsPoly out0, RnsPoly out1,
+                          LimbPool pool, OpCounters cnt) {
+        int level = digits[0].level(), limbs = level + 1 + ctx.alpha();
+        PolyQP t0 = PolyQP.borrow(ctx, pool, level, Domain.NTT), t1 = PolyQP.borrow(ctx, pool, level, Domain.NTT);
+        long[] s0 = pool.get(), s1 = pool.get();
+        RnsPoly u0 = null, u1 = null;
+        try {
+            switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, s0, s1, cnt);
+            countInnerProduct(cnt, digits.length, limbs);
+            if (g == 1) {
+                modDown(t0, out0, pool, cnt);
+                modDown(t1, out1, pool, cnt);
+                if (add0 != null) rq.add(out0, add0, out0);
+                if (add1 != null) rq.add(out1, add1, out1);
+                return;
+            }
+            u0 = rq.wrap(pool.get(level + 1), Domain.NTT);
+            u1 = rq.wrap(pool.get(level + 1), Domain.NTT);
+            modDown(t0, u0, pool, cnt);
+            modDown(t1, u1, pool, cnt);
+            int[] idx = Automorphism.nttIndex(ctx.params().logN(), g);
+            for (int j = 0; j <= level; j++) {
+                Automorphism.applyNttAdd(u0.limb(j), add0 == null ? null : add0.limb(j), out0.limb(j), idx, rq.prime(j), false);
+                Automorphism.applyNttAdd(u1.limb(j), add1 == null ? null : add1.limb(j), out1.limb(j), idx, rq.prime(j), false);
+            }
+            cnt.add(Op.AUTOMORPHISM_LIMBS, 2L * (level + 1));
+        } finally {
+            t0.release(pool);
+            t1.release(pool);
+            pool.put(s0);
+            pool.put(s1);
+            if (u0 != null) pool.put(u0.limbs());
+            if (u1 != null) pool.put(u1.limbs());
+        }
+    }
+
     // ================================================================== ModDown
 
     /**
@@ -282,15 +324,17 @@ public final class KeySwitcher {
     public Prepared modDownPrepare(PolyQP x, LimbPool pool, OpCounters c) {
         int alpha = ctx.alpha();
         long[][] y = pool.get(alpha);
-        for (int j = 0; j < alpha; j++) System.arraycopy(x.p().limb(j), 0, y[j], 0, n);
+        long[][] in = x.p().limbs();   // the coefficient form is read in place; the NTT form is transformed in y
         if (x.domain() == Domain.NTT) {
+            for (int j = 0; j < alpha; j++) System.arraycopy(x.p().limb(j), 0, y[j], 0, n);
             NttTables[] t = new NttTables[alpha];
             for (int j = 0; j < alpha; j++) t[j] = rp.tables(j);
             ctx.engine().inverse(y, t, alpha, c);
+            in = y;
         }
         long[] u = pool.get();
         BConv conv = ctx.modDownConv(x.level());
-        conv.prepare(y, y, u, n, c, kernels);
+        conv.prepare(in, y, u, n, c, kernels);
         return new Prepared(conv, y, u, -1);
     }
 

@@ -74,33 +74,28 @@ public final class BConv {
         apply(in, out, n, counters, LimbKernels.best());
     }
 
-    /** The fast conversion of all target limbs: out = x + u·C, 0 ≤ u &lt; |C|. */
-    public void apply(long[][] in, long[][] out, int n, OpCounters counters, LimbKernels kernels) {
-        apply(in, out, n, false, counters, kernels);
-    }
-
     /**
-     * Converts {@code in[0..|C|)} (residues mod the primes of C, each in [0, c_i)) into
-     * {@code out[0..|D|)}, fast or exact-centred. Input and output arrays must not alias.
+     * The fast conversion of all target limbs, out = x + u·C with 0 ≤ u &lt; |C|: {@code in[0..|C|)}
+     * (residues mod the primes of C, each in [0, c_i)) into {@code out[0..|D|)}, blocked over
+     * coefficients. Input and output arrays must not alias. The centred flavour is
+     * {@link #prepare} with u, then {@link #convert}.
      */
-    public void apply(long[][] in, long[][] out, int n, boolean centred, OpCounters counters, LimbKernels kernels) {
+    public void apply(long[][] in, long[][] out, int n, OpCounters counters, LimbKernels kernels) {
         int nc = from.size(), nd = to.size();
         if (in.length < nc || out.length < nd) {
             throw new IllegalArgumentException("BConv " + nc + "→" + nd + " primes given " + in.length + " input and " + out.length + " output limbs");
         }
         for (int i = 0; i < nc; i++) checkLen(in[i], n, "input", i);
         for (int j = 0; j < nd; j++) checkLen(out[j], n, "output", j);
-        long[][] y = scratch(nc + 1);
+        long[][] y = scratch(nc);
         for (int start = 0; start < n; start += BLOCK) {
             int len = Math.min(BLOCK, n - start);
             for (int i = 0; i < nc; i++) {
                 System.arraycopy(in[i], start, y[i], 0, len);
                 kernels.mulShoup(y[i], from.qHatInv[i], from.qHatInvShoup[i], from.prime(i), y[i], 0, len);
             }
-            if (centred) estimate(y, 0, y[nc], 0, len);
-            int terms = centred ? nc + 1 : nc;
             for (int j = 0; j < nd; j++) {
-                kernels.sumShoup(y, 0, terms, qHatModD[j], qHatModDShoup[j], to.prime(j), out[j], start, len);
+                kernels.sumShoup(y, 0, nc, qHatModD[j], qHatModDShoup[j], to.prime(j), out[j], start, len);
             }
         }
         count(counters, n, nd);

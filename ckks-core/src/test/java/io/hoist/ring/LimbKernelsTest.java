@@ -135,6 +135,28 @@ class LimbKernelsTest {
         assertTrue(per < 1024, "dot2Montgomery allocates " + per + " bytes per call after warm-up");
     }
 
+    /** The Shoup kernels share vector helpers with the dot products: a helper C2 did not inline would box. */
+    @Test
+    void shoupKernelsAllocateNothingAfterWarmup() {
+        var mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long q = Primes.nttPrimes(12, 55, 1).get(0);
+        int n = 4096;
+        long[] a = rand(n, q), b = rand(n, q), out = new long[n];
+        long[][] ys = {rand(n, q), rand(n, q), rand(n, q)};
+        long w = 12345, ws = ModArith.shoupQuotient(w, q);
+        long[] wv = {w, w + 1, w + 2}, wsv = {ws, ModArith.shoupQuotient(w + 1, q), ModArith.shoupQuotient(w + 2, q)};
+        long id = Thread.currentThread().threadId(), per = Long.MAX_VALUE;
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            for (int i = 0; i < 300; i++) { vector.mulShoup(a, w, ws, q, out, 0, n); vector.sumShoup(ys, 0, 3, wv, wsv, q, out, 0, n); vector.subMulShoup(a, b, out, w, ws, q); }
+            long before = mx.getThreadAllocatedBytes(id);
+            for (int i = 0; i < 100; i++) { vector.mulShoup(a, w, ws, q, out, 0, n); vector.sumShoup(ys, 0, 3, wv, wsv, q, out, 0, n); vector.subMulShoup(a, b, out, w, ws, q); }
+            per = (mx.getThreadAllocatedBytes(id) - before) / 100;
+            if (per < 1024) break;
+        }
+        assertTrue(per < 1024, "mulShoup + sumShoup + subMulShoup allocate " + per + " bytes per call after warm-up");
+    }
+
     /** A vector kernel that C2 does not intrinsify boxes every vector: liftSigned once allocated 16 GB per LT evaluation. */
     @Test
     void liftSignedAndSmallPrimeDotsAllocateNothingAfterWarmup() {

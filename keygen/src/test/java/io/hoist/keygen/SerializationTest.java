@@ -133,10 +133,12 @@ class SerializationTest {
         Path bad = dir.resolve("bad.hks");
         Files.write(bad, bytes);
         assertFalse(Inspector.inspect(bad).ok());
-        try (KeyStore st = KeyStore.open(bad, f.ctx, false)) {
-            st.load(List.of(f.params.galoisElementForRotation(1)));
-            var c = assertThrows(MalformedDataException.class, st::verifyAll);
-            assertTrue(c.getMessage().contains("checksum"), c.getMessage());
+        for (boolean mmap : new boolean[] {false, true}) {
+            try (KeyStore st = KeyStore.open(bad, f.ctx, mmap)) {
+                st.load(List.of(f.params.galoisElementForRotation(1)));
+                var c = assertThrows(MalformedDataException.class, st::verifyAll);
+                assertTrue(c.getMessage().contains("checksum"), c.getMessage());
+            }
         }
     }
 

@@ -41,6 +41,8 @@ final class ExecState implements AutoCloseable {
     private final LimbKernels kernels;
     private long[] t0, t1;
     private final boolean[] external;
+    /** R = 2^64 mod the QP prime of each limb, and its Shoup quotient: the compact lift lands in Montgomery form. */
+    private final long[] montR, montRShoup;
 
     ExecState(CkksContext ctx, KeySwitcher ks, LimbPool pool, LtProgram prog, EncodedTransform et, RotationKeySet keys, Ciphertext ct) {
         this.ctx = ctx;
@@ -63,6 +65,13 @@ final class ExecState implements AutoCloseable {
             if (s.kind() == LtProgram.Kind.KEY_SWITCH) {
                 keyOf[s.index()] = keys.get(ctx.params().galoisElementForRotation(s.rotation()), "rotation by " + s.rotation());
             }
+        }
+        this.montR = new long[d];
+        this.montRShoup = new long[d];
+        for (int j = 0; j < d; j++) {
+            long q = ctx.primeQP(level, j);
+            montR[j] = io.hoist.math.ModArith.montgomeryR(q);
+            montRShoup[j] = io.hoist.math.ModArith.shoupQuotient(montR[j], q);
         }
         polys[prog.input0()] = new PolyQP(ct.poly(0), null);
         polys[prog.input1()] = new PolyQP(ct.poly(1), null);
@@ -302,8 +311,7 @@ final class ExecState implements AutoCloseable {
     /** Compact diagonal r's limb j in the coefficient domain, Montgomery form (NTT follows in {@link #transformScratch}). */
     private long[] expand(int r, int j, long q, List<long[]> scratch) {
         long[] s = pool.get();
-        long mont = io.hoist.math.ModArith.montgomeryR(q);
-        kernels.liftSigned(et.compact(r), mont, io.hoist.math.ModArith.shoupQuotient(mont, q), q, s);
+        kernels.liftSigned(et.compact(r), montR[j], montRShoup[j], q, s);
         scratch.add(s);
         return s;
     }

@@ -13,7 +13,6 @@ import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.WrongOperandException;
-import io.hoist.ring.Automorphism;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
 import io.hoist.ring.LimbPool;
@@ -22,7 +21,6 @@ import io.hoist.ring.OpCounters;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
-import it.unimi.dsi.fastutil.ints.IntList;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -51,6 +49,9 @@ public final class LinearTransformEvaluator {
     private final LimbKernels kernels;
     private final LimbPool pool;
     private final Schedule schedule;
+    /** The compiler's grouping per transform and budget: it depends on nothing else, so it is searched once. */
+    private final com.google.common.cache.Cache<EncodedTransform, java.util.concurrent.ConcurrentMap<Long, Grouping>> groupings =
+            com.google.common.cache.CacheBuilder.newBuilder().weakKeys().build();
 
     public LinearTransformEvaluator(CkksContext ctx, RotationKeySet keys) {
         this(ctx, keys, Schedule.direct());
@@ -162,14 +163,24 @@ public final class LinearTransformEvaluator {
         double scale = ct.scale() * et.scale() / params.q(ct.level());
         try (ExecState st = new ExecState(ctx, ks, pool, et.program(), et, keys, ct)) {
             if (schedule instanceof Schedule.Phased ph) {
-                Grouping g = ph.grouping() != null ? ph.grouping() : ScheduleCompiler.bestGrouping(et.program(), et.storage(), ph.budgetBytes());
-                checkBudget(et, g, ph.budgetBytes());
+                Grouping g = ph.grouping();
+                if (g != null) checkBudget(et, g, ph.budgetBytes());   // the compiler's groupings fit by construction
+                else g = compiledGrouping(et, ph.budgetBytes());
                 TrafficLedger[] led = new TrafficLedger[1];
                 Ciphertext y = PhasedExecutor.run(st, et.storage(), g, ph.budgetBytes(), scale, led);
                 return new Evaluation(y, counts(st.counters), Optional.of(g), Optional.of(led[0]));
             }
             Ciphertext y = DirectExecutor.run(st, scale);
             return new Evaluation(y, counts(st.counters), Optional.empty(), Optional.empty());
+        }
+    }
+
+    private Grouping compiledGrouping(EncodedTransform et, long budget) {
+        try {
+            return groupings.get(et, java.util.concurrent.ConcurrentHashMap::new)
+                    .computeIfAbsent(budget, b -> ScheduleCompiler.bestGrouping(et.program(), et.storage(), b));
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause());   // a map constructor does not throw
         }
     }
 
@@ -281,25 +292,17 @@ public final class LinearTransformEvaluator {
     /** A full rotation (Decompose, KS-IP, 2 ModDowns, φ) counted in {@code c}. */
     private Ciphertext rotate(Ciphertext a, int k, OpCounters c) {
         GaloisKey key = key(k);
-        int level = a.level(), limbs = level + 1 + params.alpha();
+        int level = a.level();
         PolyQP[] digits = new PolyQP[params.beta(level)];
-        for (int t = 0; t < digits.length; t++) digits[t] = PolyQP.zero(ctx, level, Domain.NTT);
-        ks.decompose(a.poly(1), digits, pool, c);
-        PolyQP t0 = PolyQP.zero(ctx, level, Domain.NTT), t1 = PolyQP.zero(ctx, level, Domain.NTT);
-        ks.switchAndPermute(digits, key.key(), 1, null, t0, t1, false, 0, limbs, new long[params.n()], new long[params.n()], c);
-        KeySwitcher.countInnerProduct(c, digits.length, limbs);
-        Ring rq = ctx.ringQ();
-        RnsPoly u0 = rq.newPoly(level, Domain.NTT), u1 = rq.newPoly(level, Domain.NTT);
-        ks.modDown(t0, u0, pool, c);
-        ks.modDown(t1, u1, pool, c);
-        rq.add(u0, a.poly(0), u0);
-        RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
-        int[] idx = Automorphism.nttIndex(params.logN(), key.galoisElement());
-        for (int j = 0; j <= level; j++) {
-            Automorphism.applyNtt(u0.limb(j), c0.limb(j), idx);
-            Automorphism.applyNtt(u1.limb(j), c1.limb(j), idx);
+        for (int t = 0; t < digits.length; t++) digits[t] = PolyQP.borrow(ctx, pool, level, Domain.NTT);
+        try {
+            ks.decompose(a.poly(1), digits, pool, c);
+            Ring rq = ctx.ringQ();
+            RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
+            ks.keySwitch(digits, key.key(), key.galoisElement(), a.poly(0), null, c0, c1, pool, c);
+            return new Ciphertext(params, a.scale(), c0, c1);
+        } finally {
+            for (PolyQP d : digits) d.release(pool);
         }
-        c.add(Op.AUTOMORPHISM_LIMBS, 2L * (level + 1));
-        return new Ciphertext(params, a.scale(), c0, c1);
     }
 }

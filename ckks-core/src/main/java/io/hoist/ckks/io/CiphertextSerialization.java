@@ -31,10 +31,7 @@ public final class CiphertextSerialization {
 
     public static Ciphertext readCiphertext(byte[] data, CkksContext ctx) {
         CkksParameters p = ctx.params();
-        Header h = Envelope.header(data);
-        if (h.kind() != ObjectKind.CIPHERTEXT) throw new MalformedDataException("expected a ciphertext, found a " + h.kind().label());
-        Envelope.checkLevel(h, p, 0);
-        checkScale(h, p);
+        Header h = leveledHeader(data, ObjectKind.CIPHERTEXT, p);
         if (data.length < Header.SIZE + 1) throw new MalformedDataException("truncated ciphertext");
         int degree = Byte.toUnsignedInt(data[Header.SIZE]);
         if (degree != 1 && degree != 2) throw new MalformedDataException("ciphertext degree " + degree + " (1 or 2)");
@@ -56,11 +53,7 @@ public final class CiphertextSerialization {
 
     public static SeededCiphertext readSeededCiphertext(byte[] data, CkksContext ctx) {
         CkksParameters p = ctx.params();
-        Header h = Envelope.header(data);
-        if (h.kind() == ObjectKind.SEEDED_CIPHERTEXT) {
-            Envelope.checkLevel(h, p, 0);
-            checkScale(h, p);
-        }
+        Header h = leveledHeader(data, ObjectKind.SEEDED_CIPHERTEXT, p);
         ByteBuffer b = Envelope.open(data, h, ObjectKind.SEEDED_CIPHERTEXT, p, KeySerialization.qBytes(p, h.level()) + Prng.SEED_BYTES);
         RnsPoly c0 = KeySerialization.readQ(b, ctx, h.level(), "seeded ciphertext");
         byte[] seed = new byte[Prng.SEED_BYTES];
@@ -79,15 +72,20 @@ public final class CiphertextSerialization {
 
     public static Plaintext readPlaintext(byte[] data, CkksContext ctx) {
         CkksParameters p = ctx.params();
-        Header h = Envelope.header(data);
-        if (h.kind() == ObjectKind.PLAINTEXT) {
-            Envelope.checkLevel(h, p, 0);
-            checkScale(h, p);
-        }
+        Header h = leveledHeader(data, ObjectKind.PLAINTEXT, p);
         ByteBuffer b = Envelope.open(data, h, ObjectKind.PLAINTEXT, p, KeySerialization.qBytes(p, h.level()));
         RnsPoly poly = ctx.ringQ().wrap(Envelope.readLimbs(b, h.level() + 1, ctx.n(), Envelope.qPrimes(p, h.level()), "plaintext"),
                 (h.flags() & Header.NTT) != 0 ? Domain.NTT : Domain.COEFFICIENT);
         return new Plaintext(p, poly, h.scale());
+    }
+
+    /** The header of a {@code kind} object, its level and scale checked against {@code p} before the body is read. */
+    private static Header leveledHeader(byte[] data, ObjectKind kind, CkksParameters p) {
+        Header h = Envelope.header(data);
+        if (h.kind() != kind) throw new MalformedDataException("expected a " + kind.label() + ", found a " + h.kind().label());
+        Envelope.checkLevel(h, p, 0);
+        checkScale(h, p);
+        return h;
     }
 
     static void checkScale(Header h, CkksParameters p) {

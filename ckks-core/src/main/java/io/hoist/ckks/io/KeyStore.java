@@ -84,8 +84,9 @@ public final class KeyStore implements AutoCloseable {
                 new Header(Header.VERSION, ObjectKind.KEY_STORE, flags, ParametersSerialization.fingerprint(p), level, 0, body).write(head);
                 head.putInt(list.size());
                 ch.position(Header.SIZE + indexBytes);
+                ByteBuffer e = ByteBuffer.allocate((int) entry).order(ByteOrder.LITTLE_ENDIAN);   // one entry buffer, reused
                 for (int i = 0; i < list.size(); i++) {
-                    ByteBuffer e = ByteBuffer.allocate((int) entry).order(ByteOrder.LITTLE_ENDIAN);
+                    e.clear();
                     KeySerialization.writeSwitchingBody(e, ObjectKind.GALOIS_KEY, list.get(i).key(), list.get(i).galoisElement(), seeded);
                     e.flip();
                     int crc = Envelope.crc(e, 0, e.limit());
@@ -246,19 +247,23 @@ public final class KeyStore implements AutoCloseable {
     }
 
     private GaloisKey read(int i) {
-        byte[] e = new byte[(int) entryLength + 4];
-        try {
-            if (map != null) {
-                map.slice((int) (Header.SIZE + offsets[i]), (int) entryLength).get(e, 0, (int) entryLength);
-            } else {
-                readFully(channel, ByteBuffer.wrap(e, 0, (int) entryLength), Header.SIZE + offsets[i]);
+        int len = (int) entryLength;
+        ByteBuffer b;
+        if (map != null) {
+            b = map.slice((int) (Header.SIZE + offsets[i]), len);   // parsed in place: no copy of the entry
+        } else {
+            b = ByteBuffer.allocate(len);
+            try {
+                readFully(channel, b, Header.SIZE + offsets[i]);
+            } catch (IOException ex) {
+                throw new UncheckedIOException("cannot read the key store " + path + ": " + ex.getMessage(), ex);
             }
-        } catch (IOException ex) {
-            throw new UncheckedIOException("cannot read the key store " + path + ": " + ex.getMessage(), ex);
+            b.flip();
         }
-        ByteBuffer.wrap(e, (int) entryLength, 4).order(ByteOrder.LITTLE_ENDIAN).putInt(crcs[i]);
-        Envelope.checkCrc(e, 0, (int) entryLength, " in key " + i + " (" + describe(elements[i]) + ")");
-        ByteBuffer b = ByteBuffer.wrap(e, 0, (int) entryLength).order(ByteOrder.LITTLE_ENDIAN);
+        b.order(ByteOrder.LITTLE_ENDIAN);
+        if (Envelope.crc(b, 0, len) != crcs[i]) {
+            throw new MalformedDataException("checksum mismatch in key " + i + " (" + describe(elements[i]) + "): the data is damaged");
+        }
         GaloisKey k = KeySerialization.readSwitchingBody(b, ctx, ObjectKind.GALOIS_KEY, header.level(), header.seeded());
         if (k.galoisElement() != elements[i]) throw new MalformedDataException("key " + i + " holds Galois element " + k.galoisElement() + ", its index says " + elements[i]);
         loaded.incrementAndGet();
