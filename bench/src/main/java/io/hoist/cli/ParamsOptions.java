@@ -7,7 +7,7 @@ import java.util.Arrays;
 
 /** Parameter selection shared by the scheme-level commands: a preset, or explicit prime sizes. */
 public final class ParamsOptions {
-    @Option(names = "--preset", description = "parameter preset: n13, n14, n15, n16")
+    @Option(names = "--preset", description = "parameter preset: n13, n14, n15, n16, boot16, boot14")
     String preset;
 
     @Option(names = "--logN", description = "log2 ring degree (with --logQ/--logP instead of a preset)")
@@ -42,7 +42,7 @@ public final class ParamsOptions {
         CkksParameters p = CkksParameters.preset(preset != null ? preset : defaultPreset);
         if (logScale == null && logSlots == null) return p;
         CkksParameters.Builder b = CkksParameters.builder().name(p.name()).logN(p.logN()).qPrimes(p.qPrimes()).pPrimes(p.pPrimes())
-                .scale(logScale != null ? Math.pow(2, logScale) : p.defaultScale());
+                .scale(logScale != null ? Math.pow(2, logScale) : p.defaultScale()).secret(p.secret()).sigma(p.sigma());
         if (logSlots != null) b.logSlots(logSlots);
         if (insecure) b.allowInsecure();
         return b.build();

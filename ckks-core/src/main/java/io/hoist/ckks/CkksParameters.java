@@ -48,19 +48,33 @@ public final class CkksParameters {
         return new Builder();
     }
 
-    /** The shipped presets: {@code n13}, {@code n14}, {@code n15}, {@code n16} (spec parameters.md). */
+    /**
+     * The shipped presets: {@code n13}, {@code n14}, {@code n15}, {@code n16} (spec parameters.md);
+     * {@code boot16}, Lattigo's bootstrapping set N16QP1546H192 (CoeffsToSlots on the four 56-bit
+     * primes at the top, SlotsToCoeffs on the three 39-bit ones); {@code boot14}, a small secure set
+     * in its image (log QP 367 ≤ 387, h = 192) for quick CoeffsToSlots runs.
+     */
     public static CkksParameters preset(String name) {
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "n13" -> builder().name("n13").logN(13).logQ(50, 40, 40).logP(60).scale(0x1p40).build();
             case "n14" -> builder().name("n14").logN(14).logQ(55, 45, 45, 45, 45, 45).logP(60, 60).scale(0x1p45).build();
             case "n15" -> builder().name("n15").logN(15).logQ(repeat(60, 1, 50, 9)).logP(60, 60, 60).scale(0x1p50).build();
             case "n16" -> builder().name("n16").logN(16).logQ(repeat(60, 1, 45, 24)).logP(repeat(60, 8, 0, 0)).scale(0x1p45).build();
+            case "boot16" -> builder().name("boot16").logN(16)
+                    .logQ(concat(repeat(60, 1, 40, 9), repeat(39, 3, 60, 8), repeat(56, 4, 0, 0))).logP(repeat(61, 5, 0, 0))
+                    .secret(SecretDistribution.sparseTernary(192)).scale(0x1p45).build();
+            case "boot14" -> builder().name("boot14").logN(14).logQ(50, 36, 36, 45, 45, 45).logP(55, 55)
+                    .secret(SecretDistribution.sparseTernary(192)).scale(0x1p40).build();
             default -> throw new IllegalArgumentException("unknown preset '" + name + "'; known: " + String.join(", ", presetNames()));
         };
     }
 
     public static List<String> presetNames() {
-        return List.of("n13", "n14", "n15", "n16");
+        return List.of("n13", "n14", "n15", "n16", "boot16", "boot14");
+    }
+
+    private static int[] concat(int[]... parts) {
+        return Arrays.stream(parts).flatMapToInt(Arrays::stream).toArray();
     }
 
     private static int[] repeat(int first, int firstCount, int rest, int restCount) {

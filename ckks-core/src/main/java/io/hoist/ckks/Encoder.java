@@ -17,27 +17,12 @@ import java.math.RoundingMode;
 public final class Encoder {
     private final CkksContext ctx;
     private final int n;       // ring degree
-    private final int m;       // 2N, order of the roots
-    private final double[] ksiRe, ksiIm;   // ζ^k, k = 0 … 2N
-    private final int[] rotGroup;          // 5^j mod 2N, j < N/2
+    private final SpecialFft fft;
 
     public Encoder(CkksContext ctx) {
         this.ctx = ctx;
         this.n = ctx.n();
-        this.m = 2 * n;
-        ksiRe = new double[m + 1];
-        ksiIm = new double[m + 1];
-        for (int k = 0; k <= m; k++) {
-            double ang = 2 * Math.PI * k / m;
-            ksiRe[k] = Math.cos(ang);
-            ksiIm[k] = Math.sin(ang);
-        }
-        rotGroup = new int[n / 2];
-        long g = 1;
-        for (int j = 0; j < n / 2; j++) {
-            rotGroup[j] = (int) g;
-            g = g * 5 % m;
-        }
+        this.fft = new SpecialFft(ctx.params().logN());
     }
 
     public CkksContext context() {
@@ -115,6 +100,33 @@ public final class Encoder {
         return p;
     }
 
+    /**
+     * Encodes N real coefficients directly as the plaintext polynomial Σ round(Δ·t_k)·X^k (no
+     * embedding): the input of CoeffsToSlots, whose slots then hold the decoding of t.
+     */
+    public Plaintext encodeCoefficients(double[] coefficients, int level, double scale) {
+        checkLevel(level);
+        checkScale(scale, level);
+        if (coefficients.length > n) throw new EncodingOverflowException(coefficients.length + " coefficients do not fit a ring of degree " + n);
+        double[] coef = new double[n];
+        for (int k = 0; k < coefficients.length; k++) {
+            if (!Double.isFinite(coefficients[k])) throw new EncodingOverflowException("coefficient " + k + " is not finite");
+            coef[k] = coefficients[k] * scale;
+        }
+        RnsPoly p = toPoly(ctx.ringQ(), level, coef, ctx.params().logQ() - logQSuffix(level), "Q_" + level);
+        ctx.ringQ().ntt(p);
+        return new Plaintext(ctx.params(), p, scale);
+    }
+
+    /** The N coefficients of a plaintext (centred CRT) divided by its scale: the inverse of {@link #encodeCoefficients}. */
+    public double[] coefficients(Plaintext pt) {
+        RnsPoly c = pt.poly().copy();
+        if (c.domain() == Domain.NTT) ctx.ringQ().intt(c);
+        double[] out = centeredCoefficients(c);
+        for (int k = 0; k < n; k++) out[k] /= pt.scale();
+        return out;
+    }
+
     /** Decodes a plaintext into its {@code slots} complex values. */
     public ComplexVector decode(Plaintext pt) {
         RnsPoly c = pt.poly().copy();
@@ -132,7 +144,7 @@ public final class Encoder {
             re[i] = coef[i * gap] / scale;
             im[i] = coef[n / 2 + i * gap] / scale;
         }
-        fftSpecial(re, im, slots);
+        fft.forward(re, im, slots);
         return new ComplexVector(re, im);
     }
 
@@ -171,7 +183,7 @@ public final class Encoder {
             im[i] = values.im(i);
             if (!Double.isFinite(re[i]) || !Double.isFinite(im[i])) throw new EncodingOverflowException("value " + i + " is not finite");
         }
-        fftSpecialInv(re, im, slots);
+        fft.inverse(re, im, slots);
         double[] coef = new double[n];
         int gap = n / (2 * slots);
         for (int i = 0; i < slots; i++) {
@@ -239,54 +251,4 @@ public final class Encoder {
         return out;
     }
 
-    // ------------------------------------------------------------------ special FFT
-
-    private void fftSpecial(double[] re, double[] im, int size) {
-        bitReverse(re, im, size);
-        for (int len = 2; len <= size; len <<= 1) {
-            int lenh = len >> 1, lenq = len << 2;
-            for (int i = 0; i < size; i += len) {
-                for (int j = 0; j < lenh; j++) {
-                    int idx = (int) ((long) (rotGroup[j] % lenq) * m / lenq);
-                    int a = i + j, b = i + j + lenh;
-                    double vr = re[b] * ksiRe[idx] - im[b] * ksiIm[idx];
-                    double vi = re[b] * ksiIm[idx] + im[b] * ksiRe[idx];
-                    double ur = re[a], ui = im[a];
-                    re[a] = ur + vr; im[a] = ui + vi;
-                    re[b] = ur - vr; im[b] = ui - vi;
-                }
-            }
-        }
-    }
-
-    private void fftSpecialInv(double[] re, double[] im, int size) {
-        for (int len = size; len >= 2; len >>= 1) {
-            int lenh = len >> 1, lenq = len << 2;
-            for (int i = 0; i < size; i += len) {
-                for (int j = 0; j < lenh; j++) {
-                    int idx = (int) ((long) (lenq - rotGroup[j] % lenq) * m / lenq);
-                    int a = i + j, b = i + j + lenh;
-                    double ur = re[a] + re[b], ui = im[a] + im[b];
-                    double dr = re[a] - re[b], di = im[a] - im[b];
-                    re[a] = ur; im[a] = ui;
-                    re[b] = dr * ksiRe[idx] - di * ksiIm[idx];
-                    im[b] = dr * ksiIm[idx] + di * ksiRe[idx];
-                }
-            }
-        }
-        bitReverse(re, im, size);
-        for (int i = 0; i < size; i++) { re[i] /= size; im[i] /= size; }
-    }
-
-    private static void bitReverse(double[] re, double[] im, int size) {
-        for (int i = 1, j = 0; i < size; i++) {
-            int bit = size >> 1;
-            for (; (j & bit) != 0; bit >>= 1) j ^= bit;
-            j ^= bit;
-            if (i < j) {
-                double t = re[i]; re[i] = re[j]; re[j] = t;
-                t = im[i]; im[i] = im[j]; im[j] = t;
-            }
-        }
-    }
 }

@@ -110,6 +110,22 @@ public final class Evaluator {
         return new Ciphertext(params, a.scale(), out);
     }
 
+    /**
+     * Multiplies every slot by i^power exactly: X^{N/2} evaluates to i in every slot, so this is a
+     * product with the monomial ±X^{N/2} or ±1 — no level, no noise, no key.
+     */
+    public Ciphertext mulByI(Ciphertext a, int power) {
+        checkParams(a);
+        int e = Math.floorMod(power, 4);
+        RnsPoly[] out = copyPolys(a);
+        if (e == 0) return new Ciphertext(params, a.scale(), out);
+        RnsPoly mono = rq.newPoly(a.level(), Domain.COEFFICIENT);
+        mono.setCoefficient(e % 2 == 0 ? 0 : ctx.n() / 2, e >= 2 ? -1 : 1);
+        rq.ntt(mono);
+        for (RnsPoly p : out) rq.mulCoeffs(p, mono, p);
+        return new Ciphertext(params, a.scale(), out);
+    }
+
     // ------------------------------------------------------------------ multiplication
 
     /** ct ⊙ pt: scales multiply; the plaintext may sit at a higher level (its prefix is used). */

@@ -86,6 +86,75 @@ public final class LinearTransform {
         return new LinearTransform(n, d, diags);
     }
 
+    /**
+     * The product A·B of two transforms of one dimension (B applied first): with
+     * y[t] = Σ_r a_r[t]·(Bx)[t+r], the diagonal r+s collects a_r[t]·b_s[t+r]. Diagonals that cancel
+     * to exactly zero are dropped.
+     */
+    public static LinearTransform product(LinearTransform a, LinearTransform b) {
+        if (a.n != b.n) throw new IllegalArgumentException("dimensions differ: " + a.n + " and " + b.n);
+        int n = a.n;
+        Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
+        for (var ea : a.diagonals.int2ObjectEntrySet()) {
+            int r = ea.getIntKey();
+            double[] ar = ea.getValue().re(), ai = ea.getValue().im();
+            for (var eb : b.diagonals.int2ObjectEntrySet()) {
+                int s = eb.getIntKey();
+                double[] br = eb.getValue().re(), bi = eb.getValue().im();
+                double[][] c = acc.computeIfAbsent((r + s) % n, k -> new double[2][n]);
+                for (int t = 0; t < n; t++) {
+                    int u = (t + r) % n;
+                    c[0][t] += ar[t] * br[u] - ai[t] * bi[u];
+                    c[1][t] += ar[t] * bi[u] + ai[t] * br[u];
+                }
+            }
+        }
+        return fromAccumulated(n, Math.max(a.originalDimension, b.originalDimension), acc);
+    }
+
+    /** c·M. */
+    public LinearTransform scaled(double c) {
+        Int2ObjectAVLTreeMap<ComplexVector> d = new Int2ObjectAVLTreeMap<>();
+        for (var e : diagonals.int2ObjectEntrySet()) d.put(e.getIntKey(), e.getValue().scale(c));
+        return new LinearTransform(n, originalDimension, d);
+    }
+
+    /** diag(mask)·M: row t multiplied by mask[t] (mask of length n). */
+    public LinearTransform rowScaled(ComplexVector mask) {
+        if (mask.length() != n) throw new IllegalArgumentException("mask of length " + mask.length() + " for dimension " + n);
+        Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
+        for (var e : diagonals.int2ObjectEntrySet()) {
+            ComplexVector m = e.getValue().mul(mask);
+            acc.put(e.getIntKey(), new double[][] {m.re(), m.im()});
+        }
+        return fromAccumulated(n, originalDimension, acc);
+    }
+
+    /**
+     * This n-dimensional transform as a transform of dimension {@code dimension} (a multiple of n)
+     * that acts as M on every period of an input with period n: the same offsets, the diagonals
+     * repeated. On inputs without that period it is a different map — callers compose it only after
+     * a map whose output is periodic.
+     */
+    public LinearTransform periodicExtension(int dimension) {
+        if (dimension % n != 0 || Integer.bitCount(dimension) != 1) throw new IllegalArgumentException("dimension " + dimension + " is not a power-of-two multiple of " + n);
+        Int2ObjectAVLTreeMap<ComplexVector> d = new Int2ObjectAVLTreeMap<>();
+        for (var e : diagonals.int2ObjectEntrySet()) d.put(e.getIntKey(), replicate(e.getValue(), dimension));
+        return new LinearTransform(dimension, dimension, d);
+    }
+
+    private static LinearTransform fromAccumulated(int n, int originalDimension, Int2ObjectAVLTreeMap<double[][]> acc) {
+        Int2ObjectAVLTreeMap<ComplexVector> diags = new Int2ObjectAVLTreeMap<>();
+        for (var e : acc.int2ObjectEntrySet()) {
+            double[][] f = e.getValue();
+            boolean nonzero = false;
+            for (int t = 0; t < n && !nonzero; t++) nonzero = f[0][t] != 0 || f[1][t] != 0;
+            if (nonzero) diags.put(e.getIntKey(), new ComplexVector(f[0], f[1]));
+        }
+        if (diags.isEmpty()) diags.put(0, ComplexVector.zeros(n));
+        return new LinearTransform(n, originalDimension, diags);
+    }
+
     /** The (padded, power-of-two) dimension n. */
     public int dimension() { return n; }
     /** The dimension before padding. */

@@ -291,7 +291,22 @@ public final class LinearTransformEvaluator {
 
     /** A full rotation (Decompose, KS-IP, 2 ModDowns, φ) counted in {@code c}. */
     private Ciphertext rotate(Ciphertext a, int k, OpCounters c) {
-        GaloisKey key = key(k);
+        return automorphism(a, key(k), c);
+    }
+
+    /**
+     * Slot-wise complex conjugation (φ_{2N−1} with its key switch), with this call's own counts: the
+     * real/imaginary split of CoeffsToSlots.
+     */
+    public Evaluation conjugate(Ciphertext a) {
+        if (!a.params().equals(params)) throw new ParameterMismatchException("ciphertext made under other parameters");
+        if (a.degree() != 1) throw new WrongOperandException("conjugation needs a degree-1 ciphertext");
+        OpCounters c = ctx.counters().child();
+        Ciphertext y = automorphism(a, keys.get(params.galoisElementForConjugation(), "conjugation"), c);
+        return new Evaluation(y, counts(c), Optional.empty(), Optional.empty());
+    }
+
+    private Ciphertext automorphism(Ciphertext a, GaloisKey key, OpCounters c) {
         int level = a.level();
         PolyQP[] digits = new PolyQP[params.beta(level)];
         for (int t = 0; t < digits.length; t++) digits[t] = PolyQP.borrow(ctx, pool, level, Domain.NTT);

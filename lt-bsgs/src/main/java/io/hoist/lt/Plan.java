@@ -134,13 +134,7 @@ public final class Plan {
 
     public static Plan autoForIndices(int n, java.util.Collection<Integer> indices, CkksParameters params, int level, Algorithm algorithm,
                                       Objective objective, int keyBudget) {
-        List<Plan> candidates = new ArrayList<>();
-        for (Algorithm a : algorithm == null ? Algorithm.values() : new Algorithm[] {algorithm}) {
-            for (int[] s : powerOfTwoSplits(n, a.splitParts())) {
-                if (a == Algorithm.TH_BSGS && n >= 8 && Arrays.stream(s).anyMatch(f -> f < 2)) continue;
-                candidates.add(forIndices(n, indices, a, s));
-            }
-        }
+        List<Plan> candidates = candidates(n, indices, algorithm);
         Plan best = null;
         Cost bestCost = null;
         for (Plan p : candidates) {
@@ -152,7 +146,23 @@ public final class Plan {
         return best;
     }
 
-    private static boolean better(Cost a, Cost b, Objective o) {
+    /**
+     * Every power-of-two split of {@code algorithm} (or of every algorithm, if null) for the index set:
+     * the search space of {@link #autoForIndices} and of joint planning over several transforms.
+     * TH-BSGS splits keep every factor ≥ 2 when n ≥ 8 (a factor 1 degenerates to DH-BSGS).
+     */
+    public static List<Plan> candidates(int n, java.util.Collection<Integer> indices, Algorithm algorithm) {
+        List<Plan> candidates = new ArrayList<>();
+        for (Algorithm a : algorithm == null ? Algorithm.values() : new Algorithm[] {algorithm}) {
+            for (int[] s : powerOfTwoSplits(n, a.splitParts())) {
+                if (a == Algorithm.TH_BSGS && n >= 8 && Arrays.stream(s).anyMatch(f -> f < 2)) continue;
+                candidates.add(forIndices(n, indices, a, s));
+            }
+        }
+        return candidates;
+    }
+
+    static boolean better(Cost a, Cost b, Objective o) {
         if (o == Objective.FEWEST_KEYS) {
             return a.rotationKeys() != b.rotationKeys() ? a.rotationKeys() < b.rotationKeys() : a.modMuls() < b.modMuls();
         }

@@ -1,0 +1,172 @@
+package io.hoist.cli;
+
+import io.hoist.ckks.CkksParameters;
+import io.hoist.lt.Algorithm;
+import io.hoist.lt.Cost;
+import io.hoist.lt.Objective;
+import io.hoist.lt.Storage;
+import io.hoist.lt.dft.DftPlan;
+import io.hoist.lt.dft.DftPlanner;
+import io.hoist.lt.dft.HomomorphicDft;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code hoist ctos}: CoeffsToSlots (and with {@code --stoc} SlotsToCoeffs and the round trip) of a
+ * random coefficient vector, each matrix through the chosen algorithm and split, the splits chosen per
+ * matrix or jointly for the fewest keys in the union. {@code --sweep} tabulates depths × algorithms.
+ */
+@Command(name = "ctos", mixinStandardHelpOptions = true,
+        description = "CoeffsToSlots (homomorphic DFT of bootstrapping) with any LT algorithm per matrix; keys, counts, precision, time; "
+                + "--stoc adds SlotsToCoeffs and the round trip, --joint shares keys across matrices, --sweep tabulates depths × algorithms.")
+public final class CtosCommand implements java.util.concurrent.Callable<Integer> {
+    @Mixin
+    ParamsOptions paramsOptions;
+
+    @Mixin
+    EngineOptions engine;
+
+    @Option(names = "--depth", description = "CoeffsToSlots matrices (levels), 1 … logSlots (default min(4, logSlots))")
+    Integer depth;
+
+    @Option(names = "--stoc-depth", description = "SlotsToCoeffs matrices (default min(3, logSlots))")
+    Integer stocDepth;
+
+    @Option(names = "--level", description = "level of the first CoeffsToSlots matrix (default: the top)")
+    Integer level;
+
+    @Option(names = "--stoc-level", description = "level of the first SlotsToCoeffs matrix (default: 12 for boot16, the 39-bit primes; else the lowest that fits)")
+    Integer stocLevel;
+
+    @Option(names = "--algo", defaultValue = "th-bsgs", description = "diagonal, bsgs, dh-bsgs, th-bsgs or any (default ${DEFAULT-VALUE})")
+    String algo;
+
+    @Option(names = "--objective", defaultValue = "fewest-keys",
+            description = "fewest-keys, fewest-mults, budget (with --key-budget) or lattigo (DH-BSGS with Lattigo's BSGS ratio) (default ${DEFAULT-VALUE})")
+    String objective;
+
+    @Option(names = "--key-budget", defaultValue = "0", description = "with --objective budget: most rotation keys (per matrix, or in the union with --joint)")
+    int keyBudget;
+
+    @Option(names = "--joint", description = "choose all matrices' splits together: fewest keys in the union (conjugation included), or fewest multiplications within --key-budget")
+    boolean joint;
+
+    @Option(names = "--stoc", description = "also run SlotsToCoeffs on the output and report the round trip's precision")
+    boolean stoc;
+
+    @Option(names = "--storage", defaultValue = "precomputed", description = "diagonals as precomputed QP limbs or compact (default ${DEFAULT-VALUE})")
+    String storage;
+
+    @Option(names = "--runs", defaultValue = "1", description = "warm evaluations after the first; the median is reported (default ${DEFAULT-VALUE})")
+    int runs;
+
+    @Option(names = "--seed", defaultValue = "1", description = "seed of the random coefficients (default ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--sweep", description = "table over depths 1 … logSlots and the four algorithms: keys, key bytes, multiplications, time, precision")
+    boolean sweep;
+
+    @Option(names = "--sweep-max-mb", defaultValue = "6000", description = "with --sweep: run only points whose keys and diagonals fit in this many MB (others are counted, not run) (default ${DEFAULT-VALUE})")
+    long sweepMaxMb;
+
+    @Option(names = "--plot", description = "with --sweep: write keys against depth to FILE.svg|png and time against depth to FILE-time.svg|png")
+    Path plot;
+
+    @Override
+    public Integer call() {
+        Setup s = setup();
+        if (sweep) {
+            CtosSweep.Report r = CtosSweep.run(s, sweepMaxMb * 1_000_000L, engine.json);
+            if (plot != null) {
+                CtosSweep.plot(r, plot);
+                r = CtosSweep.withPlots(r, plot);
+            }
+            if (engine.json) System.out.println(Json.write(r));
+            else CtosSweep.print(r);
+            return 0;
+        }
+        if (plot != null) throw new IllegalArgumentException("--plot goes with --sweep");
+        CtosRun.Report r = CtosRun.run(s, s.depth, engine.json);
+        if (engine.json) System.out.println(Json.write(r));
+        else CtosRun.print(r);
+        return r.precision().minBits() < LtRun.PRECISION_FLOOR_BITS ? 4 : 0;
+    }
+
+    /** The parsed options: parameters, DFT sizes and levels, planning choices. */
+    record Setup(CkksParameters params, String backend, int logSlots, int depth, int topLevel, Integer stocDepth, int stocTop, Algorithm algorithm,
+                 String objectiveName, Objective objective, int keyBudget, boolean joint, Storage storage, int runs, long seed) {
+
+        HomomorphicDft cts(int d) {
+            return HomomorphicDft.coeffsToSlots(params.logN(), logSlots, d, topLevel);
+        }
+
+        HomomorphicDft stc() {
+            return HomomorphicDft.slotsToCoeffs(params.logN(), logSlots, stocDepth, stocTop);
+        }
+
+        /** Plans for CtS (and StoC when asked) by the chosen objective, jointly or per matrix. */
+        List<DftPlan> plan(List<HomomorphicDft> dfts, Algorithm a) {
+            if (objectiveName.equals("lattigo")) return dfts.stream().map(d -> DftPlanner.lattigo(d, params, 1)).toList();
+            if (joint) return DftPlanner.joint(dfts, params, a, objective, keyBudget);
+            return dfts.stream().map(d -> DftPlanner.perMatrix(d, params, a, objective, keyBudget)).toList();
+        }
+
+        /** Σ over the matrices of the closed-form modular multiplications. */
+        static double modMuls(List<DftPlan> plans, Storage st) {
+            double m = 0;
+            for (DftPlan p : plans) for (int i = 0; i < p.plans().size(); i++) m += p.cost(i, st).modMuls();
+            return m;
+        }
+
+        static List<Cost> costs(DftPlan p, Storage st) {
+            List<Cost> out = new ArrayList<>();
+            for (int i = 0; i < p.plans().size(); i++) out.add(p.cost(i, st));
+            return out;
+        }
+    }
+
+    Setup setup() {
+        Integer dftLogSlots = paramsOptions.logSlots;   // here the DFT size; the ciphertext's slot count follows from it
+        paramsOptions.logSlots = null;
+        int logN = paramsOptions.build("boot14").logN();
+        int s = dftLogSlots != null ? dftLogSlots : logN - 1;
+        if (s < 1 || s > logN - 1) throw new IllegalArgumentException("--logSlots must be in [1, logN − 1 = " + (logN - 1) + "], got " + s);
+        paramsOptions.logSlots = s == logN - 1 ? s : s + 1;   // sparse packing carries [Re | Im] in 2^(s+1) slots
+        CkksParameters params = paramsOptions.build("boot14");
+        int d = depth != null ? depth : Math.min(4, s);
+        if (d < 1 || d > s) throw new IllegalArgumentException("--depth must be in [1, logSlots = " + s + "], got " + d);
+        int top = level != null ? level : params.maxLevel();
+        if (top < 1 || top > params.maxLevel()) throw new IllegalArgumentException("--level must be in [1, " + params.maxLevel() + "], got " + top);
+        if (!sweep && top - d < 0) throw new IllegalArgumentException("depth " + d + " from level " + top + " needs " + d + " levels above 0; the parameters have " + top);
+        Integer sd = null;
+        int stop = 0;
+        if (stoc) {
+            sd = stocDepth != null ? stocDepth : Math.min(3, s);
+            if (sd < 1 || sd > s) throw new IllegalArgumentException("--stoc-depth must be in [1, logSlots = " + s + "], got " + sd);
+            stop = stocLevel != null ? stocLevel : "boot16".equals(params.name()) ? 12 : sd;
+            if (stop - sd < 0 || stop > params.maxLevel()) throw new IllegalArgumentException("SlotsToCoeffs of depth " + sd + " cannot start at level " + stop);
+            if (!sweep && stop > top - d) throw new IllegalArgumentException("SlotsToCoeffs starts at level " + stop + ", above the CoeffsToSlots output level " + (top - d));
+        }
+        Algorithm a = algo.equalsIgnoreCase("any") ? null : Algorithm.parse(algo);
+        String on = objective.toLowerCase(Locale.ROOT);
+        Objective o = switch (on) {
+            case "fewest-keys", "lattigo" -> Objective.FEWEST_KEYS;
+            case "fewest-mults" -> Objective.FEWEST_MULTS;
+            case "budget" -> Objective.FEWEST_MULTS_UNDER_KEY_BUDGET;
+            default -> throw new IllegalArgumentException("--objective must be fewest-keys, fewest-mults, budget or lattigo, got '" + objective + "'");
+        };
+        if (o == Objective.FEWEST_MULTS_UNDER_KEY_BUDGET && keyBudget < 1) throw new IllegalArgumentException("--objective budget needs --key-budget ≥ 1");
+        if (on.equals("lattigo")) {
+            if (joint) throw new IllegalArgumentException("--objective lattigo is Lattigo's per-matrix DH-BSGS rule; it does not combine with --joint");
+            a = Algorithm.DH_BSGS;
+        }
+        if (runs < 0 || runs > 100) throw new IllegalArgumentException("--runs must be in [0, 100]");
+        return new Setup(params, engine.backend, s, d, top, sd, stop, a, on, o, keyBudget, joint, ScheduleCommand.parseStorage(storage), runs, seed);
+    }
+}

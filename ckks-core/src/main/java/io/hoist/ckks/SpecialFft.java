@@ -1,0 +1,130 @@
+package io.hoist.ckks;
+
+import com.google.common.base.Preconditions;
+
+/**
+ * The special FFT of the canonical embedding (HEAAN/Lattigo layout), stage by stage, so that the
+ * encoder and the homomorphic DFT of bootstrapping (CoeffsToSlots/SlotsToCoeffs) share one
+ * definition of every butterfly and twiddle.
+ *
+ * <p>Decode direction ({@link #forward}, Lattigo's {@code fftPlainVec}): bit reversal, then
+ * Cooley–Tukey stages of block size m = 2, 4, …, n with y_a = x_a + ω·x_b, y_b = x_a − ω·x_b.
+ * Encode direction ({@link #inverse}, {@code ifftPlainVec}): Gentleman–Sande stages m = n, …, 2 with
+ * y_a = x_a + x_b, y_b = ω̄·(x_a − x_b), then bit reversal and 1/n. Here ω = ζ^{(5^j mod 4m)·2N/(4m)},
+ * ζ = e^{iπ/N}, for the butterfly j &lt; m/2 of a block (docs/coeffs-to-slots.md). Thread-safe.
+ */
+public final class SpecialFft {
+    private final int ringDegree;
+    private final int m;                    // 2N, the order of ζ
+    private final double[] ksiRe, ksiIm;    // ζ^k, k = 0 … 2N
+    private final int[] rotGroup;           // 5^j mod 2N, j < N/2
+
+    public SpecialFft(int logN) {
+        Preconditions.checkArgument(logN >= 1 && logN <= 20, "logN must be in [1, 20], got %s", logN);
+        ringDegree = 1 << logN;
+        m = 2 * ringDegree;
+        ksiRe = new double[m + 1];
+        ksiIm = new double[m + 1];
+        for (int k = 0; k <= m; k++) {
+            double ang = 2 * Math.PI * k / m;
+            ksiRe[k] = Math.cos(ang);
+            ksiIm[k] = Math.sin(ang);
+        }
+        rotGroup = new int[Math.max(1, ringDegree / 2)];
+        long g = 1;
+        for (int j = 0; j < rotGroup.length; j++) {
+            rotGroup[j] = (int) g;
+            g = g * 5 % m;
+        }
+    }
+
+    public int ringDegree() { return ringDegree; }
+
+    /** Re ω for butterfly j of a block of size {@code blockSize} (decode direction). */
+    public double twiddleRe(int blockSize, int j) { return ksiRe[twiddleIndex(blockSize, j)]; }
+    public double twiddleIm(int blockSize, int j) { return ksiIm[twiddleIndex(blockSize, j)]; }
+    /** Re ω̄ for butterfly j of a block of size {@code blockSize} (encode direction), read from the table as ζ^{2N−k}. */
+    public double inverseTwiddleRe(int blockSize, int j) { return ksiRe[inverseTwiddleIndex(blockSize, j)]; }
+    public double inverseTwiddleIm(int blockSize, int j) { return ksiIm[inverseTwiddleIndex(blockSize, j)]; }
+
+    private int twiddleIndex(int blockSize, int j) {
+        int lenq = blockSize << 2;
+        return (int) ((long) (rotGroup[j] % lenq) * m / lenq);
+    }
+
+    private int inverseTwiddleIndex(int blockSize, int j) {
+        int lenq = blockSize << 2;
+        return (int) ((long) (lenq - rotGroup[j] % lenq) * m / lenq);
+    }
+
+    /** Decode direction: coefficient-side values → slot values, in place ({@code size} a power of two ≤ N/2). */
+    public void forward(double[] re, double[] im, int size) {
+        checkSize(size);
+        bitReverse(re, im, size);
+        for (int len = 2; len <= size; len <<= 1) forwardStage(re, im, size, len);
+    }
+
+    /** Encode direction: slot values → coefficient-side values, in place, including bit reversal and 1/size. */
+    public void inverse(double[] re, double[] im, int size) {
+        checkSize(size);
+        for (int len = size; len >= 2; len >>= 1) inverseStage(re, im, size, len);
+        bitReverse(re, im, size);
+        for (int i = 0; i < size; i++) { re[i] /= size; im[i] /= size; }
+    }
+
+    /** One Cooley–Tukey stage of block size {@code len} (decode direction). */
+    public void forwardStage(double[] re, double[] im, int size, int len) {
+        int lenh = len >> 1;
+        for (int i = 0; i < size; i += len) {
+            for (int j = 0; j < lenh; j++) {
+                int idx = twiddleIndex(len, j);
+                int a = i + j, b = i + j + lenh;
+                double vr = re[b] * ksiRe[idx] - im[b] * ksiIm[idx];
+                double vi = re[b] * ksiIm[idx] + im[b] * ksiRe[idx];
+                double ur = re[a], ui = im[a];
+                re[a] = ur + vr; im[a] = ui + vi;
+                re[b] = ur - vr; im[b] = ui - vi;
+            }
+        }
+    }
+
+    /** One Gentleman–Sande stage of block size {@code len} (encode direction). */
+    public void inverseStage(double[] re, double[] im, int size, int len) {
+        int lenh = len >> 1;
+        for (int i = 0; i < size; i += len) {
+            for (int j = 0; j < lenh; j++) {
+                int idx = inverseTwiddleIndex(len, j);
+                int a = i + j, b = i + j + lenh;
+                double ur = re[a] + re[b], ui = im[a] + im[b];
+                double dr = re[a] - re[b], di = im[a] - im[b];
+                re[a] = ur; im[a] = ui;
+                re[b] = dr * ksiRe[idx] - di * ksiIm[idx];
+                im[b] = dr * ksiIm[idx] + di * ksiRe[idx];
+            }
+        }
+    }
+
+    /** The bit-reversal permutation of the first {@code size} entries. */
+    public static void bitReverse(double[] re, double[] im, int size) {
+        for (int i = 1, j = 0; i < size; i++) {
+            int bit = size >> 1;
+            for (; (j & bit) != 0; bit >>= 1) j ^= bit;
+            j ^= bit;
+            if (i < j) {
+                double t = re[i]; re[i] = re[j]; re[j] = t;
+                t = im[i]; im[i] = im[j]; im[j] = t;
+            }
+        }
+    }
+
+    /** The bit reversal of {@code i} in {@code bits} bits. */
+    public static int bitReverse(int i, int bits) {
+        return bits == 0 ? 0 : Integer.reverse(i) >>> (32 - bits);
+    }
+
+    private void checkSize(int size) {
+        if (Integer.bitCount(size) != 1 || size > Math.max(1, ringDegree / 2)) {
+            throw new IllegalArgumentException("FFT size must be a power of two ≤ N/2 = " + ringDegree / 2 + ", got " + size);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.hoist.lt.dft;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.Evaluator;
+import io.hoist.ckks.LevelMismatchException;
+import io.hoist.ckks.ParameterMismatchException;
+import io.hoist.ckks.Progress;
+import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.WrongOperandException;
+import io.hoist.lt.EncodedTransform;
+import io.hoist.lt.Evaluation;
+import io.hoist.lt.LinearTransformEvaluator;
+import io.hoist.lt.Schedule;
+import io.hoist.lt.Storage;
+import io.hoist.ring.Op;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs CoeffsToSlots and SlotsToCoeffs: each matrix through the {@link LinearTransformEvaluator}
+ * at its level (the rescale merged into its last ModDown), then the real/imaginary split. Every
+ * matrix may use a different algorithm and split; one key set serves them all. Thread-safe.
+ */
+public final class DftEvaluator {
+    private final CkksContext ctx;
+    private final LinearTransformEvaluator lt;
+    private final Evaluator ev;
+
+    public DftEvaluator(CkksContext ctx, RotationKeySet keys, Schedule schedule) {
+        this.ctx = ctx;
+        this.lt = new LinearTransformEvaluator(ctx, keys, schedule);
+        this.ev = new Evaluator(ctx);
+    }
+
+    /** Encodes every matrix's diagonals for its plan at its level. */
+    public EncodedDft encode(DftPlan plan, Storage storage, Progress progress) {
+        if (!plan.params().equals(ctx.params())) throw new ParameterMismatchException("plan made for other parameters");
+        List<EncodedTransform> out = new ArrayList<>();
+        HomomorphicDft dft = plan.dft();
+        int total = 0, done = 0;
+        for (var m : dft.matrices()) total += m.diagonalCount();
+        for (int i = 0; i < dft.depth(); i++) {
+            final int before = done;
+            final int all = total;
+            out.add(lt.encode(dft.matrices().get(i), plan.plans().get(i), dft.levels().get(i), storage,
+                    (d, n) -> progress.step(before + d, all)));
+            done += dft.matrices().get(i).diagonalCount();
+        }
+        return new EncodedDft(plan, ImmutableList.copyOf(out));
+    }
+
+    /**
+     * CoeffsToSlots of a ciphertext whose plaintext polynomial holds the coefficients t (at the first
+     * matrix's level): dense packing gives [Re, Im] of t_lo + i·t_hi, sparse packing one ciphertext
+     * [Re | Im], both bit-reversed, at the input's scale.
+     */
+    public DftResult coeffsToSlots(Ciphertext ct, EncodedDft e) {
+        requireKind(e, HomomorphicDft.Kind.COEFFS_TO_SLOTS);
+        List<ImmutableMap<Op, Long>> counts = new ArrayList<>();
+        Ciphertext x = runMatrices(ct, e, counts);
+        Evaluation conj = lt.conjugate(x);
+        Ciphertext re = ev.add(x, conj.result());
+        ImmutableList<Ciphertext> outs = e.dft().sparse() ? ImmutableList.of(re)
+                : ImmutableList.of(re, ev.mulByI(ev.sub(x, conj.result()), -1));   // (w − w̄)/2 = i·Im w
+        return new DftResult(outs, ImmutableList.copyOf(counts), conj.counts());
+    }
+
+    /**
+     * SlotsToCoeffs: dense packing takes [Re, Im] (bit-reversed) and first forms Re + i·Im exactly;
+     * sparse packing takes the one ciphertext [Re | Im]. The output's polynomial holds the coefficients.
+     */
+    public DftResult slotsToCoeffs(List<Ciphertext> in, EncodedDft e) {
+        requireKind(e, HomomorphicDft.Kind.SLOTS_TO_COEFFS);
+        int want = e.dft().sparse() ? 1 : 2;
+        if (in.size() != want) {
+            throw new WrongOperandException("SlotsToCoeffs with " + (want == 1 ? "sparse" : "dense") + " packing takes " + want + " ciphertext(s), got " + in.size());
+        }
+        Ciphertext x = want == 1 ? in.get(0) : ev.add(in.get(0), ev.mulByI(in.get(1), 1));
+        List<ImmutableMap<Op, Long>> counts = new ArrayList<>();
+        Ciphertext y = runMatrices(x, e, counts);
+        return new DftResult(ImmutableList.of(y), ImmutableList.copyOf(counts), ImmutableMap.of());
+    }
+
+    private Ciphertext runMatrices(Ciphertext ct, EncodedDft e, List<ImmutableMap<Op, Long>> counts) {
+        if (!ct.params().equals(ctx.params())) throw new ParameterMismatchException("ciphertext made under other parameters");
+        int first = e.dft().levels().get(0);
+        if (ct.level() != first) {
+            throw new LevelMismatchException(e.dft().kind().label() + " starts at level " + first + ", the ciphertext is at level " + ct.level());
+        }
+        Ciphertext x = ct;
+        for (EncodedTransform m : e.matrices()) {
+            Evaluation r = lt.evaluate(x, m, lt.schedule());
+            counts.add(r.counts());
+            x = r.result();
+        }
+        return x;
+    }
+
+    private static void requireKind(EncodedDft e, HomomorphicDft.Kind kind) {
+        if (e.dft().kind() != kind) throw new IllegalArgumentException("expected an encoded " + kind.label() + ", got " + e.dft());
+    }
+
+    /** Sums of several count maps. */
+    public static ImmutableMap<Op, Long> sum(List<ImmutableMap<Op, Long>> maps) {
+        Map<Op, Long> m = new EnumMap<>(Op.class);
+        for (var x : maps) x.forEach((k, v) -> m.merge(k, v, Long::sum));
+        return ImmutableMap.copyOf(m);
+    }
+}

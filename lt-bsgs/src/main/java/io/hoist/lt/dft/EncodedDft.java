@@ -1,0 +1,19 @@
+package io.hoist.lt.dft;
+
+import com.google.common.collect.ImmutableList;
+import io.hoist.lt.EncodedTransform;
+
+/** A {@link DftPlan}'s matrices encoded at their levels, ready to evaluate. Immutable. */
+public record EncodedDft(DftPlan plan, ImmutableList<EncodedTransform> matrices) {
+    public EncodedDft {
+        matrices = ImmutableList.copyOf(matrices);
+        if (matrices.size() != plan.plans().size()) throw new IllegalArgumentException(plan.plans().size() + " plans but " + matrices.size() + " encoded matrices");
+    }
+
+    public HomomorphicDft dft() { return plan.dft(); }
+
+    /** Bytes held by the encoded diagonals of all matrices. */
+    public long memoryBytes() {
+        return matrices.stream().mapToLong(EncodedTransform::memoryBytes).sum();
+    }
+}

@@ -1,0 +1,273 @@
+package io.hoist.lt.dft;
+
+import com.google.common.base.Preconditions;
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSortedSet;
+import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.SpecialFft;
+import io.hoist.lt.LinearTransform;
+import it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap;
+import it.unimi.dsi.fastutil.ints.IntAVLTreeSet;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The homomorphic DFT of CKKS bootstrapping (spec lt-algorithms §9): CoeffsToSlots (encode
+ * direction) or SlotsToCoeffs (decode direction) factored into {@code depth} sparse matrices, one per
+ * level, each a product of consecutive special-FFT stages (Lattigo's merging rule), with the 1/(2n)
+ * scaling of CoeffsToSlots spread evenly as (1/(2n))^{1/depth}. The bit reversal is left out: CtS
+ * leaves its output bit-reversed and StoC takes bit-reversed input (§9.1).
+ *
+ * <p>Dense packing (logSlots = logN − 1): CtS yields two ciphertexts, Re and Im of t_lo + i·t_hi;
+ * StoC takes them back. Sparse packing (logSlots &lt; logN − 1): the ciphertext carries 2n slots;
+ * CtS folds the repack diag([1]·n, [−i]·n) into its last matrix so that one conjugation leaves
+ * [Re w, Im w] in one ciphertext; StoC folds the inverse repack (offsets 0 and n) into its first
+ * matrix. Immutable.
+ */
+public final class HomomorphicDft {
+    /** Which direction. */
+    public enum Kind {
+        COEFFS_TO_SLOTS("CoeffsToSlots"), SLOTS_TO_COEFFS("SlotsToCoeffs");
+        private final String label;
+        Kind(String label) { this.label = label; }
+        public String label() { return label; }
+    }
+
+    private final Kind kind;
+    private final int logN, logSlots, depth;
+    private final ImmutableList<Integer> merge;
+    private final ImmutableList<LinearTransform> matrices;
+    private final ImmutableList<Integer> levels;
+
+    private HomomorphicDft(Kind kind, int logN, int logSlots, int depth, List<Integer> merge, List<LinearTransform> matrices, List<Integer> levels) {
+        this.kind = kind;
+        this.logN = logN;
+        this.logSlots = logSlots;
+        this.depth = depth;
+        this.merge = ImmutableList.copyOf(merge);
+        this.matrices = ImmutableList.copyOf(matrices);
+        this.levels = ImmutableList.copyOf(levels);
+    }
+
+    /** CoeffsToSlots for 2^logSlots slots at ring degree 2^logN, its first matrix at {@code topLevel}, one level per matrix. */
+    public static HomomorphicDft coeffsToSlots(int logN, int logSlots, int depth, int topLevel) {
+        return build(Kind.COEFFS_TO_SLOTS, logN, logSlots, depth, topLevel);
+    }
+
+    /** SlotsToCoeffs for 2^logSlots slots, its first matrix at {@code topLevel}, one level per matrix. */
+    public static HomomorphicDft slotsToCoeffs(int logN, int logSlots, int depth, int topLevel) {
+        return build(Kind.SLOTS_TO_COEFFS, logN, logSlots, depth, topLevel);
+    }
+
+    private static HomomorphicDft build(Kind kind, int logN, int logSlots, int depth, int topLevel) {
+        check(logN, logSlots, depth);
+        if (topLevel - depth + 1 < 1) {
+            throw new IllegalArgumentException(kind.label() + " of depth " + depth + " from level " + topLevel + " would leave level " + (topLevel - depth)
+                    + "; it needs a ciphertext level of at least " + depth);
+        }
+        int n = 1 << logSlots;
+        boolean sparse = logSlots < logN - 1;
+        List<LinearTransform> stages = stages(new SpecialFft(logN), logSlots, kind);
+        int[] merge = mergeChain(logSlots, depth, kind);
+        double c = kind == Kind.COEFFS_TO_SLOTS ? Math.pow(1.0 / (2 * n), 1.0 / depth) : 1.0;
+        List<LinearTransform> mats = new ArrayList<>();
+        List<Integer> levels = new ArrayList<>();
+        int s = 0;
+        for (int i = 0; i < depth; i++) {
+            LinearTransform m = stages.get(s++);
+            for (int k = 1; k < merge[i]; k++) m = LinearTransform.product(stages.get(s++), m);
+            m = m.scaled(c);
+            if (sparse && kind == Kind.COEFFS_TO_SLOTS && i == depth - 1) m = m.periodicExtension(2 * n).rowScaled(repackMask(n));
+            if (sparse && kind == Kind.SLOTS_TO_COEFFS && i == 0) m = LinearTransform.product(m.periodicExtension(2 * n), unpack(n));
+            mats.add(m);
+            levels.add(topLevel - i);
+        }
+        List<Integer> mergeList = new ArrayList<>();
+        for (int x : merge) mergeList.add(x);
+        return new HomomorphicDft(kind, logN, logSlots, depth, mergeList, mats, levels);
+    }
+
+    private static void check(int logN, int logSlots, int depth) {
+        Preconditions.checkArgument(logN >= 2, "logN must be at least 2, got %s", logN);
+        if (logSlots < 1 || logSlots > logN - 1) throw new IllegalArgumentException("logSlots must be in [1, logN − 1 = " + (logN - 1) + "], got " + logSlots);
+        if (depth < 1 || depth > logSlots) throw new IllegalArgumentException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
+    }
+
+    /**
+     * The log2(n) special-FFT stages as n×n transforms, in the order they are applied: encode
+     * direction m = n … 2 (diagonals 0, +h, −h with d_0[top] = d_{+h}[top] = 1, d_0[bot] = −ω̄,
+     * d_{−h}[bot] = ω̄), decode direction m = 2 … n (d_0[a] = 1, d_{+h}[a] = ω, d_{−h}[b] = 1, d_0[b] = −ω).
+     */
+    public static ImmutableList<LinearTransform> stages(SpecialFft fft, int logSlots, Kind kind) {
+        int n = 1 << logSlots;
+        ImmutableList.Builder<LinearTransform> out = ImmutableList.builder();
+        for (int e = 1; e <= logSlots; e++) {
+            int m = kind == Kind.COEFFS_TO_SLOTS ? n >> (e - 1) : 1 << e;
+            int h = m / 2;
+            Int2ObjectAVLTreeMap<double[][]> d = new Int2ObjectAVLTreeMap<>();
+            for (int i = 0; i < n; i += m) {
+                for (int j = 0; j < h; j++) {
+                    int top = i + j, bot = top + h;
+                    if (kind == Kind.COEFFS_TO_SLOTS) {
+                        double wr = fft.inverseTwiddleRe(m, j), wi = fft.inverseTwiddleIm(m, j);
+                        put(d, n, 0, top, 1, 0);
+                        put(d, n, h, top, 1, 0);
+                        put(d, n, 0, bot, -wr, -wi);
+                        put(d, n, -h, bot, wr, wi);
+                    } else {
+                        double wr = fft.twiddleRe(m, j), wi = fft.twiddleIm(m, j);
+                        put(d, n, 0, top, 1, 0);
+                        put(d, n, h, top, wr, wi);
+                        put(d, n, -h, bot, 1, 0);
+                        put(d, n, 0, bot, -wr, -wi);
+                    }
+                }
+            }
+            java.util.Map<Integer, ComplexVector> diags = new java.util.TreeMap<>();
+            for (var en : d.int2ObjectEntrySet()) diags.put(en.getIntKey(), new ComplexVector(en.getValue()[0], en.getValue()[1]));
+            out.add(LinearTransform.fromDiagonals(n, diags));
+        }
+        return out.build();
+    }
+
+    private static void put(Int2ObjectAVLTreeMap<double[][]> d, int n, int offset, int row, double re, double im) {
+        double[][] f = d.computeIfAbsent(Math.floorMod(offset, n), k -> new double[2][n]);
+        f[0][row] += re;
+        f[1][row] += im;
+    }
+
+    /** diag([1]·n, [−i]·n): after it, one conjugation and an addition leave [Re w, Im w]. */
+    private static ComplexVector repackMask(int n) {
+        double[] re = new double[2 * n], im = new double[2 * n];
+        for (int t = 0; t < n; t++) { re[t] = 1; im[n + t] = -1; }
+        return new ComplexVector(re, im);
+    }
+
+    /** [a, b] ↦ [a + i·b, a + i·b]: diagonal 0 = [1, i], diagonal n = [i, 1]. */
+    private static LinearTransform unpack(int n) {
+        double[] r0 = new double[2 * n], i0 = new double[2 * n], rn = new double[2 * n], in = new double[2 * n];
+        for (int t = 0; t < n; t++) {
+            r0[t] = 1; i0[n + t] = 1;
+            in[t] = 1; rn[n + t] = 1;
+        }
+        return LinearTransform.fromDiagonals(2 * n, java.util.Map.of(0, new ComplexVector(r0, i0), n, new ComplexVector(rn, in)));
+    }
+
+    /**
+     * Lattigo's merging: merge[i] = ⌈remaining/(depth − i)⌉ stages, front-loaded for the encode
+     * direction and mirrored for the decode direction (spec §9.2).
+     */
+    public static int[] mergeChain(int logSlots, int depth, Kind kind) {
+        int[] merge = new int[depth];
+        int left = logSlots;
+        for (int i = 0; i < depth; i++) {
+            int d = (left + depth - i - 1) / (depth - i);
+            if (kind == Kind.COEFFS_TO_SLOTS) merge[i] = d;
+            else merge[depth - 1 - i] = d;
+            left -= d;
+        }
+        return merge;
+    }
+
+    /**
+     * The diagonal offsets of each merged matrix from the stage structure alone (no values): the
+     * sumsets {Σ ε_s·h_s}, as Lattigo's index map — for plans and counts at sizes too large to build.
+     * Dense packing only (sparse packing adds the repack offsets).
+     */
+    public static ImmutableList<ImmutableSortedSet<Integer>> indexSets(int logSlots, int depth, Kind kind) {
+        if (depth < 1 || depth > logSlots) throw new IllegalArgumentException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
+        int n = 1 << logSlots;
+        int[] merge = mergeChain(logSlots, depth, kind);
+        ImmutableList.Builder<ImmutableSortedSet<Integer>> out = ImmutableList.builder();
+        int e = 1;
+        for (int i = 0; i < depth; i++) {
+            IntAVLTreeSet set = new IntAVLTreeSet(new int[] {0});
+            for (int k = 0; k < merge[i]; k++, e++) {
+                int h = (kind == Kind.COEFFS_TO_SLOTS ? n >> (e - 1) : 1 << e) / 2;
+                IntAVLTreeSet next = new IntAVLTreeSet();
+                for (int x : set) {
+                    next.add(x);
+                    next.add((x + h) % n);
+                    next.add(Math.floorMod(x - h, n));
+                }
+                set = next;
+            }
+            out.add(ImmutableSortedSet.copyOf(set));
+        }
+        return out.build();
+    }
+
+    /**
+     * The ring coefficients (length N) of a plaintext carrying the 2n values t: t_k at k·N/(2n), so
+     * that its n slots hold U0·(t_lo + i·t_hi) (§9.1).
+     */
+    public double[] coefficientLayout(double[] t) {
+        int n2 = 2 << logSlots, gap = (1 << logN) / n2;
+        if (t.length != n2) throw new IllegalArgumentException("expected " + n2 + " values for 2^" + logSlots + " slots, got " + t.length);
+        double[] c = new double[1 << logN];
+        for (int k = 0; k < n2; k++) c[k * gap] = t[k];
+        return c;
+    }
+
+    /** The 2n values t read back from ring coefficients laid out as {@link #coefficientLayout}. */
+    public double[] valuesOf(double[] coefficients) {
+        int n2 = 2 << logSlots, gap = (1 << logN) / n2;
+        double[] t = new double[n2];
+        for (int k = 0; k < n2; k++) t[k] = coefficients[k * gap];
+        return t;
+    }
+
+    /**
+     * The slots CoeffsToSlots of t leaves, bit-reversed: dense packing [BR(t_lo)] and [BR(t_hi)],
+     * sparse packing one vector [BR(t_lo) | BR(t_hi)] of 2n slots.
+     */
+    public ImmutableList<ComplexVector> expectedSlots(double[] t) {
+        int n = 1 << logSlots;
+        if (t.length != 2 * n) throw new IllegalArgumentException("expected " + 2 * n + " values, got " + t.length);
+        double[] lo = new double[n], hi = new double[n];
+        for (int j = 0; j < n; j++) {
+            int b = SpecialFft.bitReverse(j, logSlots);
+            lo[j] = t[b];
+            hi[j] = t[n + b];
+        }
+        if (!sparse()) return ImmutableList.of(ComplexVector.ofReal(lo), ComplexVector.ofReal(hi));
+        double[] both = new double[2 * n];
+        System.arraycopy(lo, 0, both, 0, n);
+        System.arraycopy(hi, 0, both, n, n);
+        return ImmutableList.of(ComplexVector.ofReal(both));
+    }
+
+    public Kind kind() { return kind; }
+    public int logN() { return logN; }
+    public int logSlots() { return logSlots; }
+    /** 2^logSlots, the DFT size n. */
+    public int dftSize() { return 1 << logSlots; }
+    /** Whether the ciphertext carries 2n slots (logSlots &lt; logN − 1). */
+    public boolean sparse() { return logSlots < logN - 1; }
+    /** The slot count the parameters must have: n (dense) or 2n (sparse). */
+    public int ciphertextSlots() { return sparse() ? 2 << logSlots : 1 << logSlots; }
+    public int depth() { return depth; }
+    /** Stages merged into each matrix, in the order the matrices are applied. */
+    public ImmutableList<Integer> merge() { return merge; }
+    public ImmutableList<LinearTransform> matrices() { return matrices; }
+    /** The ciphertext level at which each matrix is applied (it leaves at one below). */
+    public ImmutableList<Integer> levels() { return levels; }
+    /** The level of the output. */
+    public int outputLevel() { return levels.get(depth - 1) - 1; }
+
+    /** The smallest offset between two diagonals of matrix i (its stride, 2^k), as reported. */
+    public int stride(int i) {
+        var idx = matrices.get(i).diagonalIndices();
+        int g = 0;
+        for (int r : idx) g = gcd(g, r);
+        return g == 0 ? matrices.get(i).dimension() : g;
+    }
+
+    private static int gcd(int a, int b) { return b == 0 ? a : gcd(b, a % b); }
+
+    @Override
+    public String toString() {
+        return kind.label() + "[logN=" + logN + ", logSlots=" + logSlots + ", depth=" + depth + ", merge=" + merge + "]";
+    }
+}

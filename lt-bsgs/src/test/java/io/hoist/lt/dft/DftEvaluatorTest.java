@@ -1,0 +1,174 @@
+package io.hoist.lt.dft;
+
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.Decryptor;
+import io.hoist.ckks.Encoder;
+import io.hoist.ckks.Encryptor;
+import io.hoist.ckks.MissingRotationKeyException;
+import io.hoist.ckks.PrecisionStats;
+import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.SecretKey;
+import io.hoist.keygen.KeyGenerator;
+import io.hoist.lt.Algorithm;
+import io.hoist.lt.Cost;
+import io.hoist.lt.Objective;
+import io.hoist.lt.Schedule;
+import io.hoist.lt.Storage;
+import io.hoist.ring.Op;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Encrypted CoeffsToSlots / SlotsToCoeffs at N = 2^10 … 2^12 against the plaintext coefficients. */
+class DftEvaluatorTest {
+    /** Insecure small parameters: one 60-bit base prime and 45-bit primes for the DFT levels. */
+    static final class Fixture {
+        final CkksParameters params;
+        final CkksContext ctx;
+        final Encoder encoder;
+        final KeyGenerator kg;
+        final SecretKey sk;
+        final Encryptor enc;
+        final Decryptor dec;
+
+        Fixture(int logN, int logSlots, int levels) {
+            int[] logQ = new int[levels + 1];
+            java.util.Arrays.fill(logQ, 45);
+            logQ[0] = 60;
+            params = CkksParameters.builder().logN(logN).logSlots(logSlots).logQ(logQ).logP(61, 61).scale(0x1p40).allowInsecure().build();
+            ctx = CkksContext.create(params);
+            encoder = new Encoder(ctx);
+            kg = new KeyGenerator(ctx);
+            sk = kg.genSecretKey();
+            enc = Encryptor.withSecretKey(ctx, sk);
+            dec = new Decryptor(ctx, sk);
+        }
+
+        RotationKeySet keys(List<DftPlan> plans) {
+            return kg.genRotationKeys(sk, params.maxLevel(), DftPlan.union(plans));
+        }
+
+        double[] randomValues(HomomorphicDft dft, long seed) {
+            SplittableRandom r = new SplittableRandom(seed);
+            double[] t = new double[2 * dft.dftSize()];
+            for (int k = 0; k < t.length; k++) t[k] = 2 * r.nextDouble() - 1;
+            return t;
+        }
+
+        Ciphertext encryptCoefficients(HomomorphicDft dft, double[] t, int level) {
+            return enc.encrypt(encoder.encodeCoefficients(dft.coefficientLayout(t), level, params.defaultScale()));
+        }
+
+        double minBits(HomomorphicDft dft, double[] t, DftResult r) {
+            List<ComplexVector> want = dft.expectedSlots(t);
+            double min = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < want.size(); i++) {
+                ComplexVector got = dec.decryptAndDecode(r.outputs().get(i), encoder);
+                min = Math.min(min, PrecisionStats.of(want.get(i), got).minBits());
+            }
+            return min;
+        }
+
+        /** Worst log2 precision of the coefficients after SlotsToCoeffs. */
+        double coefficientBits(HomomorphicDft dft, double[] t, Ciphertext ct) {
+            double[] got = dft.valuesOf(encoder.coefficients(dec.decrypt(ct)));
+            double worst = 0;
+            for (int k = 0; k < t.length; k++) worst = Math.max(worst, Math.abs(got[k] - t[k]));
+            return -Math.log(worst) / Math.log(2);
+        }
+    }
+
+    @Test
+    void coeffsToSlotsDenseAtEveryDepthAndRoundTrip() {
+        Fixture f = new Fixture(10, 9, 12);
+        for (int depth = 1; depth <= 9; depth++) {
+            HomomorphicDft cts = HomomorphicDft.coeffsToSlots(10, 9, depth, 12);
+            HomomorphicDft stc = HomomorphicDft.slotsToCoeffs(10, 9, Math.min(3, 12 - depth), 12 - depth);
+            List<DftPlan> plans = DftPlanner.joint(List.of(cts, stc), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
+            DftEvaluator ev = new DftEvaluator(f.ctx, f.keys(plans), Schedule.direct());
+            double[] t = f.randomValues(cts, depth);
+            DftResult r = ev.coeffsToSlots(f.encryptCoefficients(cts, t, 12), ev.encode(plans.get(0), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE));
+            assertEquals(2, r.outputs().size());
+            assertEquals(12 - depth, r.outputs().get(0).level());
+            double bits = f.minBits(cts, t, r);
+            assertTrue(bits > 22, "depth " + depth + ": " + bits + " bits");
+            DftResult back = ev.slotsToCoeffs(r.outputs(), ev.encode(plans.get(1), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE));
+            double rt = f.coefficientBits(cts, t, back.outputs().get(0));
+            assertTrue(rt > 20, "round trip depth " + depth + ": " + rt + " bits");
+        }
+    }
+
+    @Test
+    void sparsePackingEveryAlgorithmAndCountsEqualClosedForms() {
+        Fixture f = new Fixture(11, 7, 6);   // 2^6-point DFT in 2^7 slots
+        HomomorphicDft cts = HomomorphicDft.coeffsToSlots(11, 6, 3, 6);
+        HomomorphicDft stc = HomomorphicDft.slotsToCoeffs(11, 6, 2, 3);
+        assertTrue(cts.sparse());
+        for (Algorithm a : Algorithm.values()) {
+            DftPlan pc = DftPlanner.perMatrix(cts, f.params, a, Objective.FEWEST_MULTS, 0);
+            DftPlan ps = DftPlanner.perMatrix(stc, f.params, a, Objective.FEWEST_MULTS, 0);
+            DftEvaluator ev = new DftEvaluator(f.ctx, f.keys(List.of(pc, ps)), Schedule.direct());
+            double[] t = f.randomValues(cts, 7);
+            DftResult r = ev.coeffsToSlots(f.encryptCoefficients(cts, t, 6), ev.encode(pc, Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE));
+            assertEquals(1, r.outputs().size());
+            assertTrue(f.minBits(cts, t, r) > 22, a + ": " + f.minBits(cts, t, r));
+            for (int i = 0; i < cts.depth(); i++) {
+                Cost c = pc.cost(i, Storage.PRECOMPUTED);
+                var m = r.matrixCounts().get(i);
+                assertEquals(c.decompose(), (long) m.getOrDefault(Op.DECOMPOSE, 0L), a + " matrix " + i);
+                assertEquals(c.modDown(), (long) m.getOrDefault(Op.MOD_DOWN, 0L), a + " matrix " + i);
+                assertEquals(c.keySwitchInnerProducts(), (long) m.getOrDefault(Op.KS_INNER_PRODUCT, 0L), a + " matrix " + i);
+                assertEquals(c.ptMuls(), (long) m.getOrDefault(Op.PT_MUL, 0L), a + " matrix " + i);
+            }
+            assertEquals(1, r.splitCounts().get(Op.DECOMPOSE));
+            Ciphertext low = new io.hoist.ckks.Evaluator(f.ctx).dropLevel(r.outputs().get(0), r.outputs().get(0).level() - 3);
+            DftResult back = ev.slotsToCoeffs(List.of(low), ev.encode(ps, Storage.COMPACT, io.hoist.ckks.Progress.NONE));
+            assertTrue(f.coefficientBits(cts, t, back.outputs().get(0)) > 20, a + " round trip");
+        }
+    }
+
+    @Test
+    void jointKeySetIsTheUnionAndAWithheldKeyIsNamed() {
+        Fixture f = new Fixture(12, 11, 5);
+        HomomorphicDft cts = HomomorphicDft.coeffsToSlots(12, 11, 4, 5);
+        DftPlan per = DftPlanner.perMatrix(cts, f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
+        DftPlan joint = DftPlanner.joint(List.of(cts), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0).get(0);
+        assertTrue(joint.exact());
+        assertTrue(joint.galoisElements().size() <= per.galoisElements().size());
+        TreeSet<Long> union = new TreeSet<>();
+        for (int i = 0; i < cts.depth(); i++) union.addAll(joint.galoisElements(i));
+        union.add(f.params.galoisElementForConjugation());
+        assertEquals(union, new TreeSet<>(joint.galoisElements()));
+        // under a key budget the joint plan stays within it and is no slower than fewest keys
+        int budget = joint.galoisElements().size() + 3;
+        DftPlan fast = DftPlanner.joint(List.of(cts), f.params, Algorithm.TH_BSGS, Objective.FEWEST_MULTS_UNDER_KEY_BUDGET, budget).get(0);
+        assertTrue(fast.galoisElements().size() <= budget);
+        double mJoint = 0, mFast = 0;
+        for (int i = 0; i < 4; i++) { mJoint += joint.cost(i, Storage.PRECOMPUTED).modMuls(); mFast += fast.cost(i, Storage.PRECOMPUTED).modMuls(); }
+        assertTrue(mFast <= mJoint);
+        assertThrows(IllegalArgumentException.class, () -> DftPlanner.joint(List.of(cts), f.params, Algorithm.TH_BSGS, Objective.FEWEST_MULTS_UNDER_KEY_BUDGET, 2));
+
+        RotationKeySet all = f.keys(List.of(joint));
+        double[] t = f.randomValues(cts, 11);
+        EncodedDft e = new DftEvaluator(f.ctx, all, Schedule.direct()).encode(joint, Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE);
+        DftResult r = new DftEvaluator(f.ctx, all, Schedule.phased(1L << 30)).coeffsToSlots(f.encryptCoefficients(cts, t, 5), e);
+        assertTrue(f.minBits(cts, t, r) > 22);
+        for (long withheld : joint.galoisElements()) {
+            List<Long> some = new ArrayList<>(joint.galoisElements());
+            some.remove(withheld);
+            RotationKeySet partial = new RotationKeySet(f.params, some.stream().map(g -> all.get(g, "test")).toList());
+            DftEvaluator ev = new DftEvaluator(f.ctx, partial, Schedule.direct());
+            Ciphertext in = f.encryptCoefficients(cts, t, 5);
+            MissingRotationKeyException ex = assertThrows(MissingRotationKeyException.class, () -> ev.coeffsToSlots(in, e));
+            assertTrue(ex.getMessage().contains(withheld == f.params.galoisElementForConjugation() ? "conjugation" : "rotation by"), ex.getMessage());
+        }
+    }
+}
