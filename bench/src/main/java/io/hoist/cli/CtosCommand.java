@@ -75,6 +75,9 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
     @Option(names = "--sweep-max-mb", defaultValue = "6000", description = "with --sweep: run only points whose keys and diagonals fit in this many MB (others are counted, not run) (default ${DEFAULT-VALUE})")
     long sweepMaxMb;
 
+    @Option(names = "--sweep-run-depths", description = "with --sweep: run only these depths, as LO..HI (others are counted, not run) (default: all)")
+    String sweepRunDepths;
+
     @Option(names = "--plot", description = "with --sweep: write keys against depth to FILE.svg|png and time against depth to FILE-time.svg|png")
     Path plot;
 
@@ -82,7 +85,8 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
     public Integer call() {
         Setup s = setup();
         if (sweep) {
-            CtosSweep.Report r = CtosSweep.run(s, sweepMaxMb * 1_000_000L, engine.json);
+            int[] runDepths = runDepths(s.logSlots());
+            CtosSweep.Report r = CtosSweep.run(s, sweepMaxMb * 1_000_000L, runDepths[0], runDepths[1], engine.json);
             if (plot != null) {
                 CtosSweep.plot(r, plot);
                 r = CtosSweep.withPlots(r, plot);
@@ -96,6 +100,10 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
         if (engine.json) System.out.println(Json.write(r));
         else CtosRun.print(r);
         return r.precision().minBits() < LtRun.PRECISION_FLOOR_BITS ? 4 : 0;
+    }
+
+    private int[] runDepths(int logSlots) {
+        return sweepRunDepths == null ? new int[] {1, logSlots} : TradeoffCommand.range("--sweep-run-depths", sweepRunDepths, 1, logSlots);
     }
 
     /** The parsed options: parameters, DFT sizes and levels, planning choices. */

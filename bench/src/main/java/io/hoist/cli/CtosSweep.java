@@ -28,7 +28,7 @@ final class CtosSweep {
 
     record Report(String params, int logSlots, String objective, boolean joint, String storage, List<Point> points, List<String> plots) {}
 
-    static Report run(CtosCommand.Setup s, long maxBytes, boolean quiet) {
+    static Report run(CtosCommand.Setup s, long maxBytes, int runFrom, int runTo, boolean quiet) {
         CkksParameters params = s.params();
         List<Point> points = new ArrayList<>();
         Algorithm[] algos = Algorithm.values();
@@ -37,7 +37,7 @@ final class CtosSweep {
             for (int d = 1; d <= s.logSlots(); d++) {
                 List<DftPlanner.MatrixSpec> specs = specs(s, d);
                 for (Algorithm a : algos) {
-                    points.add(point(s, d, a, specs, maxBytes, quiet));
+                    points.add(point(s, d, a, specs, maxBytes, d >= runFrom && d <= runTo, quiet));
                     bar.step(++done, total);
                 }
             }
@@ -62,7 +62,7 @@ final class CtosSweep {
         return out;
     }
 
-    private static Point point(CtosCommand.Setup s, int d, Algorithm a, List<DftPlanner.MatrixSpec> specs, long maxBytes, boolean quiet) {
+    private static Point point(CtosCommand.Setup s, int d, Algorithm a, List<DftPlanner.MatrixSpec> specs, long maxBytes, boolean runIt, boolean quiet) {
         CkksParameters params = s.params();
         List<Plan> plans;
         if (s.objectiveName().equals("lattigo") && a != Algorithm.DH_BSGS) plans = perMatrix(s, a, specs);
@@ -84,7 +84,8 @@ final class CtosSweep {
         long keyBytes = one.fullBytes() * keys.size();
         long need = keyBytes + diagBytes;
         String why = null;
-        if (s.topLevel() - d < 0) why = "needs " + d + " levels, the parameters have " + s.topLevel();
+        if (!runIt) why = "outside --sweep-run-depths";
+        else if (s.topLevel() - d < 0) why = "needs " + d + " levels, the parameters have " + s.topLevel();
         else if (need > maxBytes) why = String.format(Locale.ROOT, "keys and diagonals need %.1f GB, over --sweep-max-mb", need / 1e9);
         Double ms = null, min = null, avg = null;
         if (why == null) {

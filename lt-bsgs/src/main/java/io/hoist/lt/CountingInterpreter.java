@@ -1,6 +1,5 @@
 package io.hoist.lt;
 
-import io.hoist.ckks.KeySizes;
 
 /**
  * Walks an {@link LtProgram} without arithmetic. {@link #counts} adds up each step's closed-form
@@ -35,9 +34,8 @@ public final class CountingInterpreter {
             }
         }
         int keys = program.plan().rotations().size();
-        KeySizes one = KeySizes.switchingKey(beta, d, lay.n());
         double mults = dec * decomposeMults(lay) + md * modDownMults(lay) + ksip * keySwitchMults(lay) + pt * 2.0 * d * lay.n();
-        return new Cost(dec, md, ksip, pt, ntt, keys, keys * one.fullBytes(), keys * one.seededBytes(), mults);
+        return new Cost(dec, md, ksip, pt, ntt, keys, keys * lay.keyBytes(), keys * lay.seededKeyBytes(), mults);
     }
 
     /** §6.2: C_T = (N/2)·log2 N per limb (I)NTT. */

@@ -40,4 +40,10 @@ public record LimbLayout(int logN, int level, int alpha, int wordBits) {
     public long limbBytes() { return (long) n() * wordBits / 8; }
     /** Bytes of one compact diagonal: one 64-bit word per coefficient. */
     public long compactBytes() { return 8L * n(); }
+
+    /** Bytes of one switching key: 2·β·D limbs of this word size (spec §11 oracle 5). */
+    public long keyBytes() { return 2L * beta() * d() * limbBytes(); }
+
+    /** Bytes of one seeded switching key: the β·D limbs of its b part and the seed of its a part. */
+    public long seededKeyBytes() { return (long) beta() * d() * limbBytes() + io.hoist.ckks.Prng.SEED_BYTES; }
 }

@@ -1,7 +1,6 @@
 package io.hoist.lt;
 
 import io.hoist.ckks.CkksParameters;
-import io.hoist.ckks.KeySizes;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSortedMap;
 import com.google.common.collect.ImmutableSortedSet;
@@ -234,17 +233,20 @@ public final class Plan {
      * (the program the executors run), for BSGS its own formula (§4.2).
      */
     public Cost cost(CkksParameters params, int level, Storage storage) {
-        LimbLayout lay = LimbLayout.of(params, level);
+        return cost(LimbLayout.of(params, level), storage);
+    }
+
+    /** {@link #cost(CkksParameters, int, Storage)} at a bare limb layout (studies of parameters that are not built). */
+    public Cost cost(LimbLayout lay, Storage storage) {
         if (algorithm != Algorithm.BSGS) return CountingInterpreter.counts(LtProgram.compile(this, lay), storage);
-        int nn = params.n(), beta = lay.beta(), d = lay.d();
+        int lq = lay.lq(), beta = lay.beta(), d = lay.d();
         long rot = inner.size() - 1 + outer.size() - 1;
         long pt = indices.size();
-        long ntt = rot * ((long) beta * d + 2L * d) + 2L * (level + 1) + (storage == Storage.COMPACT ? pt * (level + 1) : 0);
+        long ntt = rot * ((long) beta * d + 2L * d) + 2L * lq + (storage == Storage.COMPACT ? pt * lq : 0);
         int keys = rotations().size();
-        KeySizes one = KeySizes.switchingKey(beta, d, nn);
         double mults = rot * CountingInterpreter.decomposeMults(lay) + 2 * rot * CountingInterpreter.modDownMults(lay)
-                + rot * CountingInterpreter.keySwitchMults(lay) + pt * 2.0 * (level + 1) * nn;
-        return new Cost(rot, 2 * rot, rot, pt, ntt, keys, keys * one.fullBytes(), keys * one.seededBytes(), mults);
+                + rot * CountingInterpreter.keySwitchMults(lay) + pt * 2.0 * lq * lay.n();
+        return new Cost(rot, 2 * rot, rot, pt, ntt, keys, keys * lay.keyBytes(), keys * lay.seededKeyBytes(), mults);
     }
 
     /** "th-bsgs 16·16·16" and the like. */

@@ -6,12 +6,10 @@ import io.hoist.lt.Cost;
 import io.hoist.lt.Objective;
 import io.hoist.lt.Plan;
 import io.hoist.lt.Storage;
-import it.unimi.dsi.fastutil.longs.LongAVLTreeSet;
+import io.hoist.lt.JointPlanner;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -20,16 +18,11 @@ import java.util.List;
  * rotation keys — the fewest keys in the union (conjugation included), or the fewest modular
  * multiplications with the union within a key budget.
  *
- * <p>The joint search is exact branch and bound over each matrix's non-dominated candidates (a
- * candidate is dominated when another has a subset of its keys and no more multiplications); past
- * {@link #NODE_LIMIT} nodes it keeps the best found and improves it by coordinate descent, and the
- * plan says it is not proven optimal.
+ * <p>The joint search is {@link io.hoist.lt.JointPlanner}'s branch and bound over each matrix's
+ * non-dominated splits, with Galois elements as keys and the §6.2 multiplications as cost.
  */
 public final class DftPlanner {
     private DftPlanner() {}
-
-    /** Branch-and-bound nodes before the joint search settles for coordinate descent. */
-    public static final long NODE_LIMIT = 2_000_000;
 
     /** Each matrix on its own: {@code algorithm} (null: any) with the best split under {@code objective}. */
     public static DftPlan perMatrix(HomomorphicDft dft, CkksParameters params, Algorithm algorithm, Objective objective, int keyBudget) {
@@ -106,155 +99,22 @@ public final class DftPlanner {
      * matrices are too large to build.
      */
     public static JointChoice joint(List<MatrixSpec> specs, boolean conjugation, CkksParameters params, Algorithm algorithm, Objective objective, int keyBudget) {
-        List<Slot> slots = new ArrayList<>();
-        for (MatrixSpec m : specs) slots.add(new Slot(candidates(m, params, algorithm)));
         if (objective == Objective.FEWEST_MULTS) {
             List<Plan> plans = new ArrayList<>();
             for (MatrixSpec m : specs) plans.add(Plan.autoForIndices(m.dimension(), m.indices(), params, m.level(), algorithm, objective, keyBudget));
             return new JointChoice(plans, true);
         }
+        List<List<JointPlanner.Candidate>> cands = new ArrayList<>();
+        for (MatrixSpec m : specs) {
+            List<JointPlanner.Candidate> c = new ArrayList<>();
+            for (Plan p : Plan.candidates(m.dimension(), m.indices(), algorithm)) {
+                c.add(new JointPlanner.Candidate(p, p.rotationKeys(params).stream().mapToLong(Long::longValue).toArray(),
+                        p.cost(params, m.level(), Storage.PRECOMPUTED).modMuls()));
+            }
+            cands.add(c);
+        }
         long[] fixed = conjugation ? new long[] {params.galoisElementForConjugation()} : new long[0];
-        Search s = new Search(slots, fixed, objective == Objective.FEWEST_KEYS ? Integer.MAX_VALUE : keyBudget, objective == Objective.FEWEST_KEYS);
-        s.run();
-        if (s.best == null) throw new IllegalArgumentException("no choice of splits keeps the union of rotation keys within " + keyBudget
-                + " (the smallest union is " + s.smallestUnion() + ")");
-        List<Plan> plans = new ArrayList<>();
-        for (int k = 0; k < slots.size(); k++) plans.add(slots.get(k).cands.get(s.best[k]).plan);
-        return new JointChoice(plans, s.exact);
-    }
-
-    private record Cand(Plan plan, long[] keys, double mults) {}
-
-    private record Slot(List<Cand> cands) {}
-
-    /** The candidates of matrix i that no other candidate dominates, fewest keys first. */
-    private static List<Cand> candidates(MatrixSpec m, CkksParameters params, Algorithm algorithm) {
-        List<Cand> all = new ArrayList<>();
-        for (Plan p : Plan.candidates(m.dimension(), m.indices(), algorithm)) {
-            Cost c = p.cost(params, m.level(), Storage.PRECOMPUTED);
-            long[] keys = p.rotationKeys(params).stream().mapToLong(Long::longValue).toArray();
-            all.add(new Cand(p, keys, c.modMuls()));
-        }
-        all.sort(Comparator.<Cand>comparingInt(c -> c.keys.length).thenComparingDouble(c -> c.mults));
-        List<Cand> kept = new ArrayList<>();
-        for (Cand c : all) {
-            boolean dominated = false;
-            for (Cand k : kept) {
-                if (k.mults <= c.mults && subset(k.keys, c.keys)) { dominated = true; break; }
-            }
-            if (!dominated) kept.add(c);
-        }
-        return kept;
-    }
-
-    private static boolean subset(long[] a, long[] b) {
-        for (long x : a) if (Arrays.binarySearch(b, x) < 0) return false;
-        return true;
-    }
-
-    /** Depth-first branch and bound over the slots, union of keys as a multiset of counts. */
-    private static final class Search {
-        final List<Slot> slots;
-        final long[] fixed;
-        final int budget;
-        final boolean keysFirst;
-        final double[] minRestMults;
-        final it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap count = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
-        int union;
-        int[] choice, best;
-        int bestKeys = Integer.MAX_VALUE;
-        double bestMults = Double.POSITIVE_INFINITY;
-        long nodes;
-        boolean exact = true;
-
-        Search(List<Slot> slots, long[] fixed, int budget, boolean keysFirst) {
-            this.slots = slots;
-            this.fixed = fixed;
-            this.budget = budget;
-            this.keysFirst = keysFirst;
-            minRestMults = new double[slots.size() + 1];
-            for (int i = slots.size() - 1; i >= 0; i--) {
-                double min = Double.POSITIVE_INFINITY;
-                for (Cand c : slots.get(i).cands) min = Math.min(min, c.mults);
-                minRestMults[i] = minRestMults[i + 1] + min;
-            }
-            choice = new int[slots.size()];
-        }
-
-        void run() {
-            for (long g : fixed) push(g);
-            int[] seed = new int[slots.size()];   // fewest keys per matrix: a good first bound
-            double seedMults = 0;
-            for (int k = 0; k < seed.length; k++) seedMults += slots.get(k).cands.get(0).mults;
-            int seedKeys = unionSize(seed);
-            if (seedKeys <= budget) { best = seed; bestKeys = seedKeys; bestMults = seedMults; }
-            dfs(0, 0);
-            if (nodes > NODE_LIMIT) {
-                exact = false;
-                if (best != null) descend();
-            }
-        }
-
-        private void push(long g) { if (count.addTo(g, 1) == 0) union++; }
-        private void pop(long g) { if (count.addTo(g, -1) == 1) union--; }
-
-        private void dfs(int i, double mults) {
-            if (++nodes > NODE_LIMIT && best != null) return;
-            if (union > budget) return;
-            if (i == slots.size()) {
-                if (better(union, mults)) { bestKeys = union; bestMults = mults; best = choice.clone(); }
-                return;
-            }
-            if (!mayBeat(union, mults + minRestMults[i])) return;
-            List<Cand> cands = slots.get(i).cands;
-            for (int c = 0; c < cands.size(); c++) {
-                Cand x = cands.get(c);
-                for (long g : x.keys) push(g);
-                choice[i] = c;
-                dfs(i + 1, mults + x.mults);
-                for (long g : x.keys) pop(g);
-            }
-        }
-
-        private boolean better(int keys, double mults) {
-            if (keysFirst) return keys < bestKeys || (keys == bestKeys && mults < bestMults);
-            return mults < bestMults || (mults == bestMults && keys < bestKeys);
-        }
-
-        /** The union only grows and the multiplications only add: a partial choice is a lower bound. */
-        private boolean mayBeat(int keys, double mults) {
-            if (keysFirst) return keys < bestKeys || (keys == bestKeys && mults < bestMults);
-            return mults < bestMults;
-        }
-
-        /** Coordinate descent from the best found: re-choose one matrix at a time while that improves. */
-        private void descend() {
-            boolean improved = true;
-            while (improved) {
-                improved = false;
-                for (int i = 0; i < slots.size(); i++) {
-                    for (int c = 0; c < slots.get(i).cands.size(); c++) {
-                        int[] trial = best.clone();
-                        trial[i] = c;
-                        int keys = unionSize(trial);
-                        double mults = 0;
-                        for (int k = 0; k < trial.length; k++) mults += slots.get(k).cands.get(trial[k]).mults;
-                        if (keys <= budget && better(keys, mults)) { best = trial; bestKeys = keys; bestMults = mults; improved = true; }
-                    }
-                }
-            }
-        }
-
-        private int unionSize(int[] ch) {
-            LongAVLTreeSet s = new LongAVLTreeSet(fixed);
-            for (int k = 0; k < ch.length; k++) for (long g : slots.get(k).cands.get(ch[k]).keys) s.add(g);
-            return s.size();
-        }
-
-        int smallestUnion() {
-            Search s = new Search(slots, fixed, Integer.MAX_VALUE, true);
-            s.run();
-            return s.bestKeys;
-        }
+        JointPlanner.Choice ch = JointPlanner.choose(cands, fixed, objective == Objective.FEWEST_KEYS ? Integer.MAX_VALUE : keyBudget, objective == Objective.FEWEST_KEYS);
+        return new JointChoice(ch.plans(), ch.exact());
     }
 }

@@ -136,6 +136,21 @@ class DftEvaluatorTest {
     }
 
     @Test
+    void coeffsToSlotsSparseAtEveryDepth() {
+        Fixture f = new Fixture(11, 7, 6);
+        for (int depth = 1; depth <= 6; depth++) {
+            HomomorphicDft cts = HomomorphicDft.coeffsToSlots(11, 6, depth, 6);
+            DftPlan p = DftPlanner.joint(List.of(cts), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0).get(0);
+            DftEvaluator ev = new DftEvaluator(f.ctx, f.keys(List.of(p)), Schedule.direct());
+            double[] t = f.randomValues(cts, 100 + depth);
+            DftResult r = ev.coeffsToSlots(f.encryptCoefficients(cts, t, 6), ev.encode(p, Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE));
+            assertEquals(6 - depth, r.outputs().get(0).level());
+            double bits = f.minBits(cts, t, r);
+            assertTrue(bits > 22, "sparse depth " + depth + ": " + bits + " bits");
+        }
+    }
+
+    @Test
     void jointKeySetIsTheUnionAndAWithheldKeyIsNamed() {
         Fixture f = new Fixture(12, 11, 5);
         HomomorphicDft cts = HomomorphicDft.coeffsToSlots(12, 11, 4, 5);

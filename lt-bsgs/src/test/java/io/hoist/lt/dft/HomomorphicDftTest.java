@@ -139,6 +139,19 @@ class HomomorphicDftTest {
         assertArrayEquals(new int[] {3, 4, 4, 4}, HomomorphicDft.mergeChain(15, 4, STC));
         assertArrayEquals(new int[] {5, 5, 5}, HomomorphicDft.mergeChain(15, 3, CTS));
         assertArrayEquals(new int[] {8, 7}, HomomorphicDft.mergeChain(15, 2, CTS));
+        // spec §11 oracle 15
+        assertEquals(List.of(com.google.common.collect.ImmutableSortedSet.of(0, 4, 8, 12), com.google.common.collect.ImmutableSortedSet.of(0, 1, 2, 3, 13, 14, 15)),
+                HomomorphicDft.indexSets(4, 2, CTS));
+        assertEquals(HomomorphicDft.indexSets(4, 2, CTS), HomomorphicDft.coeffsToSlots(5, 4, 2, 2).matrices().stream().map(LinearTransform::diagonalIndices).toList());
+        // spec §11 oracle 13: Lattigo's nonzero (giant, baby) counts at depth 4
+        int[][] gb = {{3, 3}, {7, 3}, {7, 3}, {3, 3}};
+        var sets = HomomorphicDft.indexSets(15, 4, CTS);
+        for (int i = 0; i < 4; i++) {
+            int n1 = DftPlanner.lattigoN1(sets.get(i), 1 << 15, 1);
+            Plan p = Plan.forIndices(1 << 15, sets.get(i), Algorithm.DH_BSGS, n1, (1 << 15) / n1);
+            assertEquals(gb[i][0], p.outerRotations().size() - 1, "giant " + i);
+            assertEquals(gb[i][1], p.innerRotations().size() - 1, "baby " + i);
+        }
         assertThrows(IllegalArgumentException.class, () -> HomomorphicDft.coeffsToSlots(16, 15, 16, 24));
         assertThrows(IllegalArgumentException.class, () -> HomomorphicDft.coeffsToSlots(16, 15, 4, 3));
     }

@@ -1,0 +1,47 @@
+package io.hoist.lt;
+
+import com.google.common.base.Preconditions;
+import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
+
+import java.util.List;
+
+/**
+ * A linear time model of one evaluation: t = a·(pointwise modular multiplications: BConv, KS-IP,
+ * plaintext products) + b·(key bytes streamed, one key per KS-IP) + c·(NTT butterflies, (N/2)·log2 N
+ * per limb transform). Together a and c price the §6.2 count, split where the hardware differs.
+ * {@link #MULTS_ONLY} ranks plans by the §6.2 count alone; {@link #fit} takes the constants from
+ * measured runs by least squares (no intercept).
+ */
+public record CostModel(double nanosPerModMul, double nanosPerKeyByte, double nanosPerButterfly) {
+    /** One nanosecond per §6.2 multiplication, NTT or pointwise: the §6.2 model as a ranking. */
+    public static final CostModel MULTS_ONLY = new CostModel(1, 0, 1);
+
+    /** The model's features of a cost at ring degree 2^logN: pointwise multiplications, key bytes streamed, butterflies. */
+    public static double[] features(Cost c, int logN) {
+        double butterflies = (double) c.ntt() * (1L << logN) / 2 * logN;
+        double keyBytesStreamed = c.rotationKeys() == 0 ? 0 : (double) c.keySwitchInnerProducts() * c.keyBytes() / c.rotationKeys();
+        return new double[] {Math.max(0, c.modMuls() - butterflies), keyBytesStreamed, butterflies};
+    }
+
+    public double predictNanos(Cost c, int logN) {
+        double[] f = features(c, logN);
+        return nanosPerModMul * f[0] + nanosPerKeyByte * f[1] + nanosPerButterfly * f[2];
+    }
+
+    /** Least-squares constants from measured runs (cost, its ring, nanoseconds); needs at least three runs. */
+    public static CostModel fit(List<Cost> costs, List<Integer> logNs, List<Double> nanos) {
+        Preconditions.checkArgument(costs.size() == nanos.size() && costs.size() == logNs.size(), "%s costs, %s rings, %s times", costs.size(), logNs.size(), nanos.size());
+        Preconditions.checkArgument(costs.size() >= 3, "fitting three constants needs at least three measured runs, got %s", costs.size());
+        double[][] x = new double[costs.size()][];
+        double[] y = new double[costs.size()];
+        for (int i = 0; i < y.length; i++) {
+            x[i] = features(costs.get(i), logNs.get(i));
+            y[i] = nanos.get(i);
+        }
+        OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression();
+        ols.setNoIntercept(true);
+        ols.newSampleData(y, x);
+        double[] b = ols.estimateRegressionParameters();
+        return new CostModel(b[0], b[1], b[2]);
+    }
+}
