@@ -64,10 +64,16 @@ final class CtosSweep {
 
     private static Point point(CtosCommand.Setup s, int d, Algorithm a, List<DftPlanner.MatrixSpec> specs, long maxBytes, boolean runIt, boolean quiet) {
         CkksParameters params = s.params();
+        boolean lattigo = s.objectiveName().equals("lattigo");
         List<Plan> plans;
-        if (s.objectiveName().equals("lattigo") && a != Algorithm.DH_BSGS) plans = perMatrix(s, a, specs);
-        else if (s.joint()) plans = DftPlanner.joint(specs, true, params, a, s.objective(), s.keyBudget()).plans();
-        else plans = perMatrix(s, a, specs);
+        try {
+            if (lattigo && a == Algorithm.DH_BSGS) plans = lattigo(specs);
+            else if (s.joint()) plans = DftPlanner.joint(specs, true, params, a, s.objective(), s.keyBudget()).plans();
+            else plans = perMatrix(s, a, specs);
+        } catch (IllegalArgumentException e) {   // e.g. no split within the key budget: this point only
+            return new Point(d, a.cliName(), 0, 0, 0, Double.NaN, 0, 0, false, e.getMessage(), null, null, null);
+        }
+        boolean levelsExist = s.topLevel() - d >= 0;
         TreeSet<Long> keys = new TreeSet<>();
         double mults = 0;
         long diags = 0, diagBytes = 0;
@@ -84,24 +90,36 @@ final class CtosSweep {
         long keyBytes = one.fullBytes() * keys.size();
         long need = keyBytes + diagBytes;
         String why = null;
-        if (!runIt) why = "outside --sweep-run-depths";
-        else if (s.topLevel() - d < 0) why = "needs " + d + " levels, the parameters have " + s.topLevel();
+        if (!levelsExist) why = "needs " + d + " levels, the parameters have " + s.topLevel();
+        else if (!runIt) why = "outside --sweep-run-depths";
         else if (need > maxBytes) why = String.format(Locale.ROOT, "keys and diagonals need %.1f GB, over --sweep-max-mb", need / 1e9);
         Double ms = null, min = null, avg = null;
         if (why == null) {
-            CtosCommand.Setup one1 = new CtosCommand.Setup(params, s.backend(), s.logSlots(), d, s.topLevel(), null, 0, a, s.objectiveName().equals("lattigo") && a != Algorithm.DH_BSGS ? "fewest-keys" : s.objectiveName(),
-                    s.objective(), s.keyBudget(), s.joint(), s.storage(), s.runs(), s.seed());
+            CtosCommand.Setup one1 = new CtosCommand.Setup(params, s.backend(), s.logSlots(), d, s.topLevel(), null, 0, a,
+                    lattigo && a != Algorithm.DH_BSGS ? "fewest-keys" : s.objectiveName(), s.objective(), s.keyBudget(), s.joint(), s.storage(), s.runs(), s.seed());
             CtosRun.Report r = CtosRun.run(one1, d, true);
             ms = r.millis().evaluate();
             min = r.precision().minBits();
             avg = r.precision().avgBits();
         }
-        return new Point(d, a.cliName(), keys.size(), keyBytes, one.seededBytes() * keys.size(), mults, diags, need, why == null, why, ms, min, avg);
+        // levels below 1 do not exist: multiplications and diagonal bytes of such a depth are not reported
+        return new Point(d, a.cliName(), keys.size(), keyBytes, one.seededBytes() * keys.size(), levelsExist ? mults : Double.NaN, diags,
+                levelsExist ? need : 0, why == null, why, ms, min, avg);
+    }
+
+    /** Lattigo's rule (DH-BSGS, ρ = 1) per matrix, as {@code ctos --objective lattigo} runs it. */
+    private static List<Plan> lattigo(List<DftPlanner.MatrixSpec> specs) {
+        List<Plan> out = new ArrayList<>();
+        for (var m : specs) {
+            int n1 = DftPlanner.lattigoN1(m.indices(), m.dimension(), 1);
+            out.add(Plan.forIndices(m.dimension(), m.indices(), Algorithm.DH_BSGS, n1, m.dimension() / n1));
+        }
+        return out;
     }
 
     private static List<Plan> perMatrix(CtosCommand.Setup s, Algorithm a, List<DftPlanner.MatrixSpec> specs) {
         List<Plan> out = new ArrayList<>();
-        var obj = s.objectiveName().equals("lattigo") ? io.hoist.lt.Objective.FEWEST_KEYS : s.objective();
+        var obj = s.objectiveName().equals("lattigo") ? io.hoist.lt.Objective.FEWEST_KEYS : s.objective();   // other algorithms beside Lattigo's DH rule
         for (var m : specs) out.add(Plan.autoForIndices(m.dimension(), m.indices(), s.params(), m.level(), a, obj, s.keyBudget()));
         return out;
     }
@@ -134,7 +152,8 @@ final class CtosSweep {
                 r.joint() ? " (joint)" : "", r.storage());
         System.out.printf(Locale.ROOT, "  %5s %-9s %5s %9s %12s %7s %10s %8s%n", "depth", "algo", "keys", "key GB", "modMuls", "diags", "time ms", "bits");
         for (Point p : r.points()) {
-            System.out.printf(Locale.ROOT, "  %5d %-9s %5d %9.2f %12.3e %7d %10s %8s%s%n", p.depth(), p.algo(), p.rotationKeys(), p.keyBytes() / 1e9, p.modMuls(),
+            System.out.printf(Locale.ROOT, "  %5d %-9s %5d %9.2f %12s %7d %10s %8s%s%n", p.depth(), p.algo(), p.rotationKeys(), p.keyBytes() / 1e9,
+                    Double.isNaN(p.modMuls()) ? "-" : String.format(Locale.ROOT, "%.3e", p.modMuls()),
                     p.diagonals(), p.millis() == null ? "-" : String.format(Locale.ROOT, "%.0f", p.millis()),
                     p.minBits() == null ? "-" : String.format(Locale.ROOT, "%.1f", p.minBits()), p.run() ? "" : "   (" + p.notRun() + ")");
         }

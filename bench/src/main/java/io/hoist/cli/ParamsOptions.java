@@ -22,7 +22,7 @@ public final class ParamsOptions {
     @Option(names = "--logScale", description = "log2 of the default scale (default: the preset's, or the size of q_L)")
     Integer logScale;
 
-    @Option(names = "--logSlots", description = "log2 of the slot count (default N/2)")
+    @Option(names = "--logSlots", description = "log2 of the slot count (default N/2); for ctos, log2 of the DFT size")
     Integer logSlots;
 
     @Option(names = "--insecure", description = "allow parameters over the 128-bit bound (reports say NOT SECURE)")

@@ -152,7 +152,7 @@ public final class TradeoffCommand implements Callable<Integer> {
         if (alpha.trim().equalsIgnoreCase("all")) {
             List<Integer> out = new ArrayList<>();
             int lastBeta = -1;
-            for (int a = l + 1; a >= 1; a--) {
+            for (int a = 1; a <= l + 1; a++) {   // β falls as α grows: the first α of each β is the smallest
                 int beta = (l + 1 + a - 1) / a;
                 if (beta != lastBeta) { out.add(a); lastBeta = beta; }
             }
@@ -174,7 +174,8 @@ public final class TradeoffCommand implements Callable<Integer> {
         List<Integer> out = new ArrayList<>();
         if (sizes.contains("..")) {
             int[] r = range("--n", sizes, 2, Integer.MAX_VALUE);
-            for (long n = Integer.highestOneBit(r[0]) == r[0] ? r[0] : Integer.highestOneBit(r[0]) << 1; n <= Math.min(r[1], max); n <<= 1) out.add((int) n);
+            long lo = Long.highestOneBit(r[0]) == r[0] ? r[0] : Long.highestOneBit(r[0]) << 1;
+            for (long n = lo; n <= Math.min(r[1], max); n <<= 1) out.add((int) n);
         } else {
             for (String s : sizes.split(",")) {
                 int n;

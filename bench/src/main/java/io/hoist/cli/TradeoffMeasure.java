@@ -48,6 +48,7 @@ final class TradeoffMeasure {
     static Result run(int[] logNRange, int n, int predictLogN, List<Algorithm> algos, boolean quiet) {
         List<Plan> plans = new ArrayList<>();
         List<Integer> ring = new ArrayList<>();
+        List<LimbLayout> lays = new ArrayList<>();
         List<Cost> costs = new ArrayList<>();
         List<Double> nanos = new ArrayList<>();
         try (Bars bar = Bars.of("measure", quiet)) {
@@ -58,6 +59,7 @@ final class TradeoffMeasure {
                     for (Plan p : spread(Tradeoffs.paretoFront(Tradeoffs.sweep(n, b.layout(), List.of(a), Storage.PRECOMPUTED, 0, null, io.hoist.ckks.Progress.NONE)), n, a)) {
                         plans.add(p);
                         ring.add(logN);
+                        lays.add(b.layout());
                         costs.add(p.cost(b.layout(), Storage.PRECOMPUTED));
                         nanos.add(b.time(p));
                         bar.step(plans.size(), plans.size() + 1);
@@ -65,24 +67,24 @@ final class TradeoffMeasure {
                 }
             }
         }
-        CostModel model = CostModel.fit(costs, ring, nanos);
+        CostModel model = CostModel.fit(costs, lays, nanos);
         List<Run> runs = new ArrayList<>();
         double[] errs = new double[plans.size()];
         for (int i = 0; i < plans.size(); i++) {
-            runs.add(run(ring.get(i), plans.get(i), costs.get(i), nanos.get(i), model));
+            runs.add(run(ring.get(i), lays.get(i), plans.get(i), costs.get(i), nanos.get(i), model));
             errs[i] = runs.get(i).relativeError();
         }
         Run predicted = null;
         if (predictLogN > 0) {
             Bench b = new Bench(predictLogN, n);
             Plan p = Plan.autoForIndices(n, allIndices(n), b.params, b.params.maxLevel(), Algorithm.TH_BSGS, io.hoist.lt.Objective.FEWEST_KEYS, 0);
-            predicted = run(predictLogN, p, p.cost(b.layout(), Storage.PRECOMPUTED), b.time(p), model);
+            predicted = run(predictLogN, b.layout(), p, p.cost(b.layout(), Storage.PRECOMPUTED), b.time(p), model);
         }
         return new Result(model, runs, CtosRun.median(errs), predicted);
     }
 
-    private static Run run(int logN, Plan p, Cost c, double nanos, CostModel model) {
-        double pred = model.predictNanos(c, logN);
+    private static Run run(int logN, LimbLayout lay, Plan p, Cost c, double nanos, CostModel model) {
+        double pred = model.predictNanos(c, lay);
         return new Run(logN, p.dimension(), p.algorithm().cliName(), Arrays.stream(p.split()).boxed().toList(), c.rotationKeys(), c.modMuls(),
                 nanos / 1e6, pred / 1e6, Math.abs(pred - nanos) / nanos);
     }

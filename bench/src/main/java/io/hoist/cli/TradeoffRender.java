@@ -87,7 +87,7 @@ final class TradeoffRender {
         }
     }
 
-    /** Fewest keys per algorithm against n (first layout), log–log, with O(n), O(√n), O(∛n) through the smallest n. */
+    /** Fewest keys per algorithm against n (first layout), log–log, with the reference curves n, 2√n and 3∛n. */
     private static XYChart keysAgainstN(List<Tradeoffs.Point> pts) {
         XYChart c = Plots.lines("Rotation keys against matrix size (fewest-keys split)", "n", "rotation keys", true, true);
         Tradeoffs.Point p0 = pts.get(0);
@@ -128,13 +128,14 @@ final class TradeoffRender {
         return c;
     }
 
-    /** Key bytes of the fewest-keys plan of each algorithm against dnum = β, at the largest n of each layout. */
+    /** Key bytes of the fewest-keys plan of each algorithm against dnum = β, at the first layout's ring and L and its largest n (α varies). */
     private static XYChart keyBytesAgainstDnum(List<Tradeoffs.Point> pts) {
         XYChart c = Plots.lines("Key bytes against dnum (fewest-keys split, largest n)", "dnum = β", "GiB of rotation keys", false, true);
         Map<String, TreeMap<Integer, Double>> by = new TreeMap<>();
-        int maxN = pts.stream().mapToInt(Tradeoffs.Point::n).max().orElseThrow();
+        Tradeoffs.Point p0 = pts.get(0);
+        int maxN = pts.stream().filter(p -> p.logN() == p0.logN() && p.levels() == p0.levels()).mapToInt(Tradeoffs.Point::n).max().orElseThrow();
         for (Tradeoffs.Point p : pts) {
-            if (p.n() != maxN) continue;
+            if (p.n() != maxN || p.logN() != p0.logN() || p.levels() != p0.levels()) continue;
             by.computeIfAbsent(p.algorithm(), k -> new TreeMap<>()).merge(p.beta(), p.keyBytes() / (double) (1L << 30), Math::min);
         }
         for (var e : by.entrySet()) c.addSeries(e.getKey(), e.getValue().keySet().stream().map(Integer::doubleValue).toList(), new ArrayList<>(e.getValue().values()));

@@ -48,11 +48,13 @@ public final class SpecialFft {
     public double inverseTwiddleIm(int blockSize, int j) { return ksiIm[inverseTwiddleIndex(blockSize, j)]; }
 
     private int twiddleIndex(int blockSize, int j) {
+        checkButterfly(blockSize, j);
         int lenq = blockSize << 2;
         return (int) ((long) (rotGroup[j] % lenq) * m / lenq);
     }
 
     private int inverseTwiddleIndex(int blockSize, int j) {
+        checkButterfly(blockSize, j);
         int lenq = blockSize << 2;
         return (int) ((long) (lenq - rotGroup[j] % lenq) * m / lenq);
     }
@@ -120,6 +122,12 @@ public final class SpecialFft {
     /** The bit reversal of {@code i} in {@code bits} bits. */
     public static int bitReverse(int i, int bits) {
         return bits == 0 ? 0 : Integer.reverse(i) >>> (32 - bits);
+    }
+
+    private void checkButterfly(int blockSize, int j) {
+        if (blockSize < 2 || Integer.bitCount(blockSize) != 1 || blockSize > Math.max(2, ringDegree / 2) || j < 0 || j >= blockSize / 2) {
+            throw new IllegalArgumentException("no butterfly " + j + " in a block of size " + blockSize + " (blocks are powers of two in [2, N/2])");
+        }
     }
 
     private void checkSize(int size) {

@@ -52,7 +52,7 @@ public final class BudgetPlanner {
             List<JointPlanner.Candidate> c = new ArrayList<>();
             for (Plan p : Plan.candidates(dims.get(i), indices.get(i), algorithm)) {
                 long[] keys = p.rotations().stream().mapToLong(Integer::longValue).toArray();
-                c.add(new JointPlanner.Candidate(p, keys, model.predictNanos(p.cost(lay, storage), lay.logN())));
+                c.add(new JointPlanner.Candidate(p, keys, model.predictNanos(p.cost(lay, storage), lay)));
             }
             cands.add(c);
         }

@@ -16,26 +16,31 @@ public record CostModel(double nanosPerModMul, double nanosPerKeyByte, double na
     /** One nanosecond per §6.2 multiplication, NTT or pointwise: the §6.2 model as a ranking. */
     public static final CostModel MULTS_ONLY = new CostModel(1, 0, 1);
 
-    /** The model's features of a cost at ring degree 2^logN: pointwise multiplications, key bytes streamed, butterflies. */
-    public static double[] features(Cost c, int logN) {
-        double butterflies = (double) c.ntt() * (1L << logN) / 2 * logN;
+    /**
+     * The model's features of a cost at {@code lay}: pointwise multiplications (§6.2 total less the
+     * transforms it prices, β·D per Decompose and D per ModDown), key bytes streamed, and the
+     * butterflies of every limb transform counted (compact diagonals included).
+     */
+    public static double[] features(Cost c, LimbLayout lay) {
+        double perTransform = CountingInterpreter.transformMults(lay);
+        double priced = ((double) c.decompose() * lay.beta() * lay.d() + (double) c.modDown() * lay.d()) * perTransform;
         double keyBytesStreamed = c.rotationKeys() == 0 ? 0 : (double) c.keySwitchInnerProducts() * c.keyBytes() / c.rotationKeys();
-        return new double[] {Math.max(0, c.modMuls() - butterflies), keyBytesStreamed, butterflies};
+        return new double[] {c.modMuls() - priced, keyBytesStreamed, c.ntt() * perTransform};
     }
 
-    public double predictNanos(Cost c, int logN) {
-        double[] f = features(c, logN);
+    public double predictNanos(Cost c, LimbLayout lay) {
+        double[] f = features(c, lay);
         return nanosPerModMul * f[0] + nanosPerKeyByte * f[1] + nanosPerButterfly * f[2];
     }
 
-    /** Least-squares constants from measured runs (cost, its ring, nanoseconds); needs at least three runs. */
-    public static CostModel fit(List<Cost> costs, List<Integer> logNs, List<Double> nanos) {
-        Preconditions.checkArgument(costs.size() == nanos.size() && costs.size() == logNs.size(), "%s costs, %s rings, %s times", costs.size(), logNs.size(), nanos.size());
+    /** Least-squares constants from measured runs (cost, its layout, nanoseconds); needs at least three runs. */
+    public static CostModel fit(List<Cost> costs, List<LimbLayout> layouts, List<Double> nanos) {
+        Preconditions.checkArgument(costs.size() == nanos.size() && costs.size() == layouts.size(), "%s costs, %s layouts, %s times", costs.size(), layouts.size(), nanos.size());
         Preconditions.checkArgument(costs.size() >= 3, "fitting three constants needs at least three measured runs, got %s", costs.size());
         double[][] x = new double[costs.size()][];
         double[] y = new double[costs.size()];
         for (int i = 0; i < y.length; i++) {
-            x[i] = features(costs.get(i), logNs.get(i));
+            x[i] = features(costs.get(i), layouts.get(i));
             y[i] = nanos.get(i);
         }
         OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression();

@@ -27,6 +27,12 @@ public final class JointPlanner {
             keys = keys.clone();
             Arrays.sort(keys);
         }
+
+        /** The sorted keys (a copy). */
+        @Override
+        public long[] keys() {
+            return keys.clone();
+        }
     }
 
     /** The chosen plans in matrix order, whether the search proved them optimal, the union's size and the total cost. */
@@ -44,10 +50,18 @@ public final class JointPlanner {
             if (c.isEmpty()) throw new IllegalArgumentException("a matrix has no candidate plan");
             slots.add(new Slot(nonDominated(c)));
         }
+        int floor = fixed.length;   // every matrix needs at least its own fewest keys
+        for (Slot sl : slots) floor = Math.max(floor, fixed.length + sl.cands.get(0).keys.length);
+        if (floor > budget) {
+            throw new IllegalArgumentException("no choice of splits keeps the union of rotation keys within " + budget + " (at least " + floor + " are needed)");
+        }
         Search s = new Search(slots, fixed, budget, keysFirst);
         s.run();
-        if (s.best == null) throw new IllegalArgumentException("no choice of splits keeps the union of rotation keys within " + budget
-                + " (the smallest union is " + s.smallestUnion() + ")");
+        if (s.best == null) {
+            Search least = s.smallestUnion();
+            throw new IllegalArgumentException("no choice of splits keeps the union of rotation keys within " + budget
+                    + (s.exact ? "" : " found within the search limit") + " (the smallest union " + (least.exact ? "is " : "found is ") + least.bestKeys + ")");
+        }
         List<Plan> plans = new ArrayList<>();
         for (int k = 0; k < slots.size(); k++) plans.add(slots.get(k).cands.get(s.best[k]).plan);
         return new Choice(plans, s.exact, s.bestKeys, s.bestCost);
@@ -123,7 +137,7 @@ public final class JointPlanner {
         private void pop(long g) { if (count.addTo(g, -1) == 1) union--; }
 
         private void dfs(int i, double mults) {
-            if (++nodes > NODE_LIMIT && best != null) return;
+            if (++nodes > NODE_LIMIT) return;
             if (union > budget) return;
             if (i == slots.size()) {
                 if (better(union, mults)) { bestKeys = union; bestCost = mults; best = choice.clone(); }
@@ -148,7 +162,7 @@ public final class JointPlanner {
         /** The union only grows and the multiplications only add: a partial choice is a lower bound. */
         private boolean mayBeat(int keys, double mults) {
             if (keysFirst) return keys < bestKeys || (keys == bestKeys && mults < bestCost);
-            return mults < bestCost;
+            return mults < bestCost || (mults == bestCost && keys < bestKeys);
         }
 
         /** Coordinate descent from the best found: re-choose one matrix at a time while that improves. */
@@ -175,10 +189,10 @@ public final class JointPlanner {
             return s.size();
         }
 
-        int smallestUnion() {
+        Search smallestUnion() {
             Search s = new Search(slots, fixed, Integer.MAX_VALUE, true);
             s.run();
-            return s.bestKeys;
+            return s;
         }
     }
 }

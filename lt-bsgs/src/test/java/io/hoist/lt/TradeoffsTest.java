@@ -113,13 +113,14 @@ class TradeoffsTest {
         LimbLayout lay = new LimbLayout(13, 5, 2, 64);
         CostModel truth = new CostModel(0.7, 0.05, 1.9);
         List<Cost> costs = new ArrayList<>();
-        List<Integer> rings = new ArrayList<>();
+        List<LimbLayout> rings = new ArrayList<>();
         List<Double> ns = new ArrayList<>();
-        for (Tradeoffs.Point p : Tradeoffs.sweep(256, lay, List.of(Algorithm.TH_BSGS, Algorithm.DH_BSGS, Algorithm.DIAGONAL), Storage.PRECOMPUTED, 0, null, Progress.NONE)) {
+        for (Tradeoffs.Point p : Tradeoffs.sweep(256, lay, List.of(Algorithm.TH_BSGS, Algorithm.DH_BSGS, Algorithm.DIAGONAL, Algorithm.BSGS), Storage.PRECOMPUTED, 0, null, Progress.NONE)) {
             Cost c = Plan.dense(256, Algorithm.parse(p.algorithm()), p.split().stream().mapToInt(Integer::intValue).toArray()).cost(lay, Storage.PRECOMPUTED);
+            assertTrue(CostModel.features(c, lay)[0] > 0, "pointwise multiplications stay positive: " + p);
             costs.add(c);
-            rings.add(lay.logN());
-            ns.add(truth.predictNanos(c, lay.logN()));
+            rings.add(lay);
+            ns.add(truth.predictNanos(c, lay));
         }
         CostModel fit = CostModel.fit(costs, rings, ns);
         assertEquals(truth.nanosPerModMul(), fit.nanosPerModMul(), 1e-6);

@@ -25,6 +25,9 @@ public record DftPlan(HomomorphicDft dft, CkksParameters params, ImmutableList<P
             throw new IllegalArgumentException(dft + " needs logN " + dft.logN() + " and " + dft.ciphertextSlots() + " slots; the parameters have logN "
                     + params.logN() + " and " + params.slots() + " slots");
         }
+        if (dft.levels().get(0) > params.maxLevel()) {
+            throw new io.hoist.ckks.LevelMismatchException(dft + " starts at level " + dft.levels().get(0) + "; the parameters' top level is " + params.maxLevel());
+        }
         for (int i = 0; i < plans.size(); i++) {
             Plan p = plans.get(i);
             var m = dft.matrices().get(i);

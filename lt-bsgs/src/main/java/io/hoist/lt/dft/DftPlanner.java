@@ -48,7 +48,8 @@ public final class DftPlanner {
         return new DftPlan(dft, params, com.google.common.collect.ImmutableList.copyOf(plans), true);
     }
 
-    static int lattigoN1(java.util.Collection<Integer> diags, int n, int logRatio) {
+    /** Lattigo's N1 for a diagonal index set of dimension n (spec §9.2). */
+    public static int lattigoN1(java.util.Collection<Integer> diags, int n, int logRatio) {
         double maxRatio = 1 << logRatio;
         for (int n1 = 1; n1 < n; n1 <<= 1) {
             LongOpenHashSet giant = new LongOpenHashSet(), baby = new LongOpenHashSet();
@@ -86,7 +87,11 @@ public final class DftPlanner {
     }
 
     /** One matrix to plan: its dimension, diagonal indices and level (the matrices need not be built). */
-    public record MatrixSpec(int dimension, java.util.Set<Integer> indices, int level) {}
+    public record MatrixSpec(int dimension, java.util.Set<Integer> indices, int level) {
+        public MatrixSpec {
+            indices = com.google.common.collect.ImmutableSortedSet.copyOf(indices);
+        }
+    }
 
     /** Joint plans in the order of the specs, and whether the search proved them optimal. */
     public record JointChoice(List<Plan> plans, boolean exact) {
@@ -99,6 +104,9 @@ public final class DftPlanner {
      * matrices are too large to build.
      */
     public static JointChoice joint(List<MatrixSpec> specs, boolean conjugation, CkksParameters params, Algorithm algorithm, Objective objective, int keyBudget) {
+        for (MatrixSpec m : specs) {
+            if (m.level() < 1 || m.level() > params.maxLevel()) throw new io.hoist.ckks.LevelMismatchException("a matrix at level " + m.level() + " is outside [1, " + params.maxLevel() + "]");
+        }
         if (objective == Objective.FEWEST_MULTS) {
             List<Plan> plans = new ArrayList<>();
             for (MatrixSpec m : specs) plans.add(Plan.autoForIndices(m.dimension(), m.indices(), params, m.level(), algorithm, objective, keyBudget));

@@ -213,6 +213,7 @@ public final class HomomorphicDft {
     /** The 2n values t read back from ring coefficients laid out as {@link #coefficientLayout}. */
     public double[] valuesOf(double[] coefficients) {
         int n2 = 2 << logSlots, gap = (1 << logN) / n2;
+        if (coefficients.length != 1 << logN) throw new IllegalArgumentException("expected " + (1 << logN) + " coefficients, got " + coefficients.length);
         double[] t = new double[n2];
         for (int k = 0; k < n2; k++) t[k] = coefficients[k * gap];
         return t;
