@@ -35,6 +35,12 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
     @Option(names = "--depth", description = "CoeffsToSlots matrices (levels), 1 … logSlots (default min(4, logSlots))")
     Integer depth;
 
+    @Option(names = "--matrices-per-level", split = ",", description = "CoeffsToSlots matrices on each level from the first, e.g. 2,1,1 (Lattigo's Levels: the k matrices of a level at scale q^(1/k), one rescale); depth is the sum")
+    int[] perLevel;
+
+    @Option(names = "--stoc-matrices-per-level", split = ",", description = "the same for SlotsToCoeffs")
+    int[] stocPerLevel;
+
     @Option(names = "--stoc-depth", description = "SlotsToCoeffs matrices (default min(3, logSlots))")
     Integer stocDepth;
 
@@ -108,13 +114,17 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
 
     /** The parsed options: parameters, DFT sizes and levels, planning choices. */
     record Setup(CkksParameters params, String backend, int logSlots, int depth, int topLevel, Integer stocDepth, int stocTop, Algorithm algorithm,
-                 String objectiveName, Objective objective, int keyBudget, boolean joint, Storage storage, int runs, long seed) {
+                 String objectiveName, Objective objective, int keyBudget, boolean joint, Storage storage, int runs, long seed,
+                 int[] perLevel, int[] stocPerLevel) {
 
+        /** CoeffsToSlots of depth d: one matrix per level, or the --matrices-per-level layout when d is its sum. */
         HomomorphicDft cts(int d) {
+            if (perLevel != null && d == depth) return HomomorphicDft.coeffsToSlots(params.logN(), logSlots, perLevel, topLevel);
             return HomomorphicDft.coeffsToSlots(params.logN(), logSlots, d, topLevel);
         }
 
         HomomorphicDft stc() {
+            if (stocPerLevel != null) return HomomorphicDft.slotsToCoeffs(params.logN(), logSlots, stocPerLevel, stocTop);
             return HomomorphicDft.slotsToCoeffs(params.logN(), logSlots, stocDepth, stocTop);
         }
 
@@ -147,19 +157,28 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
         if (s < 1 || s > logN - 1) throw new IllegalArgumentException("--logSlots must be in [1, logN − 1 = " + (logN - 1) + "], got " + s);
         paramsOptions.logSlots = s == logN - 1 ? s : s + 1;   // sparse packing carries [Re | Im] in 2^(s+1) slots
         CkksParameters params = paramsOptions.build("boot14");
-        int d = depth != null ? depth : Math.min(4, s);
+        if (perLevel != null && sweep) throw new IllegalArgumentException("--matrices-per-level does not combine with --sweep (the sweep puts one matrix per level)");
+        int shared = perLevel == null ? 0 : sumPositive("--matrices-per-level", perLevel);
+        if (perLevel != null && depth != null && depth != shared) throw new IllegalArgumentException("--depth " + depth + " differs from the sum " + shared + " of --matrices-per-level");
+        int d = perLevel != null ? shared : depth != null ? depth : Math.min(4, s);
         if (d < 1 || d > s) throw new IllegalArgumentException("--depth must be in [1, logSlots = " + s + "], got " + d);
+        int levelsUsed = perLevel != null ? perLevel.length : d;
         int top = level != null ? level : params.maxLevel();
         if (top < 1 || top > params.maxLevel()) throw new IllegalArgumentException("--level must be in [1, " + params.maxLevel() + "], got " + top);
-        if (!sweep && top - d < 0) throw new IllegalArgumentException("depth " + d + " from level " + top + " needs " + d + " levels above 0; the parameters have " + top);
+        if (!sweep && top - levelsUsed < 0) throw new IllegalArgumentException("depth " + d + " from level " + top + " needs " + levelsUsed + " levels above 0; the parameters have " + top);
         Integer sd = null;
         int stop = 0;
         if (stoc) {
-            sd = stocDepth != null ? stocDepth : Math.min(3, s);
+            int stocShared = stocPerLevel == null ? 0 : sumPositive("--stoc-matrices-per-level", stocPerLevel);
+            if (stocPerLevel != null && stocDepth != null && stocDepth != stocShared) {
+                throw new IllegalArgumentException("--stoc-depth " + stocDepth + " differs from the sum " + stocShared + " of --stoc-matrices-per-level");
+            }
+            sd = stocPerLevel != null ? stocShared : stocDepth != null ? stocDepth : Math.min(3, s);
             if (sd < 1 || sd > s) throw new IllegalArgumentException("--stoc-depth must be in [1, logSlots = " + s + "], got " + sd);
-            stop = stocLevel != null ? stocLevel : "boot16".equals(params.name()) ? 12 : sd;
-            if (stop - sd < 0 || stop > params.maxLevel()) throw new IllegalArgumentException("SlotsToCoeffs of depth " + sd + " cannot start at level " + stop);
-            if (!sweep && stop > top - d) throw new IllegalArgumentException("SlotsToCoeffs starts at level " + stop + ", above the CoeffsToSlots output level " + (top - d));
+            int stocLevels = stocPerLevel != null ? stocPerLevel.length : sd;
+            stop = stocLevel != null ? stocLevel : "boot16".equals(params.name()) ? 12 : stocLevels;
+            if (stop - stocLevels < 0 || stop > params.maxLevel()) throw new IllegalArgumentException("SlotsToCoeffs of depth " + sd + " cannot start at level " + stop);
+            if (!sweep && stop > top - levelsUsed) throw new IllegalArgumentException("SlotsToCoeffs starts at level " + stop + ", above the CoeffsToSlots output level " + (top - levelsUsed));
         }
         Algorithm a = algo.equalsIgnoreCase("any") ? null : Algorithm.parse(algo);
         String on = objective.toLowerCase(Locale.ROOT);
@@ -175,6 +194,16 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
             a = Algorithm.DH_BSGS;
         }
         if (runs < 0 || runs > 100) throw new IllegalArgumentException("--runs must be in [0, 100]");
-        return new Setup(params, engine.backend, s, d, top, sd, stop, a, on, o, keyBudget, joint, ScheduleCommand.parseStorage(storage), runs, seed);
+        return new Setup(params, engine.backend, s, d, top, sd, stop, a, on, o, keyBudget, joint, ScheduleCommand.parseStorage(storage), runs, seed,
+                perLevel == null ? null : perLevel.clone(), stocPerLevel == null ? null : stocPerLevel.clone());
+    }
+
+    private static int sumPositive(String option, int[] counts) {
+        int sum = 0;
+        for (int k : counts) {
+            if (k < 1 || k > 64) throw new IllegalArgumentException(option + " wants counts in [1, 64], got " + java.util.Arrays.toString(counts));
+            sum += k;
+        }
+        return sum;
     }
 }

@@ -96,7 +96,8 @@ final class CtosSweep {
         Double ms = null, min = null, avg = null;
         if (why == null) {
             CtosCommand.Setup one1 = new CtosCommand.Setup(params, s.backend(), s.logSlots(), d, s.topLevel(), null, 0, a,
-                    lattigo && a != Algorithm.DH_BSGS ? "fewest-keys" : s.objectiveName(), s.objective(), s.keyBudget(), s.joint(), s.storage(), s.runs(), s.seed());
+                    lattigo && a != Algorithm.DH_BSGS ? "fewest-keys" : s.objectiveName(), s.objective(), s.keyBudget(), s.joint(), s.storage(), s.runs(), s.seed(),
+                    null, null);
             CtosRun.Report r = CtosRun.run(one1, d, true);
             ms = r.millis().evaluate();
             min = r.precision().minBits();

@@ -45,6 +45,22 @@ class CtosCliTest {
     }
 
     @Test
+    void matricesCanShareALevel() throws Exception {
+        CliTest.Run r = run(args("--matrices-per-level", "2,1", "--stoc", "--stoc-matrices-per-level", "2", "--runs", "0", "--json"));
+        assertEquals(0, r.code(), r.out());
+        JsonNode j = Json.MAPPER.readTree(r.out());
+        assertEquals(3, j.get("depth").asInt());
+        int[] levels = new int[5];
+        for (int i = 0; i < 5; i++) levels[i] = j.get("matrices").get(i).get("level").asInt();
+        assertArrayEquals(new int[] {5, 5, 4, 1, 1}, levels);   // CtS on levels 5 (two) and 4; StoC shares level 1
+        assertTrue(j.get("countsMatch").asBoolean());
+        assertTrue(j.get("precision").get("minBits").asDouble() > 12, r.out());
+        assertTrue(j.get("roundTrip").get("minBits").asDouble() > 12, r.out());
+        CliTest.Run bad = run(args("--matrices-per-level", "2,1", "--depth", "4"));
+        assertTrue(bad.out().contains("differs from the sum 3"), bad.out());
+    }
+
+    @Test
     void sweepTabulatesDepthsAndAlgorithmsAndWritesPlots(@TempDir Path dir) throws Exception {
         Path png = dir.resolve("sweep.png");
         CliTest.Run r = run(args("--logSlots", "6", "--sweep", "--sweep-max-mb", "200", "--runs", "0", "--plot", png.toString(), "--json"));

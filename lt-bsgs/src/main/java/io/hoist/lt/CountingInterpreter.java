@@ -23,7 +23,7 @@ public final class CountingInterpreter {
                 case KEY_SWITCH -> ksip++;
                 case INTT -> ntt += d;
                 case MOD_DOWN -> md++;   // coefficient domain: its INTT is the preceding INTT step, no NTT after
-                case MOD_DOWN_RESCALE -> { md++; ntt += d; }
+                case MOD_DOWN_RESCALE, MOD_DOWN_KEEP_LEVEL -> { md++; ntt += d; }
                 case DIAGONAL_SUM -> {
                     pt += s.diagonals().length();
                     if (storage == Storage.COMPACT) {
@@ -97,6 +97,7 @@ public final class CountingInterpreter {
                 case INTT -> { r0 = d; tw = d; w0 = d; }
                 case MOD_DOWN -> { r0 = d; w0 = lq; }
                 case MOD_DOWN_RESCALE -> { r0 = d; tw = d; w0 = lq - 1; }
+                case MOD_DOWN_KEEP_LEVEL -> { r0 = d; tw = d; w0 = lq; }
                 case DIAGONAL_SUM -> {
                     for (int t = 0; t < s.babies().length(); t++) {
                         int limbs = s.babies().get(t) == 0 ? lq : d;

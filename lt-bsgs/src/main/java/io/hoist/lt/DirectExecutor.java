@@ -30,6 +30,7 @@ final class DirectExecutor {
                 case DIAGONAL_SUM -> st.diagonalSums(List.of(s), 0, d, true);
                 case MOVE -> st.move(s);
                 case MOD_DOWN_RESCALE -> st.modDownRescale(s);
+                case MOD_DOWN_KEEP_LEVEL -> st.modDownKeepLevel(s);
             }
             for (int i = 0; i < s.in().length(); i++) releaseIfDone(st, s.in().get(i), s.index());
             for (int i = 0; i < s.out().length(); i++) releaseIfDone(st, s.out().get(i), s.index());

@@ -23,9 +23,17 @@ public final class EncodedTransform {
     private final Int2ObjectMap<long[]> compact;
     private final LtProgram program;
 
+    private final boolean rescales;
+
     EncodedTransform(CkksParameters params, Plan plan, int level, double scale, Storage storage,
                      Int2ObjectMap<PolyQP> qp, Int2ObjectMap<RnsPoly> q, Int2ObjectMap<long[]> compact) {
-        this.program = plan.algorithm() == Algorithm.BSGS ? null : LtProgram.compile(plan, LimbLayout.of(params, level));
+        this(params, plan, level, scale, true, storage, qp, q, compact);
+    }
+
+    EncodedTransform(CkksParameters params, Plan plan, int level, double scale, boolean rescales, Storage storage,
+                     Int2ObjectMap<PolyQP> qp, Int2ObjectMap<RnsPoly> q, Int2ObjectMap<long[]> compact) {
+        this.rescales = rescales;
+        this.program = plan.algorithm() == Algorithm.BSGS ? null : LtProgram.compile(plan, LimbLayout.of(params, level), rescales);
         this.params = params;
         this.plan = plan;
         this.level = level;
@@ -40,8 +48,10 @@ public final class EncodedTransform {
     public Plan plan() { return plan; }
     /** The ciphertext level the diagonals were encoded for. */
     public int level() { return level; }
-    /** Δ_pt = q_ℓ. */
+    /** Δ_pt: q_ℓ, or a share of it when several transforms share level ℓ. */
     public double scale() { return scale; }
+    /** Whether the evaluation rescales by q_ℓ (the output one level down); false for all but the last transform of a shared level. */
+    public boolean rescales() { return rescales; }
     public Storage storage() { return storage; }
     /** The compiled program (null for BSGS, which runs full rotations instead). */
     public LtProgram program() { return program; }

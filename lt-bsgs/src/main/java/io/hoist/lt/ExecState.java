@@ -88,7 +88,7 @@ final class ExecState implements AutoCloseable {
         PolyQP p = polys[id];
         if (p == null) {
             LtProgram.Buffer b = prog.buffer(id);
-            if (b.role() == LtProgram.Role.OUTPUT) p = new PolyQP(ctx.ringQ().newPoly(level - 1, domain), null);
+            if (b.role() == LtProgram.Role.OUTPUT) p = new PolyQP(ctx.ringQ().newPoly(prog.rescales() ? level - 1 : level, domain), null);
             else if (b.qOnly()) p = new PolyQP(ctx.ringQ().wrap(pool.get(lq), domain), null);
             else p = PolyQP.borrow(ctx, pool, level, domain);
             polys[id] = p;
@@ -236,6 +236,12 @@ final class ExecState implements AutoCloseable {
                 for (int j = 0; j < d; j++) java.util.Arrays.fill(c.limb(j), 0L);
             }
         }
+    }
+
+    /** MOD_DOWN_KEEP_LEVEL (whole polynomial): ModDown ÷P, NTT in and out, no rescale. */
+    void modDownKeepLevel(LtProgram.Step s) {
+        PolyQP dst = ensure(s.out().get(0), Domain.NTT);
+        ks.modDown(polys[s.in().get(0)], dst.q(), pool, counters);
     }
 
     /** MOD_DOWN_RESCALE (whole polynomial). */

@@ -55,7 +55,7 @@ public record LatencyModel(double bandwidthBytesPerSecond, double clockHz, int p
                 case KEY_SWITCH -> CountingInterpreter.keySwitchMults(lay);
                 case INTT -> lay.d() * ct;
                 case MOD_DOWN -> CountingInterpreter.modDownMults(lay) - lay.d() * ct;   // its transforms are the INTT step's
-                case MOD_DOWN_RESCALE -> CountingInterpreter.modDownMults(lay);
+                case MOD_DOWN_RESCALE, MOD_DOWN_KEEP_LEVEL -> CountingInterpreter.modDownMults(lay);
                 case DIAGONAL_SUM -> s.diagonals().length() * (2.0 * lay.d() * lay.n() + (storage == Storage.COMPACT ? lay.d() * ct : 0));
                 case TIMES_P -> (double) lay.lq() * lay.n();
                 case MOVE -> 0;

@@ -103,14 +103,25 @@ public final class LinearTransformEvaluator {
 
     /** {@link #encode(LinearTransform, Plan, int, Storage)}, reporting each diagonal encoded to {@code progress}. */
     public EncodedTransform encode(LinearTransform t, Plan plan, int level, Storage storage, io.hoist.ckks.Progress progress) {
+        return encode(t, plan, level, storage, params.q(level), true, progress);
+    }
+
+    /**
+     * Encodes at plaintext scale {@code scale}; without {@code rescale} the evaluation ends in a plain
+     * ModDown and keeps the level, so that several transforms share one rescale (Lattigo's
+     * {@code Levels}: k transforms at scales whose product is q_ℓ, only the last one rescaling).
+     */
+    public EncodedTransform encode(LinearTransform t, Plan plan, int level, Storage storage, double scale, boolean rescale, io.hoist.ckks.Progress progress) {
         if (plan.dimension() != t.dimension() || !plan.indices().equals(t.diagonalIndices())) {
             throw new IllegalArgumentException("plan " + plan + " was made for another transform than " + t);
         }
         if (params.slots() % t.dimension() != 0) {
             throw new IllegalArgumentException("transform dimension " + t.dimension() + " does not divide the " + params.slots() + " slots");
         }
-        if (level < 1 || level > params.maxLevel()) throw new LevelMismatchException("linear transforms need a ciphertext level in [1, " + params.maxLevel() + "], got " + level);
-        double scale = params.q(level);
+        if (level < (rescale ? 1 : 0) || level > params.maxLevel()) {
+            throw new LevelMismatchException("linear transforms need a ciphertext level in [" + (rescale ? 1 : 0) + ", " + params.maxLevel() + "], got " + level);
+        }
+        if (!(scale >= 2) || Double.isInfinite(scale)) throw new io.hoist.ckks.InvalidScaleException("a transform's plaintext scale must be finite and ≥ 2, got " + scale);
         boolean overQ = plan.algorithm() == Algorithm.BSGS;
         Int2ObjectOpenHashMap<PolyQP> qp = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<RnsPoly> q = new Int2ObjectOpenHashMap<>();
@@ -129,7 +140,7 @@ public final class LinearTransformEvaluator {
             for (var e : q.int2ObjectEntrySet()) qp.put(e.getIntKey(), new PolyQP(e.getValue(), null));
             q.clear();
         }
-        return new EncodedTransform(params, plan, level, scale, storage,
+        return new EncodedTransform(params, plan, level, scale, rescale, storage,
                 storage == Storage.PRECOMPUTED && !overQ ? qp : null, storage == Storage.PRECOMPUTED && overQ ? q : null,
                 storage == Storage.COMPACT ? compact : null);
     }
@@ -160,9 +171,10 @@ public final class LinearTransformEvaluator {
             Ciphertext y = evaluateBsgs(ct, et, c);
             return new Evaluation(y, counts(c), Optional.empty(), Optional.empty());
         }
-        double scale = ct.scale() * et.scale() / params.q(ct.level());
+        double scale = outputScale(ct, et);
         try (ExecState st = new ExecState(ctx, ks, pool, et.program(), et, keys, ct)) {
             if (schedule instanceof Schedule.Phased ph) {
+                if (!et.rescales()) throw new IllegalArgumentException("a transform sharing its level (no rescale) runs on the direct schedule only");
                 Grouping g = ph.grouping();
                 if (g != null) checkBudget(et, g, ph.budgetBytes());   // the compiler's groupings fit by construction
                 else g = compiledGrouping(et, ph.budgetBytes());
@@ -211,7 +223,7 @@ public final class LinearTransformEvaluator {
             for (EncodedTransform et : transforms) {
                 check(ct, et);
                 if (et.plan().algorithm() == Algorithm.BSGS) { out.add(evaluate(ct, et, Schedule.direct()).result()); continue; }
-                double scale = ct.scale() * et.scale() / params.q(ct.level());
+                double scale = outputScale(ct, et);
                 try (ExecState st = new ExecState(ctx, ks, pool, et.program(), et, keys, ct)) {
                     LtProgram.Step first = et.program().steps().get(0);
                     if (first.kind() == LtProgram.Kind.DECOMPOSE) {
@@ -229,6 +241,11 @@ public final class LinearTransformEvaluator {
             if (d0 != null) for (PolyQP p : d0) p.release(pool);
         }
         return out;
+    }
+
+    /** Δ·Δ_pt, divided by q_ℓ when the transform rescales. */
+    private double outputScale(Ciphertext ct, EncodedTransform et) {
+        return ct.scale() * et.scale() / (et.rescales() ? params.q(ct.level()) : 1);
     }
 
     private void check(Ciphertext ct, EncodedTransform et) {
@@ -276,6 +293,7 @@ public final class LinearTransformEvaluator {
             if (acc0 == null) { acc0 = u.poly(0); acc1 = u.poly(1); }
             else { rq.add(acc0, u.poly(0), acc0); rq.add(acc1, u.poly(1), acc1); }
         }
+        if (!et.rescales()) return new Ciphertext(params, ct.scale() * et.scale(), acc0, acc1);
         return new Ciphertext(params, ct.scale() * et.scale() / params.q(level), ks.rescale(acc0, c), ks.rescale(acc1, c));
     }
 

@@ -38,7 +38,12 @@ public final class LtProgram {
         /** (C_0, C_1) ← (U_{0,0}, U_{1,0}), or zero when there is no giant step 0 (after line 14). */
         MOVE,
         /** out ← ModDown merged with rescale, ÷(P·q_ℓ) (line 19). */
-        MOD_DOWN_RESCALE
+        MOD_DOWN_RESCALE,
+        /**
+         * out ← ModDown ÷P into the NTT domain, without the rescale (line 19 of a transform that shares
+         * its level with the next one, as Lattigo's {@code Levels}); the output stays at level ℓ.
+         */
+        MOD_DOWN_KEEP_LEVEL
     }
 
     /** What a buffer holds. */
@@ -93,11 +98,24 @@ public final class LtProgram {
         this.lastUse = ImmutableIntArray.copyOf(last);
     }
 
-    /** Compiles {@code plan} for ciphertexts of {@code layout}'s level. */
+    /** Compiles {@code plan} for ciphertexts of {@code layout}'s level; line 19 rescales. */
     public static LtProgram compile(Plan plan, LimbLayout layout) {
+        return compile(plan, layout, true);
+    }
+
+    /**
+     * Compiles {@code plan}; without {@code rescale}, line 19 is a plain ModDown and the output stays
+     * at the input's level (a transform sharing its level with the next, as Lattigo's {@code Levels}).
+     */
+    public static LtProgram compile(Plan plan, LimbLayout layout, boolean rescale) {
         Preconditions.checkArgument(plan.algorithm() != Algorithm.BSGS, "BSGS runs full rotations over Q and has no LT program");
-        if (layout.level() < 1) throw new io.hoist.ckks.LevelMismatchException("linear transforms need a ciphertext level ≥ 1 (line 19 rescales)");
-        return new Compiler(plan, layout).run();
+        if (rescale && layout.level() < 1) throw new io.hoist.ckks.LevelMismatchException("linear transforms need a ciphertext level ≥ 1 (line 19 rescales)");
+        return new Compiler(plan, layout, rescale).run();
+    }
+
+    /** Whether line 19 rescales (the output is one level below the input). */
+    public boolean rescales() {
+        return steps.get(steps.size() - 1).kind() == Kind.MOD_DOWN_RESCALE;
     }
 
     public Plan plan() { return plan; }
@@ -140,13 +158,15 @@ public final class LtProgram {
     private static final class Compiler {
         private final Plan plan;
         private final LimbLayout layout;
+        private final boolean rescale;
         private final List<Buffer> buffers = new ArrayList<>();
         private final List<Step> steps = new ArrayList<>();
         private static final ImmutableIntArray NONE = ImmutableIntArray.of();
 
-        Compiler(Plan plan, LimbLayout layout) {
+        Compiler(Plan plan, LimbLayout layout, boolean rescale) {
             this.plan = plan;
             this.layout = layout;
+            this.rescale = rescale;
         }
 
         private int buffer(String name, Role role, boolean digits, boolean qOnly) {
@@ -238,10 +258,11 @@ public final class LtProgram {
                 step(Kind.DECOMPOSE, 16, 5, new int[] {uk}, new int[] {ek});
                 step(Kind.KEY_SWITCH, 17, 5, new int[] {ek, u0.get(k)}, new int[] {c0, c1}, k, true, 0, NONE, NONE);
             }
-            // line 19: ModDown merged with rescale
+            // line 19: ModDown merged with rescale (or a plain ModDown when the level is shared)
             int o0 = buffer("out0", Role.OUTPUT, false, true), o1 = buffer("out1", Role.OUTPUT, false, true);
-            step(Kind.MOD_DOWN_RESCALE, 19, 6, new int[] {c0}, new int[] {o0});
-            step(Kind.MOD_DOWN_RESCALE, 19, 6, new int[] {c1}, new int[] {o1});
+            Kind last = rescale ? Kind.MOD_DOWN_RESCALE : Kind.MOD_DOWN_KEEP_LEVEL;
+            step(last, 19, 6, new int[] {c0}, new int[] {o0});
+            step(last, 19, 6, new int[] {c1}, new int[] {o1});
             return new LtProgram(plan, layout, buffers, steps, ct0, ct1, o0, o1);
         }
     }

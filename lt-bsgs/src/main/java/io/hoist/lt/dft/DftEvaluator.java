@@ -48,7 +48,8 @@ public final class DftEvaluator {
         for (int i = 0; i < dft.depth(); i++) {
             final int before = done;
             final int all = total;
-            out.add(lt.encode(dft.matrices().get(i), plan.plans().get(i), dft.levels().get(i), storage,
+            int level = dft.levels().get(i);
+            out.add(lt.encode(dft.matrices().get(i), plan.plans().get(i), level, storage, dft.plaintextScale(i, ctx.params().q(level)), dft.rescales(i),
                     (d, n) -> progress.step(before + d, all)));
             done += dft.matrices().get(i).diagonalCount();
         }
@@ -95,7 +96,7 @@ public final class DftEvaluator {
         }
         Ciphertext x = ct;
         for (EncodedTransform m : e.matrices()) {
-            Evaluation r = lt.evaluate(x, m, lt.schedule());
+            Evaluation r = lt.evaluate(x, m, m.rescales() ? lt.schedule() : io.hoist.lt.Schedule.direct());
             counts.add(r.counts());
             x = r.result();
         }

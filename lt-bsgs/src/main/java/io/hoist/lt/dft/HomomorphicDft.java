@@ -39,8 +39,10 @@ public final class HomomorphicDft {
     private final ImmutableList<Integer> merge;
     private final ImmutableList<LinearTransform> matrices;
     private final ImmutableList<Integer> levels;
+    private final ImmutableList<Integer> perLevel;
 
-    private HomomorphicDft(Kind kind, int logN, int logSlots, int depth, List<Integer> merge, List<LinearTransform> matrices, List<Integer> levels) {
+    private HomomorphicDft(Kind kind, int logN, int logSlots, int depth, List<Integer> merge, List<LinearTransform> matrices, List<Integer> levels,
+                           List<Integer> perLevel) {
         this.kind = kind;
         this.logN = logN;
         this.logSlots = logSlots;
@@ -48,23 +50,51 @@ public final class HomomorphicDft {
         this.merge = ImmutableList.copyOf(merge);
         this.matrices = ImmutableList.copyOf(matrices);
         this.levels = ImmutableList.copyOf(levels);
+        this.perLevel = ImmutableList.copyOf(perLevel);
     }
 
     /** CoeffsToSlots for 2^logSlots slots at ring degree 2^logN, its first matrix at {@code topLevel}, one level per matrix. */
     public static HomomorphicDft coeffsToSlots(int logN, int logSlots, int depth, int topLevel) {
-        return build(Kind.COEFFS_TO_SLOTS, logN, logSlots, depth, topLevel);
+        return build(Kind.COEFFS_TO_SLOTS, logN, logSlots, ones(depth), topLevel);
+    }
+
+    /**
+     * CoeffsToSlots with {@code matricesPerLevel[g]} matrices sharing level topLevel − g (Lattigo's
+     * {@code Levels}): depth = Σ entries; the k matrices of a level are encoded at scale q_ℓ^{1/k}
+     * and only the last rescales.
+     */
+    public static HomomorphicDft coeffsToSlots(int logN, int logSlots, int[] matricesPerLevel, int topLevel) {
+        return build(Kind.COEFFS_TO_SLOTS, logN, logSlots, matricesPerLevel, topLevel);
     }
 
     /** SlotsToCoeffs for 2^logSlots slots, its first matrix at {@code topLevel}, one level per matrix. */
     public static HomomorphicDft slotsToCoeffs(int logN, int logSlots, int depth, int topLevel) {
-        return build(Kind.SLOTS_TO_COEFFS, logN, logSlots, depth, topLevel);
+        return build(Kind.SLOTS_TO_COEFFS, logN, logSlots, ones(depth), topLevel);
     }
 
-    private static HomomorphicDft build(Kind kind, int logN, int logSlots, int depth, int topLevel) {
+    /** SlotsToCoeffs with several matrices per level, as {@link #coeffsToSlots(int, int, int[], int)}. */
+    public static HomomorphicDft slotsToCoeffs(int logN, int logSlots, int[] matricesPerLevel, int topLevel) {
+        return build(Kind.SLOTS_TO_COEFFS, logN, logSlots, matricesPerLevel, topLevel);
+    }
+
+    private static int[] ones(int depth) {
+        if (depth < 1) throw new IllegalArgumentException("depth must be at least 1, got " + depth);
+        int[] a = new int[depth];
+        java.util.Arrays.fill(a, 1);
+        return a;
+    }
+
+    private static HomomorphicDft build(Kind kind, int logN, int logSlots, int[] matricesPerLevel, int topLevel) {
+        int depth = 0;
+        for (int k : matricesPerLevel) {
+            if (k < 1) throw new IllegalArgumentException("every level holds at least one matrix: " + java.util.Arrays.toString(matricesPerLevel));
+            depth += k;
+        }
         check(logN, logSlots, depth);
-        if (topLevel - depth + 1 < 1) {
-            throw new IllegalArgumentException(kind.label() + " of depth " + depth + " from level " + topLevel + " would leave level " + (topLevel - depth)
-                    + "; it needs a ciphertext level of at least " + depth);
+        int levelsUsed = matricesPerLevel.length;
+        if (topLevel - levelsUsed + 1 < 1) {
+            throw new IllegalArgumentException(kind.label() + " on " + levelsUsed + " levels from level " + topLevel + " would leave level " + (topLevel - levelsUsed)
+                    + "; it needs a ciphertext level of at least " + levelsUsed);
         }
         int n = 1 << logSlots;
         boolean sparse = logSlots < logN - 1;
@@ -72,7 +102,10 @@ public final class HomomorphicDft {
         int[] merge = mergeChain(logSlots, depth, kind);
         double c = kind == Kind.COEFFS_TO_SLOTS ? Math.pow(1.0 / (2 * n), 1.0 / depth) : 1.0;
         List<LinearTransform> mats = new ArrayList<>();
-        List<Integer> levels = new ArrayList<>();
+        List<Integer> levels = new ArrayList<>(), perLevel = new ArrayList<>();
+        for (int g = 0; g < levelsUsed; g++) {
+            for (int k = 0; k < matricesPerLevel[g]; k++) { levels.add(topLevel - g); perLevel.add(matricesPerLevel[g]); }
+        }
         int s = 0;
         for (int i = 0; i < depth; i++) {
             LinearTransform m = stages.get(s++);
@@ -81,11 +114,10 @@ public final class HomomorphicDft {
             if (sparse && kind == Kind.COEFFS_TO_SLOTS && i == depth - 1) m = m.periodicExtension(2 * n).rowScaled(repackMask(n));
             if (sparse && kind == Kind.SLOTS_TO_COEFFS && i == 0) m = LinearTransform.product(m.periodicExtension(2 * n), unpack(n));
             mats.add(m);
-            levels.add(topLevel - i);
         }
         List<Integer> mergeList = new ArrayList<>();
         for (int x : merge) mergeList.add(x);
-        return new HomomorphicDft(kind, logN, logSlots, depth, mergeList, mats, levels);
+        return new HomomorphicDft(kind, logN, logSlots, depth, mergeList, mats, levels, perLevel);
     }
 
     private static void check(int logN, int logSlots, int depth) {
@@ -256,6 +288,17 @@ public final class HomomorphicDft {
     public ImmutableList<Integer> levels() { return levels; }
     /** The level of the output. */
     public int outputLevel() { return levels.get(depth - 1) - 1; }
+    /** How many matrices share matrix i's level (1 by default). */
+    public int sharing(int i) { return perLevel.get(i); }
+    /** Whether matrix i rescales (the last matrix of its level). */
+    public boolean rescales(int i) { return i == depth - 1 || !levels.get(i + 1).equals(levels.get(i)); }
+    /** Matrix i's plaintext scale at {@code q}, its level's prime: q^{1/k} for the k matrices sharing a level, the last taking the remainder. */
+    public double plaintextScale(int i, double q) {
+        int k = perLevel.get(i);
+        if (k == 1) return q;
+        double share = Math.pow(q, 1.0 / k);
+        return rescales(i) ? q / Math.pow(share, k - 1) : share;
+    }
 
     /** The smallest offset between two diagonals of matrix i (its stride, 2^k), as reported. */
     public int stride(int i) {
@@ -269,6 +312,6 @@ public final class HomomorphicDft {
 
     @Override
     public String toString() {
-        return kind.label() + "[logN=" + logN + ", logSlots=" + logSlots + ", depth=" + depth + ", merge=" + merge + "]";
+        return kind.label() + "[logN=" + logN + ", logSlots=" + logSlots + ", depth=" + depth + ", merge=" + merge + ", levels=" + levels + "]";
     }
 }

@@ -151,6 +151,35 @@ class DftEvaluatorTest {
     }
 
     @Test
+    void severalMatricesShareALevelAsLattigosLevels() {
+        Fixture f = new Fixture(11, 10, 6);
+        HomomorphicDft cts = HomomorphicDft.coeffsToSlots(11, 10, new int[] {2, 2}, 6);
+        assertEquals(java.util.List.of(6, 6, 5, 5), cts.levels());
+        assertEquals(4, cts.outputLevel());
+        assertFalse(cts.rescales(0));
+        assertTrue(cts.rescales(1));
+        double q = f.params.q(6);
+        assertEquals(q, cts.plaintextScale(0, q) * cts.plaintextScale(1, q), q * 1e-12);
+        HomomorphicDft stc = HomomorphicDft.slotsToCoeffs(11, 10, new int[] {2, 1}, 4);
+        List<DftPlan> plans = DftPlanner.joint(List.of(cts, stc), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
+        DftEvaluator ev = new DftEvaluator(f.ctx, f.keys(plans), Schedule.phased(1L << 30));
+        double[] t = f.randomValues(cts, 21);
+        DftResult r = ev.coeffsToSlots(f.encryptCoefficients(cts, t, 6), ev.encode(plans.get(0), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE));
+        assertEquals(4, r.outputs().get(0).level());
+        assertEquals(f.params.defaultScale(), r.outputs().get(0).scale(), f.params.defaultScale() * 1e-9);
+        double bits = f.minBits(cts, t, r);
+        assertTrue(bits > 12, "two matrices per level: " + bits + " bits");   // 45-bit primes: each matrix at scale 2^22.5 (one per level: > 22 bits)
+        for (int i = 0; i < 4; i++) {
+            assertEquals(plans.get(0).cost(i, Storage.PRECOMPUTED).modDown(), (long) r.matrixCounts().get(i).getOrDefault(io.hoist.ring.Op.MOD_DOWN, 0L));
+        }
+        DftResult back = ev.slotsToCoeffs(r.outputs(), ev.encode(plans.get(1), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE));
+        assertEquals(2, back.outputs().get(0).level());
+        assertTrue(f.coefficientBits(cts, t, back.outputs().get(0)) > 12);
+        assertThrows(IllegalArgumentException.class, () -> HomomorphicDft.coeffsToSlots(11, 10, new int[] {2, 0}, 6));
+        assertThrows(IllegalArgumentException.class, () -> HomomorphicDft.coeffsToSlots(11, 10, new int[] {4, 4, 3}, 2));
+    }
+
+    @Test
     void jointKeySetIsTheUnionAndAWithheldKeyIsNamed() {
         Fixture f = new Fixture(12, 11, 5);
         HomomorphicDft cts = HomomorphicDft.coeffsToSlots(12, 11, 4, 5);
