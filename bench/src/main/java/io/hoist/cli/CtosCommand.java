@@ -115,7 +115,7 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
     /** The parsed options: parameters, DFT sizes and levels, planning choices. */
     record Setup(CkksParameters params, String backend, int logSlots, int depth, int topLevel, Integer stocDepth, int stocTop, Algorithm algorithm,
                  String objectiveName, Objective objective, int keyBudget, boolean joint, Storage storage, int runs, long seed,
-                 int[] perLevel, int[] stocPerLevel) {
+                 int[] perLevel, int[] stocPerLevel, int threads) {
 
         /** CoeffsToSlots of depth d: one matrix per level, or the --matrices-per-level layout when d is its sum. */
         HomomorphicDft cts(int d) {
@@ -195,7 +195,7 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
         }
         if (runs < 0 || runs > 100) throw new IllegalArgumentException("--runs must be in [0, 100]");
         return new Setup(params, engine.backend, s, d, top, sd, stop, a, on, o, keyBudget, joint, ScheduleCommand.parseStorage(storage), runs, seed,
-                perLevel == null ? null : perLevel.clone(), stocPerLevel == null ? null : stocPerLevel.clone());
+                perLevel == null ? null : perLevel.clone(), stocPerLevel == null ? null : stocPerLevel.clone(), engine.threads);
     }
 
     private static int sumPositive(String option, int[] counts) {

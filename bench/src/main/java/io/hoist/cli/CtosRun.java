@@ -44,14 +44,14 @@ final class CtosRun {
 
     record Memory(long keys, long seededKeys, long diagonals) {}
 
-    record Report(String params, boolean secure, String backend, int logN, int logSlots, boolean sparse, int depth, List<Integer> merge,
+    record Report(String params, boolean secure, String backend, int threads, int logN, int logSlots, boolean sparse, int depth, List<Integer> merge,
                   String objective, boolean joint, boolean jointExact, String storage, List<Matrix> matrices, int rotationKeys, long keyBytes,
                   Map<String, Long> totalCounts, boolean countsMatch, double modMuls, Precision precision, Millis millis, Memory memoryBytes, Precision roundTrip,
                   Integer lattigoRotationKeys) {}
 
     static Report run(CtosCommand.Setup s, int depth, boolean quiet) {
         CkksParameters params = s.params();
-        CkksContext ctx = CkksContext.create(params, s.backend());
+        CkksContext ctx = CkksContext.create(params, s.backend(), s.threads());
         HomomorphicDft cts = s.cts(depth);
         List<HomomorphicDft> dfts = new ArrayList<>(List.of(cts));
         if (s.stocDepth() != null) dfts.add(s.stc());
@@ -113,7 +113,7 @@ final class CtosRun {
             }
         }
         long lattigoKeys = DftPlan.union(dfts.stream().map(d -> io.hoist.lt.dft.DftPlanner.lattigo(d, params, 1)).toList()).size();
-        return new Report(ParamsOptions.describe(params), params.secure(), ctx.engine().backend().name(), params.logN(), s.logSlots(), cts.sparse(), depth,
+        return new Report(ParamsOptions.describe(params), params.secure(), ctx.engine().backend().name(), ctx.engine().threads(), params.logN(), s.logSlots(), cts.sparse(), depth,
                 cts.merge(), s.objectiveName(), s.joint(), plans.stream().allMatch(DftPlan::exact), s.storage().name().toLowerCase(Locale.ROOT), mats,
                 keys.size(), keys.sizes().fullBytes(), totals(r), mats.stream().allMatch(m -> m.counts().equals(m.expected())), CtosCommand.Setup.modMuls(plans.subList(0, 1), s.storage()), precision,
                 new Millis(keygenMs, encodeMs, firstMs, warm.length == 0 ? firstMs : median(warm), stocMs),

@@ -97,7 +97,7 @@ final class CtosSweep {
         if (why == null) {
             CtosCommand.Setup one1 = new CtosCommand.Setup(params, s.backend(), s.logSlots(), d, s.topLevel(), null, 0, a,
                     lattigo && a != Algorithm.DH_BSGS ? "fewest-keys" : s.objectiveName(), s.objective(), s.keyBudget(), s.joint(), s.storage(), s.runs(), s.seed(),
-                    null, null);
+                    null, null, s.threads());
             CtosRun.Report r = CtosRun.run(one1, d, true);
             ms = r.millis().evaluate();
             min = r.precision().minBits();

@@ -12,6 +12,9 @@ public final class EngineOptions {
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
+    @Option(names = "--threads", defaultValue = "1", description = "threads over which each batch of limb NTTs is spread (bit-identical results) (default ${DEFAULT-VALUE})")
+    int threads;
+
     static final class BackendNames implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {

@@ -114,7 +114,7 @@ public final class LtCommand implements Callable<Integer> {
                     "this run needs about %.1f GB (keys, diagonals, buffers) and the JVM may use %.1f GB: raise the heap (HOIST_JVM_OPTS=-Xmx…), use --storage compact or a smaller --n",
                     need / 1e9, have / 1e9));
         }
-        CkksContext ctx = CkksContext.create(params, engine.backend);
+        CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads);
         if (warmup < 0 || warmup > 1000 || runs < 1 || runs > 1000) throw new IllegalArgumentException("--warmup must be in [0, 1000] and --runs in [1, 1000]");
         LtRun run = new LtRun(params, plan, st, sched);
         run.warmup = warmup;

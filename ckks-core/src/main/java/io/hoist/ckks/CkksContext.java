@@ -76,8 +76,16 @@ public final class CkksContext {
 
     /** Context on the named backend with fresh counters. */
     public static CkksContext create(CkksParameters params, String backend) {
+        return create(params, backend, 1);
+    }
+
+    /**
+     * Context on the named backend (null: the default) whose limb transforms run on {@code threads}
+     * threads per batch; results are bit-identical for every thread count.
+     */
+    public static CkksContext create(CkksParameters params, String backend, int threads) {
         NttBackend b = backend == null ? NttBackends.defaultBackend() : NttBackends.get(backend);
-        return new CkksContext(params, new NttEngine(b, new OpCounters()));
+        return new CkksContext(params, new NttEngine(b, new OpCounters(), threads));
     }
 
     public CkksParameters params() { return params; }

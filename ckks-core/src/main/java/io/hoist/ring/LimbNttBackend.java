@@ -30,6 +30,18 @@ abstract class LimbNttBackend implements NttBackend {
         if (count > 0) stats.record(count, tables[0].n(), System.nanoTime() - start);
     }
 
+    /**
+     * Limbs [from, to) of a batch already checked by the caller, without statistics: the unit of work
+     * when {@link NttEngine} spreads one batch over threads (each limb is independent, so the result
+     * is bit-identical to one thread).
+     */
+    final void runRange(long[][] limbs, NttTables[] tables, int from, int to, boolean forward) {
+        for (int i = from; i < to; i++) {
+            if (forward) forwardLimb(limbs[i], tables[i]);
+            else inverseLimb(limbs[i], tables[i]);
+        }
+    }
+
     /** Shape checks shared by every backend: a bad batch is a typed error, never a wrong answer. */
     static void checkBatch(NttBackend backend, long[][] limbs, NttTables[] tables, int count) {
         Objects.requireNonNull(limbs, "limbs");

@@ -14,17 +14,43 @@ public final class NttEngine {
     private final NttBackend fallback;
     private final OpCounters counters;
     private final LimbKernels kernels;
+    private final int threads;
+    private final java.util.concurrent.ForkJoinPool pool;
+
+    /** Smallest ring degree whose limb transforms are worth a thread hand-off. */
+    static final int PARALLEL_MIN_N = 1 << 12;
 
     /** Engine on {@code backend}; coefficient-wise kernels are vectorized unless the backend is cpu-scalar. */
     public NttEngine(NttBackend backend, OpCounters counters) {
-        this(backend, counters, backend instanceof ScalarNttBackend ? new ScalarLimbKernels() : LimbKernels.best());
+        this(backend, counters, 1);
+    }
+
+    /** {@link #NttEngine(NttBackend, OpCounters)} spreading each batch over {@code threads} threads. */
+    public NttEngine(NttBackend backend, OpCounters counters, int threads) {
+        this(backend, counters, backend instanceof ScalarNttBackend ? new ScalarLimbKernels() : LimbKernels.best(), threads);
     }
 
     public NttEngine(NttBackend backend, OpCounters counters, LimbKernels kernels) {
+        this(backend, counters, kernels, 1);
+    }
+
+    /**
+     * Engine whose CPU backends spread the limbs of one batch over {@code threads} threads (1: the
+     * calling thread only). Results are bit-identical for every thread count; counts are per batch.
+     */
+    public NttEngine(NttBackend backend, OpCounters counters, LimbKernels kernels, int threads) {
+        if (threads < 1 || threads > 1024) throw new IllegalArgumentException("threads must be in [1, 1024], got " + threads);
         this.backend = Objects.requireNonNull(backend, "backend");
         this.fallback = NttBackends.scalar();
         this.counters = Objects.requireNonNull(counters, "counters");
         this.kernels = Objects.requireNonNull(kernels, "kernels");
+        this.threads = threads;
+        this.pool = threads == 1 ? null : Pools.of(threads);
+    }
+
+    /** Threads over which one batch of limb transforms is spread. */
+    public int threads() {
+        return threads;
     }
 
     /** The coefficient-wise kernels (BConv sums, key inner products, ModDown tails) of this engine. */
@@ -87,8 +113,19 @@ public final class NttEngine {
         counters.add(Op.MOD_MULS, (long) count * (n / 2) * tables[0].logN());
     }
 
-    private static void call(NttBackend b, long[][] limbs, NttTables[] tables, int count, boolean forward, OpCounters counters) {
+    private void call(NttBackend b, long[][] limbs, NttTables[] tables, int count, boolean forward, OpCounters counters) {
         counters.increment(Op.NTT_CALLS);
+        if (pool != null && count > 1 && b instanceof LimbNttBackend lb && tables[0].n() >= PARALLEL_MIN_N) {
+            LimbNttBackend.checkBatch(b, limbs, tables, count);
+            int parts = Math.min(threads, count);
+            java.util.List<java.util.concurrent.Callable<Void>> tasks = new java.util.ArrayList<>(parts);
+            for (int t = 0; t < parts; t++) {
+                int from = (int) ((long) count * t / parts), to = (int) ((long) count * (t + 1) / parts);
+                tasks.add(() -> { lb.runRange(limbs, tables, from, to, forward); return null; });
+            }
+            Pools.runAll(pool, tasks);
+            return;
+        }
         if (forward) b.forward(limbs, tables, count);
         else b.inverse(limbs, tables, count);
     }

@@ -1,0 +1,36 @@
+package io.hoist.ring;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
+
+/** One daemon fork-join pool per thread count, shared by every engine that asks for it. */
+final class Pools {
+    private Pools() {}
+
+    private static final ConcurrentHashMap<Integer, ForkJoinPool> POOLS = new ConcurrentHashMap<>();
+
+    static ForkJoinPool of(int threads) {
+        return POOLS.computeIfAbsent(threads, t -> new ForkJoinPool(t, pool -> {
+            var w = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+            w.setDaemon(true);
+            w.setName("hoist-ntt-" + w.getPoolIndex());
+            return w;
+        }, null, false));
+    }
+
+    /** Runs every task on {@code pool} and waits, rethrowing what a task threw (unchecked) rather than wrapping it. */
+    static void runAll(ForkJoinPool pool, java.util.List<java.util.concurrent.Callable<Void>> tasks) {
+        try {
+            for (Future<Void> f : pool.invokeAll(tasks)) f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for limb transforms", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+}
