@@ -126,15 +126,25 @@ public final class LinearTransformEvaluator {
         Int2ObjectOpenHashMap<PolyQP> qp = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<RnsPoly> q = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<long[]> compact = new Int2ObjectOpenHashMap<>();
-        for (int r : plan.indices()) {
-            int k = plan.outer(r);
+        int[] rs = plan.indices().stream().mapToInt(Integer::intValue).toArray();
+        Object[] encoded = new Object[rs.length];   // each diagonal is independent: encoded over the engine's threads, one slot each
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        io.hoist.ring.Parallel.forEach(ctx.engine().threads(), rs.length, i -> {
+            int r = rs[i], k = plan.outer(r);
             ComplexVector f = t.diagonal(r).rotate(-k);   // pre-rotation: f ⊙ Rot_{k+b}(x) = Rot_k(Rot_{−k}(f) ⊙ Rot_b(x))
             long[] coeffs = encoder.encodeToIntegers(t.replicate(f, params.slots()), scale);
-            if (storage == Storage.COMPACT) compact.put(r, coeffs);
-            else if (overQ) q.put(r, montgomery(encoder.liftQ(coeffs, level)));
-            else if (plan.baby(r) == 0) q.put(r, montgomery(encoder.liftQ(coeffs, level)));   // multiplies P·c: no P limbs needed
-            else qp.put(r, montgomery(encoder.liftQP(coeffs, level)));
-            progress.step(qp.size() + q.size() + compact.size(), plan.indices().size());
+            if (storage == Storage.COMPACT) encoded[i] = coeffs;
+            else if (overQ || plan.baby(r) == 0) encoded[i] = montgomery(encoder.liftQ(coeffs, level));   // baby 0 multiplies P·c: no P limbs
+            else encoded[i] = montgomery(encoder.liftQP(coeffs, level));
+            synchronized (progress) { progress.step(done.incrementAndGet(), rs.length); }   // monotonic for the bars
+        });
+        for (int i = 0; i < rs.length; i++) {
+            switch (encoded[i]) {
+                case long[] c -> compact.put(rs[i], c);
+                case RnsPoly p -> q.put(rs[i], p);
+                case PolyQP p -> qp.put(rs[i], p);
+                default -> throw new AssertionError(encoded[i]);
+            }
         }
         if (!overQ) {
             for (var e : q.int2ObjectEntrySet()) qp.put(e.getIntKey(), new PolyQP(e.getValue(), null));

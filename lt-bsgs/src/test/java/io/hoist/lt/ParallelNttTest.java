@@ -10,13 +10,14 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** Limb NTT batches spread over threads: bit-identical to one thread, counts unchanged. */
+/** Limb NTT batches and diagonal encoding spread over threads: bit-identical to one thread, counts unchanged. */
 class ParallelNttTest {
     @Test
     void evaluationsAreBitIdenticalForOneTwoAndFourThreads() {
         LtFixture f = new LtFixture(12, new int[] {50, 40, 40}, new int[] {60, 60});
         LinearTransform m = LtFixture.randomDense(new SplittableRandom(4), 64);
-        for (Algorithm a : new Algorithm[] {Algorithm.TH_BSGS, Algorithm.DH_BSGS, Algorithm.DIAGONAL}) {
+        for (Algorithm a : Algorithm.values()) {
+          for (Storage storage : Storage.values()) {
             Plan plan = Plan.auto(m, f.params, f.params.maxLevel(), a, Objective.FEWEST_KEYS, 0);
             RotationKeySet keys = f.keysFor(plan);
             Ciphertext x = f.encrypt(m, ComplexVector.random(new SplittableRandom(5), 64));
@@ -26,13 +27,14 @@ class ParallelNttTest {
                 CkksContext ctx = CkksContext.create(f.params, null, threads);
                 assertEquals(threads, ctx.engine().threads());
                 LinearTransformEvaluator lt = new LinearTransformEvaluator(ctx, keys);
-                Evaluation e = lt.evaluate(x, lt.encode(m, plan, f.params.maxLevel(), Storage.COMPACT), Schedule.direct());
+                Evaluation e = lt.evaluate(x, lt.encode(m, plan, f.params.maxLevel(), storage), Schedule.direct());   // encoding runs on the threads too
                 if (ref == null) { ref = e.result(); refCounts = e.counts(); continue; }
                 for (int p = 0; p < 2; p++) {
                     for (int i = 0; i <= ref.level(); i++) assertArrayEquals(ref.poly(p).limb(i), e.result().poly(p).limb(i), a + " threads " + threads);
                 }
                 assertEquals(refCounts, e.counts(), a + " threads " + threads);
             }
+          }
         }
         assertThrows(IllegalArgumentException.class, () -> CkksContext.create(f.params, null, 0));
     }

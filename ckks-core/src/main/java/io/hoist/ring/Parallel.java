@@ -1,0 +1,34 @@
+package io.hoist.ring;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.IntConsumer;
+
+/**
+ * Independent work items spread over the engine's threads (the shared fork-join pools of
+ * {@link NttEngine}). Items must not depend on each other; results that each item writes to its
+ * own slot are then identical for every thread count.
+ */
+public final class Parallel {
+    private Parallel() {}
+
+    /** Runs {@code body(i)} for i in [0, count) on {@code threads} threads (1: in the calling thread, in order). */
+    public static void forEach(int threads, int count, IntConsumer body) {
+        if (threads < 1) throw new IllegalArgumentException("threads must be ≥ 1, got " + threads);
+        if (threads == 1 || count < 2) {
+            for (int i = 0; i < count; i++) body.accept(i);
+            return;
+        }
+        int parts = Math.min(count, 4 * threads);   // a few chunks per thread even out uneven items
+        List<Callable<Void>> tasks = new ArrayList<>(parts);
+        for (int t = 0; t < parts; t++) {
+            int from = (int) ((long) count * t / parts), to = (int) ((long) count * (t + 1) / parts);
+            tasks.add(() -> {
+                for (int i = from; i < to; i++) body.accept(i);
+                return null;
+            });
+        }
+        Pools.runAll(Pools.of(threads), tasks);
+    }
+}
