@@ -101,15 +101,18 @@ public final class KeyGenerator {
 
     /** {@link #genRotationKeys(SecretKey, int, Collection)}, reporting each key made to {@code progress}. */
     public RotationKeySet genRotationKeys(SecretKey sk, int level, Collection<Long> galoisElements, io.hoist.ckks.Progress progress) {
-        List<GaloisKey> keys = new ArrayList<>();
         Set<Long> seen = new LinkedHashSet<>();
         long twoN = 2L << params.logN();
         for (long g : galoisElements) seen.add(Math.floorMod(g, twoN));
-        for (long g : seen) {
-            keys.add(genGaloisKey(sk, g, level));
-            progress.step(keys.size(), seen.size());
-        }
-        return new RotationKeySet(params, keys);
+        List<Long> gs = new ArrayList<>(seen);
+        GaloisKey[] keys = new GaloisKey[gs.size()];
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        // keys are independent (each draws its own seed and noise): made over the context's threads
+        io.hoist.ring.Parallel.forEach(ctx.engine().threads(), keys.length, i -> {
+            keys[i] = genGaloisKey(sk, gs.get(i), level);
+            synchronized (progress) { progress.step(done.incrementAndGet(), keys.length); }
+        });
+        return new RotationKeySet(params, java.util.Arrays.asList(keys));
     }
 
     /** Galois keys for left rotations by {@code steps} (negative steps rotate right), plus conjugation if asked. */

@@ -38,4 +38,18 @@ class ParallelNttTest {
         }
         assertThrows(IllegalArgumentException.class, () -> CkksContext.create(f.params, null, 0));
     }
+
+    @Test
+    void rotationKeysMadeOnSeveralThreadsWork() {
+        LtFixture f = new LtFixture(12, new int[] {50, 40, 40}, new int[] {60, 60});
+        LinearTransform m = LtFixture.randomDense(new SplittableRandom(6), 64);
+        Plan plan = Plan.auto(m, f.params, f.params.maxLevel(), Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
+        CkksContext ctx = CkksContext.create(f.params, null, 4);
+        RotationKeySet keys = new io.hoist.keygen.KeyGenerator(ctx).genRotationKeys(f.sk, f.params.maxLevel(), plan.rotationKeys(f.params));
+        assertEquals(plan.rotationKeys(f.params), com.google.common.collect.ImmutableSortedSet.copyOf(keys.galoisElements()));
+        ComplexVector v = ComplexVector.random(new SplittableRandom(7), 64);
+        LinearTransformEvaluator lt = new LinearTransformEvaluator(ctx, keys);
+        Ciphertext y = lt.evaluate(f.encrypt(m, v), lt.encode(m, plan, f.params.maxLevel(), Storage.PRECOMPUTED));
+        assertTrue(f.precision(m.replicate(m.apply(v), f.params.slots()), y).minBits() > 20);
+    }
 }
