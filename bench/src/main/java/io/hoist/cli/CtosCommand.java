@@ -109,7 +109,7 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
     }
 
     private int[] runDepths(int logSlots) {
-        return sweepRunDepths == null ? new int[] {1, logSlots} : TradeoffCommand.range("--sweep-run-depths", sweepRunDepths, 1, logSlots);
+        return sweepRunDepths == null ? new int[] {1, logSlots} : ParamsOptions.parseRange(sweepRunDepths, "--sweep-run-depths", 1, logSlots);
     }
 
     /** The parsed options: parameters, DFT sizes and levels, planning choices. */

@@ -1,5 +1,7 @@
 package io.hoist.cli;
 
+import com.google.common.math.Quantiles;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -116,7 +118,7 @@ final class CtosRun {
         return new Report(ParamsOptions.describe(params), params.secure(), ctx.engine().backend().name(), ctx.engine().threads(), params.logN(), s.logSlots(), cts.sparse(), depth,
                 cts.merge(), s.objectiveName(), s.joint(), plans.stream().allMatch(DftPlan::exact), s.storage().name().toLowerCase(Locale.ROOT), mats,
                 keys.size(), keys.sizes().fullBytes(), totals(r), mats.stream().allMatch(m -> m.counts().equals(m.expected())), CtosCommand.Setup.modMuls(plans.subList(0, 1), s.storage()), precision,
-                new Millis(keygenMs, encodeMs, firstMs, warm.length == 0 ? firstMs : median(warm), stocMs),
+                new Millis(keygenMs, encodeMs, firstMs, warm.length == 0 ? firstMs : Quantiles.median().compute(warm), stocMs),
                 new Memory(keys.sizes().fullBytes(), keys.sizes().seededBytes(), encoded.stream().mapToLong(EncodedDft::memoryBytes).sum()),
                 roundTrip, (int) lattigoKeys);
     }
@@ -168,12 +170,6 @@ final class CtosRun {
         out.put("ksInnerProducts", r.total(Op.KS_INNER_PRODUCT));
         out.put("ptMuls", r.total(Op.PT_MUL));
         return out;
-    }
-
-    static double median(double[] xs) {
-        double[] s = xs.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
     static void print(Report r) {

@@ -1,5 +1,7 @@
 package io.hoist.cli;
 
+import com.google.common.math.Quantiles;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -142,9 +144,7 @@ final class LtRun {
             lte.evaluate(ct, et, schedule);
             evaluateMillisAll[i] = (System.nanoTime() - t0) / 1e6;
         }
-        double[] sorted = evaluateMillisAll.clone();
-        java.util.Arrays.sort(sorted);
-        evaluateMillis = sorted[runs / 2];
+        evaluateMillis = Quantiles.median().compute(evaluateMillisAll);
         if (a0 >= 0) {
             allocatedFirst = a1 - a0;
             allocatedWarm = a2 - a1;
@@ -170,11 +170,8 @@ final class LtRun {
                 lte.evaluate(ct, et, schedule);
                 evaluateMillisAll[i] = (System.nanoTime() - t0) / 1e6;
             }
-            double[] ds = directMillisAll.clone(), ps = evaluateMillisAll.clone();
-            java.util.Arrays.sort(ds);
-            java.util.Arrays.sort(ps);
-            directMillis = ds[runs / 2];
-            evaluateMillis = ps[runs / 2];
+            directMillis = Quantiles.median().compute(directMillisAll);
+            evaluateMillis = Quantiles.median().compute(evaluateMillisAll);
         }
         ComplexVector got = new Decryptor(ctx, sk).decryptAndDecode(ev.result(), encoder);
         precision = PrecisionStats.of(t.replicate(t.apply(x), params.slots()), got);

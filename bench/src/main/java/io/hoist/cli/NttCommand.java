@@ -1,5 +1,7 @@
 package io.hoist.cli;
 
+import com.google.common.math.Quantiles;
+
 import io.hoist.math.Primes;
 import io.hoist.ring.NttBackend;
 import io.hoist.ring.NttBackends;
@@ -56,14 +58,6 @@ public final class NttCommand implements Callable<Integer> {
     static final int MAX_SWEEP = 64;
 
     /** "a..b" (or "a") with lo ≤ a ≤ b ≤ hi, else a one-line error naming the option. */
-    static int[] parseRange(String s, String option, int lo, int hi) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(\\d{1,9})\\s*(?:\\.\\.\\s*(\\d{1,9})\\s*)?").matcher(s);
-        if (!m.matches()) throw new IllegalArgumentException(option + " wants a..b (e.g. 1..33), got '" + s + "'");
-        int a = Integer.parseInt(m.group(1)), b = m.group(2) == null ? a : Integer.parseInt(m.group(2));
-        if (a < lo || b < a || b > hi) throw new IllegalArgumentException(option + " wants " + lo + " ≤ a ≤ b ≤ " + hi + ", got " + a + ".." + b);
-        return new int[] {a, b};
-    }
-
     static FpgaTimingModel.Mode parseMode(String s) {
         return switch (s.toLowerCase(java.util.Locale.ROOT)) {
             case "streaming" -> FpgaTimingModel.Mode.STREAMING;
@@ -149,7 +143,7 @@ public final class NttCommand implements Callable<Integer> {
     /** Issues real calls of a..b limbs to the simulated device and reports its modelled time per limb by stage. */
     private int sweep(NttBackend b) {
         if (!(b instanceof FpgaSimBackend sim)) throw new IllegalArgumentException("--sweep-limbs needs --backend fpga-sim");
-        int[] range = parseRange(sweep, "--sweep-limbs", 1, MAX_SWEEP);
+        int[] range = ParamsOptions.parseRange(sweep, "--sweep-limbs", 1, MAX_SWEEP);
         int from = range[0], to = range[1];
         int n = 1 << logN;
         java.util.List<Long> primes = Primes.nttPrimes(Math.max(logN, 16), bits, to);
@@ -215,13 +209,7 @@ public final class NttCommand implements Callable<Integer> {
             fw[r] = t1 - t0;
             iv[r] = t2 - t1;
         }
-        return new Timing(median(fw) / 1e3 / m, median(iv) / 1e3 / m, warm);
-    }
-
-    static double median(long[] xs) {
-        long[] s = xs.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2.0;
+        return new Timing(Quantiles.median().compute(fw) / 1e3 / m, Quantiles.median().compute(iv) / 1e3 / m, warm);
     }
 
     static long[][] deepCopy(long[][] a) {

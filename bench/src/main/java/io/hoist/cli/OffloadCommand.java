@@ -1,5 +1,7 @@
 package io.hoist.cli;
 
+import com.google.common.math.Quantiles;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -114,7 +116,7 @@ public final class OffloadCommand implements Callable<Integer> {
             calls = rec.calls;
             limbs = rec.limbs;
         }
-        double cpuMillis = NttCommand.median(total) / 1e6, cpuNttMillis = NttCommand.median(nttNanos) / 1e6;
+        double cpuMillis = Quantiles.median().compute(total) / 1e6, cpuNttMillis = Quantiles.median().compute(nttNanos) / 1e6;
         double deviceMicros = 0, h2c = 0, kernel = 0, c2h = 0;
         for (var e : histogram.entrySet()) {
             var b = FpgaTimingModel.PAPER.call(m, e.getKey(), params.n());

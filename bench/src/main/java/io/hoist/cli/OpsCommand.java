@@ -1,5 +1,7 @@
 package io.hoist.cli;
 
+import com.google.common.math.Quantiles;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -176,7 +178,7 @@ public final class OpsCommand implements Callable<Integer> {
             op.get();
             times[i] = System.nanoTime() - s;
         }
-        return new Result(name, NttCommand.median(times) / 1e3, p == null ? null : p.minBits(), counts);
+        return new Result(name, Quantiles.median().compute(times) / 1e3, p == null ? null : p.minBits(), counts);
     }
 
     static Map<String, Long> countsJson(Map<Op, Long> counts) {

@@ -67,6 +67,15 @@ public final class ParamsOptions {
         return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
+    /** Parses "a..b" (or "a") with lo ≤ a ≤ b ≤ hi: the ranges of --sweep-limbs, --n, --measure-logN, --sweep-run-depths. */
+    static int[] parseRange(String s, String option, int lo, int hi) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*(\\d{1,9})\\s*(?:\\.\\.\\s*(\\d{1,9})\\s*)?").matcher(s);
+        if (!m.matches()) throw new IllegalArgumentException(option + " wants a..b (or a single number), got '" + s + "'");
+        int a = Integer.parseInt(m.group(1)), b = m.group(2) == null ? a : Integer.parseInt(m.group(2));
+        if (a < lo || b < a || b > hi) throw new IllegalArgumentException(option + " wants " + lo + " ≤ a ≤ b ≤ " + hi + ", got " + a + ".." + b);
+        return new int[] {a, b};
+    }
+
     private static int parseInt(String option, String term, String digits) {
         try {
             return Integer.parseInt(digits.trim());

@@ -111,7 +111,7 @@ public final class TradeoffCommand implements Callable<Integer> {
         }
         Map<String, Integer> minKeys = new LinkedHashMap<>();
         for (Tradeoffs.Point p : points) minKeys.merge(p.algorithm(), p.rotationKeys(), Math::min);
-        TradeoffMeasure.Result m = measure ? TradeoffMeasure.run(range("--measure-logN", measureLogN, 10, 16), measureN, predictLogN, as, json) : null;
+        TradeoffMeasure.Result m = measure ? TradeoffMeasure.run(ParamsOptions.parseRange(measureLogN, "--measure-logN", 10, 16), measureN, predictLogN, as, json) : null;
         return new Report(points, minKeys, budget, st.name().toLowerCase(Locale.ROOT), List.of(), m);
     }
 
@@ -173,7 +173,7 @@ public final class TradeoffCommand implements Callable<Integer> {
         int max = lay.n() / 2;
         List<Integer> out = new ArrayList<>();
         if (sizes.contains("..")) {
-            int[] r = range("--n", sizes, 2, Integer.MAX_VALUE);
+            int[] r = ParamsOptions.parseRange(sizes, "--n", 2, 999_999_999);
             long lo = Long.highestOneBit(r[0]) == r[0] ? r[0] : Long.highestOneBit(r[0]) << 1;
             for (long n = lo; n <= Math.min(r[1], max); n <<= 1) out.add((int) n);
         } else {
@@ -193,14 +193,4 @@ public final class TradeoffCommand implements Callable<Integer> {
         return out;
     }
 
-    static int[] range(String option, String text, int min, int max) {
-        String[] p = text.split("\\.\\.", -1);
-        try {
-            int lo = Integer.parseInt(p[0].trim()), hi = Integer.parseInt(p[p.length - 1].trim());
-            if (p.length <= 2 && min <= lo && lo <= hi && hi <= max) return new int[] {lo, hi};
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(option + " wants LO..HI with " + min + " ≤ LO ≤ HI" + (max == Integer.MAX_VALUE ? "" : " ≤ " + max) + ", got '" + text + "'");
-    }
 }

@@ -1,5 +1,7 @@
 package io.hoist.cli;
 
+import com.google.common.math.Quantiles;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -80,7 +82,7 @@ final class TradeoffMeasure {
             Plan p = Plan.autoForIndices(n, allIndices(n), b.params, b.params.maxLevel(), Algorithm.TH_BSGS, io.hoist.lt.Objective.FEWEST_KEYS, 0);
             predicted = run(predictLogN, b.layout(), p, p.cost(b.layout(), Storage.PRECOMPUTED), b.time(p), model);
         }
-        return new Result(model, runs, CtosRun.median(errs), predicted);
+        return new Result(model, runs, Quantiles.median().compute(errs), predicted);
     }
 
     private static Run run(int logN, LimbLayout lay, Plan p, Cost c, double nanos, CostModel model) {
@@ -144,7 +146,7 @@ final class TradeoffMeasure {
                 lt.evaluate(x, et);
                 t[i] = System.nanoTime() - t0;
             }
-            return CtosRun.median(t);
+            return Quantiles.median().compute(t);
         }
     }
 

@@ -66,7 +66,7 @@ class TradeoffCliTest {
     void badSweepInputGetsOneLineErrors() {
         String[][] bad = {{"tradeoff", "--n", "64..16"}, {"tradeoff", "--logN", "12", "--n", "4096"}, {"tradeoff", "--levels", "5", "--alpha", "7"},
                 {"tradeoff", "--n", "5..7"}, {"tradeoff", "--n", "48"}, {"tradeoff", "--alpha", "x"}};
-        String[] expect = {"--n wants LO..HI", "exceeds the 2048 slots", "α = 7 is larger than the 6 Q primes", "leaves no size", "not a power of two", "--alpha wants"};
+        String[] expect = {"--n wants 2 ≤ a ≤ b", "exceeds the 2048 slots", "α = 7 is larger than the 6 Q primes", "leaves no size", "not a power of two", "--alpha wants"};
         for (int i = 0; i < bad.length; i++) {
             CliTest.Run r = run(bad[i]);
             assertNotEquals(0, r.code(), String.join(" ", bad[i]));

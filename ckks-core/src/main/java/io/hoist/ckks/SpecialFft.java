@@ -41,20 +41,18 @@ public final class SpecialFft {
     public int ringDegree() { return ringDegree; }
 
     /** Re ω for butterfly j of a block of size {@code blockSize} (decode direction). */
-    public double twiddleRe(int blockSize, int j) { return ksiRe[twiddleIndex(blockSize, j)]; }
-    public double twiddleIm(int blockSize, int j) { return ksiIm[twiddleIndex(blockSize, j)]; }
+    public double twiddleRe(int blockSize, int j) { checkButterfly(blockSize, j); return ksiRe[twiddleIndex(blockSize, j)]; }
+    public double twiddleIm(int blockSize, int j) { checkButterfly(blockSize, j); return ksiIm[twiddleIndex(blockSize, j)]; }
     /** Re ω̄ for butterfly j of a block of size {@code blockSize} (encode direction), read from the table as ζ^{2N−k}. */
-    public double inverseTwiddleRe(int blockSize, int j) { return ksiRe[inverseTwiddleIndex(blockSize, j)]; }
-    public double inverseTwiddleIm(int blockSize, int j) { return ksiIm[inverseTwiddleIndex(blockSize, j)]; }
+    public double inverseTwiddleRe(int blockSize, int j) { checkButterfly(blockSize, j); return ksiRe[inverseTwiddleIndex(blockSize, j)]; }
+    public double inverseTwiddleIm(int blockSize, int j) { checkButterfly(blockSize, j); return ksiIm[inverseTwiddleIndex(blockSize, j)]; }
 
-    private int twiddleIndex(int blockSize, int j) {
-        checkButterfly(blockSize, j);
+    private int twiddleIndex(int blockSize, int j) {   // unchecked: the stage loops stay within their blocks
         int lenq = blockSize << 2;
         return (int) ((long) (rotGroup[j] % lenq) * m / lenq);
     }
 
     private int inverseTwiddleIndex(int blockSize, int j) {
-        checkButterfly(blockSize, j);
         int lenq = blockSize << 2;
         return (int) ((long) (lenq - rotGroup[j] % lenq) * m / lenq);
     }
@@ -76,6 +74,7 @@ public final class SpecialFft {
 
     /** One Cooley–Tukey stage of block size {@code len} (decode direction). */
     public void forwardStage(double[] re, double[] im, int size, int len) {
+        checkStage(re, im, size, len);
         int lenh = len >> 1;
         for (int i = 0; i < size; i += len) {
             for (int j = 0; j < lenh; j++) {
@@ -92,6 +91,7 @@ public final class SpecialFft {
 
     /** One Gentleman–Sande stage of block size {@code len} (encode direction). */
     public void inverseStage(double[] re, double[] im, int size, int len) {
+        checkStage(re, im, size, len);
         int lenh = len >> 1;
         for (int i = 0; i < size; i += len) {
             for (int j = 0; j < lenh; j++) {
@@ -128,6 +128,12 @@ public final class SpecialFft {
         if (blockSize < 2 || Integer.bitCount(blockSize) != 1 || blockSize > Math.max(2, ringDegree / 2) || j < 0 || j >= blockSize / 2) {
             throw new IllegalArgumentException("no butterfly " + j + " in a block of size " + blockSize + " (blocks are powers of two in [2, N/2])");
         }
+    }
+
+    private void checkStage(double[] re, double[] im, int size, int len) {
+        checkSize(size);
+        if (len < 2 || Integer.bitCount(len) != 1 || len > size) throw new IllegalArgumentException("stage block size must be a power of two in [2, " + size + "], got " + len);
+        if (re.length < size || im.length < size) throw new IllegalArgumentException("vectors of " + re.length + " and " + im.length + " values for an FFT of size " + size);
     }
 
     private void checkSize(int size) {

@@ -42,6 +42,11 @@ abstract class LimbNttBackend implements NttBackend {
         }
     }
 
+    /** Statistics of a batch that {@link NttEngine} ran through {@link #runRange} on several threads. */
+    final void recordBatch(int count, int n, long nanos) {
+        stats.record(count, n, nanos);
+    }
+
     /** Shape checks shared by every backend: a bad batch is a typed error, never a wrong answer. */
     static void checkBatch(NttBackend backend, long[][] limbs, NttTables[] tables, int count) {
         Objects.requireNonNull(limbs, "limbs");

@@ -117,6 +117,7 @@ public final class NttEngine {
         counters.increment(Op.NTT_CALLS);
         if (pool != null && count > 1 && b instanceof LimbNttBackend lb && tables[0].n() >= PARALLEL_MIN_N) {
             LimbNttBackend.checkBatch(b, limbs, tables, count);
+            long start = System.nanoTime();
             int parts = Math.min(threads, count);
             java.util.List<java.util.concurrent.Callable<Void>> tasks = new java.util.ArrayList<>(parts);
             for (int t = 0; t < parts; t++) {
@@ -124,6 +125,7 @@ public final class NttEngine {
                 tasks.add(() -> { lb.runRange(limbs, tables, from, to, forward); return null; });
             }
             Pools.runAll(pool, tasks);
+            lb.recordBatch(count, tables[0].n(), System.nanoTime() - start);
             return;
         }
         if (forward) b.forward(limbs, tables, count);

@@ -14,18 +14,23 @@ import io.hoist.keygen.KeyGenerator;
 
 import java.util.SplittableRandom;
 
-/** Small, explicitly insecure parameters with keys made on demand for each plan. */
-final class LtFixture {
-    final CkksParameters params;
-    final CkksContext ctx;
-    final Encoder encoder;
-    final KeyGenerator kg;
-    final SecretKey sk;
-    final Encryptor enc;
-    final Decryptor dec;
+/** Small, explicitly insecure parameters with keys made on demand for each plan (also the base of the DFT tests' fixture). */
+public class LtFixture {
+    public final CkksParameters params;
+    public final CkksContext ctx;
+    public final Encoder encoder;
+    public final KeyGenerator kg;
+    public final SecretKey sk;
+    public final Encryptor enc;
+    public final Decryptor dec;
 
     LtFixture(int logN, int[] logQ, int[] logP) {
-        params = CkksParameters.builder().logN(logN).logQ(logQ).logP(logP).scale(0x1p40).allowInsecure().build();
+        this(logN, logN - 1, logQ, logP);
+    }
+
+    /** Parameters with 2^logSlots slots, scale 2^40. */
+    public LtFixture(int logN, int logSlots, int[] logQ, int[] logP) {
+        params = CkksParameters.builder().logN(logN).logSlots(logSlots).logQ(logQ).logP(logP).scale(0x1p40).allowInsecure().build();
         ctx = CkksContext.create(params);
         encoder = new Encoder(ctx);
         kg = new KeyGenerator(ctx);

@@ -1,19 +1,13 @@
 package io.hoist.lt.dft;
 
 import io.hoist.ckks.Ciphertext;
-import io.hoist.ckks.CkksContext;
-import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.ComplexVector;
-import io.hoist.ckks.Decryptor;
-import io.hoist.ckks.Encoder;
-import io.hoist.ckks.Encryptor;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.RotationKeySet;
-import io.hoist.ckks.SecretKey;
-import io.hoist.keygen.KeyGenerator;
 import io.hoist.lt.Algorithm;
 import io.hoist.lt.Cost;
+import io.hoist.lt.LtFixture;
 import io.hoist.lt.Objective;
 import io.hoist.lt.Schedule;
 import io.hoist.lt.Storage;
@@ -30,26 +24,16 @@ import static org.junit.jupiter.api.Assertions.*;
 /** Encrypted CoeffsToSlots / SlotsToCoeffs at N = 2^10 … 2^12 against the plaintext coefficients. */
 class DftEvaluatorTest {
     /** Insecure small parameters: one 60-bit base prime and 45-bit primes for the DFT levels. */
-    static final class Fixture {
-        final CkksParameters params;
-        final CkksContext ctx;
-        final Encoder encoder;
-        final KeyGenerator kg;
-        final SecretKey sk;
-        final Encryptor enc;
-        final Decryptor dec;
-
+    static final class Fixture extends LtFixture {
         Fixture(int logN, int logSlots, int levels) {
+            super(logN, logSlots, logQ(levels), new int[] {61, 61});
+        }
+
+        private static int[] logQ(int levels) {
             int[] logQ = new int[levels + 1];
             java.util.Arrays.fill(logQ, 45);
             logQ[0] = 60;
-            params = CkksParameters.builder().logN(logN).logSlots(logSlots).logQ(logQ).logP(61, 61).scale(0x1p40).allowInsecure().build();
-            ctx = CkksContext.create(params);
-            encoder = new Encoder(ctx);
-            kg = new KeyGenerator(ctx);
-            sk = kg.genSecretKey();
-            enc = Encryptor.withSecretKey(ctx, sk);
-            dec = new Decryptor(ctx, sk);
+            return logQ;
         }
 
         RotationKeySet keys(List<DftPlan> plans) {
