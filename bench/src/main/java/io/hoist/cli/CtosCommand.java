@@ -195,7 +195,7 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
         }
         if (runs < 0 || runs > 100) throw new IllegalArgumentException("--runs must be in [0, 100]");
         return new Setup(params, engine.backend, s, d, top, sd, stop, a, on, o, keyBudget, joint, ScheduleCommand.parseStorage(storage), runs, seed,
-                perLevel == null ? null : perLevel.clone(), stocPerLevel == null ? null : stocPerLevel.clone(), engine.threads);
+                perLevel == null ? null : perLevel.clone(), stocPerLevel == null ? null : stocPerLevel.clone(), engine.threads());
     }
 
     private static int sumPositive(String option, int[] counts) {

@@ -43,7 +43,7 @@ public final class DemoCommand implements Callable<Integer> {
         Plan plan = Plan.of(t, Algorithm.TH_BSGS, 16, 16, 16);
         Plan dh = Plan.auto(t, params, params.maxLevel(), Algorithm.DH_BSGS, Objective.FEWEST_KEYS, Integer.MAX_VALUE);
         Cost dhCost = dh.cost(params, params.maxLevel(), Storage.PRECOMPUTED);
-        CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads);
+        CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
         LtRun run = new LtRun(params, plan, Storage.PRECOMPUTED, io.hoist.lt.Schedule.direct());
         run.quiet = engine.json;
         run.run(ctx, t, r, false);

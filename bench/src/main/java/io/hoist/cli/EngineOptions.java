@@ -12,8 +12,15 @@ public final class EngineOptions {
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
-    @Option(names = "--threads", defaultValue = "1", description = "threads over which each batch of limb NTTs is spread (bit-identical results) (default ${DEFAULT-VALUE})")
-    int threads;
+    @Option(names = "--threads", description = "threads for limb transforms, key switches, diagonal sums and encoding (bit-identical results for every count; default: the available processors)")
+    Integer threads;
+
+    /** The thread count asked for, or the available processors. */
+    int threads() {
+        int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        if (t < 1 || t > 1024) throw new IllegalArgumentException("--threads must be in [1, 1024], got " + t);
+        return t;
+    }
 
     static final class BackendNames implements Iterable<String> {
         @Override

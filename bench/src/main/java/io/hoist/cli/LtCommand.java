@@ -38,8 +38,17 @@ public final class LtCommand implements Callable<Integer> {
     @Option(names = "--sparse", description = "use K random nonzero diagonals instead of a dense matrix")
     Integer sparse;
 
-    @Option(names = "--storage", defaultValue = "precomputed", description = "precomputed or compact diagonals (default ${DEFAULT-VALUE})")
+    @Option(names = "--storage", description = "precomputed or compact diagonals (default: precomputed; for block matrices compact when precomputed ones would not fit the heap)")
     String storage;
+
+    @Option(names = "--rows", description = "block matrix: number of rows (any size; the matrix is cut into blocks of the slot count)")
+    Integer rows;
+
+    @Option(names = "--cols", description = "block matrix: number of columns (default: --rows)")
+    Integer cols;
+
+    @Option(names = "--block", description = "block matrix: block dimension, a power of two dividing the slots (default: the slot count, or less for a matrix that fits one ciphertext)")
+    Integer block;
 
     @Option(names = "--seed", defaultValue = "1", description = "seed of the random matrix and vector (test data only)")
     long seed;
@@ -88,11 +97,12 @@ public final class LtCommand implements Callable<Integer> {
     public Integer call() {
         CkksParameters params = paramsOptions.build("n13");
         Algorithm a = Algorithm.parse(planOptions.algo);
+        if (rows != null || cols != null) return callBlocks(params, a);
         int dim = planOptions.n != null ? planOptions.n : params.slots();
         checkDimension(dim, params);
         if (sparse != null && (sparse < 1 || sparse > dim)) throw new IllegalArgumentException("--sparse must be in [1, " + dim + "] (the dimension), got " + sparse);
         if ((keys == null) != (secret == null)) throw new IllegalArgumentException("--keys and --secret go together");
-        Storage st = ScheduleCommand.parseStorage(storage);
+        Storage st = ScheduleCommand.parseStorage(storage == null ? "precomputed" : storage);
         String schedName = scheduleName.toLowerCase(Locale.ROOT);
         if (!schedName.equals("direct") && !schedName.equals("phased")) {
             throw new IllegalArgumentException("--schedule must be direct or phased, got '" + scheduleName + "'");
@@ -101,11 +111,7 @@ public final class LtCommand implements Callable<Integer> {
         if (compareDirect && !schedName.equals("phased")) throw new IllegalArgumentException("--compare-direct needs --schedule phased");
         SplittableRandom r = new SplittableRandom(seed);
         LinearTransform t = LtRun.randomTransform(r, dim, sparse == null ? 0 : sparse);
-        Objective obj = switch (objective.toLowerCase(Locale.ROOT)) {
-            case "fewest-keys" -> Objective.FEWEST_KEYS;
-            case "fewest-mults" -> Objective.FEWEST_MULTS;
-            default -> throw new IllegalArgumentException("--objective must be fewest-keys or fewest-mults");
-        };
+        Objective obj = objective();
         Plan plan = planOptions.split != null ? Plan.of(t, a, planOptions.split) : Plan.auto(t, params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
         Schedule sched = schedName.equals("phased") ? phased(plan, params, st) : Schedule.direct();
         long need = LtRun.memoryEstimate(params, plan, st), have = Runtime.getRuntime().maxMemory();
@@ -114,7 +120,7 @@ public final class LtCommand implements Callable<Integer> {
                     "this run needs about %.1f GB (keys, diagonals, buffers) and the JVM may use %.1f GB: raise the heap (HOIST_JVM_OPTS=-Xmx…), use --storage compact or a smaller --n",
                     need / 1e9, have / 1e9));
         }
-        CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads);
+        CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
         if (warmup < 0 || warmup > 1000 || runs < 1 || runs > 1000) throw new IllegalArgumentException("--warmup must be in [0, 1000] and --runs in [1, 1000]");
         LtRun run = new LtRun(params, plan, st, sched);
         run.warmup = warmup;
@@ -131,6 +137,56 @@ public final class LtCommand implements Callable<Integer> {
         return run.status();
     }
 
+    private Objective objective() {
+        return switch (objective.toLowerCase(Locale.ROOT)) {
+            case "fewest-keys" -> Objective.FEWEST_KEYS;
+            case "fewest-mults" -> Objective.FEWEST_MULTS;
+            default -> throw new IllegalArgumentException("--objective must be fewest-keys or fewest-mults");
+        };
+    }
+
+    /** {@code --rows/--cols}: a random dense block matrix on the direct schedule. */
+    private Integer callBlocks(CkksParameters params, Algorithm a) {
+        int m = rows != null ? rows : cols, n = cols != null ? cols : rows;
+        if (m < 1 || n < 1) throw new IllegalArgumentException("--rows and --cols must be positive, got " + m + " and " + n);
+        if (planOptions.n != null || sparse != null || keys != null || compareDirect || !scheduleName.equalsIgnoreCase("direct")) {
+            throw new IllegalArgumentException("--rows/--cols (block matrices) run a dense matrix on the direct schedule: drop --n, --sparse, --keys, --compare-direct and --schedule");
+        }
+        if (a == Algorithm.BSGS) throw new IllegalArgumentException("block matrices need a hoisted algorithm (diagonal, dh-bsgs, th-bsgs), not bsgs");
+        if (runs < 1 || runs > 1000) throw new IllegalArgumentException("--runs must be in [1, 1000]");
+        int b = block != null ? block : io.hoist.lt.BlockLinearTransform.blockDimensionFor(m, n, params.slots());
+        if (b < 1 || Integer.bitCount(b) != 1 || params.slots() % b != 0) throw new IllegalArgumentException("--block must be a power of two dividing the " + params.slots() + " slots, got " + b);
+        var matrix = io.hoist.lt.BlockLinearTransform.fromEntries(m, n, b, BlockRun.randomEntries(seed, n), null);
+        Objective obj = objective();
+        int level = params.maxLevel();
+        Plan plan = planOptions.split != null ? Plan.dense(b, a, planOptions.split)
+                : Plan.autoForIndices(b, allIndices(b), params, level, a, obj, Integer.MAX_VALUE);
+        Storage st = storage != null ? ScheduleCommand.parseStorage(storage) : blockStorage(params, plan, matrix);
+        long need = plan.cost(params, level, st).keyBytes() + diagonalBytes(params, plan, matrix, st), have = Runtime.getRuntime().maxMemory();
+        if (need > 0.8 * have) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT,
+                    "the keys and %s diagonals of %d blocks need about %.1f GB and the JVM may use %.1f GB: raise the heap (HOIST_JVM_OPTS=-Xmx…)%s",
+                    st.name().toLowerCase(Locale.ROOT), matrix.blockRows() * matrix.blockCols(), need / 1e9, have / 1e9, st == Storage.PRECOMPUTED ? " or use --storage compact" : ""));
+        }
+        BlockRun run = new BlockRun(params, matrix, plan, st, seed);
+        run.runs = runs;
+        run.quiet = engine.json;
+        run.run(CkksContext.create(params, engine.backend, engine.threads()));
+        if (engine.json) System.out.println(BlockRender.json(run).toString());
+        else BlockRender.print(run);
+        return run.status();
+    }
+
+    /** Precomputed diagonals when every block's fit in half the heap, otherwise compact ones (one word per coefficient). */
+    private static Storage blockStorage(CkksParameters params, Plan plan, io.hoist.lt.BlockLinearTransform m) {
+        return diagonalBytes(params, plan, m, Storage.PRECOMPUTED) <= Runtime.getRuntime().maxMemory() / 2 ? Storage.PRECOMPUTED : Storage.COMPACT;
+    }
+
+    private static long diagonalBytes(CkksParameters params, Plan plan, io.hoist.lt.BlockLinearTransform m, Storage st) {
+        long limbs = st == Storage.COMPACT ? 1 : LimbLayout.of(params, params.maxLevel()).d();
+        return (long) m.blockRows() * m.blockCols() * plan.indices().size() * limbs * 8L * params.n();
+    }
+
     /** The phased schedule, checked before any key is made: the budget given, or 64 MB raised to the smallest feasible one. */
     private Schedule phased(Plan plan, CkksParameters params, Storage st) {
         if (plan.algorithm() == Algorithm.BSGS) throw new IllegalArgumentException("bsgs runs full rotations and has no phased schedule; use --schedule direct");
@@ -140,15 +196,8 @@ public final class LtCommand implements Callable<Integer> {
     }
 
     static Json.Obj toJson(LtRun run, LinearTransform t) {
-        Map<String, Object> precision = new LinkedHashMap<>();
-        precision.put("minBits", run.precision.minBits());
-        precision.put("avgBits", run.precision.avgBits());
-        Map<String, Object> millis = new LinkedHashMap<>();
-        millis.put("keygen", run.keygenMillis);
-        millis.put("encode", run.encodeMillis);
-        millis.put("evaluate", run.evaluateMillis);
-        millis.put("firstEvaluate", run.firstEvaluateMillis);
-        millis.put("evaluateRuns", run.evaluateMillisAll);
+        Map<String, Object> precision = LtRun.precisionJson(run.precision);
+        Map<String, Object> millis = LtRun.millisJson(run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis, run.evaluateMillisAll);
         if (run.directMillisAll != null) {
             millis.put("directEvaluate", run.directMillis);
             millis.put("directEvaluateRuns", run.directMillisAll);
@@ -170,6 +219,7 @@ public final class LtCommand implements Callable<Integer> {
                 .put("split", run.plan.split())
                 .put("storage", run.storage.name().toLowerCase(Locale.ROOT))
                 .put("backend", run.backend)
+                .put("threads", run.threads)
                 .put("secure", run.params.secure())
                 .put("rotationKeys", run.rotationKeys)
                 .put("keyBytes", run.keyBytes)

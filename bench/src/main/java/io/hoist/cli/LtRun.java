@@ -51,6 +51,7 @@ final class LtRun {
     long keyBytes, seededKeyBytes, diagonalBytes;
     long allocatedFirst = -1, allocatedWarm = -1, pooledBytes;
     String backend;
+    int threads;
     Grouping grouping;
     TrafficLedger measuredTraffic, expectedTraffic;
     Boolean bitIdenticalToDirect;
@@ -88,6 +89,7 @@ final class LtRun {
 
     void run(CkksContext ctx, LinearTransform t, SplittableRandom r, boolean compareDirect) {
         backend = ctx.engine().backend().name();
+        threads = ctx.engine().threads();
         int level = params.maxLevel();
         long t0 = System.nanoTime();
         SecretKey sk;
@@ -182,9 +184,14 @@ final class LtRun {
     }
 
     boolean countsMatch() {
+        return countsMatch(counts, expected);
+    }
+
+    /** Whether measured counts equal the closed form (Decompose, ModDown, KS-IP, PtMul, limb NTTs). */
+    static boolean countsMatch(Map<Op, Long> counts, Cost expected) {
         return counts.get(Op.DECOMPOSE) == expected.decompose() && counts.get(Op.MOD_DOWN) == expected.modDown()
                 && counts.get(Op.KS_INNER_PRODUCT) == expected.keySwitchInnerProducts() && counts.get(Op.PT_MUL) == expected.ptMuls()
-                && measuredNtt() == expected.ntt();
+                && counts.get(Op.NTT_LIMBS) + counts.get(Op.INTT_LIMBS) == expected.ntt();
     }
 
     boolean trafficMatches() {
@@ -222,12 +229,35 @@ final class LtRun {
     }
 
     Map<String, Object> measuredJson() {
+        return countsJson(counts);
+    }
+
+    /** Measured counts in the JSON reports' names and order (the {@code expected} object's keys). */
+    static Map<String, Object> countsJson(Map<Op, Long> counts) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("decompose", counts.get(Op.DECOMPOSE));
         m.put("modDown", counts.get(Op.MOD_DOWN));
         m.put("keySwitchInnerProducts", counts.get(Op.KS_INNER_PRODUCT));
         m.put("ptMuls", counts.get(Op.PT_MUL));
-        m.put("ntt", measuredNtt());
+        m.put("ntt", counts.get(Op.NTT_LIMBS) + counts.get(Op.INTT_LIMBS));
+        return m;
+    }
+
+    static Map<String, Object> precisionJson(PrecisionStats p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("minBits", p.minBits());
+        m.put("avgBits", p.avgBits());
+        return m;
+    }
+
+    /** The stage times every LT report gives, in milliseconds. */
+    static Map<String, Object> millisJson(double keygen, double encode, double evaluate, double first, double[] runs) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("keygen", keygen);
+        m.put("encode", encode);
+        m.put("evaluate", evaluate);
+        m.put("firstEvaluate", first);
+        m.put("evaluateRuns", runs);
         return m;
     }
 

@@ -102,6 +102,7 @@ public final class NttCommand implements Callable<Integer> {
         if (engine.json) {
             Json.Obj o = Json.obj()
                     .put("backend", b.name())
+                    .put("threads", engine.threads())
                     .put("logN", logN)
                     .put("limbs", limbs)
                     .put("primeBits", bits)
@@ -189,7 +190,10 @@ public final class NttCommand implements Callable<Integer> {
         return ok;
     }
 
-    private Timing time(NttBackend b, long[][] input, NttTables[] tables) {
+    /** Per-limb times of a batch on {@code b}, the batch's limbs spread over the threads asked for (one thread: the backend itself). */
+    private Timing time(NttBackend backend, long[][] input, NttTables[] tables) {
+        int threads = engine.threads();
+        NttBackend b = threads == 1 ? backend : new EngineBackend(new io.hoist.ring.NttEngine(backend, new io.hoist.ring.OpCounters(), threads), backend);
         int m = input.length;
         long[][] work = deepCopy(input);
         long warmEnd = System.nanoTime() + (long) (warmupSeconds * 1e9);
@@ -221,5 +225,14 @@ public final class NttCommand implements Callable<Integer> {
     static {
         // keep the scalar reference loaded even when another backend is chosen
         ScalarNttBackend.class.getName();
+    }
+
+    /** A backend whose batches run through an engine (spread over its threads); timing only. */
+    private record EngineBackend(io.hoist.ring.NttEngine engine, NttBackend inner) implements NttBackend {
+        @Override public String name() { return inner.name(); }
+        @Override public void forward(long[][] limbs, NttTables[] tables, int count) { engine.forward(limbs, tables, count); }
+        @Override public void inverse(long[][] limbs, NttTables[] tables, int count) { engine.inverse(limbs, tables, count); }
+        @Override public boolean accepts(NttTables t) { return inner.accepts(t); }
+        @Override public io.hoist.ring.NttStats stats() { return inner.stats(); }
     }
 }

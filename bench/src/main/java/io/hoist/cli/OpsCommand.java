@@ -61,7 +61,7 @@ public final class OpsCommand implements Callable<Integer> {
     public Integer call() {
         if (runs < 1) throw new IllegalArgumentException("--runs must be at least 1");
         CkksParameters params = paramsOptions.build("n14");
-        CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads);
+        CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
         if (!engine.json) {
             System.out.println("ops: " + ParamsOptions.describe(params));
             System.out.println("backend " + ctx.engine().backend().name() + "; generating keys…");
@@ -144,6 +144,7 @@ public final class OpsCommand implements Callable<Integer> {
                     .put("logQP", params.logQP())
                     .put("secure", params.secure())
                     .put("backend", ctx.engine().backend().name())
+                    .put("threads", ctx.engine().threads())
                     .put("keygenMillis", keygenMillis)
                     .put("ops", ops));
         } else {

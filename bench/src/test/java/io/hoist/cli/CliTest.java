@@ -135,6 +135,29 @@ class CliTest {
     }
 
     @Test
+    void ltBlockMatrixJsonReportsBlocksCountsAndPrecision() {
+        // 1500×700 at 1024 slots: 2×1 blocks of 1024 (the last block row 476 rows), both thread counts
+        for (String threads : new String[] {"1", "2"}) {
+            Run r = run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--rows", "1500", "--cols", "700",
+                    "--split", "8,8,16", "--threads", threads, "--json");
+            assertEquals(0, r.code(), r.out());
+            String blocks = object(r.out(), "blocks");
+            for (String k : new String[] {"\"rows\":2", "\"cols\":1", "\"dimension\":1024", "\"inputCiphertexts\":1", "\"outputCiphertexts\":2"}) {
+                assertTrue(blocks.contains(k), k + " missing: " + blocks);
+            }
+            assertTrue(r.out().contains("\"countsMatch\":true"), r.out());
+            assertTrue(r.out().contains("\"threads\":" + threads), r.out());
+            assertTrue(r.out().contains("\"rotationKeys\":29"), r.out());   // 7 + 7 + 15
+        }
+        // a matrix that fits one ciphertext takes one block of the smallest power of two
+        Run small = run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--rows", "40", "--cols", "100", "--json");
+        assertEquals(0, small.code(), small.out());
+        assertTrue(object(small.out(), "blocks").contains("\"dimension\":128"), small.out());
+        assertEquals(2, run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--rows", "64", "--n", "64").code());
+        assertEquals(2, run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--rows", "64", "--block", "48").code());
+    }
+
+    @Test
     void ltPhasedReportsTrafficMemoryAndBitIdentity() {
         Run r = run("lt", "--algo", "th-bsgs", "--logN", "11", "--logQ", "50,40,40", "--logP", "60,60", "--insecure", "--n", "64",
                 "--schedule", "phased", "--onchip-mb", "1", "--compare-direct", "--storage", "compact", "--json");

@@ -71,7 +71,7 @@ public final class CkksContext {
 
     /** Context on the machine's default NTT backend with fresh counters. */
     public static CkksContext create(CkksParameters params) {
-        return new CkksContext(params, NttEngine.defaultEngine());
+        return create(params, null, 1);
     }
 
     /** Context on the named backend with fresh counters. */

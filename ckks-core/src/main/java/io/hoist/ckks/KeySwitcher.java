@@ -378,6 +378,18 @@ public final class KeySwitcher {
      * Counts one MOD_DOWN.
      */
     public void modDownRescale(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
+        Prepared p = modDownRescalePrepare(x, pool, c);
+        try {
+            modDownRescaleLimbs(x, p, out, 0, x.level(), pool, c);
+        } finally {
+            p.release(pool);
+        }
+        out.setDomain(Domain.NTT);
+        countModDown(c, x.limbCount(), x.level());
+    }
+
+    /** Prologue of ModDown+rescale: the dropped limbs (q_ℓ and P) in the coefficient form, prepared for the centred conversion. */
+    public Prepared modDownRescalePrepare(PolyQP x, LimbPool pool, OpCounters c) {
         int level = x.level();
         if (level == 0) throw new LevelMismatchException("cannot rescale a level-0 polynomial");
         if (x.domain() != Domain.NTT) throw new WrongOperandException("modDownRescale expects an NTT-domain polynomial");
@@ -391,14 +403,13 @@ public final class KeySwitcher {
         long[] u = pool.get();
         BConv conv = ctx.modDownRescaleConv(level);
         conv.prepare(y, y, u, n, c, kernels);
-        Prepared p = new Prepared(conv, y, u, -1);
-        try {
-            dropLimbs(x.q(), Domain.NTT, p, out, 0, level, ctx.qpLastInv[level], ctx.qpLastInvShoup[level], pool, c);
-        } finally {
-            p.release(pool);
-        }
-        out.setDomain(Domain.NTT);
-        countModDown(c, x.limbCount(), level);
+        return new Prepared(conv, y, u, -1);
+    }
+
+    /** Q limbs [from, to) ⊆ [0, ℓ) of ModDown+rescale from the prologue (NTT domain). */
+    public void modDownRescaleLimbs(PolyQP x, Prepared prep, RnsPoly out, int from, int to, LimbPool pool, OpCounters c) {
+        int level = x.level();
+        dropLimbs(x.q(), Domain.NTT, prep, out, from, to, ctx.qpLastInv[level], ctx.qpLastInvShoup[level], pool, c);
     }
 
     public RnsPoly modDownRescale(PolyQP x) {

@@ -115,7 +115,7 @@ public final class NttEngine {
 
     private void call(NttBackend b, long[][] limbs, NttTables[] tables, int count, boolean forward, OpCounters counters) {
         counters.increment(Op.NTT_CALLS);
-        if (pool != null && count > 1 && b instanceof LimbNttBackend lb && tables[0].n() >= PARALLEL_MIN_N) {
+        if (pool != null && count > 1 && b instanceof LimbNttBackend lb && tables[0].n() >= PARALLEL_MIN_N && !Pools.inWorker()) {
             LimbNttBackend.checkBatch(b, limbs, tables, count);
             long start = System.nanoTime();
             int parts = Math.min(threads, count);

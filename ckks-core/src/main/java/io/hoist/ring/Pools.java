@@ -20,6 +20,14 @@ final class Pools {
         }, null, false));
     }
 
+    /**
+     * Whether the calling thread is a worker of one of these pools: work it starts then runs in
+     * place, since its siblings already keep the other threads busy (no nested fan-out).
+     */
+    static boolean inWorker() {
+        return Thread.currentThread() instanceof java.util.concurrent.ForkJoinWorkerThread w && POOLS.containsValue(w.getPool());
+    }
+
     /** Runs every task on {@code pool} and waits, rethrowing what a task threw (unchecked) rather than wrapping it. */
     static void runAll(ForkJoinPool pool, java.util.List<java.util.concurrent.Callable<Void>> tasks) {
         try {

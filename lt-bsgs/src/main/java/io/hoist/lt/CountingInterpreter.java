@@ -14,10 +14,34 @@ public final class CountingInterpreter {
 
     /** Closed-form counts of one evaluation of {@code program} with diagonals kept as {@code storage}. */
     public static Cost counts(LtProgram program, Storage storage) {
+        return total(program, tally(program, storage, 1, 6, null));
+    }
+
+    /**
+     * Closed-form counts of a block product (spec of {@link EncodedBlockTransform#cost()}): phases
+     * 1–3 once per input ciphertext ({@code blockCols}), phase 4 once per nonzero block with that
+     * block's own diagonals, phases 5–6 once per output ciphertext ({@code blockRows}).
+     */
+    public static Cost blockCounts(LtProgram program, Storage storage, int blockRows, int blockCols,
+                                   java.util.List<? extends java.util.Set<Integer>> blockDiagonals) {
+        long[] sum = new long[5];
+        add(sum, tally(program, storage, 1, 3, null), blockCols);
+        for (java.util.Set<Integer> b : blockDiagonals) add(sum, tally(program, storage, 4, 4, b), 1);
+        add(sum, tally(program, storage, 5, 6, null), blockRows);
+        return total(program, sum);
+    }
+
+    private static void add(long[] sum, long[] t, long times) {
+        for (int i = 0; i < sum.length; i++) sum[i] += t[i] * times;
+    }
+
+    /** {decompose, modDown, ksip, ptMuls, ntt} of the steps of phases [from, to]; diagonal sums over {@code only} when given. */
+    private static long[] tally(LtProgram program, Storage storage, int fromPhase, int toPhase, java.util.Set<Integer> only) {
         LimbLayout lay = program.layout();
         int d = lay.d(), lq = lay.lq(), beta = lay.beta();
         long dec = 0, md = 0, ksip = 0, pt = 0, ntt = 0;
         for (LtProgram.Step s : program.steps()) {
+            if (s.phase() < fromPhase || s.phase() > toPhase) continue;
             switch (s.kind()) {
                 case DECOMPOSE -> { dec++; ntt += (long) beta * d; }
                 case KEY_SWITCH -> ksip++;
@@ -25,17 +49,23 @@ public final class CountingInterpreter {
                 case MOD_DOWN -> md++;   // coefficient domain: its INTT is the preceding INTT step, no NTT after
                 case MOD_DOWN_RESCALE, MOD_DOWN_KEEP_LEVEL -> { md++; ntt += d; }
                 case DIAGONAL_SUM -> {
-                    pt += s.diagonals().length();
-                    if (storage == Storage.COMPACT) {
-                        for (int t = 0; t < s.babies().length(); t++) ntt += s.babies().get(t) == 0 ? lq : d;
+                    for (int t = 0; t < s.diagonals().length(); t++) {
+                        if (only != null && !only.contains(s.diagonals().get(t))) continue;
+                        pt++;
+                        if (storage == Storage.COMPACT) ntt += s.babies().get(t) == 0 ? lq : d;
                     }
                 }
                 case TIMES_P, MOVE -> { }
             }
         }
+        return new long[] {dec, md, ksip, pt, ntt};
+    }
+
+    private static Cost total(LtProgram program, long[] c) {
+        LimbLayout lay = program.layout();
         int keys = program.plan().rotations().size();
-        double mults = dec * decomposeMults(lay) + md * modDownMults(lay) + ksip * keySwitchMults(lay) + pt * 2.0 * d * lay.n();
-        return new Cost(dec, md, ksip, pt, ntt, keys, keys * lay.keyBytes(), keys * lay.seededKeyBytes(), mults);
+        double mults = c[0] * decomposeMults(lay) + c[1] * modDownMults(lay) + c[2] * keySwitchMults(lay) + c[3] * 2.0 * lay.d() * lay.n();
+        return new Cost(c[0], c[1], c[2], c[3], c[4], keys, keys * lay.keyBytes(), keys * lay.seededKeyBytes(), mults);
     }
 
     /** §6.2: C_T = (N/2)·log2 N per limb (I)NTT. */

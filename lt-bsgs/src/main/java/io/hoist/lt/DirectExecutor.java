@@ -13,21 +13,31 @@ final class DirectExecutor {
     private DirectExecutor() {}
 
     static Ciphertext run(ExecState st, double scale) {
+        runPhases(st, 1, 6);
+        return st.output(scale);
+    }
+
+    /**
+     * Runs the steps of phases [from, to] in program order; a buffer whose last use lies outside
+     * the range stays with the state (the babies a block product's diagonal sums read).
+     */
+    static void runPhases(ExecState st, int fromPhase, int toPhase) {
         LtProgram prog = st.prog;
         int d = st.d;
         for (LtProgram.Step s : prog.steps()) {
+            if (s.phase() < fromPhase || s.phase() > toPhase) continue;
             switch (s.kind()) {
                 case DECOMPOSE -> {
                     if (st.hasDigits(s.out().get(0))) break;   // shared with another transform (evaluateMany)
                     ExecState.DecomposeJob job = st.new DecomposeJob(s);
-                    job.limbs(0, d);
+                    io.hoist.ring.Parallel.ranges(st.threads, d, job::limbs);
                     job.end();
                 }
                 case TIMES_P -> st.timesP(s);
-                case KEY_SWITCH -> st.keySwitch(s, 0, d, true);
+                case KEY_SWITCH -> st.keySwitchAll(s);
                 case INTT -> st.intt(s, 0, d);
                 case MOD_DOWN -> st.modDown(s);
-                case DIAGONAL_SUM -> st.diagonalSums(List.of(s), 0, d, true);
+                case DIAGONAL_SUM -> st.diagonalSumsAll(st, st.et, List.of(s), false);
                 case MOVE -> st.move(s);
                 case MOD_DOWN_RESCALE -> st.modDownRescale(s);
                 case MOD_DOWN_KEEP_LEVEL -> st.modDownKeepLevel(s);
@@ -35,7 +45,6 @@ final class DirectExecutor {
             for (int i = 0; i < s.in().length(); i++) releaseIfDone(st, s.in().get(i), s.index());
             for (int i = 0; i < s.out().length(); i++) releaseIfDone(st, s.out().get(i), s.index());
         }
-        return st.output(scale);
     }
 
     private static void releaseIfDone(ExecState st, int id, int step) {

@@ -32,8 +32,15 @@ public final class EncodedTransform {
 
     EncodedTransform(CkksParameters params, Plan plan, int level, double scale, boolean rescales, Storage storage,
                      Int2ObjectMap<PolyQP> qp, Int2ObjectMap<RnsPoly> q, Int2ObjectMap<long[]> compact) {
+        this(params, plan, level, scale, rescales, storage, qp, q, compact,
+                plan.algorithm() == Algorithm.BSGS ? null : LtProgram.compile(plan, LimbLayout.of(params, level), rescales));
+    }
+
+    /** With a program compiled once for several transforms (the blocks of a block product). */
+    EncodedTransform(CkksParameters params, Plan plan, int level, double scale, boolean rescales, Storage storage,
+                     Int2ObjectMap<PolyQP> qp, Int2ObjectMap<RnsPoly> q, Int2ObjectMap<long[]> compact, LtProgram program) {
         this.rescales = rescales;
-        this.program = plan.algorithm() == Algorithm.BSGS ? null : LtProgram.compile(plan, LimbLayout.of(params, level), rescales);
+        this.program = program;
         this.params = params;
         this.plan = plan;
         this.level = level;
@@ -59,6 +66,20 @@ public final class EncodedTransform {
     PolyQP qp(int r) { return qp.get(r); }
     RnsPoly q(int r) { return q.get(r); }
     long[] compact(int r) { return compact.get(r); }
+
+    /** Whether diagonal r is stored (a block of a block product holds only its own nonzero diagonals). */
+    boolean contains(int r) {
+        return compact != null ? compact.containsKey(r) : qp != null ? qp.containsKey(r) : q.containsKey(r);
+    }
+
+    /** The diagonals stored. */
+    int diagonalCount() {
+        return compact != null ? compact.size() : qp != null ? qp.size() : q.size();
+    }
+
+    java.util.Set<Integer> diagonalIndexSet() {
+        return com.google.common.collect.ImmutableSortedSet.copyOf(compact != null ? compact.keySet() : qp != null ? qp.keySet() : q.keySet());
+    }
 
     /** Bytes held by the encoded diagonals (8 per stored word). */
     public long memoryBytes() {

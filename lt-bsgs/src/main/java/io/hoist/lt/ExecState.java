@@ -35,6 +35,8 @@ final class ExecState implements AutoCloseable {
     final LtProgram prog;
     final EncodedTransform et;
     final int level, lq, d, n;
+    /** The engine's threads: the limbs of a key switch, a Decompose or a diagonal sum are spread over them. */
+    final int threads;
     private final PolyQP[] polys;
     private final PolyQP[][] digits;
     private final GaloisKey[] keyOf;
@@ -45,10 +47,15 @@ final class ExecState implements AutoCloseable {
     private final long[] montR, montRShoup;
 
     ExecState(CkksContext ctx, KeySwitcher ks, LimbPool pool, LtProgram prog, EncodedTransform et, RotationKeySet keys, Ciphertext ct) {
+        this(ctx, ks, pool, prog, et, keys, ct, ctx.counters().child());
+    }
+
+    /** A state counting into {@code counters} (shared by the states of one block product). */
+    ExecState(CkksContext ctx, KeySwitcher ks, LimbPool pool, LtProgram prog, EncodedTransform et, RotationKeySet keys, Ciphertext ct, OpCounters counters) {
         this.ctx = ctx;
         this.ks = ks;
         this.pool = pool;
-        this.counters = ctx.counters().child();
+        this.counters = counters;
         this.prog = prog;
         this.et = et;
         this.level = prog.layout().level();
@@ -56,6 +63,7 @@ final class ExecState implements AutoCloseable {
         this.d = prog.layout().d();
         this.n = ctx.n();
         this.kernels = ctx.engine().kernels();
+        this.threads = ctx.engine().threads();
         this.polys = new PolyQP[prog.buffers().size()];
         this.digits = new PolyQP[prog.buffers().size()][];
         this.keyOf = new GaloisKey[prog.steps().size()];
@@ -193,6 +201,26 @@ final class ExecState implements AutoCloseable {
     /** KEY_SWITCH over QP limbs [from, to); counts the KS-IP when {@code last}. */
     void keySwitch(LtProgram.Step s, int from, int to, boolean last) {
         if (t0 == null) { t0 = pool.get(); t1 = pool.get(); }
+        keySwitch(s, from, to, last, t0, t1);
+    }
+
+    /** KEY_SWITCH over all QP limbs, the limbs spread over the engine's threads (each range with its own scratch). */
+    void keySwitchAll(LtProgram.Step s) {
+        if (threads == 1) { keySwitch(s, 0, d, true); return; }
+        ensure(s.out().get(0), Domain.NTT);   // before the ranges, so that no two threads create a buffer
+        ensure(s.out().get(1), Domain.NTT);
+        io.hoist.ring.Parallel.ranges(threads, d, (from, to) -> {
+            long[] a = pool.get(), b = pool.get();
+            try {
+                keySwitch(s, from, to, from == 0, a, b);
+            } finally {
+                pool.put(a);
+                pool.put(b);
+            }
+        });
+    }
+
+    private void keySwitch(LtProgram.Step s, int from, int to, boolean last, long[] t0, long[] t1) {
         PolyQP[] ds = digits[s.in().get(0)];
         int addId = s.in().get(1);
         PolyQP add = addId < 0 ? null : polys[addId];
@@ -221,7 +249,19 @@ final class ExecState implements AutoCloseable {
     void modDown(LtProgram.Step s) {
         PolyQP src = polys[s.in().get(0)];
         PolyQP dst = ensure(s.out().get(0), Domain.COEFFICIENT);
-        ks.modDown(src, dst.q(), pool, counters);
+        modDownLimbs(src, dst.q());
+    }
+
+    /** ModDown ÷P of {@code src} into {@code out} (src's domain), the Q limbs spread over the engine's threads. */
+    private void modDownLimbs(PolyQP src, RnsPoly out) {
+        KeySwitcher.Prepared p = ks.modDownPrepare(src, pool, counters);
+        try {
+            io.hoist.ring.Parallel.ranges(threads, lq, (from, to) -> ks.modDownLimbs(src, p, out, from, to, pool, counters));
+        } finally {
+            p.release(pool);
+        }
+        out.setDomain(src.domain());
+        KeySwitcher.countModDown(counters, src.limbCount(), lq);
     }
 
     /** MOVE: C takes over U_{·,0}'s limbs, or starts at zero. */
@@ -241,13 +281,21 @@ final class ExecState implements AutoCloseable {
     /** MOD_DOWN_KEEP_LEVEL (whole polynomial): ModDown ÷P, NTT in and out, no rescale. */
     void modDownKeepLevel(LtProgram.Step s) {
         PolyQP dst = ensure(s.out().get(0), Domain.NTT);
-        ks.modDown(polys[s.in().get(0)], dst.q(), pool, counters);
+        modDownLimbs(polys[s.in().get(0)], dst.q());
     }
 
-    /** MOD_DOWN_RESCALE (whole polynomial). */
+    /** MOD_DOWN_RESCALE (whole polynomial), the Q limbs spread over the engine's threads. */
     void modDownRescale(LtProgram.Step s) {
+        PolyQP src = polys[s.in().get(0)];
         PolyQP dst = ensure(s.out().get(0), Domain.NTT);
-        ks.modDownRescale(polys[s.in().get(0)], dst.q(), pool, counters);
+        KeySwitcher.Prepared p = ks.modDownRescalePrepare(src, pool, counters);
+        try {
+            io.hoist.ring.Parallel.ranges(threads, level, (from, to) -> ks.modDownRescaleLimbs(src, p, dst.q(), from, to, pool, counters));
+        } finally {
+            p.release(pool);
+        }
+        dst.q().setDomain(Domain.NTT);
+        KeySwitcher.countModDown(counters, src.limbCount(), level);
     }
 
     /**
@@ -257,6 +305,23 @@ final class ExecState implements AutoCloseable {
      * {@code last}.
      */
     void diagonalSums(List<LtProgram.Step> group, int from, int to, boolean last) {
+        diagonalSums(this, et, group, from, to, last, false);
+    }
+
+    /** The diagonal sums of {@code group} over all QP limbs, the limbs spread over the engine's threads. */
+    void diagonalSumsAll(ExecState src, EncodedTransform block, List<LtProgram.Step> group, boolean accumulate) {
+        if (threads == 1) { diagonalSums(src, block, group, 0, d, true, accumulate); return; }
+        for (LtProgram.Step s : group) { ensure(s.out().get(0), Domain.NTT); ensure(s.out().get(1), Domain.NTT); }
+        io.hoist.ring.Parallel.ranges(threads, d, (from, to) -> diagonalSums(src, block, group, from, to, from == 0, accumulate));
+    }
+
+    /**
+     * {@link #diagonalSums(List, int, int, boolean)} with the babies (A_b, B_b) of {@code src} and
+     * the diagonals of {@code block}, into this state's U buffers — added to them when
+     * {@code accumulate} (the blocks of one block row). Diagonals the block does not hold are zero
+     * and skipped.
+     */
+    void diagonalSums(ExecState src, EncodedTransform block, List<LtProgram.Step> group, int from, int to, boolean last, boolean accumulate) {
         int outs = group.size();
         int[] babies = group.stream().flatMapToInt(s -> s.babies().stream()).distinct().sorted().toArray();
         // term table: diag[o][t] = r, or −1 when giant step o has no diagonal with baby t
@@ -267,7 +332,8 @@ final class ExecState implements AutoCloseable {
             java.util.Arrays.fill(diag[o], -1);
             for (int t = 0; t < s.babies().length(); t++) {
                 int ti = java.util.Arrays.binarySearch(babies, s.babies().get(t));
-                diag[o][ti] = s.diagonals().get(t);
+                int r = s.diagonals().get(t);
+                diag[o][ti] = block.contains(r) ? r : -1;
                 aBuf[ti] = s.in().get(2 * t);
                 bBuf[ti] = s.in().get(2 * t + 1);
             }
@@ -278,7 +344,7 @@ final class ExecState implements AutoCloseable {
             u1[o] = ensure(group.get(o).out().get(1), Domain.NTT);
         }
         long[][] o0 = new long[outs][], o1 = new long[outs][];
-        boolean compact = et.storage() == Storage.COMPACT;
+        boolean compact = block.storage() == Storage.COMPACT;
         int chunk = compact ? COMPACT_CHUNK : babies.length;
         long[][] x = new long[chunk][], y = new long[chunk][];
         long[][][] f = new long[outs][chunk][];
@@ -286,14 +352,17 @@ final class ExecState implements AutoCloseable {
         for (int j = from; j < to; j++) {
             long q = ctx.primeQP(level, j);
             for (int o = 0; o < outs; o++) { o0[o] = u0[o].limb(j); o1[o] = u1[o].limb(j); }
-            boolean first = true;
+            boolean first = !accumulate;
             for (int c0 = 0; c0 < babies.length; c0 += chunk) {
                 int terms = 0;
                 for (int t = c0; t < Math.min(babies.length, c0 + chunk); t++) {
                     if (j >= lq && babies[t] == 0) continue;   // A_0, B_0 have no P limbs
-                    x[terms] = polys[aBuf[t]].limb(j);
-                    y[terms] = polys[bBuf[t]].limb(j);
-                    for (int o = 0; o < outs; o++) f[o][terms] = diag[o][t] < 0 ? null : compact ? expand(diag[o][t], j, q, scratch) : et.qp(diag[o][t]).limb(j);
+                    boolean any = false;
+                    for (int o = 0; o < outs; o++) any |= diag[o][t] >= 0;
+                    if (!any) continue;
+                    x[terms] = src.polys[aBuf[t]].limb(j);
+                    y[terms] = src.polys[bBuf[t]].limb(j);
+                    for (int o = 0; o < outs; o++) f[o][terms] = diag[o][t] < 0 ? null : compact ? expand(block, diag[o][t], j, q, scratch) : block.qp(diag[o][t]).limb(j);
                     terms++;
                 }
                 if (terms == 0) continue;
@@ -306,8 +375,9 @@ final class ExecState implements AutoCloseable {
             if (first) for (int o = 0; o < outs; o++) { java.util.Arrays.fill(o0[o], 0L); java.util.Arrays.fill(o1[o], 0L); }
         }
         if (last) {
-            for (LtProgram.Step s : group) {
-                int terms = s.diagonals().length();
+            for (int o = 0; o < outs; o++) {
+                int terms = 0;
+                for (int t = 0; t < babies.length; t++) if (diag[o][t] >= 0) terms++;
                 counters.add(Op.PT_MUL, terms);
                 counters.add(Op.MOD_MULS, 2L * terms * d * n);
             }
@@ -315,9 +385,9 @@ final class ExecState implements AutoCloseable {
     }
 
     /** Compact diagonal r's limb j in the coefficient domain, Montgomery form (NTT follows in {@link #transformScratch}). */
-    private long[] expand(int r, int j, long q, List<long[]> scratch) {
+    private long[] expand(EncodedTransform block, int r, int j, long q, List<long[]> scratch) {
         long[] s = pool.get();
-        kernels.liftSigned(et.compact(r), montR[j], montRShoup[j], q, s);
+        kernels.liftSigned(block.compact(r), montR[j], montRShoup[j], q, s);
         scratch.add(s);
         return s;
     }

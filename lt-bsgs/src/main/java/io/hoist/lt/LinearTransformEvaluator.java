@@ -57,8 +57,13 @@ public final class LinearTransformEvaluator {
         this(ctx, keys, Schedule.direct());
     }
 
-    /** An evaluator whose {@link #evaluate(Ciphertext, EncodedTransform)} runs {@code schedule}. */
+    /**
+     * An evaluator whose {@link #evaluate(Ciphertext, EncodedTransform)} runs {@code schedule}. The
+     * first evaluator of a JVM starts the kernels' JIT warm-up ({@link io.hoist.ring.KernelWarmup})
+     * in the background, overlapping the encoding that precedes any evaluation.
+     */
     public LinearTransformEvaluator(CkksContext ctx, RotationKeySet keys, Schedule schedule) {
+        io.hoist.ring.KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());
         this.ctx = ctx;
         this.params = ctx.params();
         this.encoder = new Encoder(ctx);
@@ -115,18 +120,28 @@ public final class LinearTransformEvaluator {
         if (plan.dimension() != t.dimension() || !plan.indices().equals(t.diagonalIndices())) {
             throw new IllegalArgumentException("plan " + plan + " was made for another transform than " + t);
         }
-        if (params.slots() % t.dimension() != 0) {
-            throw new IllegalArgumentException("transform dimension " + t.dimension() + " does not divide the " + params.slots() + " slots");
+        checkEncode(t.dimension(), level, scale, rescale);
+        return encodeDiagonals(t, plan, level, storage, scale, rescale, progress, null);
+    }
+
+    private void checkEncode(int dimension, int level, double scale, boolean rescale) {
+        if (params.slots() % dimension != 0) {
+            throw new IllegalArgumentException("transform dimension " + dimension + " does not divide the " + params.slots() + " slots");
         }
         if (level < (rescale ? 1 : 0) || level > params.maxLevel()) {
             throw new LevelMismatchException("linear transforms need a ciphertext level in [" + (rescale ? 1 : 0) + ", " + params.maxLevel() + "], got " + level);
         }
         if (!(scale >= 2) || Double.isInfinite(scale)) throw new io.hoist.ckks.InvalidScaleException("a transform's plaintext scale must be finite and ≥ 2, got " + scale);
+    }
+
+    /** Encodes {@code t}'s diagonals (a subset of the plan's) for {@code plan}; {@code program} is compiled when null. */
+    private EncodedTransform encodeDiagonals(LinearTransform t, Plan plan, int level, Storage storage, double scale, boolean rescale,
+                                             io.hoist.ckks.Progress progress, LtProgram program) {
         boolean overQ = plan.algorithm() == Algorithm.BSGS;
         Int2ObjectOpenHashMap<PolyQP> qp = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<RnsPoly> q = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<long[]> compact = new Int2ObjectOpenHashMap<>();
-        int[] rs = plan.indices().stream().mapToInt(Integer::intValue).toArray();
+        int[] rs = t.diagonalIndices().stream().mapToInt(Integer::intValue).toArray();
         Object[] encoded = new Object[rs.length];   // each diagonal is independent: encoded over the engine's threads, one slot each
         java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
         io.hoist.ring.Parallel.forEach(ctx.engine().threads(), rs.length, i -> {
@@ -150,9 +165,42 @@ public final class LinearTransformEvaluator {
             for (var e : q.int2ObjectEntrySet()) qp.put(e.getIntKey(), new PolyQP(e.getValue(), null));
             q.clear();
         }
-        return new EncodedTransform(params, plan, level, scale, rescale, storage,
-                storage == Storage.PRECOMPUTED && !overQ ? qp : null, storage == Storage.PRECOMPUTED && overQ ? q : null,
-                storage == Storage.COMPACT ? compact : null);
+        var qpm = storage == Storage.PRECOMPUTED && !overQ ? qp : null;
+        var qm = storage == Storage.PRECOMPUTED && overQ ? q : null;
+        var cm = storage == Storage.COMPACT ? compact : null;
+        if (program == null) return new EncodedTransform(params, plan, level, scale, rescale, storage, qpm, qm, cm);
+        return new EncodedTransform(params, plan, level, scale, rescale, storage, qpm, qm, cm, program);
+    }
+
+    /**
+     * Encodes every block of {@code t} for {@code plan}, which must be made for the union of the
+     * blocks' diagonals ({@link BlockLinearTransform#diagonalIndices()}) at the block dimension; the
+     * product rescales once per output ciphertext. Blocks are read one at a time, so only the
+     * encoded form of the whole matrix is held; {@code progress} counts blocks.
+     */
+    public EncodedBlockTransform encode(BlockLinearTransform t, Plan plan, int level, Storage storage, io.hoist.ckks.Progress progress) {
+        if (plan.dimension() != t.blockDimension()) {
+            throw new IllegalArgumentException("plan " + plan + " has dimension " + plan.dimension() + ", the blocks " + t.blockDimension());
+        }
+        if (plan.algorithm() == Algorithm.BSGS) throw new IllegalArgumentException("block products hoist each input's rotations and need diagonal, dh-bsgs or th-bsgs, not bsgs");
+        double scale = params.q(level);
+        checkEncode(t.blockDimension(), level, scale, true);
+        LtProgram program = LtProgram.compile(plan, LimbLayout.of(params, level));
+        int rows = t.blockRows(), cols = t.blockCols();
+        EncodedTransform[][] blocks = new EncodedTransform[rows][cols];
+        for (int br = 0; br < rows; br++) {
+            for (int bc = 0; bc < cols; bc++) {
+                LinearTransform b = t.block(br, bc);
+                if (b != null) {
+                    if (!plan.indices().containsAll(b.diagonalIndices())) {
+                        throw new IllegalArgumentException("block (" + br + ", " + bc + ") has diagonals outside plan " + plan + ": make the plan for the union of the blocks' diagonals");
+                    }
+                    blocks[br][bc] = encodeDiagonals(b, plan, level, storage, scale, true, io.hoist.ckks.Progress.NONE, program);
+                }
+                synchronized (progress) { progress.step((long) br * cols + bc + 1, (long) rows * cols); }
+            }
+        }
+        return new EncodedBlockTransform(params, plan, level, scale, storage, t, blocks);
     }
 
     private PolyQP montgomery(PolyQP p) {
@@ -251,6 +299,32 @@ public final class LinearTransformEvaluator {
             if (d0 != null) for (PolyQP p : d0) p.release(pool);
         }
         return out;
+    }
+
+    /**
+     * M·x for a block matrix: {@code inputs} are the block columns' ciphertexts (all at the
+     * transform's level and one scale), the result the block rows' ciphertexts at level ℓ−1. Each
+     * input is decomposed and rotated once for all the blocks of its column; each block row is
+     * rescaled once. Runs on the direct schedule.
+     */
+    public BlockEvaluation evaluate(List<Ciphertext> inputs, EncodedBlockTransform ebt) {
+        if (!ebt.params().equals(params)) throw new ParameterMismatchException("block transform made under other parameters");
+        if (inputs.size() != ebt.blockCols()) {
+            throw new IllegalArgumentException(inputs.size() + " input ciphertexts for " + ebt.blockCols() + " block columns (" + ebt.cols() + " columns in blocks of " + ebt.blockDimension() + ")");
+        }
+        for (int i = 0; i < inputs.size(); i++) {
+            Ciphertext ct = inputs.get(i);
+            if (!ct.params().equals(params)) throw new ParameterMismatchException("input " + i + " made under other parameters");
+            if (ct.degree() != 1) throw new WrongOperandException("input " + i + ": linear transforms need a degree-1 ciphertext");
+            if (ct.level() != ebt.level()) throw new LevelMismatchException("transform encoded for level " + ebt.level() + ", input " + i + " at level " + ct.level());
+            if (ct.scale() != inputs.get(0).scale()) {
+                throw new io.hoist.ckks.ScaleMismatchException("input " + i + " has scale " + ct.scale() + ", input 0 " + inputs.get(0).scale() + ": the blocks of a row are summed");
+            }
+        }
+        OpCounters c = ctx.counters().child();
+        double scale = inputs.get(0).scale() * ebt.scale() / params.q(ebt.level());
+        List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale);
+        return new BlockEvaluation(com.google.common.collect.ImmutableList.copyOf(out), counts(c));
     }
 
     /** Δ·Δ_pt, divided by q_ℓ when the transform rescales. */

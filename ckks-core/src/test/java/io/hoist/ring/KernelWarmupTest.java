@@ -1,0 +1,14 @@
+package io.hoist.ring;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+
+/** The JIT warm-up drives every kernel and branch it lists on both kernel sets without failing (its results are discarded). */
+class KernelWarmupTest {
+    @Test
+    void warmupRunsOnScalarAndVectorKernels() {
+        assertDoesNotThrow(() -> KernelWarmup.run(new ScalarLimbKernels(), new ScalarNttBackend(), 16));
+        assertDoesNotThrow(() -> KernelWarmup.run(LimbKernels.best(), NttBackends.defaultBackend(), 16));
+    }
+}

@@ -1,0 +1,88 @@
+package io.hoist.lt;
+
+import com.google.common.base.Preconditions;
+import io.hoist.ckks.CkksParameters;
+
+/**
+ * A {@link BlockLinearTransform}'s blocks encoded for one plan at one level: every block under the
+ * same plan (made for the union of the blocks' diagonals), so that one key set serves them all and
+ * the rotations of each input ciphertext are shared by every block of its column. A block keeps
+ * only its own nonzero diagonals; an all-zero block is not stored. Immutable.
+ */
+public final class EncodedBlockTransform {
+    private final CkksParameters params;
+    private final Plan plan;
+    private final int level, rows, cols, blockDim, blockRows, blockCols;
+    private final Storage storage;
+    private final double scale;
+    /** [blockRow][blockCol], null for a zero block. */
+    private final EncodedTransform[][] blocks;
+
+    EncodedBlockTransform(CkksParameters params, Plan plan, int level, double scale, Storage storage, BlockLinearTransform t, EncodedTransform[][] blocks) {
+        Preconditions.checkArgument(plan.algorithm() != Algorithm.BSGS, "block products hoist each input's rotations and need a hoisted algorithm (diagonal, dh-bsgs, th-bsgs), not bsgs");
+        this.params = params;
+        this.plan = plan;
+        this.level = level;
+        this.scale = scale;
+        this.storage = storage;
+        this.rows = t.rows();
+        this.cols = t.cols();
+        this.blockDim = t.blockDimension();
+        this.blockRows = t.blockRows();
+        this.blockCols = t.blockCols();
+        this.blocks = blocks;
+    }
+
+    public CkksParameters params() { return params; }
+    /** The plan every block shares. */
+    public Plan plan() { return plan; }
+    public int level() { return level; }
+    public double scale() { return scale; }
+    public Storage storage() { return storage; }
+    public int rows() { return rows; }
+    public int cols() { return cols; }
+    public int blockDimension() { return blockDim; }
+    /** Output ciphertexts. */
+    public int blockRows() { return blockRows; }
+    /** Input ciphertexts. */
+    public int blockCols() { return blockCols; }
+
+    /** Blocks that are not all zero. */
+    public int nonzeroBlocks() {
+        int c = 0;
+        for (EncodedTransform[] row : blocks) for (EncodedTransform b : row) if (b != null) c++;
+        return c;
+    }
+
+    EncodedTransform block(int br, int bc) {
+        return blocks[br][bc];
+    }
+
+    /** Bytes held by every block's encoded diagonals. */
+    public long memoryBytes() {
+        long s = 0;
+        for (EncodedTransform[] row : blocks) for (EncodedTransform b : row) if (b != null) s += b.memoryBytes();
+        return s;
+    }
+
+    /**
+     * Closed-form counts of one evaluation: the input part of the program (phases 1–3: first
+     * Decompose, inner and middle layers) once per input ciphertext, the diagonal sums once per
+     * nonzero block with that block's diagonals, and the output part (outer layer, final ModDown)
+     * once per output ciphertext. A block column or row that is all zero costs nothing (its output
+     * is the zero ciphertext).
+     */
+    public Cost cost() {
+        int rowsUsed = 0, colsUsed = 0;
+        for (int br = 0; br < blockRows; br++) if (BlockExecutor.rowHasBlocks(this, br)) rowsUsed++;
+        for (int bc = 0; bc < blockCols; bc++) if (BlockExecutor.columnHasBlocks(this, bc)) colsUsed++;
+        return CountingInterpreter.blockCounts(LtProgram.compile(plan, LimbLayout.of(params, level)), storage, rowsUsed, colsUsed,
+                java.util.Arrays.stream(blocks).flatMap(java.util.Arrays::stream).filter(java.util.Objects::nonNull)
+                        .map(EncodedTransform::diagonalIndexSet).toList());
+    }
+
+    @Override
+    public String toString() {
+        return "EncodedBlockTransform[" + rows + "×" + cols + ", " + blockRows + "×" + blockCols + " blocks, " + plan.describe() + ", level " + level + "]";
+    }
+}
