@@ -67,18 +67,41 @@ public final class Encoder {
      * a plaintext that {@link #liftQP} and {@link #liftQ} expand to limbs. Coefficients must stay
      * below 2^62 in magnitude.
      */
+    /**
+     * {@link #encodeToIntegers(ComplexVector, double)} of the slot values (re[i], im[i]), one per
+     * slot, without copies: {@code re} and {@code im} are used as the FFT's scratch and overwritten.
+     * For bulk encoders (the diagonals of a transform) that build the slot vector themselves.
+     */
+    public long[] encodeToIntegers(double[] re, double[] im, double scale) {
+        if (!Double.isFinite(scale) || scale < 2) throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
+        int slots = ctx.params().slots();
+        if (re.length != slots || im.length != slots) throw new IllegalArgumentException("need " + slots + " slot values, got " + re.length + " and " + im.length);
+        for (int i = 0; i < slots; i++) {
+            if (!Double.isFinite(re[i]) || !Double.isFinite(im[i])) throw new EncodingOverflowException("value " + i + " is not finite");
+        }
+        fft.inverse(re, im, slots);
+        long[] out = new long[n];
+        int gap = n / (2 * slots);
+        for (int i = 0; i < slots; i++) {
+            out[i * gap] = round62(re[i] * scale, i * gap);
+            out[n / 2 + i * gap] = round62(im[i] * scale, n / 2 + i * gap);
+        }
+        return out;
+    }
+
+    private static long round62(double c, int k) {
+        if (!(Math.abs(c) < 0x1p62)) {
+            throw new EncodingOverflowException(String.format(java.util.Locale.ROOT,
+                    "coefficient %d reaches 2^%.1f; the one-word form holds at most 2^62", k, Math.log(Math.abs(c)) / Math.log(2)));
+        }
+        return Math.round(c);
+    }
+
     public long[] encodeToIntegers(ComplexVector values, double scale) {
         if (!Double.isFinite(scale) || scale < 2) throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
         double[] real = embed(values, scale);
         long[] out = new long[n];
-        for (int k = 0; k < n; k++) {
-            double c = real[k];
-            if (!(Math.abs(c) < 0x1p62)) {
-                throw new EncodingOverflowException(String.format(java.util.Locale.ROOT,
-                        "coefficient %d reaches 2^%.1f; the one-word form holds at most 2^62", k, Math.log(Math.abs(c)) / Math.log(2)));
-            }
-            out[k] = Math.round(c);
-        }
+        for (int k = 0; k < n; k++) out[k] = round62(real[k], k);
         return out;
     }
 

@@ -18,6 +18,8 @@ public final class SpecialFft {
     private final int m;                    // 2N, the order of ζ
     private final double[] ksiRe, ksiIm;    // ζ^k, k = 0 … 2N
     private final int[] rotGroup;           // 5^j mod 2N, j < N/2
+    /** Per stage (index log2 of the block size): ω and ω̄ of its butterflies, read from ksi once so the loops do no division. */
+    private final double[][] fwdRe, fwdIm, invRe, invIm;
 
     public SpecialFft(int logN) {
         Preconditions.checkArgument(logN >= 1 && logN <= 20, "logN must be in [1, 20], got %s", logN);
@@ -35,6 +37,24 @@ public final class SpecialFft {
         for (int j = 0; j < rotGroup.length; j++) {
             rotGroup[j] = (int) g;
             g = g * 5 % m;
+        }
+        int stages = Integer.numberOfTrailingZeros(Math.max(2, ringDegree / 2)) + 1;
+        fwdRe = new double[stages][];
+        fwdIm = new double[stages][];
+        invRe = new double[stages][];
+        invIm = new double[stages][];
+        for (int s = 1, len = 2; s < stages; s++, len <<= 1) {
+            int h = len >> 1;
+            fwdRe[s] = new double[h];
+            fwdIm[s] = new double[h];
+            invRe[s] = new double[h];
+            invIm[s] = new double[h];
+            for (int j = 0; j < h; j++) {
+                fwdRe[s][j] = ksiRe[twiddleIndex(len, j)];
+                fwdIm[s][j] = ksiIm[twiddleIndex(len, j)];
+                invRe[s][j] = ksiRe[inverseTwiddleIndex(len, j)];
+                invIm[s][j] = ksiIm[inverseTwiddleIndex(len, j)];
+            }
         }
     }
 
@@ -76,12 +96,12 @@ public final class SpecialFft {
     public void forwardStage(double[] re, double[] im, int size, int len) {
         checkStage(re, im, size, len);
         int lenh = len >> 1;
+        final double[] wr = fwdRe[Integer.numberOfTrailingZeros(len)], wi = fwdIm[Integer.numberOfTrailingZeros(len)];
         for (int i = 0; i < size; i += len) {
             for (int j = 0; j < lenh; j++) {
-                int idx = twiddleIndex(len, j);
                 int a = i + j, b = i + j + lenh;
-                double vr = re[b] * ksiRe[idx] - im[b] * ksiIm[idx];
-                double vi = re[b] * ksiIm[idx] + im[b] * ksiRe[idx];
+                double vr = re[b] * wr[j] - im[b] * wi[j];
+                double vi = re[b] * wi[j] + im[b] * wr[j];
                 double ur = re[a], ui = im[a];
                 re[a] = ur + vr; im[a] = ui + vi;
                 re[b] = ur - vr; im[b] = ui - vi;
@@ -93,25 +113,25 @@ public final class SpecialFft {
     public void inverseStage(double[] re, double[] im, int size, int len) {
         checkStage(re, im, size, len);
         int lenh = len >> 1;
+        final double[] wr = invRe[Integer.numberOfTrailingZeros(len)], wi = invIm[Integer.numberOfTrailingZeros(len)];
         for (int i = 0; i < size; i += len) {
             for (int j = 0; j < lenh; j++) {
-                int idx = inverseTwiddleIndex(len, j);
                 int a = i + j, b = i + j + lenh;
                 double ur = re[a] + re[b], ui = im[a] + im[b];
                 double dr = re[a] - re[b], di = im[a] - im[b];
                 re[a] = ur; im[a] = ui;
-                re[b] = dr * ksiRe[idx] - di * ksiIm[idx];
-                im[b] = dr * ksiIm[idx] + di * ksiRe[idx];
+                re[b] = dr * wr[j] - di * wi[j];
+                im[b] = dr * wi[j] + di * wr[j];
             }
         }
     }
 
     /** The bit-reversal permutation of the first {@code size} entries. */
     public static void bitReverse(double[] re, double[] im, int size) {
-        for (int i = 1, j = 0; i < size; i++) {
-            int bit = size >> 1;
-            for (; (j & bit) != 0; bit >>= 1) j ^= bit;
-            j ^= bit;
+        if (size < 2) return;
+        int shift = 32 - Integer.numberOfTrailingZeros(size);
+        for (int i = 1; i < size; i++) {
+            int j = Integer.reverse(i) >>> shift;   // one intrinsic instead of a carry loop per index
             if (i < j) {
                 double t = re[i]; re[i] = re[j]; re[j] = t;
                 t = im[i]; im[i] = im[j]; im[j] = t;

@@ -146,11 +146,11 @@ public final class LinearTransformEvaluator {
         java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
         io.hoist.ring.Parallel.forEach(ctx.engine().threads(), rs.length, i -> {
             int r = rs[i], k = plan.outer(r);
-            ComplexVector f = t.diagonal(r).rotate(-k);   // pre-rotation: f ⊙ Rot_{k+b}(x) = Rot_k(Rot_{−k}(f) ⊙ Rot_b(x))
-            long[] coeffs = encoder.encodeToIntegers(t.replicate(f, params.slots()), scale);
+            double[][] v = preRotated(t.diagonal(r), k);
+            long[] coeffs = encoder.encodeToIntegers(v[0], v[1], scale);
             if (storage == Storage.COMPACT) encoded[i] = coeffs;
-            else if (overQ || plan.baby(r) == 0) encoded[i] = montgomery(encoder.liftQ(coeffs, level));   // baby 0 multiplies P·c: no P limbs
-            else encoded[i] = montgomery(encoder.liftQP(coeffs, level));
+            else if (overQ || plan.baby(r) == 0) encoded[i] = ctx.ringQ().wrap(liftMontgomery(coeffs, level, level + 1), Domain.NTT);   // baby 0 multiplies P·c: no P limbs
+            else encoded[i] = liftMontgomeryQP(coeffs, level);
             synchronized (progress) { progress.step(done.incrementAndGet(), rs.length); }   // monotonic for the bars
         });
         for (int i = 0; i < rs.length; i++) {
@@ -203,9 +203,43 @@ public final class LinearTransformEvaluator {
         return new EncodedBlockTransform(params, plan, level, scale, storage, t, blocks);
     }
 
-    private PolyQP montgomery(PolyQP p) {
-        ks.toMontgomery(p);
-        return p;
+    /**
+     * Rot_{−k}(f) repeated over the slots, as the encoder's two scratch arrays — the pre-rotation
+     * f ⊙ Rot_{k+b}(x) = Rot_k(Rot_{−k}(f) ⊙ Rot_b(x)) and the replication in one pass.
+     */
+    private double[][] preRotated(ComplexVector f, int k) {
+        int slots = params.slots(), n = f.length();
+        double[] re = new double[slots], im = new double[slots];
+        for (int s = 0; s < slots; s++) {
+            int src = Math.floorMod(s % n - k, n);
+            re[s] = f.re(src);
+            im[s] = f.im(src);
+        }
+        return new double[][] {re, im};
+    }
+
+    /**
+     * Limbs [0, limbs) of level ℓ's QP basis of c·2^64 (Montgomery form), transformed: the form the
+     * executors multiply with, in one vector pass per limb before its NTT (NTT(R·c) = R·NTT(c)) —
+     * the same residues as lifting, transforming and converting, as the compact expansion makes.
+     */
+    private long[][] liftMontgomery(long[] coeffs, int level, int limbs) {
+        long[][] out = new long[limbs][params.n()];
+        io.hoist.ring.NttTables[] t = new io.hoist.ring.NttTables[limbs];
+        for (int j = 0; j < limbs; j++) {
+            long q = ctx.primeQP(level, j), r = io.hoist.math.ModArith.montgomeryR(q);
+            kernels.liftSigned(coeffs, r, io.hoist.math.ModArith.shoupQuotient(r, q), q, out[j]);
+            t[j] = ctx.tablesQP(level, j);
+        }
+        ctx.engine().forward(out, t, limbs);
+        return out;
+    }
+
+    private PolyQP liftMontgomeryQP(long[] coeffs, int level) {
+        int lq = level + 1;
+        long[][] all = liftMontgomery(coeffs, level, lq + params.alpha());
+        return new PolyQP(ctx.ringQ().wrap(java.util.Arrays.copyOfRange(all, 0, lq), Domain.NTT),
+                ctx.ringP().wrap(java.util.Arrays.copyOfRange(all, lq, all.length), Domain.NTT));
     }
 
     private RnsPoly montgomery(RnsPoly p) {
