@@ -66,6 +66,7 @@ final class BlockRun {
     }
 
     void run(CkksContext ctx) {
+        io.hoist.ring.KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());   // JIT warm-up overlapping keygen and encoding
         backend = ctx.engine().backend().name();
         threads = ctx.engine().threads();
         int level = params.maxLevel();

@@ -54,6 +54,7 @@ final class CtosRun {
     static Report run(CtosCommand.Setup s, int depth, boolean quiet) {
         CkksParameters params = s.params();
         CkksContext ctx = CkksContext.create(params, s.backend(), s.threads());
+        io.hoist.ring.KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());   // JIT warm-up overlapping keygen and encoding
         HomomorphicDft cts = s.cts(depth);
         List<HomomorphicDft> dfts = new ArrayList<>(List.of(cts));
         if (s.stocDepth() != null) dfts.add(s.stc());

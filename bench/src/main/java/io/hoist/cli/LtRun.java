@@ -88,6 +88,7 @@ final class LtRun {
     }
 
     void run(CkksContext ctx, LinearTransform t, SplittableRandom r, boolean compareDirect) {
+        io.hoist.ring.KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());   // JIT warm-up overlapping keygen and encoding
         backend = ctx.engine().backend().name();
         threads = ctx.engine().threads();
         int level = params.maxLevel();
