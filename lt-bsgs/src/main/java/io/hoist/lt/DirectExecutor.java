@@ -24,8 +24,18 @@ final class DirectExecutor {
     static void runPhases(ExecState st, int fromPhase, int toPhase) {
         LtProgram prog = st.prog;
         int d = st.d;
-        for (LtProgram.Step s : prog.steps()) {
+        List<LtProgram.Step> steps = prog.steps();
+        for (int idx = 0; idx < steps.size(); idx++) {
+            LtProgram.Step s = steps.get(idx);
             if (s.phase() < fromPhase || s.phase() > toPhase) continue;
+            int end = layerEnd(steps, idx, st.threads);
+            if (end > idx + 1) {
+                // the rotations of one layer are independent: one per thread beats splitting each one's few limbs
+                st.keySwitchBatch(steps.subList(idx, end));
+                for (LtProgram.Step k : steps.subList(idx, end)) release(st, k);
+                idx = end - 1;
+                continue;
+            }
             switch (s.kind()) {
                 case DECOMPOSE -> {
                     if (st.hasDigits(s.out().get(0))) break;   // shared with another transform (evaluateMany)
@@ -42,9 +52,26 @@ final class DirectExecutor {
                 case MOD_DOWN_RESCALE -> st.modDownRescale(s);
                 case MOD_DOWN_KEEP_LEVEL -> st.modDownKeepLevel(s);
             }
-            for (int i = 0; i < s.in().length(); i++) releaseIfDone(st, s.in().get(i), s.index());
-            for (int i = 0; i < s.out().length(); i++) releaseIfDone(st, s.out().get(i), s.index());
+            release(st, s);
         }
+    }
+
+    private static void release(ExecState st, LtProgram.Step s) {
+        for (int i = 0; i < s.in().length(); i++) releaseIfDone(st, s.in().get(i), s.index());
+        for (int i = 0; i < s.out().length(); i++) releaseIfDone(st, s.out().get(i), s.index());
+    }
+
+    /**
+     * End (exclusive) of the run of non-accumulating KEY_SWITCH steps starting at {@code from} (an
+     * inner or middle layer: each writes its own A, B), when there are at least as many as threads
+     * and more than one thread; otherwise {@code from}.
+     */
+    private static int layerEnd(List<LtProgram.Step> steps, int from, int threads) {
+        if (threads < 2) return from;
+        int end = from;
+        while (end < steps.size() && steps.get(end).kind() == LtProgram.Kind.KEY_SWITCH && !steps.get(end).accumulate()
+                && steps.get(end).phase() == steps.get(from).phase()) end++;
+        return end - from >= threads ? end : from;
     }
 
     private static void releaseIfDone(ExecState st, int id, int step) {

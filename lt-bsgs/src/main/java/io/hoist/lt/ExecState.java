@@ -220,6 +220,20 @@ final class ExecState implements AutoCloseable {
         });
     }
 
+    /** Independent KEY_SWITCH steps (one layer's rotations, distinct outputs), one whole step per task over the engine's threads. */
+    void keySwitchBatch(List<LtProgram.Step> steps) {
+        for (LtProgram.Step s : steps) { ensure(s.out().get(0), Domain.NTT); ensure(s.out().get(1), Domain.NTT); }
+        io.hoist.ring.Parallel.forEach(threads, steps.size(), i -> {
+            long[] a = pool.get(), b = pool.get();
+            try {
+                keySwitch(steps.get(i), 0, d, true, a, b);
+            } finally {
+                pool.put(a);
+                pool.put(b);
+            }
+        });
+    }
+
     private void keySwitch(LtProgram.Step s, int from, int to, boolean last, long[] t0, long[] t1) {
         PolyQP[] ds = digits[s.in().get(0)];
         int addId = s.in().get(1);
