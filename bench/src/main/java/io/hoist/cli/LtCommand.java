@@ -247,8 +247,8 @@ public final class LtCommand implements Callable<Integer> {
 
     static void print(LtRun run, LinearTransform t) {
         System.out.println("lt: " + ParamsOptions.describe(run.params));
-        System.out.printf(Locale.ROOT, "  %s on a %d×%d matrix (%d nonzero diagonals), %s diagonals, backend %s%n",
-                run.plan.describe(), t.dimension(), t.dimension(), t.diagonalCount(), run.storage.name().toLowerCase(Locale.ROOT), run.backend);
+        System.out.printf(Locale.ROOT, "  %s on a %d×%d matrix (%d nonzero diagonals), %s diagonals, backend %s, %d thread(s)%n",
+                run.plan.describe(), t.dimension(), t.dimension(), t.diagonalCount(), run.storage.name().toLowerCase(Locale.ROOT), run.backend, run.threads);
         System.out.printf(Locale.ROOT, "  precision: %.2f bits worst slot, %.2f bits average (L2 error against M·x)%n",
                 run.precision.minBits(), run.precision.avgBits());
         System.out.printf(Locale.ROOT, "  rotation keys: %d, %.1f MB (%.1f MB stored as seeds + b parts)%n",
