@@ -76,16 +76,9 @@ public final class Encoder {
         if (!Double.isFinite(scale) || scale < 2) throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
         int slots = ctx.params().slots();
         if (re.length != slots || im.length != slots) throw new IllegalArgumentException("need " + slots + " slot values, got " + re.length + " and " + im.length);
-        for (int i = 0; i < slots; i++) {
-            if (!Double.isFinite(re[i]) || !Double.isFinite(im[i])) throw new EncodingOverflowException("value " + i + " is not finite");
-        }
-        fft.inverse(re, im, slots);
+        double[] real = embedInPlace(re, im, scale);
         long[] out = new long[n];
-        int gap = n / (2 * slots);
-        for (int i = 0; i < slots; i++) {
-            out[i * gap] = round62(re[i] * scale, i * gap);
-            out[n / 2 + i * gap] = round62(im[i] * scale, n / 2 + i * gap);
-        }
+        for (int k = 0; k < n; k++) out[k] = round62(real[k], k);
         return out;
     }
 
@@ -98,11 +91,12 @@ public final class Encoder {
     }
 
     public long[] encodeToIntegers(ComplexVector values, double scale) {
-        if (!Double.isFinite(scale) || scale < 2) throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
-        double[] real = embed(values, scale);
-        long[] out = new long[n];
-        for (int k = 0; k < n; k++) out[k] = round62(real[k], k);
-        return out;
+        int slots = ctx.params().slots();
+        if (values.length() > slots) throw new EncodingOverflowException(values.length() + " values do not fit in " + slots + " slots");
+        double[] re = new double[slots], im = new double[slots];
+        System.arraycopy(values.re(), 0, re, 0, values.length());
+        System.arraycopy(values.im(), 0, im, 0, values.length());
+        return encodeToIntegers(re, im, scale);
     }
 
     /** Signed integer coefficients → QP polynomial at {@code level}, NTT domain (one batched call per part). */
@@ -199,11 +193,17 @@ public final class Encoder {
         if (values.length() > slots) {
             throw new EncodingOverflowException(values.length() + " values do not fit in " + slots + " slots");
         }
-        if (!(scale > 0) || Double.isInfinite(scale)) throw new EncodingOverflowException("scale must be positive and finite: " + scale);
         double[] re = new double[slots], im = new double[slots];
-        for (int i = 0; i < values.length(); i++) {
-            re[i] = values.re(i);
-            im[i] = values.im(i);
+        System.arraycopy(values.re(), 0, re, 0, values.length());
+        System.arraycopy(values.im(), 0, im, 0, values.length());
+        return embedInPlace(re, im, scale);
+    }
+
+    /** Δ·(special inverse FFT of the slot values) laid out as N coefficients; re and im (one per slot) are the FFT's scratch. */
+    private double[] embedInPlace(double[] re, double[] im, double scale) {
+        if (!(scale > 0) || Double.isInfinite(scale)) throw new EncodingOverflowException("scale must be positive and finite: " + scale);
+        int slots = re.length;
+        for (int i = 0; i < slots; i++) {
             if (!Double.isFinite(re[i]) || !Double.isFinite(im[i])) throw new EncodingOverflowException("value " + i + " is not finite");
         }
         fft.inverse(re, im, slots);

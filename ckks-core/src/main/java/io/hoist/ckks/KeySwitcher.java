@@ -163,7 +163,8 @@ public final class KeySwitcher {
         }
         Prepared[] prep = decomposePrepare(coeff, pool, cnt);
         try {
-            decomposeLimbs(prep, coeff, ntt, out, 0, level + 1 + ctx.alpha(), cnt);
+            RnsPoly cf = coeff, nt = ntt;
+            io.hoist.ring.Parallel.ranges(ctx.engine().threads(), level + 1 + ctx.alpha(), (from, to) -> decomposeLimbs(prep, cf, nt, out, from, to, cnt));
         } finally {
             release(prep, pool);
             if (tmp != null) pool.put(tmp.limbs());
@@ -350,7 +351,7 @@ public final class KeySwitcher {
     public void modDown(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
         Prepared p = modDownPrepare(x, pool, c);
         try {
-            modDownLimbs(x, p, out, 0, x.level() + 1, pool, c);
+            io.hoist.ring.Parallel.ranges(ctx.engine().threads(), x.level() + 1, (from, to) -> modDownLimbs(x, p, out, from, to, pool, c));
         } finally {
             p.release(pool);
         }
@@ -380,7 +381,7 @@ public final class KeySwitcher {
     public void modDownRescale(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
         Prepared p = modDownRescalePrepare(x, pool, c);
         try {
-            modDownRescaleLimbs(x, p, out, 0, x.level(), pool, c);
+            io.hoist.ring.Parallel.ranges(ctx.engine().threads(), x.level(), (from, to) -> modDownRescaleLimbs(x, p, out, from, to, pool, c));
         } finally {
             p.release(pool);
         }

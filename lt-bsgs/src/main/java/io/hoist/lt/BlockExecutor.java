@@ -57,7 +57,7 @@ final class BlockExecutor {
         }
     }
 
-    private static EncodedTransform firstBlock(EncodedBlockTransform ebt) {
+    static EncodedTransform firstBlock(EncodedBlockTransform ebt) {
         for (int br = 0; br < ebt.blockRows(); br++) {
             for (int bc = 0; bc < ebt.blockCols(); bc++) if (ebt.block(br, bc) != null) return ebt.block(br, bc);
         }

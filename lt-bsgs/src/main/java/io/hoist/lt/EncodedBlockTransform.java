@@ -76,7 +76,9 @@ public final class EncodedBlockTransform {
         int rowsUsed = 0, colsUsed = 0;
         for (int br = 0; br < blockRows; br++) if (BlockExecutor.rowHasBlocks(this, br)) rowsUsed++;
         for (int bc = 0; bc < blockCols; bc++) if (BlockExecutor.columnHasBlocks(this, bc)) colsUsed++;
-        return CountingInterpreter.blockCounts(LtProgram.compile(plan, LimbLayout.of(params, level)), storage, rowsUsed, colsUsed,
+        EncodedTransform any = BlockExecutor.firstBlock(this);   // every block carries the one compiled program
+        LtProgram prog = any != null ? any.program() : LtProgram.compile(plan, LimbLayout.of(params, level));
+        return CountingInterpreter.blockCounts(prog, storage, rowsUsed, colsUsed,
                 java.util.Arrays.stream(blocks).flatMap(java.util.Arrays::stream).filter(java.util.Objects::nonNull)
                         .map(EncodedTransform::diagonalIndexSet).toList());
     }

@@ -263,19 +263,7 @@ final class ExecState implements AutoCloseable {
     void modDown(LtProgram.Step s) {
         PolyQP src = polys[s.in().get(0)];
         PolyQP dst = ensure(s.out().get(0), Domain.COEFFICIENT);
-        modDownLimbs(src, dst.q());
-    }
-
-    /** ModDown ÷P of {@code src} into {@code out} (src's domain), the Q limbs spread over the engine's threads. */
-    private void modDownLimbs(PolyQP src, RnsPoly out) {
-        KeySwitcher.Prepared p = ks.modDownPrepare(src, pool, counters);
-        try {
-            io.hoist.ring.Parallel.ranges(threads, lq, (from, to) -> ks.modDownLimbs(src, p, out, from, to, pool, counters));
-        } finally {
-            p.release(pool);
-        }
-        out.setDomain(src.domain());
-        KeySwitcher.countModDown(counters, src.limbCount(), lq);
+        ks.modDown(src, dst.q(), pool, counters);
     }
 
     /** MOVE: C takes over U_{·,0}'s limbs, or starts at zero. */
@@ -295,21 +283,13 @@ final class ExecState implements AutoCloseable {
     /** MOD_DOWN_KEEP_LEVEL (whole polynomial): ModDown ÷P, NTT in and out, no rescale. */
     void modDownKeepLevel(LtProgram.Step s) {
         PolyQP dst = ensure(s.out().get(0), Domain.NTT);
-        modDownLimbs(polys[s.in().get(0)], dst.q());
+        ks.modDown(polys[s.in().get(0)], dst.q(), pool, counters);
     }
 
-    /** MOD_DOWN_RESCALE (whole polynomial), the Q limbs spread over the engine's threads. */
+    /** MOD_DOWN_RESCALE (whole polynomial; its Q limbs spread over the engine's threads by the key switcher). */
     void modDownRescale(LtProgram.Step s) {
-        PolyQP src = polys[s.in().get(0)];
         PolyQP dst = ensure(s.out().get(0), Domain.NTT);
-        KeySwitcher.Prepared p = ks.modDownRescalePrepare(src, pool, counters);
-        try {
-            io.hoist.ring.Parallel.ranges(threads, level, (from, to) -> ks.modDownRescaleLimbs(src, p, dst.q(), from, to, pool, counters));
-        } finally {
-            p.release(pool);
-        }
-        dst.q().setDomain(Domain.NTT);
-        KeySwitcher.countModDown(counters, src.limbCount(), level);
+        ks.modDownRescale(polys[s.in().get(0)], dst.q(), pool, counters);
     }
 
     /**

@@ -74,6 +74,18 @@ class ParallelNttTest {
     }
 
     @Test
+    void keySwitchIsBitIdenticalForOneAndTwoThreads() {
+        // a plain rotation: Decompose and ModDown split their limbs over the context's threads inside KeySwitcher
+        LtFixture f = new LtFixture(12, new int[] {50, 40, 40}, new int[] {60, 60});
+        RotationKeySet keys = f.kg.genRotationKeys(f.sk, f.params.maxLevel(), java.util.List.of(f.params.galoisElementForRotation(3)));
+        LinearTransform m = LtFixture.randomDense(new SplittableRandom(10), 64);
+        Ciphertext x = f.encrypt(m, ComplexVector.random(new SplittableRandom(11), 64));
+        Ciphertext one = new io.hoist.ckks.Evaluator(CkksContext.create(f.params, null, 1), null, keys).rotate(x, 3);
+        Ciphertext two = new io.hoist.ckks.Evaluator(CkksContext.create(f.params, null, 2), null, keys).rotate(x, 3);
+        assertEquals(one, two);
+    }
+
+    @Test
     void rotationKeysMadeOnSeveralThreadsWork() {
         LtFixture f = new LtFixture(12, new int[] {50, 40, 40}, new int[] {60, 60});
         LinearTransform m = LtFixture.randomDense(new SplittableRandom(6), 64);
