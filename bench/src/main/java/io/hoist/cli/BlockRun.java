@@ -59,10 +59,9 @@ final class BlockRun {
         this.seed = seed;
     }
 
-    /** Entry (i, j) of the random test matrix: uniform in [−1, 1]/√cols, so that outputs stay O(1). */
+    /** Entry (i, j) of the random test matrix (see {@link BlockLinearTransform#randomEntries}). */
     static BlockLinearTransform.Entries randomEntries(long seed, int cols) {
-        double s = 1 / Math.sqrt(cols);
-        return (i, j) -> new SplittableRandom(seed * 0x9E3779B97F4A7C15L + (long) i * cols + j).nextDouble(-1, 1) * s;
+        return BlockLinearTransform.randomEntries(seed, cols);
     }
 
     void run(CkksContext ctx) {
@@ -70,14 +69,11 @@ final class BlockRun {
         backend = ctx.engine().backend().name();
         threads = ctx.engine().threads();
         int level = params.maxLevel();
-        long t0 = System.nanoTime();
-        KeyGenerator kg = new KeyGenerator(ctx);
-        SecretKey sk = kg.genSecretKey();
-        RotationKeySet keys;
-        try (Bars bar = Bars.of("keygen", quiet)) {
-            keys = kg.genRotationKeys(sk, level, plan.rotationKeys(params), bar);
-        }
-        keygenMillis = (System.nanoTime() - t0) / 1e6;
+        Keys made = keygen(ctx, plan, level, quiet);
+        SecretKey sk = made.secret();
+        RotationKeySet keys = made.rotations();
+        keygenMillis = made.millis();
+        long t0;
         rotationKeys = keys.size();
         keyBytes = keys.sizes().fullBytes();
 
@@ -95,8 +91,7 @@ final class BlockRun {
         Encoder encoder = new Encoder(ctx);
         Encryptor enc = Encryptor.withSecretKey(ctx, sk);
         ComplexVector x = ComplexVector.random(new SplittableRandom(seed + 1), matrix.cols());
-        List<Ciphertext> in = new ArrayList<>();
-        for (ComplexVector part : matrix.splitInput(x)) in.add(enc.encrypt(encoder.encode(matrix.replicate(part, params.slots()), level, params.defaultScale())));
+        List<Ciphertext> in = encryptColumns(params, matrix, x, enc, encoder, level);
 
         t0 = System.nanoTime();
         BlockEvaluation ev = lte.evaluate(in, ebt);   // pays the JIT's warm-up: reported apart
@@ -116,10 +111,33 @@ final class BlockRun {
         precision = PrecisionStats.of(reference(x), matrix.joinOutput(parts));
     }
 
+    /** A fresh secret key and exactly {@code plan}'s rotation keys at {@code level}, with the time it took. */
+    record Keys(SecretKey secret, RotationKeySet rotations, double millis) {}
+
+    static Keys keygen(CkksContext ctx, Plan plan, int level, boolean quiet) {
+        long t0 = System.nanoTime();
+        KeyGenerator kg = new KeyGenerator(ctx);
+        SecretKey sk = kg.genSecretKey();
+        try (Bars bar = Bars.of("keygen", quiet)) {
+            RotationKeySet keys = kg.genRotationKeys(sk, level, plan.rotationKeys(ctx.params()), bar);
+            return new Keys(sk, keys, (System.nanoTime() - t0) / 1e6);
+        }
+    }
+
+    /** x cut into the matrix's block columns, each part replicated over the slots and encrypted at {@code level} with the default scale. */
+    static List<Ciphertext> encryptColumns(CkksParameters p, BlockLinearTransform matrix, ComplexVector x, Encryptor enc, Encoder encoder, int level) {
+        List<Ciphertext> in = new ArrayList<>();
+        for (ComplexVector part : matrix.splitInput(x)) in.add(enc.encrypt(encoder.encode(matrix.replicate(part, p.slots()), level, p.defaultScale())));
+        return in;
+    }
+
     /** M·x straight from the entries (row by row), independent of the block and diagonal machinery. */
     private ComplexVector reference(ComplexVector x) {
-        BlockLinearTransform.Entries e = randomEntries(seed, matrix.cols());
-        int m = matrix.rows(), n = matrix.cols();
+        return reference(randomEntries(seed, matrix.cols()), matrix.rows(), matrix.cols(), x, threads);
+    }
+
+    /** M·x for the m×n matrix of {@code e}, rows spread over {@code threads}. */
+    static ComplexVector reference(BlockLinearTransform.Entries e, int m, int n, ComplexVector x, int threads) {
         double[] re = new double[m], im = new double[m];
         io.hoist.ring.Parallel.forEach(Math.max(1, threads), m, i -> {
             double a = 0, b = 0;

@@ -138,11 +138,27 @@ public final class LtCommand implements Callable<Integer> {
     }
 
     private Objective objective() {
-        return switch (objective.toLowerCase(Locale.ROOT)) {
+        return parseObjective(objective);
+    }
+
+    static Objective parseObjective(String name) {
+        return switch (name.toLowerCase(Locale.ROOT)) {
             case "fewest-keys" -> Objective.FEWEST_KEYS;
             case "fewest-mults" -> Objective.FEWEST_MULTS;
             default -> throw new IllegalArgumentException("--objective must be fewest-keys or fewest-mults");
         };
+    }
+
+    /** The plan of a dense block product with blocks of b: the split given, or the best one for {@code obj}. */
+    static Plan blockPlan(CkksParameters params, int b, Algorithm a, int[] split, Objective obj) {
+        return split != null ? Plan.dense(b, a, split) : Plan.autoForIndices(b, allIndices(b), params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
+    }
+
+    /** The block dimension asked for, or the default for an m×n matrix, checked against the slots. */
+    static int blockDimension(Integer block, int m, int n, CkksParameters params) {
+        int b = block != null ? block : io.hoist.lt.BlockLinearTransform.blockDimensionFor(m, n, params.slots());
+        if (b < 1 || Integer.bitCount(b) != 1 || params.slots() % b != 0) throw new IllegalArgumentException("--block must be a power of two dividing the " + params.slots() + " slots, got " + b);
+        return b;
     }
 
     /** {@code --rows/--cols}: a random dense block matrix on the direct schedule. */
@@ -154,13 +170,10 @@ public final class LtCommand implements Callable<Integer> {
         }
         if (a == Algorithm.BSGS) throw new IllegalArgumentException("block matrices need a hoisted algorithm (diagonal, dh-bsgs, th-bsgs), not bsgs");
         if (runs < 1 || runs > 1000) throw new IllegalArgumentException("--runs must be in [1, 1000]");
-        int b = block != null ? block : io.hoist.lt.BlockLinearTransform.blockDimensionFor(m, n, params.slots());
-        if (b < 1 || Integer.bitCount(b) != 1 || params.slots() % b != 0) throw new IllegalArgumentException("--block must be a power of two dividing the " + params.slots() + " slots, got " + b);
+        int b = blockDimension(block, m, n, params);
         var matrix = io.hoist.lt.BlockLinearTransform.fromEntries(m, n, b, BlockRun.randomEntries(seed, n), null);
-        Objective obj = objective();
         int level = params.maxLevel();
-        Plan plan = planOptions.split != null ? Plan.dense(b, a, planOptions.split)
-                : Plan.autoForIndices(b, allIndices(b), params, level, a, obj, Integer.MAX_VALUE);
+        Plan plan = blockPlan(params, b, a, planOptions.split, objective());
         Storage st = storage != null ? ScheduleCommand.parseStorage(storage) : blockStorage(params, plan, matrix);
         long need = plan.cost(params, level, st).keyBytes() + diagonalBytes(params, plan, matrix, st), have = Runtime.getRuntime().maxMemory();
         if (need > 0.8 * have) {

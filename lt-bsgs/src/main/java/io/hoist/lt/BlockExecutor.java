@@ -23,27 +23,10 @@ final class BlockExecutor {
 
     static List<Ciphertext> run(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys,
                                 List<Ciphertext> inputs, EncodedBlockTransform ebt, OpCounters counters, double scale) {
-        int rows = ebt.blockRows(), cols = ebt.blockCols();
-        EncodedTransform any = firstBlock(ebt);   // null when the whole matrix is zero: every output is then zero
-        LtProgram prog = any == null ? null : any.program();
-        List<LtProgram.Step> sums = prog == null ? List.of() : prog.phase(4);
-        ExecState[] row = new ExecState[rows];
+        ExecState[] row = accumulate(ctx, ks, pool, keys, inputs::get, allColumns(ebt.blockCols()), ebt, counters);
         try {
-            for (int bc = 0; bc < cols; bc++) {
-                if (!columnHasBlocks(ebt, bc)) continue;
-                try (ExecState col = new ExecState(ctx, ks, pool, prog, any, keys, inputs.get(bc), counters)) {
-                    DirectExecutor.runPhases(col, 1, 3);
-                    for (int br = 0; br < rows; br++) {
-                        EncodedTransform block = ebt.block(br, bc);
-                        if (block == null) continue;
-                        boolean accumulate = row[br] != null;
-                        if (row[br] == null) row[br] = new ExecState(ctx, ks, pool, prog, any, keys, inputs.get(bc), counters);
-                        for (LtProgram.Step s : sums) row[br].diagonalSumsAll(col, block, List.of(s), accumulate);
-                    }
-                }
-            }
-            List<Ciphertext> out = new ArrayList<>(rows);
-            for (int br = 0; br < rows; br++) {
+            List<Ciphertext> out = new ArrayList<>(row.length);
+            for (int br = 0; br < row.length; br++) {
                 if (row[br] == null) {
                     out.add(zero(ctx, ebt.level() - 1, scale));   // an all-zero block row: M·x is exactly 0 there
                     continue;
@@ -53,8 +36,83 @@ final class BlockExecutor {
             }
             return out;
         } finally {
-            for (ExecState s : row) if (s != null) s.close();
+            close(row);
         }
+    }
+
+    /**
+     * Phases 1–4 for the block columns {@code columns} (ascending) of the blocks {@code ebt} holds:
+     * per column the input part once, its babies feeding the diagonal sums of every block of the
+     * column, accumulated into the row states. A row with no block in these columns has no state
+     * (null). The caller closes the states.
+     */
+    static ExecState[] accumulate(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys, java.util.function.IntFunction<Ciphertext> input,
+                                  int[] columns, EncodedBlockTransform ebt, OpCounters counters) {
+        EncodedTransform any = firstBlock(ebt);
+        ExecState[] row = new ExecState[ebt.blockRows()];
+        if (any == null) return row;
+        LtProgram prog = any.program();
+        List<LtProgram.Step> sums = prog.phase(4);
+        try {
+            for (int bc : columns) {
+                if (!columnHasBlocks(ebt, bc)) continue;
+                try (ExecState col = new ExecState(ctx, ks, pool, prog, any, keys, input.apply(bc), counters)) {
+                    DirectExecutor.runPhases(col, 1, 3);
+                    for (int br = 0; br < row.length; br++) {
+                        EncodedTransform block = ebt.block(br, bc);
+                        if (block == null) continue;
+                        boolean accumulate = row[br] != null;
+                        if (row[br] == null) row[br] = new ExecState(ctx, ks, pool, prog, any, keys, null, counters);
+                        for (LtProgram.Step s : sums) row[br].diagonalSumsAll(col, block, List.of(s), accumulate);
+                    }
+                }
+            }
+            return row;
+        } catch (RuntimeException | Error e) {
+            close(row);
+            throw e;
+        }
+    }
+
+    /** Phases 1–4 for {@code inputs} (block column → ciphertext): each touched block row's partial sums. */
+    static List<BlockRowPartial> partials(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys,
+                                          java.util.SortedMap<Integer, Ciphertext> inputs, EncodedBlockTransform ebt, OpCounters counters, double scale) {
+        int[] columns = inputs.keySet().stream().mapToInt(Integer::intValue).toArray();
+        ExecState[] row = accumulate(ctx, ks, pool, keys, inputs::get, columns, ebt, counters);
+        try {
+            List<BlockRowPartial> out = new ArrayList<>();
+            for (int br = 0; br < row.length; br++) {
+                if (row[br] == null) continue;
+                com.google.common.collect.ImmutableSortedSet.Builder<Integer> cols = com.google.common.collect.ImmutableSortedSet.naturalOrder();
+                for (int bc : columns) if (ebt.block(br, bc) != null) cols.add(bc);
+                int[] ids = ExecState.sumBuffers(row[br].prog);
+                io.hoist.ckks.PolyQP[] u = new io.hoist.ckks.PolyQP[ids.length];
+                for (int i = 0; i < ids.length; i++) u[i] = row[br].copyOut(ids[i]);
+                out.add(new BlockRowPartial(ctx.params(), ebt.plan(), ebt.level(), br, scale, cols.build(), u));
+            }
+            return out;
+        } finally {
+            close(row);
+        }
+    }
+
+    /** Phases 5–6 of a block row from its summed partials: the row's output ciphertext. */
+    static Ciphertext finish(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys, LtProgram prog, BlockRowPartial sum, OpCounters counters) {
+        try (ExecState st = new ExecState(ctx, ks, pool, prog, null, keys, null, counters)) {
+            int[] ids = ExecState.sumBuffers(prog);
+            if (ids.length != sum.polynomialCount()) throw new IllegalArgumentException("the partial holds " + sum.polynomialCount() + " polynomials, the program sums into " + ids.length);
+            for (int i = 0; i < ids.length; i++) st.copyIn(ids[i], sum.sum(i));
+            DirectExecutor.runPhases(st, 5, 6);
+            return st.output(sum.scale());
+        }
+    }
+
+    private static int[] allColumns(int cols) {
+        return java.util.stream.IntStream.range(0, cols).toArray();
+    }
+
+    private static void close(ExecState[] states) {
+        for (ExecState s : states) if (s != null) s.close();
     }
 
     static EncodedTransform firstBlock(EncodedBlockTransform ebt) {

@@ -72,6 +72,36 @@ public final class BlockLinearTransform {
         return fromEntries(m, n, blockDim, (i, j) -> re[i][j], im == null ? null : (i, j) -> im[i][j]);
     }
 
+    /**
+     * Entry (i, j) of a random test matrix, uniform in [−1, 1]/√cols so that products stay O(1):
+     * a function of (seed, i, j) alone, so any worker regenerates any block without the others.
+     */
+    public static Entries randomEntries(long seed, int cols) {
+        double s = 1 / Math.sqrt(cols);
+        return (i, j) -> firstDouble(seed * GOLDEN + (long) i * cols + j) * s;
+    }
+
+    private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+
+    /**
+     * {@code new SplittableRandom(z).nextDouble(-1, 1)} without the object: its first output is
+     * mix64(z + γ) (Stafford's variant 13), scaled to [−1, 1). Generating a block of 2^24 entries
+     * is then a few milliseconds of arithmetic instead of 2^24 short-lived generators.
+     */
+    static double firstDouble(long z) {
+        z += GOLDEN;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        z ^= z >>> 31;
+        double r = (z >>> 11) * 0x1.0p-53 * 2 - 1;
+        return r >= 1 ? Math.nextDown(1.0) : r;
+    }
+
+    /** A dense real rows×cols matrix of {@link #randomEntries} in blocks of {@code blockDim}, for experiments and tests. */
+    public static BlockLinearTransform random(int rows, int cols, int blockDim, long seed) {
+        return fromEntries(rows, cols, blockDim, randomEntries(seed, cols), null);
+    }
+
     /** The smallest power-of-two block dimension holding an m×n matrix in one ciphertext, or the slot count when it does not fit. */
     public static int blockDimensionFor(int rows, int cols, int slots) {
         int need = LinearTransform.paddedDimension(Math.max(rows, cols));
@@ -96,6 +126,16 @@ public final class BlockLinearTransform {
             if (nonzero) diags.put(r, new ComplexVector(a, c));
         }
         return diags.isEmpty() ? null : LinearTransform.fromDiagonals(b, diags);
+    }
+
+    /**
+     * The same matrix with only the blocks whose row and column pass the filters (the others read as
+     * zero): the share of one worker of a block product split across machines.
+     */
+    public BlockLinearTransform restrictedTo(java.util.function.IntPredicate blockRows, java.util.function.IntPredicate blockCols) {
+        Objects.requireNonNull(blockRows, "blockRows");
+        Objects.requireNonNull(blockCols, "blockCols");
+        return new BlockLinearTransform(rows, cols, blockDim, (br, bc) -> blockRows.test(br) && blockCols.test(bc) ? source.block(br, bc) : null);
     }
 
     public int rows() { return rows; }

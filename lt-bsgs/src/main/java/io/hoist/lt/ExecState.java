@@ -81,8 +81,30 @@ final class ExecState implements AutoCloseable {
             montR[j] = io.hoist.math.ModArith.montgomeryR(q);
             montRShoup[j] = io.hoist.math.ModArith.shoupQuotient(montR[j], q);
         }
-        polys[prog.input0()] = new PolyQP(ct.poly(0), null);
-        polys[prog.input1()] = new PolyQP(ct.poly(1), null);
+        if (ct != null) {   // null for a state that resumes after phase 4 (a block row's summed partials)
+            polys[prog.input0()] = new PolyQP(ct.poly(0), null);
+            polys[prog.input1()] = new PolyQP(ct.poly(1), null);
+        }
+    }
+
+    /** The buffers phase 4 writes (U_{0,k}, U_{1,k} per giant step), in program order. */
+    static int[] sumBuffers(LtProgram prog) {
+        return prog.phase(4).stream().flatMapToInt(s -> java.util.stream.IntStream.of(s.out().get(0), s.out().get(1))).toArray();
+    }
+
+    /** A copy of buffer {@code id} in fresh (unpooled) arrays, for a value that outlives this state. */
+    PolyQP copyOut(int id) {
+        PolyQP p = polys[id];
+        return new PolyQP(p.q().copy(), p.p() == null ? null : p.p().copy());
+    }
+
+    /** Buffer {@code id} borrowed from the pool and filled with {@code src}'s residues. */
+    void copyIn(int id, PolyQP src) {
+        PolyQP dst = ensure(id, src.domain());
+        for (int j = 0; j < src.q().limbCount(); j++) System.arraycopy(src.q().limb(j), 0, dst.q().limb(j), 0, n);
+        if (src.p() != null) for (int j = 0; j < src.p().limbCount(); j++) System.arraycopy(src.p().limb(j), 0, dst.p().limb(j), 0, n);
+        dst.q().setDomain(src.domain());
+        if (dst.p() != null) dst.p().setDomain(src.domain());
     }
 
     // ---------------------------------------------------------------- buffers

@@ -342,10 +342,51 @@ public final class LinearTransformEvaluator {
      * rescaled once. Runs on the direct schedule.
      */
     public BlockEvaluation evaluate(List<Ciphertext> inputs, EncodedBlockTransform ebt) {
-        if (!ebt.params().equals(params)) throw new ParameterMismatchException("block transform made under other parameters");
         if (inputs.size() != ebt.blockCols()) {
             throw new IllegalArgumentException(inputs.size() + " input ciphertexts for " + ebt.blockCols() + " block columns (" + ebt.cols() + " columns in blocks of " + ebt.blockDimension() + ")");
         }
+        double scale = checkBlockInputs(inputs, ebt);
+        OpCounters c = ctx.counters().child();
+        List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale);
+        return new BlockEvaluation(com.google.common.collect.ImmutableList.copyOf(out), counts(c));
+    }
+
+    /**
+     * The first half of a block product split across machines: phases 1–4 for the input
+     * ciphertexts given (block column → ciphertext) against the blocks {@code ebt} holds in those
+     * columns — each input decomposed and rotated once for all its blocks — giving one
+     * {@link BlockRowPartial} per block row that has a block there. Sum the partials of a row over
+     * all its columns ({@link BlockRowPartial#sum}) and {@link #finishBlockRow finish} it: the
+     * result is bit-identical to {@link #evaluate(List, EncodedBlockTransform)}, and the counts of
+     * all the halves add up to its counts.
+     */
+    public BlockPartialEvaluation evaluatePartial(java.util.SortedMap<Integer, Ciphertext> inputs, EncodedBlockTransform ebt) {
+        if (inputs.isEmpty()) throw new IllegalArgumentException("no input ciphertexts");
+        for (int bc : inputs.keySet()) {
+            if (bc < 0 || bc >= ebt.blockCols()) throw new IllegalArgumentException("block column " + bc + " outside [0, " + ebt.blockCols() + ")");
+        }
+        double scale = checkBlockInputs(List.copyOf(inputs.values()), ebt);
+        OpCounters c = ctx.counters().child();
+        List<BlockRowPartial> parts = BlockExecutor.partials(ctx, ks, pool, keys, inputs, ebt, c, scale);
+        return new BlockPartialEvaluation(com.google.common.collect.ImmutableList.copyOf(parts), counts(c));
+    }
+
+    /**
+     * The second half of a split block product: the outer layer and the ModDown with rescale
+     * (phases 5–6) of a block row whose partials over every block column holding a block of that
+     * row have been summed. The output is at level ℓ−1.
+     */
+    public Evaluation finishBlockRow(BlockRowPartial sum) {
+        if (!sum.params().equals(params)) throw new ParameterMismatchException("partial made under other parameters");
+        LtProgram prog = LtProgram.compile(sum.plan(), LimbLayout.of(params, sum.level()));
+        OpCounters c = ctx.counters().child();
+        Ciphertext out = BlockExecutor.finish(ctx, ks, pool, keys, prog, sum, c);
+        return new Evaluation(out, counts(c), java.util.Optional.empty(), java.util.Optional.empty());
+    }
+
+    /** Checks block-product inputs; returns the output scale Δ_in·Δ_pt/q_ℓ. */
+    private double checkBlockInputs(List<Ciphertext> inputs, EncodedBlockTransform ebt) {
+        if (!ebt.params().equals(params)) throw new ParameterMismatchException("block transform made under other parameters");
         for (int i = 0; i < inputs.size(); i++) {
             Ciphertext ct = inputs.get(i);
             if (!ct.params().equals(params)) throw new ParameterMismatchException("input " + i + " made under other parameters");
@@ -355,10 +396,7 @@ public final class LinearTransformEvaluator {
                 throw new io.hoist.ckks.ScaleMismatchException("input " + i + " has scale " + ct.scale() + ", input 0 " + inputs.get(0).scale() + ": the blocks of a row are summed");
             }
         }
-        OpCounters c = ctx.counters().child();
-        double scale = inputs.get(0).scale() * ebt.scale() / params.q(ebt.level());
-        List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale);
-        return new BlockEvaluation(com.google.common.collect.ImmutableList.copyOf(out), counts(c));
+        return inputs.get(0).scale() * ebt.scale() / params.q(ebt.level());
     }
 
     /** Δ·Δ_pt, divided by q_ℓ when the transform rescales. */

@@ -254,6 +254,17 @@ public final class Plan {
         return algorithm.cliName() + (algorithm == Algorithm.DIAGONAL ? "" : " " + String.join("·", Arrays.stream(split).mapToObj(Integer::toString).toList()));
     }
 
+    /** Plans are equal when algorithm, dimension, split and diagonal set are: everything else follows from those. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Plan p && p.algorithm == algorithm && p.n == n && Arrays.equals(p.split, split) && p.indices.equals(indices);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(algorithm, n, Arrays.hashCode(split), indices);
+    }
+
     @Override
     public String toString() {
         return "Plan[" + describe() + ", n=" + n + ", " + indices.size() + " diagonals]";

@@ -131,4 +131,88 @@ public final class TransformSerialization {
         }
         return new EncodedTransform(p, plan, h.level(), h.scale(), Storage.COMPACT, null, null, compact);
     }
+
+    /**
+     * A block row's partial sums. Body (level and output scale in the header): u32 plan length, the
+     * plan body, u32 block row, u32 column count, the columns (u32, increasing), u32 polynomial
+     * count, then per polynomial u8 parts (1: Q only, 2: Q and P), u8 domain (0 coefficient, 1 NTT)
+     * and its residues (u64, Q limbs 0 … ℓ, then P limbs), each below its prime.
+     */
+    public static byte[] write(BlockRowPartial part) {
+        CkksParameters p = part.params();
+        byte[] plan = planBody(part.plan());
+        long body = 4 + plan.length + 4 + 4 + 4L * part.columns().size() + 4;
+        for (int i = 0; i < part.polynomialCount(); i++) body += 2 + (long) limbs(part.sum(i)) * p.n() * 8;
+        ByteBuffer b = Formats.start(ObjectKind.BLOCK_ROW_PARTIAL, 0, Formats.fingerprint(p), part.level(), part.scale(), body);
+        b.putInt(plan.length).put(plan).putInt(part.blockRow()).putInt(part.columns().size());
+        for (int c : part.columns()) b.putInt(c);
+        b.putInt(part.polynomialCount());
+        for (int i = 0; i < part.polynomialCount(); i++) {
+            io.hoist.ckks.PolyQP u = part.sum(i);
+            b.put((byte) (u.p() == null ? 1 : 2)).put((byte) (u.domain() == io.hoist.ring.Domain.NTT ? 1 : 0));
+            var lb = b.slice().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+            for (int j = 0; j < u.q().limbCount(); j++) lb.put(u.q().limb(j));
+            if (u.p() != null) for (int j = 0; j < u.p().limbCount(); j++) lb.put(u.p().limb(j));
+            b.position(b.position() + limbs(u) * p.n() * 8);
+        }
+        return Formats.finish(b);
+    }
+
+    public static BlockRowPartial readBlockRowPartial(byte[] data, CkksContext ctx) {
+        CkksParameters p = ctx.params();
+        Header h = Formats.header(data);
+        if (h.kind() != ObjectKind.BLOCK_ROW_PARTIAL) throw new MalformedDataException("expected a block row partial, found a " + h.kind().label());
+        if (h.level() < 1 || h.level() > p.maxLevel()) throw new MalformedDataException("partial at level " + h.level() + " outside [1, " + p.maxLevel() + "]");
+        if (!(h.scale() > 0) || Double.isInfinite(h.scale())) throw new MalformedDataException("partial with scale " + h.scale());
+        ByteBuffer b = Formats.open(data, h, ObjectKind.BLOCK_ROW_PARTIAL, p, h.bodyLength());
+        try {
+            int planLen = b.getInt();
+            if (planLen < 10 || planLen > 14 + 4L * MAX_N || planLen > b.remaining()) throw new MalformedDataException("partial with a plan of " + planLen + " bytes");
+            ByteBuffer pb = b.slice().order(ByteOrder.LITTLE_ENDIAN);
+            pb.limit(planLen);
+            Plan plan = parsePlan(pb, planLen);
+            b.position(b.position() + planLen);
+            if (plan.algorithm() == Algorithm.BSGS) throw new MalformedDataException("block products have no bsgs partials");
+            int row = b.getInt(), count = b.getInt();
+            if (row < 0 || count < 1 || count > b.remaining() / 4) throw new MalformedDataException("partial of block row " + row + " over " + count + " columns");
+            com.google.common.collect.ImmutableSortedSet.Builder<Integer> cols = com.google.common.collect.ImmutableSortedSet.naturalOrder();
+            int prev = -1;
+            for (int i = 0; i < count; i++) {
+                int c = b.getInt();
+                if (c <= prev) throw new MalformedDataException("partial columns must increase: " + c + " after " + prev);
+                cols.add(c);
+                prev = c;
+            }
+            int[] ids = ExecState.sumBuffers(LtProgram.compile(plan, LimbLayout.of(p, h.level())));
+            int polys = b.getInt();
+            if (polys != ids.length) throw new MalformedDataException("partial with " + polys + " polynomials, its plan sums into " + ids.length);
+            io.hoist.ckks.PolyQP[] u = new io.hoist.ckks.PolyQP[polys];
+            for (int i = 0; i < polys; i++) {
+                int parts = b.get(), dom = b.get();
+                if ((parts != 1 && parts != 2) || (dom != 0 && dom != 1)) throw new MalformedDataException("partial polynomial " + i + " with parts " + parts + " and domain " + dom);
+                io.hoist.ring.Domain domain = dom == 1 ? io.hoist.ring.Domain.NTT : io.hoist.ring.Domain.COEFFICIENT;
+                io.hoist.ring.RnsPoly q = ctx.ringQ().newPoly(h.level(), domain);
+                io.hoist.ring.RnsPoly pp = parts == 2 ? ctx.ringP().newPoly(ctx.alpha() - 1, domain) : null;
+                var lb = b.slice().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+                int limbs = q.limbCount() + (pp == null ? 0 : pp.limbCount());
+                if (lb.remaining() < (long) limbs * p.n()) throw new MalformedDataException("truncated partial");
+                for (int j = 0; j < limbs; j++) {
+                    long[] l = j < q.limbCount() ? q.limb(j) : pp.limb(j - q.limbCount());
+                    lb.get(l);
+                    long prime = ctx.primeQP(h.level(), j);
+                    for (long x : l) if (x < 0 || x >= prime) throw new MalformedDataException("partial polynomial " + i + ": residue " + x + " of limb " + j + " is not below its prime " + prime);
+                }
+                b.position(b.position() + limbs * p.n() * 8);
+                u[i] = new io.hoist.ckks.PolyQP(q, pp);
+            }
+            if (b.hasRemaining()) throw new MalformedDataException("trailing bytes in the partial");
+            return new BlockRowPartial(p, plan, h.level(), row, h.scale(), cols.build(), u);
+        } catch (java.nio.BufferUnderflowException e) {
+            throw new MalformedDataException("truncated partial");
+        }
+    }
+
+    private static int limbs(io.hoist.ckks.PolyQP u) {
+        return u.q().limbCount() + (u.p() == null ? 0 : u.p().limbCount());
+    }
 }

@@ -168,4 +168,15 @@ class BlockLinearTransformTest {
         assertThrows(IllegalArgumentException.class, () -> lte.encode(bt, small, F.params.maxLevel(), Storage.COMPACT, io.hoist.ckks.Progress.NONE));
         assertThrows(IndexOutOfBoundsException.class, () -> bt.block(2, 0));
     }
+
+    @Test
+    void randomEntriesAreSplittableRandomsFirstDouble() {
+        SplittableRandom r = new SplittableRandom(11);
+        for (int k = 0; k < 100_000; k++) {
+            long z = k < 10 ? new long[] {0, 1, -1, Long.MAX_VALUE, Long.MIN_VALUE, 42, 7, 1 << 20, -99, 3}[k] : r.nextLong();
+            assertEquals(new SplittableRandom(z).nextDouble(-1, 1), BlockLinearTransform.firstDouble(z), "seed " + z);
+        }
+        BlockLinearTransform.Entries e = BlockLinearTransform.randomEntries(5, 100);
+        assertEquals(new SplittableRandom(5 * 0x9E3779B97F4A7C15L + 3 * 100 + 7).nextDouble(-1, 1) / 10, e.at(3, 7), 0.0);
+    }
 }

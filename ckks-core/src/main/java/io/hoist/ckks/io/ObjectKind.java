@@ -14,7 +14,9 @@ public enum ObjectKind {
     PLAINTEXT(8),
     KEY_STORE(9),
     ENCODED_TRANSFORM(10),
-    PLAN(11);
+    PLAN(11),
+    /** A block row's diagonal sums over some block columns (a split block product's partial). */
+    BLOCK_ROW_PARTIAL(12);
 
     private final int code;
 

@@ -1,0 +1,35 @@
+package io.hoist.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The main class of the hoist-spark jar ({@code ./hoist spark-lt}, or {@code spark-submit}): the
+ * Spark commands, apart from the rest of the CLI so that only they need Spark on the class path.
+ */
+@Command(name = "hoist", mixinStandardHelpOptions = true, subcommands = {SparkLtCommand.class, CommandLine.HelpCommand.class},
+        description = "Hoist on Apache Spark (the other commands are in hoist.jar: ./hoist --help).")
+public final class SparkCli implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        CommandLine cl = new CommandLine(new SparkCli()).setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            cmd.getErr().println("hoist: " + SparkLtRun.describe(ex));
+            return 2;
+        });
+        int code;
+        try {
+            code = cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            System.err.println("hoist: out of memory (" + e.getMessage() + "); raise the heap with HOIST_JVM_OPTS=-Xmx… or choose smaller parameters");
+            code = 2;
+        }
+        System.exit(code);
+    }
+}

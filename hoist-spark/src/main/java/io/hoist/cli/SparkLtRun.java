@@ -1,0 +1,181 @@
+package io.hoist.cli;
+
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.Decryptor;
+import io.hoist.ckks.Encoder;
+import io.hoist.ckks.Encryptor;
+import io.hoist.ckks.PrecisionStats;
+import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.SecretKey;
+import io.hoist.ckks.io.CiphertextSerialization;
+import io.hoist.ckks.io.KeyStore;
+import io.hoist.lt.BlockEvaluation;
+import io.hoist.lt.BlockLinearTransform;
+import io.hoist.lt.Cost;
+import io.hoist.lt.EncodedBlockTransform;
+import io.hoist.lt.LinearTransformEvaluator;
+import io.hoist.lt.Plan;
+import io.hoist.lt.Storage;
+import io.hoist.spark.BlockJob;
+import io.hoist.spark.KeySource;
+import io.hoist.spark.MatrixSource;
+import io.hoist.spark.SparkBlockProduct;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * One {@code hoist spark-lt} run: keys made and the vector encrypted on the driver (the secret key
+ * stays here), the product on Spark, the same product by the one-process block evaluator on the same
+ * ciphertexts, and the decrypted result against M·x computed from the entries.
+ */
+final class SparkLtRun {
+    final CkksParameters params;
+    final Plan plan;
+    final int rows, cols, blockDim;
+    final long seed;
+    final String master;
+    Integer rowGroups;
+    Path keyStore;
+    boolean localFirst, skipLocal, quiet;
+    String backendName;
+
+    // results
+    String backend, sparkVersion;
+    int threads, defaultParallelism, rotationKeys, usedRowGroups;
+    long keyBytes, keyStoreBytes;
+    boolean keysShipped;
+    double keygenMillis, sparkStartMillis, localEncodeMillis = Double.NaN, localEvaluateMillis = Double.NaN;
+    SparkBlockProduct.Result spark;
+    Cost expected;
+    Boolean bitIdenticalToLocal;
+    PrecisionStats precision;
+
+    SparkLtRun(CkksParameters params, Plan plan, int rows, int cols, int blockDim, long seed, String master) {
+        this.params = params;
+        this.plan = plan;
+        this.rows = rows;
+        this.cols = cols;
+        this.blockDim = blockDim;
+        this.seed = seed;
+        this.master = master;
+    }
+
+    BlockLinearTransform matrix() {
+        return BlockLinearTransform.random(rows, cols, blockDim, seed);
+    }
+
+    void run(int threads) throws Exception {
+        CkksContext ctx = CkksContext.create(params, backendName, threads);
+        io.hoist.ring.KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());
+        this.backend = ctx.engine().backend().name();
+        this.threads = threads;
+        int level = params.maxLevel();
+        BlockLinearTransform matrix = matrix();
+
+        BlockRun.Keys made = BlockRun.keygen(ctx, plan, level, quiet);
+        SecretKey sk = made.secret();   // stays in this process: only the rotation keys go to the store
+        RotationKeySet keys = made.rotations();
+        keygenMillis = made.millis();
+        long t0;
+        rotationKeys = keys.size();
+        keyBytes = keys.sizes().fullBytes();
+        Path tmp = null;
+        Path store = keyStore;
+        if (store == null) {
+            tmp = Files.createTempDirectory("hoist-spark-");
+            store = tmp.resolve("rotation-keys.hks");
+        }
+        try {
+            KeyStore.write(store, keys, false);   // evaluation keys only: the secret key never leaves this process
+            keyStoreBytes = Files.size(store);
+
+            Encoder encoder = new Encoder(ctx);
+            Encryptor enc = Encryptor.withSecretKey(ctx, sk);
+            ComplexVector x = ComplexVector.random(new SplittableRandom(seed + 1), cols);
+            List<Ciphertext> in = BlockRun.encryptColumns(params, matrix, x, enc, encoder, level);
+
+            BlockEvaluation local = null;
+            EncodedBlockTransform[] ebt = new EncodedBlockTransform[1];
+            if (localFirst) local = runLocal(ctx, keys, matrix, in, ebt);
+            t0 = System.nanoTime();
+            SparkConf conf = new SparkConf().setMaster(master).setAppName("hoist spark-lt").setIfMissing("spark.ui.enabled", "false")
+                    .set("spark.ui.showConsoleProgress", "false");
+            try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+                sc.setLogLevel("WARN");
+                sparkStartMillis = (System.nanoTime() - t0) / 1e6;
+                sparkVersion = sc.version();
+                defaultParallelism = sc.defaultParallelism();
+                KeySource ks = keyStore != null ? KeySource.shared(store) : KeySource.ship(sc, store);
+                keysShipped = keyStore == null;
+                int blockCols = matrix.blockCols();
+                usedRowGroups = rowGroups != null ? rowGroups
+                        : blockCols >= defaultParallelism ? 1 : Math.min(matrix.blockRows(), (defaultParallelism + blockCols - 1) / blockCols);
+                BlockJob job = BlockJob.of(params, plan, level, MatrixSource.random(rows, cols, blockDim, seed), ks, usedRowGroups, backendName);
+                spark = SparkBlockProduct.run(sc, ctx, job, in);
+            }
+            if (!localFirst && !skipLocal) local = runLocal(ctx, keys, matrix, in, ebt);
+            if (local != null) {
+                expected = ebt[0].cost();
+                boolean same = true;
+                for (int i = 0; i < local.outputs().size(); i++) {
+                    same &= Arrays.equals(CiphertextSerialization.write(local.outputs().get(i)), CiphertextSerialization.write(spark.outputs().get(i)));
+                }
+                bitIdenticalToLocal = same;
+            }
+            Decryptor dec = new Decryptor(ctx, sk);
+            List<ComplexVector> parts = new ArrayList<>();
+            for (Ciphertext c : spark.outputs()) parts.add(dec.decryptAndDecode(c, encoder));
+            precision = PrecisionStats.of(BlockRun.reference(BlockLinearTransform.randomEntries(seed, cols), rows, cols, x, threads), matrix.joinOutput(parts));
+        } finally {
+            if (tmp != null) {
+                Files.deleteIfExists(store);
+                Files.deleteIfExists(tmp);
+            }
+        }
+    }
+
+    /** The one-process block evaluator on the same ciphertexts (compact diagonals, like the tasks), timed. */
+    private BlockEvaluation runLocal(CkksContext ctx, RotationKeySet keys, BlockLinearTransform matrix, List<Ciphertext> in, EncodedBlockTransform[] ebt) {
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, keys);
+        long t0 = System.nanoTime();
+        try (Bars bar = Bars.of("local: encode blocks", quiet)) {
+            ebt[0] = lte.encode(matrix, plan, params.maxLevel(), Storage.COMPACT, bar);
+        }
+        localEncodeMillis = (System.nanoTime() - t0) / 1e6;
+        t0 = System.nanoTime();
+        BlockEvaluation ev = lte.evaluate(in, ebt[0]);
+        localEvaluateMillis = (System.nanoTime() - t0) / 1e6;
+        return ev;
+    }
+
+    boolean countsMatch() {
+        return expected == null || LtRun.countsMatch(spark.counts(), expected);
+    }
+
+    int status() {
+        if (bitIdenticalToLocal != null && !bitIdenticalToLocal) return 5;
+        if (!countsMatch()) return 3;
+        return precision.minBits() < LtRun.PRECISION_FLOOR_BITS ? 4 : 0;
+    }
+
+    /** An error for the one-line report: a failed Spark job names the task's exception (Hoist's typed errors included). */
+    static String describe(Exception ex) {
+        String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+        if (ex instanceof org.apache.spark.SparkException) {
+            int cut = msg.indexOf("\n");
+            String first = cut < 0 ? msg : msg.substring(0, cut);
+            return "the Spark job failed: " + first;
+        }
+        return msg;
+    }
+}

@@ -1,0 +1,60 @@
+package io.hoist.spark;
+
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import com.google.common.util.concurrent.UncheckedExecutionException;
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.io.KeyStore;
+import io.hoist.lt.BlockLinearTransform;
+import io.hoist.lt.LinearTransformEvaluator;
+import io.hoist.lt.Plan;
+
+import java.util.concurrent.ExecutionException;
+
+/**
+ * An executor's share of a job, made once per JVM, job and thread count and shared by its tasks:
+ * the context, the rotation keys the plan needs — read from the key store when the first task of
+ * the job runs here, and no others — and the evaluator with its limb pool.
+ */
+final class Worker {
+    /** A few jobs at a time: an executor serves one job after another. */
+    private static final Cache<String, Worker> WORKERS = CacheBuilder.newBuilder().maximumSize(2).build();
+
+    final CkksContext ctx;
+    final Plan plan;
+    final RotationKeySet keys;
+    final LinearTransformEvaluator evaluator;
+    final BlockLinearTransform matrix;
+    final int keysInStore;
+
+    private Worker(BlockJob job, int threads) {
+        CkksParameters params = job.params();
+        this.ctx = CkksContext.create(params, job.backend(), threads);
+        this.plan = job.plan();
+        try (KeyStore store = KeyStore.open(job.keys().resolve(), ctx, false)) {
+            this.keys = store.load(plan.rotationKeys(params));
+            this.keysInStore = store.size();
+        }
+        this.evaluator = new LinearTransformEvaluator(ctx, keys);
+        this.matrix = job.matrix().matrix();
+    }
+
+    /** This JVM's worker for {@code job} with {@code threads} threads; Hoist's own exceptions pass through unwrapped. */
+    static Worker of(BlockJob job, int threads) {
+        try {
+            return WORKERS.get(job.id() + "/" + threads, () -> new Worker(job, threads));
+        } catch (ExecutionException | UncheckedExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException r) throw r;
+            if (c instanceof Error err) throw err;
+            throw new IllegalStateException(c);
+        }
+    }
+
+    /** Forgets every worker of this JVM (tests; the next task reads its keys again). */
+    static void clear() {
+        WORKERS.invalidateAll();
+    }
+}
