@@ -98,6 +98,7 @@ final class SparkLtRun {
         try {
             KeyStore.write(store, keys, false);   // evaluation keys only: the secret key never leaves this process
             keyStoreBytes = Files.size(store);
+            if (skipLocal) keys = null;   // only the reference needs them here; at N = 2^16 they are gigabytes
 
             Encoder encoder = new Encoder(ctx);
             Encryptor enc = Encryptor.withSecretKey(ctx, sk);
