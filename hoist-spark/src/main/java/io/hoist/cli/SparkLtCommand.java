@@ -49,6 +49,9 @@ public final class SparkLtCommand implements Callable<Integer> {
     @Option(names = "--local-first", description = "run the one-process reference before the Spark job (default: after)")
     boolean localFirst;
 
+    @Option(names = "--rounds", defaultValue = "1", description = "Spark job and reference this many times, alternating; the report gives the last round and every round's totals (default ${DEFAULT-VALUE})")
+    int rounds;
+
     @Option(names = "--skip-local", description = "do not run the one-process reference (no bitIdenticalToLocal, no closed-form check)")
     boolean skipLocal;
 
@@ -74,6 +77,8 @@ public final class SparkLtCommand implements Callable<Integer> {
         run.keyStore = keyStore;
         run.localFirst = localFirst;
         run.skipLocal = skipLocal;
+        if (rounds < 1 || rounds > 10) throw new IllegalArgumentException("--rounds must be in [1, 10], got " + rounds);
+        run.rounds = rounds;
         run.quiet = engine.json;
         run.backendName = engine.backend;
         run.run(engine.threads());

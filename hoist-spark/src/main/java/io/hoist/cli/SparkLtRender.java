@@ -67,6 +67,8 @@ final class SparkLtRender {
                 .put("precision", LtRun.precisionJson(r.precision))
                 .put("millis", millis)
                 .put("ratioToLocal", r.skipLocal ? null : s.totalMillis() / localTotal(r))
+                .put("rounds", Json.obj().put("order", r.skipLocal ? "spark" : r.localFirst ? "local, spark" : "spark, local")
+                        .put("spark", r.sparkMillisPerRound).put("local", r.localMillisPerRound).asMap())
                 .put("bytes", bytes)
                 .put("bitIdenticalToLocal", r.bitIdenticalToLocal);
         return o;
@@ -88,8 +90,14 @@ final class SparkLtRender {
         if (!r.skipLocal) {
             System.out.printf(Locale.ROOT, "  one process, %d thread(s): encode %.0f ms, evaluate %.0f ms, total %.0f ms (Spark/local %.2f)%n",
                     r.threads, r.localEncodeMillis, r.localEvaluateMillis, localTotal(r), s.totalMillis() / localTotal(r));
+            if (r.rounds > 1) System.out.printf(Locale.ROOT, "  totals per round (%s first), ms: Spark %s, one process %s%n",
+                    r.localFirst ? "one process" : "Spark", rounded(r.sparkMillisPerRound), rounded(r.localMillisPerRound));
             System.out.println(r.countsMatch() ? "  counts summed over the tasks match the closed forms" : "  COUNTS DIFFER FROM THE CLOSED FORMS (a bug)");
             System.out.println(r.bitIdenticalToLocal ? "  bit-identical to the one-process block evaluator" : "  DIFFERS FROM THE ONE-PROCESS BLOCK EVALUATOR (a bug)");
         }
+    }
+
+    private static java.util.List<Long> rounded(java.util.List<Double> ms) {
+        return ms.stream().map(Math::round).toList();
     }
 }
