@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
         description = "Evaluate a random R×C block matrix on an encrypted vector on Apache Spark (one task per block column, partial sums reduced per block row); "
                 + "report precision, keys, counts, per-stage times and bitIdenticalToLocal against the one-process block evaluator.")
 public final class SparkLtCommand implements Callable<Integer> {
-    @Option(names = "--master", defaultValue = "local[*]", description = "Spark master: local[N], local[N,maxFailures], spark://host:7077, yarn, k8s://… (default ${DEFAULT-VALUE})")
+    @Option(names = "--master", description = "Spark master: local[N], local[N,maxFailures], spark://host:7077, yarn, k8s://… (default: spark-submit's --master, else local[*])")
     String master;
 
     @Option(names = "--rows", required = true, description = "number of rows of the matrix")

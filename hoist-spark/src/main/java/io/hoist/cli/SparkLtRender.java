@@ -40,7 +40,7 @@ final class SparkLtRender {
         bytes.put("outputs", s.outputBytes());
         bytes.put("keyStore", r.keyStoreBytes);
         Json.Obj o = Json.obj()
-                .put("master", r.master)
+                .put("master", r.masterUsed)
                 .put("sparkVersion", r.sparkVersion)
                 .put("defaultParallelism", r.defaultParallelism)
                 .put("java", Runtime.version().toString())
@@ -78,7 +78,7 @@ final class SparkLtRender {
         SparkBlockProduct.Stats s = r.spark.stats();
         var m = r.matrix();
         System.out.println("spark-lt: " + ParamsOptions.describe(r.params));
-        System.out.printf(Locale.ROOT, "  Spark %s on %s (parallelism %d), Java %s%n", r.sparkVersion, r.master, r.defaultParallelism, Runtime.version());
+        System.out.printf(Locale.ROOT, "  Spark %s on %s (parallelism %d), Java %s%n", r.sparkVersion, r.masterUsed, r.defaultParallelism, Runtime.version());
         System.out.printf(Locale.ROOT, "  %s on a %d×%d matrix: %d×%d blocks of %d; %d map tasks (%d row group(s) per block column), %d partials reduced into %d rows%n",
                 r.plan.describe(), r.rows, r.cols, m.blockRows(), m.blockCols(), m.blockDimension(), s.mapTasks(), r.usedRowGroups, s.partials(), m.blockRows());
         System.out.printf(Locale.ROOT, "  precision: %.2f bits worst slot, %.2f bits average (L2 error against M·x)%n", r.precision.minBits(), r.precision.avgBits());

@@ -51,7 +51,7 @@ final class SparkLtRun {
     String backendName;
 
     // results
-    String backend, sparkVersion;
+    String backend, sparkVersion, masterUsed;
     int threads, defaultParallelism, rotationKeys, usedRowGroups;
     long keyBytes, keyStoreBytes;
     boolean keysShipped;
@@ -109,12 +109,14 @@ final class SparkLtRun {
 
             EncodedBlockTransform[] ebt = new EncodedBlockTransform[1];
             t0 = System.nanoTime();
-            SparkConf conf = new SparkConf().setMaster(master).setAppName("hoist spark-lt").setIfMissing("spark.ui.enabled", "false")
-                    .set("spark.ui.showConsoleProgress", "false");
+            SparkConf conf = new SparkConf().setIfMissing("spark.master", "local[*]").setAppName("hoist spark-lt")
+                    .setIfMissing("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false");
+            if (master != null) conf.setMaster(master);   // else spark-submit's --master (a system property) or local[*]
             try (JavaSparkContext sc = new JavaSparkContext(conf)) {
                 sc.setLogLevel("WARN");
                 sparkStartMillis = (System.nanoTime() - t0) / 1e6;
                 sparkVersion = sc.version();
+                masterUsed = sc.master();
                 defaultParallelism = sc.defaultParallelism();
                 KeySource ks = keyStore != null ? KeySource.shared(store) : KeySource.ship(sc, store);
                 keysShipped = keyStore == null;
