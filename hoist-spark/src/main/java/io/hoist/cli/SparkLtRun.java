@@ -88,6 +88,7 @@ final class SparkLtRun {
         SecretKey sk = made.secret();   // stays in this process: only the rotation keys go to the store
         RotationKeySet keys = made.rotations();
         keygenMillis = made.millis();
+        made = null;   // so that --skip-local can let the keys go
         long t0;
         rotationKeys = keys.size();
         keyBytes = keys.sizes().fullBytes();
@@ -132,7 +133,7 @@ final class SparkLtRun {
                     sparkMillisPerRound.add(spark.stats().totalMillis());
                     if (local != null) {
                         localMillisPerRound.add(localEncodeMillis + localEvaluateMillis);
-                        expected = ebt[0].cost();
+                        expected = ebt[0].cost(job::rowGroupOf);   // each row group rotates its columns again
                         boolean same = true;
                         for (int i = 0; i < local.outputs().size(); i++) {
                             same &= Arrays.equals(CiphertextSerialization.write(local.outputs().get(i)), CiphertextSerialization.write(spark.outputs().get(i)));
@@ -147,10 +148,7 @@ final class SparkLtRun {
             for (Ciphertext c : spark.outputs()) parts.add(dec.decryptAndDecode(c, encoder));
             precision = PrecisionStats.of(BlockRun.reference(BlockLinearTransform.randomEntries(seed, cols), rows, cols, x, threads), matrix.joinOutput(parts));
         } finally {
-            if (tmp != null) {
-                Files.deleteIfExists(store);
-                Files.deleteIfExists(tmp);
-            }
+            if (tmp != null) com.google.common.io.MoreFiles.deleteRecursively(tmp, com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE);   // the store and its shipped link
         }
     }
 

@@ -21,11 +21,33 @@ public sealed interface KeySource extends Serializable {
         return new Shared(path.toAbsolutePath().toString());
     }
 
-    /** Ships the store with the job ({@code SparkContext.addFile}): each executor fetches one copy. */
+    /**
+     * Checks, on an executor, that the store found is the one the job was made with; a shipped
+     * store carries its size (Spark keeps the first file added under a name).
+     */
+    default void check(long fileBytes, Path where) {}
+
+    /**
+     * Ships the store with the job ({@code SparkContext.addFile}): each executor fetches one copy. It
+     * goes under a name of its own (a hard link beside the store, or a copy where links are not
+     * possible), because Spark ignores a second file added under a name it already has.
+     */
     static KeySource ship(JavaSparkContext sc, Path path) {
         if (!Files.isRegularFile(path)) throw new IllegalArgumentException("no key store at " + path);
-        sc.addFile(path.toAbsolutePath().toString());
-        return new Shipped(path.getFileName().toString());
+        Path abs = path.toAbsolutePath();
+        Path unique = abs.resolveSibling(".hoist-" + java.util.UUID.randomUUID() + "-" + abs.getFileName());
+        try {
+            try {
+                Files.createLink(unique, abs);
+            } catch (UnsupportedOperationException | java.io.IOException e) {
+                Files.copy(abs, unique);
+            }
+            unique.toFile().deleteOnExit();
+            sc.addFile(unique.toString());
+            return new Shipped(unique.getFileName().toString(), Files.size(abs));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot ship the key store " + path + ": " + e.getMessage(), e);
+        }
     }
 
     record Shared(String path) implements KeySource {
@@ -35,10 +57,17 @@ public sealed interface KeySource extends Serializable {
         }
     }
 
-    record Shipped(String fileName) implements KeySource {
+    record Shipped(String fileName, long bytes) implements KeySource {
         @Override
         public Path resolve() {
             return Path.of(SparkFiles.get(fileName));
+        }
+
+        @Override
+        public void check(long fileBytes, Path where) {
+            if (fileBytes != bytes) {
+                throw new io.hoist.ckks.io.MalformedDataException("the key store shipped as " + fileName + " has " + fileBytes + " bytes at " + where + ", the job's had " + bytes);
+            }
         }
     }
 }

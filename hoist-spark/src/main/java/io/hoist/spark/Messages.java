@@ -12,9 +12,11 @@ final class Messages {
 
     /**
      * One map task's output for one block row: the partial (null in the statistics record a task
-     * sends once, under row −1), and for the statistics record the task's counts and times.
+     * sends once, under row −1), and for the statistics record the task's counts, times and the
+     * block columns of each partial it sent.
      */
-    record Partial(byte[] bytes, EnumMap<Op, Long> counts, long encodeNanos, long evaluateNanos, int keysLoaded) implements Serializable {}
+    record Partial(byte[] bytes, EnumMap<Op, Long> counts, long encodeNanos, long evaluateNanos, int keysLoaded,
+                   java.util.HashMap<Integer, int[]> columnsByRow) implements Serializable {}
 
     /** One finished block row: its output ciphertext, and the counts and times of summing and finishing it. */
     record Row(int blockRow, byte[] ciphertext, EnumMap<Op, Long> counts, long sumNanos, long finishNanos, long partialBytes, int partials)

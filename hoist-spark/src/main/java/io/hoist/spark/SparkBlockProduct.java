@@ -86,8 +86,20 @@ public final class SparkBlockProduct {
         try {
             List<Messages.Partial> taskStats = mapped.filter(p -> p._1() < 0).values().collect();
             long mapEnd = System.nanoTime();
+            // what the map stage produced, per block row: each reduce task checks that its sum covers exactly these columns
+            Map<Integer, java.util.TreeSet<Integer>> expected = new TreeMap<>();
+            for (Messages.Partial s : taskStats) {
+                s.columnsByRow().forEach((row, cols) -> {
+                    for (int c : cols) {
+                        if (!expected.computeIfAbsent(row, r -> new java.util.TreeSet<>()).add(c)) {
+                            throw new IllegalStateException("block (" + row + ", " + c + ") was evaluated by two map tasks");
+                        }
+                    }
+                });
+            }
             int groups = Math.max(1, Math.min(job.blockRows(), sc.defaultParallelism()));
-            List<Messages.Row> rows = mapped.filter(p -> p._1() >= 0).groupByKey(groups).map(g -> finishRow(job, g._1(), g._2())).collect();
+            List<Messages.Row> rows = mapped.filter(p -> p._1() >= 0).groupByKey(groups)
+                    .map(g -> finishRow(job, g._1(), g._2(), expected.get(g._1()))).collect();
             long end = System.nanoTime();
 
             Map<Op, Long> counts = new EnumMap<>(Op.class);
@@ -109,8 +121,10 @@ public final class SparkBlockProduct {
                 partials += r.partials();
                 outputBytes += r.ciphertext().length;
                 if (out[r.blockRow()] != null) throw new IllegalStateException("block row " + r.blockRow() + " finished twice");
+                expected.remove(r.blockRow());
                 out[r.blockRow()] = CiphertextSerialization.readCiphertext(r.ciphertext(), ctx);
             }
+            if (!expected.isEmpty()) throw new IllegalStateException("block rows " + expected.keySet() + " had partials but no output");
             double scale = inputs.get(0).scale() * params.q(job.level()) / params.q(job.level());   // Δ_pt = q_ℓ, as the local product
             for (int br = 0; br < out.length; br++) {
                 if (out[br] == null) {   // no block in this row: M·x is exactly 0 there
@@ -138,26 +152,37 @@ public final class SparkBlockProduct {
         BlockPartialEvaluation pe = w.evaluator.evaluatePartial(new TreeMap<>(Map.of(col, ct)), ebt);
         long t2 = System.nanoTime();
         List<Tuple2<Integer, Messages.Partial>> out = new ArrayList<>();
-        for (BlockRowPartial p : pe.partials()) out.add(new Tuple2<>(p.blockRow(), new Messages.Partial(TransformSerialization.write(p), null, 0, 0, 0)));
-        out.add(new Tuple2<>(-1, new Messages.Partial(null, Messages.enumMap(pe.counts()), t1 - t0, t2 - t1, w.keys.size())));
+        java.util.HashMap<Integer, int[]> columns = new java.util.HashMap<>();
+        for (BlockRowPartial p : pe.partials()) {
+            out.add(new Tuple2<>(p.blockRow(), new Messages.Partial(TransformSerialization.write(p), null, 0, 0, 0, null)));
+            columns.put(p.blockRow(), p.columns().stream().mapToInt(Integer::intValue).toArray());
+        }
+        out.add(new Tuple2<>(-1, new Messages.Partial(null, Messages.enumMap(pe.counts()), t1 - t0, t2 - t1, w.keys.size(), columns)));
         return out.iterator();
     }
 
-    /** Reduce task: block row {@code row}'s partials summed and finished. */
-    private static Messages.Row finishRow(BlockJob job, int row, Iterable<Messages.Partial> parts) {
+    /**
+     * Reduce task: block row {@code row}'s partials, parsed one at a time into one accumulator,
+     * checked to cover exactly the columns the map stage reported, and finished.
+     */
+    private static Messages.Row finishRow(BlockJob job, int row, Iterable<Messages.Partial> parts, java.util.Set<Integer> columns) {
         Worker w = Worker.of(job, taskThreads());
-        List<BlockRowPartial> ps = new ArrayList<>();
-        long bytes = 0;
-        for (Messages.Partial p : parts) {
-            bytes += p.bytes().length;
-            ps.add(TransformSerialization.readBlockRowPartial(p.bytes(), w.ctx));
-        }
+        long[] bytes = new long[1];
+        int[] count = new int[1];
+        Iterable<BlockRowPartial> parsed = () -> com.google.common.collect.Iterators.transform(parts.iterator(), p -> {
+            bytes[0] += p.bytes().length;
+            count[0]++;
+            return TransformSerialization.readBlockRowPartial(p.bytes(), w.ctx);
+        });
         long t0 = System.nanoTime();
-        BlockRowPartial sum = BlockRowPartial.sum(ps, w.ctx);
+        BlockRowPartial sum = BlockRowPartial.sum(parsed, w.ctx);
+        if (!sum.columns().equals(columns)) {
+            throw new IllegalStateException("block row " + row + " summed columns " + sum.columns() + ", the map stage produced " + columns);
+        }
         long t1 = System.nanoTime();
         Evaluation e = w.evaluator.finishBlockRow(sum);
         long t2 = System.nanoTime();
-        return new Messages.Row(row, CiphertextSerialization.write(e.result()), Messages.enumMap(e.counts()), t1 - t0, t2 - t1, bytes, ps.size());
+        return new Messages.Row(row, CiphertextSerialization.write(e.result()), Messages.enumMap(e.counts()), t1 - t0, t2 - t1, bytes[0], count[0]);
     }
 
     /** The cores Spark gave this task ({@code spark.task.cpus}): the engine's threads. */

@@ -19,23 +19,23 @@ import java.util.concurrent.ExecutionException;
  * the job runs here, and no others — and the evaluator with its limb pool.
  */
 final class Worker {
-    /** A few jobs at a time: an executor serves one job after another. */
-    private static final Cache<String, Worker> WORKERS = CacheBuilder.newBuilder().maximumSize(2).build();
+    /** One job at a time: a new job's worker lets the previous one's keys go (at N = 2^16 they are gigabytes). */
+    private static final Cache<String, Worker> WORKERS = CacheBuilder.newBuilder().maximumSize(1).build();
 
     final CkksContext ctx;
     final Plan plan;
     final RotationKeySet keys;
     final LinearTransformEvaluator evaluator;
     final BlockLinearTransform matrix;
-    final int keysInStore;
 
     private Worker(BlockJob job, int threads) {
         CkksParameters params = job.params();
         this.ctx = CkksContext.create(params, job.backend(), threads);
         this.plan = job.plan();
-        try (KeyStore store = KeyStore.open(job.keys().resolve(), ctx, false)) {
+        java.nio.file.Path path = job.keys().resolve();
+        try (KeyStore store = KeyStore.open(path, ctx, false)) {
+            job.keys().check(store.fileBytes(), path);
             this.keys = store.load(plan.rotationKeys(params));
-            this.keysInStore = store.size();
         }
         this.evaluator = new LinearTransformEvaluator(ctx, keys);
         this.matrix = job.matrix().matrix();
@@ -45,7 +45,7 @@ final class Worker {
     static Worker of(BlockJob job, int threads) {
         try {
             return WORKERS.get(job.id() + "/" + threads, () -> new Worker(job, threads));
-        } catch (ExecutionException | UncheckedExecutionException e) {
+        } catch (ExecutionException | UncheckedExecutionException | com.google.common.util.concurrent.ExecutionError e) {
             Throwable c = e.getCause();
             if (c instanceof RuntimeException r) throw r;
             if (c instanceof Error err) throw err;

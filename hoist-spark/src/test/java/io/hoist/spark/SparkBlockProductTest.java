@@ -60,6 +60,7 @@ class SparkBlockProductTest {
     private static List<Ciphertext> inputs;
     private static ComplexVector x;
     private static BlockEvaluation local;
+    private static EncodedBlockTransform localTransform;
 
     @TempDir
     static Path dir;
@@ -81,6 +82,7 @@ class SparkBlockProductTest {
         LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, keys);
         EncodedBlockTransform ebt = lte.encode(m, plan, params.maxLevel(), Storage.COMPACT, io.hoist.ckks.Progress.NONE);
         local = lte.evaluate(inputs, ebt);
+        localTransform = ebt;
         sc = new JavaSparkContext(new SparkConf().setMaster("local[2,2]").setAppName("hoist-test").set("spark.ui.enabled", "false"));
     }
 
@@ -130,6 +132,11 @@ class SparkBlockProductTest {
         var prog = io.hoist.lt.LtProgram.compile(plan, io.hoist.lt.LimbLayout.of(params, params.maxLevel()));
         long inputPart = prog.steps().stream().filter(s -> s.phase() <= 3 && s.kind() == io.hoist.lt.LtProgram.Kind.DECOMPOSE).count();
         assertEquals(local.counts().get(Op.DECOMPOSE) + 2 * inputPart, r.counts().get(Op.DECOMPOSE), "the second row group of each of the 2 columns decomposes its input again");
+        io.hoist.lt.Cost c = localTransform.cost(job::rowGroupOf);
+        assertEquals(c.decompose(), r.counts().get(Op.DECOMPOSE));
+        assertEquals(c.keySwitchInnerProducts(), r.counts().get(Op.KS_INNER_PRODUCT));
+        assertEquals(c.ptMuls(), r.counts().get(Op.PT_MUL));
+        assertEquals(c.ntt(), r.counts().get(Op.NTT_LIMBS) + r.counts().get(Op.INTT_LIMBS));
     }
 
     /** Throws in the first attempt of the task that encodes block (1, 0); Spark runs it again. */
@@ -170,6 +177,20 @@ class SparkBlockProductTest {
         SparkException e = assertThrows(SparkException.class, () -> SparkBlockProduct.run(sc, ctx, job, inputs));
         assertTrue(e.getMessage().contains("io.hoist.ckks.MissingRotationKeyException"), e.getMessage());
         assertTrue(e.getMessage().contains("Galois element " + dropped), e.getMessage());
+    }
+
+    @Test
+    void aStoreShippedAgainUnderTheSameNameIsTheNewOne() {
+        Path p = dir.resolve("keys-again.hks");
+        KeyStore.write(p, keys, false);
+        KeySource first = KeySource.ship(sc, p);
+        List<Long> some = new ArrayList<>(keys.galoisElements());
+        some.remove(0);
+        KeyStore.write(p, new RotationKeySet(params, some.stream().map(g -> keys.get(g, "")).toList()), false);   // same name, one key fewer
+        BlockJob job = BlockJob.of(params, plan, params.maxLevel(), MATRIX, KeySource.ship(sc, p), 1, null);
+        SparkException e = assertThrows(SparkException.class, () -> SparkBlockProduct.run(sc, ctx, job, inputs), "not the first store's keys");
+        assertTrue(e.getMessage().contains("MissingRotationKeyException"), e.getMessage());
+        assertBitIdentical(SparkBlockProduct.run(sc, ctx, BlockJob.of(params, plan, params.maxLevel(), MATRIX, first, 1, null), inputs));
     }
 
     @Test

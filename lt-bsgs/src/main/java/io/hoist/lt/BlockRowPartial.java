@@ -71,32 +71,37 @@ public final class BlockRowPartial {
      * twice would be a wrong answer.
      */
     public BlockRowPartial plus(BlockRowPartial o, CkksContext ctx) {
-        checkCompatible(o);
-        TreeSet<Integer> both = new TreeSet<>(columns);
-        for (int c : o.columns) {
-            if (!both.add(c)) throw new IllegalArgumentException("block row " + blockRow + ": column " + c + " is in both partials (it would be counted twice)");
-        }
-        PolyQP[] out = new PolyQP[sums.length];
-        for (int i = 0; i < sums.length; i++) {
-            PolyQP a = sums[i], b = o.sums[i];
-            RnsPoly q = ctx.ringQ().newPoly(a.q().level(), a.q().domain());
-            ctx.ringQ().add(a.q(), b.q(), q);
-            RnsPoly p = null;
-            if (a.p() != null) {
-                p = ctx.ringP().newPoly(a.p().level(), a.p().domain());
-                ctx.ringP().add(a.p(), b.p(), p);
-            }
-            out[i] = new PolyQP(q, p);
-        }
-        return new BlockRowPartial(params, plan, level, blockRow, scale, ImmutableSortedSet.copyOf(both), out);
+        return sum(List.of(this, o), ctx);
     }
 
-    /** The sum of partials of one row (at least one), in the order given: the result does not depend on it. */
-    public static BlockRowPartial sum(List<BlockRowPartial> parts, CkksContext ctx) {
-        Preconditions.checkArgument(!parts.isEmpty(), "no partials to sum");
-        BlockRowPartial s = parts.get(0);
-        for (int i = 1; i < parts.size(); i++) s = s.plus(parts.get(i), ctx);
-        return s;
+    /**
+     * The sum of partials of one row (at least one), in the order given — the result does not
+     * depend on it. One accumulator: the partials are read one at a time, so {@code parts} may
+     * produce them lazily (parsed from bytes as the iteration reaches them).
+     */
+    public static BlockRowPartial sum(Iterable<BlockRowPartial> parts, CkksContext ctx) {
+        java.util.Iterator<BlockRowPartial> it = parts.iterator();
+        Preconditions.checkArgument(it.hasNext(), "no partials to sum");
+        BlockRowPartial first = it.next();
+        TreeSet<Integer> cols = new TreeSet<>(first.columns);
+        PolyQP[] acc = new PolyQP[first.sums.length];
+        for (int i = 0; i < acc.length; i++) {
+            PolyQP a = first.sums[i];
+            acc[i] = new PolyQP(a.q().copy(), a.p() == null ? null : a.p().copy());
+        }
+        while (it.hasNext()) {
+            BlockRowPartial o = it.next();
+            first.checkCompatible(o);
+            for (int c : o.columns) {
+                if (!cols.add(c)) throw new IllegalArgumentException("block row " + first.blockRow + ": column " + c + " is in two partials (it would be counted twice)");
+            }
+            for (int i = 0; i < acc.length; i++) {
+                PolyQP b = o.sums[i];
+                ctx.ringQ().add(acc[i].q(), b.q(), acc[i].q());
+                if (acc[i].p() != null) ctx.ringP().add(acc[i].p(), b.p(), acc[i].p());
+            }
+        }
+        return new BlockRowPartial(first.params, first.plan, first.level, first.blockRow, first.scale, ImmutableSortedSet.copyOf(cols), acc);
     }
 
     private void checkCompatible(BlockRowPartial o) {
@@ -107,6 +112,11 @@ public final class BlockRowPartial {
         }
         if (o.scale != scale) throw new ScaleMismatchException("block row " + blockRow + ": partials with scales " + scale + " and " + o.scale);
         if (o.sums.length != sums.length) throw new IllegalArgumentException("partials with " + sums.length + " and " + o.sums.length + " polynomials");
+        for (int i = 0; i < sums.length; i++) {
+            if ((o.sums[i].p() == null) != (sums[i].p() == null) || o.sums[i].domain() != sums[i].domain()) {
+                throw new IllegalArgumentException("block row " + blockRow + ": polynomial " + i + " has another shape or domain in the two partials");
+            }
+        }
     }
 
     @Override

@@ -73,9 +73,22 @@ public final class EncodedBlockTransform {
      * is the zero ciphertext).
      */
     public Cost cost() {
+        return cost(br -> 0);
+    }
+
+    /**
+     * The counts when the block rows are cut into groups ({@code rowGroupOf}) and each group
+     * evaluates a column apart, as tasks of a distributed product do: the input part of the program
+     * runs once per column and row group holding a block of it; the rest is as in {@link #cost()}.
+     */
+    public Cost cost(java.util.function.IntUnaryOperator rowGroupOf) {
         int rowsUsed = 0, colsUsed = 0;
         for (int br = 0; br < blockRows; br++) if (BlockExecutor.rowHasBlocks(this, br)) rowsUsed++;
-        for (int bc = 0; bc < blockCols; bc++) if (BlockExecutor.columnHasBlocks(this, bc)) colsUsed++;
+        for (int bc = 0; bc < blockCols; bc++) {
+            java.util.Set<Integer> groups = new java.util.HashSet<>();
+            for (int br = 0; br < blockRows; br++) if (blocks[br][bc] != null) groups.add(rowGroupOf.applyAsInt(br));
+            colsUsed += groups.size();
+        }
         EncodedTransform any = BlockExecutor.firstBlock(this);   // every block carries the one compiled program
         LtProgram prog = any != null ? any.program() : LtProgram.compile(plan, LimbLayout.of(params, level));
         return CountingInterpreter.blockCounts(prog, storage, rowsUsed, colsUsed,

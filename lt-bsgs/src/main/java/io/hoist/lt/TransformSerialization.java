@@ -173,6 +173,7 @@ public final class TransformSerialization {
             Plan plan = parsePlan(pb, planLen);
             b.position(b.position() + planLen);
             if (plan.algorithm() == Algorithm.BSGS) throw new MalformedDataException("block products have no bsgs partials");
+            if (p.slots() % plan.dimension() != 0) throw new MalformedDataException("plan dimension " + plan.dimension() + " does not divide the " + p.slots() + " slots");
             int row = b.getInt(), count = b.getInt();
             if (row < 0 || count < 1 || count > b.remaining() / 4) throw new MalformedDataException("partial of block row " + row + " over " + count + " columns");
             com.google.common.collect.ImmutableSortedSet.Builder<Integer> cols = com.google.common.collect.ImmutableSortedSet.naturalOrder();
@@ -183,14 +184,16 @@ public final class TransformSerialization {
                 cols.add(c);
                 prev = c;
             }
-            int[] ids = ExecState.sumBuffers(LtProgram.compile(plan, LimbLayout.of(p, h.level())));
+            LtProgram prog = LtProgram.compile(plan, LimbLayout.of(p, h.level()));
+            int[] ids = ExecState.sumBuffers(prog);
             int polys = b.getInt();
             if (polys != ids.length) throw new MalformedDataException("partial with " + polys + " polynomials, its plan sums into " + ids.length);
             io.hoist.ckks.PolyQP[] u = new io.hoist.ckks.PolyQP[polys];
             for (int i = 0; i < polys; i++) {
                 int parts = b.get(), dom = b.get();
-                if ((parts != 1 && parts != 2) || (dom != 0 && dom != 1)) throw new MalformedDataException("partial polynomial " + i + " with parts " + parts + " and domain " + dom);
-                io.hoist.ring.Domain domain = dom == 1 ? io.hoist.ring.Domain.NTT : io.hoist.ring.Domain.COEFFICIENT;
+                int want = prog.buffer(ids[i]).qOnly() ? 1 : 2;   // the diagonal sums are in the NTT domain, over QP unless the program keeps Q only
+                if (parts != want || dom != 1) throw new MalformedDataException("partial polynomial " + i + " with parts " + parts + " and domain " + dom + " (the program's sums have " + want + " and 1)");
+                io.hoist.ring.Domain domain = io.hoist.ring.Domain.NTT;
                 io.hoist.ring.RnsPoly q = ctx.ringQ().newPoly(h.level(), domain);
                 io.hoist.ring.RnsPoly pp = parts == 2 ? ctx.ringP().newPoly(ctx.alpha() - 1, domain) : null;
                 var lb = b.slice().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
