@@ -6,9 +6,7 @@ import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.ComplexVector;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -112,7 +110,7 @@ public final class BlockLinearTransform {
         int i0 = br * b, j0 = bc * b;
         int h = Math.min(b, rows - i0), w = Math.min(b, cols - j0);
         if (h <= 0 || w <= 0) throw new IndexOutOfBoundsException("block (" + br + ", " + bc + ") is outside the matrix");
-        Map<Integer, ComplexVector> diags = new TreeMap<>();
+        it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap<ComplexVector> diags = new it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap<>();
         for (int r = 0; r < b; r++) {
             double[] a = new double[b], c = new double[b];
             boolean nonzero = false;
@@ -125,7 +123,7 @@ public final class BlockLinearTransform {
             }
             if (nonzero) diags.put(r, new ComplexVector(a, c));
         }
-        return diags.isEmpty() ? null : LinearTransform.fromDiagonals(b, diags);
+        return diags.isEmpty() ? null : LinearTransform.ofDiagonals(b, diags);   // b is a power of two: the indices are final
     }
 
     /**

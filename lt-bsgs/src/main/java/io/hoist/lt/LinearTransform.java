@@ -26,6 +26,18 @@ public final class LinearTransform {
         this.diagonals = Int2ObjectSortedMaps.unmodifiable(diagonals);
     }
 
+    /**
+     * A power-of-two n×n transform from nonzero diagonals already indexed in [0, n), taken as they
+     * are (no copies: a block of 2^24 entries would otherwise pass through three).
+     */
+    static LinearTransform ofDiagonals(int n, Int2ObjectAVLTreeMap<ComplexVector> diagonals) {
+        if (Integer.bitCount(n) != 1 || diagonals.isEmpty()) throw new IllegalArgumentException("a power-of-two dimension and at least one diagonal, got " + n);
+        for (var e : diagonals.int2ObjectEntrySet()) {
+            if (e.getIntKey() < 0 || e.getIntKey() >= n || e.getValue().length() != n) throw new IllegalArgumentException("diagonal " + e.getIntKey() + " of " + e.getValue().length() + " entries in dimension " + n);
+        }
+        return new LinearTransform(n, n, diagonals);
+    }
+
     static int paddedDimension(int d) {
         if (d < 1) throw new IllegalArgumentException("dimension must be positive: " + d);
         return Integer.highestOneBit(d) == d ? d : Integer.highestOneBit(d) << 1;
