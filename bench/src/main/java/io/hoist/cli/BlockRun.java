@@ -73,12 +73,11 @@ final class BlockRun {
         SecretKey sk = made.secret();
         RotationKeySet keys = made.rotations();
         keygenMillis = made.millis();
-        long t0;
         rotationKeys = keys.size();
         keyBytes = keys.sizes().fullBytes();
 
         LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, keys);
-        t0 = System.nanoTime();
+        long t0 = System.nanoTime();
         EncodedBlockTransform ebt;
         try (Bars bar = Bars.of("encode blocks", quiet)) {
             ebt = lte.encode(matrix, plan, level, storage, bar);

@@ -41,14 +41,8 @@ public final class LtCommand implements Callable<Integer> {
     @Option(names = "--storage", description = "precomputed or compact diagonals (default: precomputed; for block matrices compact when precomputed ones would not fit the heap)")
     String storage;
 
-    @Option(names = "--rows", description = "block matrix: number of rows (any size; the matrix is cut into blocks of the slot count)")
-    Integer rows;
-
-    @Option(names = "--cols", description = "block matrix: number of columns (default: --rows)")
-    Integer cols;
-
-    @Option(names = "--block", description = "block matrix: block dimension, a power of two dividing the slots (default: the slot count, or less for a matrix that fits one ciphertext)")
-    Integer block;
+    @Mixin
+    BlockOptions blockOptions;
 
     @Option(names = "--seed", defaultValue = "1", description = "seed of the random matrix and vector (test data only)")
     long seed;
@@ -97,7 +91,7 @@ public final class LtCommand implements Callable<Integer> {
     public Integer call() {
         CkksParameters params = paramsOptions.build("n13");
         Algorithm a = Algorithm.parse(planOptions.algo);
-        if (rows != null || cols != null) return callBlocks(params, a);
+        if (blockOptions.given()) return callBlocks(params, a);
         int dim = planOptions.n != null ? planOptions.n : params.slots();
         checkDimension(dim, params);
         if (sparse != null && (sparse < 1 || sparse > dim)) throw new IllegalArgumentException("--sparse must be in [1, " + dim + "] (the dimension), got " + sparse);
@@ -151,26 +145,18 @@ public final class LtCommand implements Callable<Integer> {
 
     /** The plan of a dense block product with blocks of b: the split given, or the best one for {@code obj}. */
     static Plan blockPlan(CkksParameters params, int b, Algorithm a, int[] split, Objective obj) {
+        if (a == Algorithm.BSGS) throw new IllegalArgumentException("block matrices need a hoisted algorithm (diagonal, dh-bsgs, th-bsgs), not bsgs");
         return split != null ? Plan.dense(b, a, split) : Plan.autoForIndices(b, allIndices(b), params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
-    }
-
-    /** The block dimension asked for, or the default for an m×n matrix, checked against the slots. */
-    static int blockDimension(Integer block, int m, int n, CkksParameters params) {
-        int b = block != null ? block : io.hoist.lt.BlockLinearTransform.blockDimensionFor(m, n, params.slots());
-        if (b < 1 || Integer.bitCount(b) != 1 || params.slots() % b != 0) throw new IllegalArgumentException("--block must be a power of two dividing the " + params.slots() + " slots, got " + b);
-        return b;
     }
 
     /** {@code --rows/--cols}: a random dense block matrix on the direct schedule. */
     private Integer callBlocks(CkksParameters params, Algorithm a) {
-        int m = rows != null ? rows : cols, n = cols != null ? cols : rows;
-        if (m < 1 || n < 1) throw new IllegalArgumentException("--rows and --cols must be positive, got " + m + " and " + n);
+        int m = blockOptions.rows(), n = blockOptions.cols();
         if (planOptions.n != null || sparse != null || keys != null || compareDirect || !scheduleName.equalsIgnoreCase("direct")) {
             throw new IllegalArgumentException("--rows/--cols (block matrices) run a dense matrix on the direct schedule: drop --n, --sparse, --keys, --compare-direct and --schedule");
         }
-        if (a == Algorithm.BSGS) throw new IllegalArgumentException("block matrices need a hoisted algorithm (diagonal, dh-bsgs, th-bsgs), not bsgs");
         if (runs < 1 || runs > 1000) throw new IllegalArgumentException("--runs must be in [1, 1000]");
-        int b = blockDimension(block, m, n, params);
+        int b = blockOptions.blockDimension(params);
         var matrix = io.hoist.lt.BlockLinearTransform.fromEntries(m, n, b, BlockRun.randomEntries(seed, n), null);
         int level = params.maxLevel();
         Plan plan = blockPlan(params, b, a, planOptions.split, objective());

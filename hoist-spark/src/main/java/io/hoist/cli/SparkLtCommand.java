@@ -19,14 +19,8 @@ public final class SparkLtCommand implements Callable<Integer> {
     @Option(names = "--master", description = "Spark master: local[N], local[N,maxFailures], spark://host:7077, yarn, k8s://… (default: spark-submit's --master, else local[*])")
     String master;
 
-    @Option(names = "--rows", required = true, description = "number of rows of the matrix")
-    int rows;
-
-    @Option(names = "--cols", description = "number of columns (default: --rows)")
-    Integer cols;
-
-    @Option(names = "--block", description = "block dimension, a power of two dividing the slots (default: the slot count, or less for a matrix that fits one ciphertext)")
-    Integer block;
+    @Mixin
+    BlockOptions blockOptions;
 
     @Mixin
     ParamsOptions paramsOptions;
@@ -62,12 +56,10 @@ public final class SparkLtCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CkksParameters params = paramsOptions.build("n13");
         Algorithm a = Algorithm.parse(planOptions.algo);
-        int m = rows, n = cols != null ? cols : rows;
-        if (m < 1 || n < 1) throw new IllegalArgumentException("--rows and --cols must be positive, got " + m + " and " + n);
+        int m = blockOptions.rows(), n = blockOptions.cols();
         if (planOptions.n != null) throw new IllegalArgumentException("spark-lt takes --rows/--cols (and --block), not --n");
-        if (a == Algorithm.BSGS) throw new IllegalArgumentException("block products need a hoisted algorithm (diagonal, dh-bsgs, th-bsgs), not bsgs");
         if (localFirst && skipLocal) throw new IllegalArgumentException("--local-first and --skip-local exclude each other");
-        int b = LtCommand.blockDimension(block, m, n, params);
+        int b = blockOptions.blockDimension(params);
         Plan plan = LtCommand.blockPlan(params, b, a, planOptions.split, LtCommand.parseObjective(objective));
         int blockRows = (m + b - 1) / b;
         if (rowGroups != null && (rowGroups < 1 || rowGroups > blockRows)) throw new IllegalArgumentException("--row-groups must be in [1, " + blockRows + "] (the block rows), got " + rowGroups);

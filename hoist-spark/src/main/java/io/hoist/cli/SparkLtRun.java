@@ -89,7 +89,6 @@ final class SparkLtRun {
         RotationKeySet keys = made.rotations();
         keygenMillis = made.millis();
         made = null;   // so that --skip-local can let the keys go
-        long t0;
         rotationKeys = keys.size();
         keyBytes = keys.sizes().fullBytes();
         Path tmp = null;
@@ -109,7 +108,7 @@ final class SparkLtRun {
             List<Ciphertext> in = BlockRun.encryptColumns(params, matrix, x, enc, encoder, level);
 
             EncodedBlockTransform[] ebt = new EncodedBlockTransform[1];
-            t0 = System.nanoTime();
+            long t0 = System.nanoTime();
             SparkConf conf = new SparkConf().setIfMissing("spark.master", "local[*]").setAppName("hoist spark-lt")
                     .setIfMissing("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false");
             if (master != null) conf.setMaster(master);   // else spark-submit's --master (a system property) or local[*]
