@@ -1,5 +1,7 @@
 package io.hoist.cli;
 
+import io.hoist.lt.Schedule;
+
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -21,7 +23,12 @@ final class BlockRender {
         Map<String, Object> memory = new LinkedHashMap<>();
         memory.put("keys", run.keyBytes);
         memory.put("diagonals", run.diagonalBytes);
-        return Json.obj()
+        if (run.directMillisAll != null) {
+            millis.put("directEvaluate", run.directMillis);
+            millis.put("directEvaluateRuns", run.directMillisAll);
+        }
+        memory.put("peakWorkingSet", run.measuredTraffic == null ? null : run.measuredTraffic.peakResidentBytes());
+        Json.Obj o = Json.obj()
                 .put("algo", run.plan.algorithm().cliName())
                 .put("preset", run.params.name())
                 .put("logN", run.params.logN())
@@ -41,7 +48,9 @@ final class BlockRender {
                 .put("precision", precision)
                 .put("millis", millis)
                 .put("memoryBytes", memory)
-                .put("schedule", "direct");
+                .put("schedule", run.schedule instanceof Schedule.Phased ? "phased" : "direct");
+        LtCommand.putPhased(o, run.schedule, run.grouping, run.measuredTraffic, run.expectedTraffic, run.bitIdenticalToDirect);
+        return o;
     }
 
     private static Map<String, Object> counts(BlockRun run) {
@@ -64,5 +73,6 @@ final class BlockRender {
         System.out.printf(Locale.ROOT, "  time: keygen %.0f ms, encode %.0f ms, evaluate %.0f ms (first evaluation, with JIT warm-up: %.0f ms)%n",
                 run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis);
         System.out.println(run.countsMatch() ? "  counts match the closed forms (Decompose once per input ciphertext, not per block)" : "  COUNTS DIFFER FROM THE CLOSED FORMS (a bug)");
+        LtCommand.printPhased(run.grouping, run.measuredTraffic, run.trafficMatches(), " (one block's)", run.bitIdenticalToDirect, run.evaluateMillis, run.directMillis);
     }
 }

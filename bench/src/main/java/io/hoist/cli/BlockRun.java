@@ -16,6 +16,9 @@ import io.hoist.lt.BlockEvaluation;
 import io.hoist.lt.BlockLinearTransform;
 import io.hoist.lt.Cost;
 import io.hoist.lt.EncodedBlockTransform;
+import io.hoist.lt.Grouping;
+import io.hoist.lt.Schedule;
+import io.hoist.lt.TrafficLedger;
 import io.hoist.lt.LinearTransformEvaluator;
 import io.hoist.lt.Plan;
 import io.hoist.lt.Storage;
@@ -38,8 +41,9 @@ final class BlockRun {
     final Plan plan;
     final Storage storage;
     final long seed;
+    final Schedule schedule;
     int runs = 1;
-    boolean quiet;
+    boolean quiet, compareDirect;
 
     Cost expected;
     Map<Op, Long> counts;
@@ -50,13 +54,21 @@ final class BlockRun {
     long keyBytes, diagonalBytes;
     String backend;
     int threads;
+    /** Phased schedule only: the grouping run, the ledger measured and the one predicted (closed form or dry walk). */
+    Grouping grouping;
+    TrafficLedger measuredTraffic, expectedTraffic;
+    /** With {@code compareDirect}: the direct schedule on the same inputs, alternated with the phased one. */
+    Boolean bitIdenticalToDirect;
+    double directMillis = Double.NaN;
+    double[] directMillisAll;
 
-    BlockRun(CkksParameters params, BlockLinearTransform matrix, Plan plan, Storage storage, long seed) {
+    BlockRun(CkksParameters params, BlockLinearTransform matrix, Plan plan, Storage storage, long seed, Schedule schedule) {
         this.params = params;
         this.matrix = matrix;
         this.plan = plan;
         this.storage = storage;
         this.seed = seed;
+        this.schedule = schedule;
     }
 
     /** Entry (i, j) of the random test matrix (see {@link BlockLinearTransform#randomEntries}). */
@@ -76,7 +88,7 @@ final class BlockRun {
         rotationKeys = keys.size();
         keyBytes = keys.sizes().fullBytes();
 
-        LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, keys);
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, keys, schedule);
         long t0 = System.nanoTime();
         EncodedBlockTransform ebt;
         try (Bars bar = Bars.of("encode blocks", quiet)) {
@@ -96,13 +108,28 @@ final class BlockRun {
         BlockEvaluation ev = lte.evaluate(in, ebt);   // pays the JIT's warm-up: reported apart
         firstEvaluateMillis = (System.nanoTime() - t0) / 1e6;
         evaluateMillisAll = new double[runs];
-        for (int i = 0; i < runs; i++) {
+        if (compareDirect) {
+            bitIdenticalToDirect = lte.evaluate(in, ebt, Schedule.direct()).outputs().equals(ev.outputs());
+            directMillisAll = new double[runs];
+        }
+        for (int i = 0; i < runs; i++) {   // with compareDirect the two schedules alternate, so drift hits both alike
             t0 = System.nanoTime();
             ev = lte.evaluate(in, ebt);
             evaluateMillisAll[i] = (System.nanoTime() - t0) / 1e6;
+            if (compareDirect) {
+                t0 = System.nanoTime();
+                lte.evaluate(in, ebt, Schedule.direct());
+                directMillisAll[i] = (System.nanoTime() - t0) / 1e6;
+            }
         }
         evaluateMillis = Quantiles.median().compute(evaluateMillisAll);
+        if (compareDirect) directMillis = Quantiles.median().compute(directMillisAll);
         counts = ev.counts();
+        if (ev.traffic().isPresent()) {
+            grouping = ev.grouping().orElseThrow();
+            measuredTraffic = ev.traffic().get();
+            expectedTraffic = ebt.traffic(grouping);
+        }
 
         Decryptor dec = new Decryptor(ctx, sk);
         List<ComplexVector> parts = new ArrayList<>();
@@ -155,8 +182,12 @@ final class BlockRun {
         return LtRun.countsMatch(counts, expected);
     }
 
+    boolean trafficMatches() {
+        return measuredTraffic == null || measuredTraffic.equals(expectedTraffic);
+    }
+
     int status() {
-        if (!countsMatch()) return 3;
+        if (!countsMatch() || !trafficMatches() || Boolean.FALSE.equals(bitIdenticalToDirect)) return 3;
         return precision.minBits() < LtRun.PRECISION_FLOOR_BITS ? 4 : 0;
     }
 }

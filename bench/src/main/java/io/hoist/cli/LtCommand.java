@@ -149,12 +149,16 @@ public final class LtCommand implements Callable<Integer> {
         return split != null ? Plan.dense(b, a, split) : Plan.autoForIndices(b, allIndices(b), params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
     }
 
-    /** {@code --rows/--cols}: a random dense block matrix on the direct schedule. */
+    /** {@code --rows/--cols}: a random dense block matrix, on the direct or the six-phase schedule. */
     private Integer callBlocks(CkksParameters params, Algorithm a) {
         int m = blockOptions.rows(), n = blockOptions.cols();
-        if (planOptions.n != null || sparse != null || keys != null || compareDirect || !scheduleName.equalsIgnoreCase("direct")) {
-            throw new IllegalArgumentException("--rows/--cols (block matrices) run a dense matrix on the direct schedule: drop --n, --sparse, --keys, --compare-direct and --schedule");
+        if (planOptions.n != null || sparse != null || keys != null) {
+            throw new IllegalArgumentException("--rows/--cols (block matrices) run a dense random matrix: drop --n, --sparse and --keys");
         }
+        String schedName = scheduleName.toLowerCase(Locale.ROOT);
+        if (!schedName.equals("direct") && !schedName.equals("phased")) throw new IllegalArgumentException("--schedule must be direct or phased, got '" + scheduleName + "'");
+        if (onchipMb != null && !(onchipMb > 0)) throw new IllegalArgumentException("--onchip-mb must be positive");
+        if (compareDirect && !schedName.equals("phased")) throw new IllegalArgumentException("--compare-direct needs --schedule phased");
         if (runs < 1 || runs > 1000) throw new IllegalArgumentException("--runs must be in [1, 1000]");
         int b = blockOptions.blockDimension(params);
         var matrix = io.hoist.lt.BlockLinearTransform.fromEntries(m, n, b, BlockRun.randomEntries(seed, n), null);
@@ -167,7 +171,9 @@ public final class LtCommand implements Callable<Integer> {
                     "the keys and %s diagonals of %d blocks need about %.1f GB and the JVM may use %.1f GB: raise the heap (HOIST_JVM_OPTS=-Xmx…)%s",
                     st.name().toLowerCase(Locale.ROOT), matrix.blockRows() * matrix.blockCols(), need / 1e9, have / 1e9, st == Storage.PRECOMPUTED ? " or use --storage compact" : ""));
         }
-        BlockRun run = new BlockRun(params, matrix, plan, st, seed);
+        Schedule sched = schedName.equals("phased") ? phased(plan, params, st) : Schedule.direct();   // one block's working set is the product's
+        BlockRun run = new BlockRun(params, matrix, plan, st, seed, sched);
+        run.compareDirect = compareDirect;
         run.runs = runs;
         run.quiet = engine.json;
         run.run(CkksContext.create(params, engine.backend, engine.threads()));
@@ -230,18 +236,40 @@ public final class LtCommand implements Callable<Integer> {
                 .put("millis", millis)
                 .put("memoryBytes", memory)
                 .put("schedule", run.schedule instanceof Schedule.Phased ? "phased" : "direct");
-        if (run.schedule instanceof Schedule.Phased ph) {
-            o.put("onchipBudgetBytes", ph.budgetBytes());
-            o.put("grouping", run.grouping.asMap());
-            Map<String, Object> traffic = new LinkedHashMap<>();
-            traffic.put("measured", LtRun.trafficJson(run.measuredTraffic));
-            traffic.put("expected", LtRun.trafficJson(run.expectedTraffic));
-            traffic.put("match", run.trafficMatches());
-            o.put("traffic", traffic);
-        }
-        if (run.bitIdenticalToDirect != null) o.put("bitIdenticalToDirect", run.bitIdenticalToDirect);
+        putPhased(o, run.schedule, run.grouping, run.measuredTraffic, run.expectedTraffic, run.bitIdenticalToDirect);
         if (run.keysLoaded >= 0) o.put("keyStore", Json.obj().put("keysInStore", run.keysInStore).put("keysLoaded", run.keysLoaded));
         return o;
+    }
+
+    /** The phased schedule's part of a JSON report (budget, grouping, traffic measured and expected), and the comparison with direct. */
+    static void putPhased(Json.Obj o, Schedule schedule, io.hoist.lt.Grouping g, TrafficLedger measured, TrafficLedger expected, Boolean bitIdenticalToDirect) {
+        if (schedule instanceof Schedule.Phased ph) {
+            o.put("onchipBudgetBytes", ph.budgetBytes());
+            o.put("grouping", g.asMap());
+            Map<String, Object> traffic = new LinkedHashMap<>();
+            traffic.put("measured", LtRun.trafficJson(measured));
+            traffic.put("expected", LtRun.trafficJson(expected));
+            traffic.put("match", measured.equals(expected));
+            o.put("traffic", traffic);
+        }
+        if (bitIdenticalToDirect != null) o.put("bitIdenticalToDirect", bitIdenticalToDirect);
+    }
+
+    /** The phased schedule's part of a table report; {@code note} follows the working set (e.g. "(one block's)"). */
+    static void printPhased(io.hoist.lt.Grouping g, TrafficLedger measured, boolean matches, String note, Boolean bitIdenticalToDirect, double phasedMillis, double directMillis) {
+        if (measured != null) {
+            System.out.printf(Locale.ROOT, "  phased schedule, grouping %s: working set %.1f MB%s, off-chip %s%n", g,
+                    measured.peakResidentBytes() / 1e6, note, ScheduleCommand.gib(measured.offchipBytes()));
+            for (TrafficLedger.PhaseTraffic p : measured.phases()) {
+                System.out.printf(Locale.ROOT, "    phase %d (%s): read %s, written %s, %d iterations, working set %.1f MB%n", p.phase(), p.lines(),
+                        ScheduleCommand.gib(p.read()), ScheduleCommand.gib(p.write()), p.iterations(), p.peakResidentBytes() / 1e6);
+            }
+            System.out.println(matches ? "  measured traffic equals the closed forms" : "  TRAFFIC DIFFERS FROM THE CLOSED FORMS (a bug)");
+        }
+        if (bitIdenticalToDirect != null) {
+            System.out.println(bitIdenticalToDirect ? "  bit-identical to the direct executor" : "  DIFFERS FROM THE DIRECT EXECUTOR (a bug)");
+            System.out.printf(Locale.ROOT, "  side by side (alternating, medians): phased %.0f ms, direct %.0f ms%n", phasedMillis, directMillis);
+        }
     }
 
     static void print(LtRun run, LinearTransform t) {
@@ -269,18 +297,6 @@ public final class LtCommand implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "  memory: %.1f MB allocated by the first evaluation, %.1f MB by a warm one; pool holds %.1f MB%n",
                     run.allocatedFirst / 1e6, run.allocatedWarm / 1e6, run.pooledBytes / 1e6);
         }
-        if (run.measuredTraffic != null) {
-            System.out.printf(Locale.ROOT, "  phased schedule, grouping %s: working set %.1f MB, off-chip %s%n", run.grouping,
-                    run.measuredTraffic.peakResidentBytes() / 1e6, ScheduleCommand.gib(run.measuredTraffic.offchipBytes()));
-            for (TrafficLedger.PhaseTraffic p : run.measuredTraffic.phases()) {
-                System.out.printf(Locale.ROOT, "    phase %d (%s): read %s, written %s, %d iterations, working set %.1f MB%n", p.phase(), p.lines(),
-                        ScheduleCommand.gib(p.read()), ScheduleCommand.gib(p.write()), p.iterations(), p.peakResidentBytes() / 1e6);
-            }
-            System.out.println(run.trafficMatches() ? "  measured traffic equals the closed forms" : "  TRAFFIC DIFFERS FROM THE CLOSED FORMS (a bug)");
-        }
-        if (run.bitIdenticalToDirect != null) {
-            System.out.println(run.bitIdenticalToDirect ? "  bit-identical to the direct executor" : "  DIFFERS FROM THE DIRECT EXECUTOR (a bug)");
-            System.out.printf(Locale.ROOT, "  side by side (alternating, medians): phased %.0f ms, direct %.0f ms%n", run.evaluateMillis, run.directMillis);
-        }
+        printPhased(run.grouping, run.measuredTraffic, run.trafficMatches(), "", run.bitIdenticalToDirect, run.evaluateMillis, run.directMillis);
     }
 }

@@ -158,6 +158,21 @@ class CliTest {
     }
 
     @Test
+    void ltBlockMatrixOnThePhasedSchedule() {
+        // 300×200 in blocks of 128 (3×2) under a 0.5 MB working set: traffic equal to the closed form, bit-identical to direct
+        Run r = run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--rows", "300", "--cols", "200", "--block", "128",
+                "--split", "4,8,4", "--schedule", "phased", "--onchip-mb", "0.5", "--compare-direct", "--json");
+        assertEquals(0, r.code(), r.out());
+        for (String k : new String[] {"\"schedule\":\"phased\"", "\"onchipBudgetBytes\":500000", "\"match\":true", "\"bitIdenticalToDirect\":true", "\"countsMatch\":true"}) {
+            assertTrue(r.out().contains(k), k + " missing: " + r.out());
+        }
+        long peak = Long.parseLong(r.out().replaceAll(".*\"peakWorkingSet\":(\\d+).*", "$1").trim());
+        assertTrue(peak > 0 && peak <= 500_000, "peak working set " + peak);
+        assertEquals(2, run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--rows", "300", "--cols", "200", "--block", "128",
+                "--compare-direct").code(), "--compare-direct needs --schedule phased");
+    }
+
+    @Test
     void ltPhasedReportsTrafficMemoryAndBitIdentity() {
         Run r = run("lt", "--algo", "th-bsgs", "--logN", "11", "--logQ", "50,40,40", "--logP", "60,60", "--insecure", "--n", "64",
                 "--schedule", "phased", "--onchip-mb", "1", "--compare-direct", "--storage", "compact", "--json");

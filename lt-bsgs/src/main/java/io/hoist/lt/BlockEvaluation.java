@@ -5,5 +5,17 @@ import com.google.common.collect.ImmutableMap;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ring.Op;
 
-/** A block product's output ciphertexts (one per block row) and this evaluation's own counts. */
-public record BlockEvaluation(ImmutableList<Ciphertext> outputs, ImmutableMap<Op, Long> counts) {}
+import java.util.Optional;
+
+/**
+ * A block product's output ciphertexts (one per block row) and this evaluation's own counts; on the
+ * six-phase schedule also the grouping it ran with and its traffic ledger (summed over the blocks).
+ */
+public record BlockEvaluation(ImmutableList<Ciphertext> outputs, ImmutableMap<Op, Long> counts,
+                              Optional<Grouping> grouping, Optional<TrafficLedger> traffic) {
+
+    /** The direct schedule's result: no grouping, no ledger. */
+    public BlockEvaluation(ImmutableList<Ciphertext> outputs, ImmutableMap<Op, Long> counts) {
+        this(outputs, counts, Optional.empty(), Optional.empty());
+    }
+}

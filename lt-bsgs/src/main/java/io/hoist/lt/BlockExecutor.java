@@ -17,13 +17,24 @@ import java.util.List;
  * its babies (A_b, B_b) feed the diagonal sums of every block of the column, which accumulate into
  * their block row's U buffers. Then each block row runs the output part (phases 5–6: outer layer
  * and one ModDown with rescale). Live at once: one column's babies and every row's U buffers.
+ * On the six-phase schedule the same loop runs each part through a {@link PhasedExecutor} walker.
  */
 final class BlockExecutor {
     private BlockExecutor() {}
 
     static List<Ciphertext> run(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys,
                                 List<Ciphertext> inputs, EncodedBlockTransform ebt, OpCounters counters, double scale) {
-        ExecState[] row = accumulate(ctx, ks, pool, keys, inputs::get, allColumns(ebt.blockCols()), ebt, counters);
+        return run(ctx, ks, pool, keys, inputs, ebt, counters, scale, null);
+    }
+
+    /**
+     * The block product on the six-phase schedule: the same loop as {@link #run}, each column's
+     * phases 1–3, each block's phase 4 and each row's phases 5–6 walked by {@code walker} (one
+     * working set and ledger for the whole product); null runs the direct schedule.
+     */
+    static List<Ciphertext> run(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys,
+                                List<Ciphertext> inputs, EncodedBlockTransform ebt, OpCounters counters, double scale, PhasedExecutor walker) {
+        ExecState[] row = accumulate(ctx, ks, pool, keys, inputs::get, allColumns(ebt.blockCols()), ebt, counters, walker);
         try {
             List<Ciphertext> out = new ArrayList<>(row.length);
             for (int br = 0; br < row.length; br++) {
@@ -31,7 +42,8 @@ final class BlockExecutor {
                     out.add(zero(ctx, ebt.level() - 1, scale));   // an all-zero block row: M·x is exactly 0 there
                     continue;
                 }
-                DirectExecutor.runPhases(row[br], 5, 6);
+                if (walker != null) walker.output(row[br]);
+                else DirectExecutor.runPhases(row[br], 5, 6);
                 out.add(row[br].output(scale));
             }
             return out;
@@ -41,13 +53,36 @@ final class BlockExecutor {
     }
 
     /**
+     * The ledger of the block product on the six-phase schedule under {@code g}, walked without data:
+     * phases 1–3 per nonzero block column, phase 4 per nonzero block (skipping the diagonals it does
+     * not hold, reading the row's U back after its first block), phases 5–6 per nonzero block row.
+     */
+    static TrafficLedger traffic(EncodedBlockTransform ebt, Grouping g, long budget) {
+        EncodedTransform any = firstBlock(ebt);
+        if (any == null) return new TrafficLedger.Builder().build();
+        PhasedExecutor w = PhasedExecutor.forBlocks(any.program(), ebt.storage(), g, budget);
+        boolean[] started = new boolean[ebt.blockRows()];
+        for (int bc = 0; bc < ebt.blockCols(); bc++) {
+            if (!columnHasBlocks(ebt, bc)) continue;
+            w.input(null);
+            for (int br = 0; br < ebt.blockRows(); br++) {
+                if (ebt.block(br, bc) == null) continue;
+                w.block(null, null, ebt.block(br, bc), started[br]);
+                started[br] = true;
+            }
+        }
+        for (int br = 0; br < ebt.blockRows(); br++) if (started[br]) w.output(null);
+        return w.ledger();
+    }
+
+    /**
      * Phases 1–4 for the block columns {@code columns} (ascending) of the blocks {@code ebt} holds:
      * per column the input part once, its babies feeding the diagonal sums of every block of the
      * column, accumulated into the row states. A row with no block in these columns has no state
      * (null). The caller closes the states.
      */
     static ExecState[] accumulate(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys, java.util.function.IntFunction<Ciphertext> input,
-                                  int[] columns, EncodedBlockTransform ebt, OpCounters counters) {
+                                  int[] columns, EncodedBlockTransform ebt, OpCounters counters, PhasedExecutor walker) {
         EncodedTransform any = firstBlock(ebt);
         ExecState[] row = new ExecState[ebt.blockRows()];
         if (any == null) return row;
@@ -57,13 +92,15 @@ final class BlockExecutor {
             for (int bc : columns) {
                 if (!columnHasBlocks(ebt, bc)) continue;
                 try (ExecState col = new ExecState(ctx, ks, pool, prog, any, keys, input.apply(bc), counters)) {
-                    DirectExecutor.runPhases(col, 1, 3);
+                    if (walker != null) walker.input(col);
+                    else DirectExecutor.runPhases(col, 1, 3);
                     for (int br = 0; br < row.length; br++) {
                         EncodedTransform block = ebt.block(br, bc);
                         if (block == null) continue;
                         boolean accumulate = row[br] != null;
                         if (row[br] == null) row[br] = new ExecState(ctx, ks, pool, prog, any, keys, null, counters);
-                        for (LtProgram.Step s : sums) row[br].diagonalSumsAll(col, block, List.of(s), accumulate);
+                        if (walker != null) walker.block(col, row[br], block, accumulate);
+                        else for (LtProgram.Step s : sums) row[br].diagonalSumsAll(col, block, List.of(s), accumulate);
                     }
                 }
             }
@@ -78,7 +115,7 @@ final class BlockExecutor {
     static List<BlockRowPartial> partials(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys,
                                           java.util.SortedMap<Integer, Ciphertext> inputs, EncodedBlockTransform ebt, OpCounters counters, double scale) {
         int[] columns = inputs.keySet().stream().mapToInt(Integer::intValue).toArray();
-        ExecState[] row = accumulate(ctx, ks, pool, keys, inputs::get, columns, ebt, counters);
+        ExecState[] row = accumulate(ctx, ks, pool, keys, inputs::get, columns, ebt, counters, null);
         try {
             List<BlockRowPartial> out = new ArrayList<>();
             for (int br = 0; br < row.length; br++) {

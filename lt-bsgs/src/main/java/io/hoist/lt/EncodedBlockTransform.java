@@ -96,6 +96,26 @@ public final class EncodedBlockTransform {
                         .map(EncodedTransform::diagonalIndexSet).toList());
     }
 
+    /**
+     * The off-chip traffic of one evaluation on the six-phase schedule under {@code g} (peak working
+     * set per phase included): in closed form ({@link PhaseModel#blockLedger}) when every nonzero
+     * block holds every diagonal of the plan, otherwise by walking the schedule without data. Phases
+     * 1–3 count once per input ciphertext, phase 4 once per block with the row's U read back after its
+     * first block, phases 5–6 once per output ciphertext.
+     */
+    public TrafficLedger traffic(Grouping g) {
+        EncodedTransform any = BlockExecutor.firstBlock(this);
+        if (any == null) return new TrafficLedger.Builder().build();
+        int rowsUsed = 0, colsUsed = 0, dense = 0;
+        for (int br = 0; br < blockRows; br++) if (BlockExecutor.rowHasBlocks(this, br)) rowsUsed++;
+        for (int bc = 0; bc < blockCols; bc++) if (BlockExecutor.columnHasBlocks(this, bc)) colsUsed++;
+        for (EncodedTransform[] row : blocks) for (EncodedTransform b : row) if (b != null && b.diagonalCount() == plan.dimension()) dense++;
+        if (plan.indices().size() == plan.dimension() && dense == nonzeroBlocks()) {
+            return PhaseModel.of(plan, any.program().layout(), storage).blockLedger(g, colsUsed, rowsUsed, dense);
+        }
+        return BlockExecutor.traffic(this, g, Long.MAX_VALUE);
+    }
+
     @Override
     public String toString() {
         return "EncodedBlockTransform[" + rows + "×" + cols + ", " + blockRows + "×" + blockCols + " blocks, " + plan.describe() + ", level " + level + "]";

@@ -228,18 +228,28 @@ final class ExecState implements AutoCloseable {
 
     /** KEY_SWITCH over all QP limbs, the limbs spread over the engine's threads (each range with its own scratch). */
     void keySwitchAll(LtProgram.Step s) {
-        if (threads == 1) { keySwitch(s, 0, d, true); return; }
+        keySwitchRange(s, 0, d, true);
+    }
+
+    /** KEY_SWITCH over QP limbs [from, to), spread over the engine's threads (each sub-range with its own scratch); counts when {@code last}. */
+    void keySwitchRange(LtProgram.Step s, int from, int to, boolean last) {
+        if (threads == 1 || to - from < 2) { keySwitch(s, from, to, last); return; }
         ensure(s.out().get(0), Domain.NTT);   // before the ranges, so that no two threads create a buffer
         ensure(s.out().get(1), Domain.NTT);
-        io.hoist.ring.Parallel.ranges(threads, d, (from, to) -> {
+        io.hoist.ring.Parallel.ranges(threads, to - from, (a0, a1) -> {
             long[] a = pool.get(), b = pool.get();
             try {
-                keySwitch(s, from, to, from == 0, a, b);
+                keySwitch(s, from + a0, from + a1, last && a0 == 0, a, b);
             } finally {
                 pool.put(a);
                 pool.put(b);
             }
         });
+    }
+
+    /** Limbs [from, to) of a Decompose, spread over the engine's threads. */
+    void decomposeRange(DecomposeJob job, int from, int to) {
+        io.hoist.ring.Parallel.ranges(threads, to - from, (a0, a1) -> job.limbs(from + a0, from + a1));
     }
 
     /** Independent KEY_SWITCH steps (one layer's rotations, distinct outputs), one whole step per task over the engine's threads. */
@@ -326,9 +336,14 @@ final class ExecState implements AutoCloseable {
 
     /** The diagonal sums of {@code group} over all QP limbs, the limbs spread over the engine's threads. */
     void diagonalSumsAll(ExecState src, EncodedTransform block, List<LtProgram.Step> group, boolean accumulate) {
-        if (threads == 1) { diagonalSums(src, block, group, 0, d, true, accumulate); return; }
+        diagonalSumsRange(src, block, group, 0, d, true, accumulate);
+    }
+
+    /** The diagonal sums of {@code group} over QP limbs [from, to), spread over the engine's threads; counts when {@code last}. */
+    void diagonalSumsRange(ExecState src, EncodedTransform block, List<LtProgram.Step> group, int from, int to, boolean last, boolean accumulate) {
+        if (threads == 1 || to - from < 2) { diagonalSums(src, block, group, from, to, last, accumulate); return; }
         for (LtProgram.Step s : group) { ensure(s.out().get(0), Domain.NTT); ensure(s.out().get(1), Domain.NTT); }
-        io.hoist.ring.Parallel.ranges(threads, d, (from, to) -> diagonalSums(src, block, group, from, to, from == 0, accumulate));
+        io.hoist.ring.Parallel.ranges(threads, to - from, (a0, a1) -> diagonalSums(src, block, group, from + a0, from + a1, last && a0 == 0, accumulate));
     }
 
     /**

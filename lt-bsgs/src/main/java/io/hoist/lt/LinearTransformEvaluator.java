@@ -339,14 +339,33 @@ public final class LinearTransformEvaluator {
      * M·x for a block matrix: {@code inputs} are the block columns' ciphertexts (all at the
      * transform's level and one scale), the result the block rows' ciphertexts at level ℓ−1. Each
      * input is decomposed and rotated once for all the blocks of its column; each block row is
-     * rescaled once. Runs on the direct schedule.
+     * rescaled once. Runs on this evaluator's schedule.
      */
     public BlockEvaluation evaluate(List<Ciphertext> inputs, EncodedBlockTransform ebt) {
+        return evaluate(inputs, ebt, schedule);
+    }
+
+    /**
+     * The block product by {@code schedule}. On the six-phase schedule every block column, block
+     * and block row is walked with one grouping (the given one, or the least-traffic one for the
+     * budget: the peak working set is one block's) and one traffic ledger for the whole product.
+     * The result and counts are bit-identical to the direct schedule's.
+     */
+    public BlockEvaluation evaluate(List<Ciphertext> inputs, EncodedBlockTransform ebt, Schedule schedule) {
         if (inputs.size() != ebt.blockCols()) {
             throw new IllegalArgumentException(inputs.size() + " input ciphertexts for " + ebt.blockCols() + " block columns (" + ebt.cols() + " columns in blocks of " + ebt.blockDimension() + ")");
         }
         double scale = checkBlockInputs(inputs, ebt);
         OpCounters c = ctx.counters().child();
+        EncodedTransform any = BlockExecutor.firstBlock(ebt);
+        if (schedule instanceof Schedule.Phased ph && any != null) {
+            Grouping g = ph.grouping();
+            if (g != null) checkBudget(any, g, ph.budgetBytes());   // one block's peak is the product's
+            else g = compiledGrouping(any, ph.budgetBytes());
+            PhasedExecutor walker = PhasedExecutor.forBlocks(any.program(), ebt.storage(), g, ph.budgetBytes());
+            List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale, walker);
+            return new BlockEvaluation(com.google.common.collect.ImmutableList.copyOf(out), counts(c), Optional.of(g), Optional.of(walker.ledger()));
+        }
         List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale);
         return new BlockEvaluation(com.google.common.collect.ImmutableList.copyOf(out), counts(c));
     }

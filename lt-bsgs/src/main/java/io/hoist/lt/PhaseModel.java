@@ -60,6 +60,24 @@ public final class PhaseModel {
         return b.build();
     }
 
+    /**
+     * The ledger of a block product whose {@code blocks} nonzero blocks are all dense, with
+     * {@code inputs} nonzero block columns and {@code outputs} nonzero block rows: phases 1–3 per
+     * input, phase 4 per block, phases 5–6 per output, and in phase 4 the U_{0,k}, U_{1,k} of a row
+     * read back (2·n3·D limbs) for every block after the row's first. Peaks are those of one block.
+     */
+    public TrafficLedger blockLedger(Grouping g, int inputs, int outputs, int blocks) {
+        Preconditions.checkArgument(inputs >= 0 && outputs >= 0 && blocks >= Math.max(inputs, outputs) && (long) blocks <= (long) inputs * outputs,
+                "%s blocks cannot cover %s inputs and %s outputs", blocks, inputs, outputs);
+        TrafficLedger.Builder b = new TrafficLedger.Builder();
+        if (blocks == 0) return b.build();
+        for (int i = 0; i < inputs; i++) for (int p = 1; p <= 3; p++) phase(p, g, b);
+        for (int i = 0; i < blocks; i++) phase(4, g, b);
+        b.read(4, LedgerKind.CIPHERTEXT, (long) (blocks - outputs) * 2L * n3 * d * lay.limbBytes());
+        for (int i = 0; i < outputs; i++) for (int p = 5; p <= 6; p++) phase(p, g, b);
+        return b.build();
+    }
+
     /** Peak working set of phase {@code p} under {@code g}, in bytes. */
     public long peak(int p, Grouping g) {
         TrafficLedger.Builder b = new TrafficLedger.Builder();

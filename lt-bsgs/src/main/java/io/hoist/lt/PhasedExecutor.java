@@ -25,7 +25,7 @@ final class PhasedExecutor {
     private final Storage storage;
     private final Grouping g;
     private final WorkingSet ws;
-    private final ExecState st;
+    private ExecState st;   // the state the current phase computes on; null: the walk without data
     private final LimbLayout lay;
     private final int lq, d, beta, level;
     private final long lb;
@@ -50,10 +50,47 @@ final class PhasedExecutor {
         e.phase1();
         e.phase2();
         e.phase3();
-        e.phase4();
+        e.phase4(st, st == null ? null : st.et, false, true);
         e.phase5();
         e.phase6();
         return e.ws.ledger();
+    }
+
+    /**
+     * A walker for a block product ({@link BlockExecutor}): one working set and ledger for the whole
+     * product, driven input by input ({@link #input}), block by block ({@link #block}) and output by
+     * output ({@link #output}).
+     */
+    static PhasedExecutor forBlocks(LtProgram prog, Storage storage, Grouping g, long budget) {
+        return new PhasedExecutor(prog, storage, g, budget, null);
+    }
+
+    /** Phases 1–3 of one input ciphertext (a block column) on {@code col} (null: walk only); its babies stay with it. */
+    void input(ExecState col) {
+        st = col;
+        phase1();
+        phase2();
+        phase3();
+    }
+
+    /**
+     * Phase 4 of one block: {@code col}'s babies against {@code block}'s diagonals into {@code row}'s
+     * U buffers, read back and added to when {@code accumulate} (not the row's first block).
+     */
+    void block(ExecState col, ExecState row, EncodedTransform block, boolean accumulate) {
+        st = row;
+        phase4(col, block, accumulate, false);
+    }
+
+    /** Phases 5–6 of one block row: the outer layer and the ModDown with rescale. */
+    void output(ExecState row) {
+        st = row;
+        phase5();
+        phase6();
+    }
+
+    TrafficLedger ledger() {
+        return ws.ledger();
     }
 
     /** Runs the schedule on {@code st}'s buffers; the ledger is returned through {@code ledgerOut[0]}. */
@@ -197,7 +234,7 @@ final class PhasedExecutor {
             ws.evict(buf(b0, 0), f, tq);
             ws.load(twf(), f, t);
             produceDigits(d0, f, t);
-            if (job != null) job.limbs(f, t);
+            if (job != null) st.decomposeRange(job, f, t);
             if (!intt.isEmpty()) ws.load(twi(), f, t);
             if (inner.isEmpty()) ws.iteration();
             for (List<LtProgram.Step> kg : groups(inner, g.m1())) {
@@ -206,7 +243,7 @@ final class PhasedExecutor {
                 for (LtProgram.Step s : kg) {
                     ws.produce(buf(s.out().get(0), 0), f, t);
                     ws.produce(buf(s.out().get(1), 0), f, t);
-                    if (st != null) st.keySwitch(s, f, t, t == d);
+                    if (st != null) st.keySwitchRange(s, f, t, t == d);
                     LtProgram.Step it = intt.get(s.out().get(1));
                     if (it != null) {
                         ws.produce(buf(it.out().get(0), 0), f, t);
@@ -272,7 +309,7 @@ final class PhasedExecutor {
                 ws.load(twf(), f, t);
                 for (int k = 0; k < grp.size(); k++) {
                     produceDigits(grp.get(k)[1].out().get(0), f, t);
-                    if (st != null) jobs.get(k).limbs(f, t);
+                    if (st != null) st.decomposeRange(jobs.get(k), f, t);
                 }
                 for (LtProgram.Step[] pr : grp) evictDigits(pr[1].out().get(0), f, t);
                 ws.drop(twf(), f, t);
@@ -318,7 +355,7 @@ final class PhasedExecutor {
                     for (LtProgram.Step s : tile) {
                         ws.produce(buf(s.out().get(0), 0), f, t);
                         ws.produce(buf(s.out().get(1), 0), f, t);
-                        if (st != null) st.keySwitch(s, f, t, t == d);
+                        if (st != null) st.keySwitchRange(s, f, t, t == d);
                         ws.evict(buf(s.out().get(0), 0), f, t);
                         ws.evict(buf(s.out().get(1), 0), f, t);
                     }
@@ -341,8 +378,10 @@ final class PhasedExecutor {
      * Per group of m5 giant steps (their accumulators U_{0,k}, U_{1,k} resident), per group of l4
      * limbs: every baby step's (A_b, B_b) limbs once, with the diagonals F̃_{k,b} of the group
      * (precomputed limbs, or the compact word vector expanded into scratch limbs), then the U limbs out.
+     * The babies come from {@code src}; diagonals {@code block} does not hold are zero and skipped
+     * (null: every diagonal of the plan); with {@code accumulate} the U limbs are read in first.
      */
-    private void phase4() {
+    private void phase4(ExecState src, EncodedTransform block, boolean accumulate, boolean releaseInputs) {
         List<LtProgram.Step> steps = prog.phase(4);
         ws.beginPhase(4);
         boolean compact = storage == Storage.COMPACT;
@@ -352,6 +391,10 @@ final class PhasedExecutor {
                 int f = lg[0], t = lg[1];
                 if (compact) ws.load(twf(), f, t);
                 for (LtProgram.Step s : og) {
+                    if (accumulate) {
+                        ws.load(buf(s.out().get(0), 0), f, t);
+                        ws.load(buf(s.out().get(1), 0), f, t);
+                    }
                     ws.produce(buf(s.out().get(0), 0), f, t);
                     ws.produce(buf(s.out().get(1), 0), f, t);
                 }
@@ -365,10 +408,10 @@ final class PhasedExecutor {
                             if (s.babies().get(i) != b) continue;
                             aId = s.in().get(2 * i);
                             bId = s.in().get(2 * i + 1);
-                            rs.add(s.diagonals().get(i));
+                            if (block == null || block.contains(s.diagonals().get(i))) rs.add(s.diagonals().get(i));
                         }
                     }
-                    if (f >= tb) continue;
+                    if (f >= tb || rs.isEmpty()) continue;   // no diagonal of this block uses baby b
                     loadBuf(aId, f, tb);
                     loadBuf(bId, f, tb);
                     List<WorkingSet.Obj> exp = new ArrayList<>();
@@ -387,7 +430,7 @@ final class PhasedExecutor {
                     for (int r : rs) ws.drop(diag(r), 0, d);
                     for (WorkingSet.Obj e : exp) ws.drop(e, 0, tb - f);
                 }
-                if (st != null) st.diagonalSums(og, f, t, t == d);
+                if (st != null) st.diagonalSumsRange(src, block, og, f, t, t == d, accumulate);
                 for (LtProgram.Step s : og) {
                     ws.evict(buf(s.out().get(0), 0), f, t);
                     ws.evict(buf(s.out().get(1), 0), f, t);
@@ -395,7 +438,7 @@ final class PhasedExecutor {
                 if (compact) ws.drop(twf(), f, t);
             }
         }
-        if (st != null) for (LtProgram.Step s : steps) releaseAfterPhase(s, 4);
+        if (st != null && releaseInputs) for (LtProgram.Step s : steps) releaseAfterPhase(s, 4);
         ws.endPhase();
     }
 
@@ -472,10 +515,10 @@ final class PhasedExecutor {
                     LtProgram.Step[] q = grp.get(k);
                     int ek = q[2].out().get(0), u0 = q[3].in().get(1);
                     produceDigits(ek, f, t);
-                    if (st != null) jobs.get(k).limbs(f, t);
+                    if (st != null) st.decomposeRange(jobs.get(k), f, t);
                     loadKey(q[3].rotation(), f, t);
                     loadBuf(u0, f, t);
-                    if (st != null) st.keySwitch(q[3], f, t, t == d);
+                    if (st != null) st.keySwitchRange(q[3], f, t, t == d);
                     dropDigits(ek, f, t);
                     dropKey(q[3].rotation(), f, t);
                     ws.drop(buf(u0, 0), f, t);

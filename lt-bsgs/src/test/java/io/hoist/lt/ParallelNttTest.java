@@ -28,12 +28,18 @@ class ParallelNttTest {
                 CkksContext ctx = CkksContext.create(f.params, null, threads);
                 assertEquals(threads, ctx.engine().threads());
                 LinearTransformEvaluator lt = new LinearTransformEvaluator(ctx, keys);
-                Evaluation e = lt.evaluate(x, lt.encode(m, plan, f.params.maxLevel(), storage), Schedule.direct());   // encoding runs on the threads too
-                if (ref == null) { ref = e.result(); refCounts = e.counts(); continue; }
+                EncodedTransform et = lt.encode(m, plan, f.params.maxLevel(), storage);   // encoding runs on the threads too
+                Evaluation e = lt.evaluate(x, et, Schedule.direct());
+                if (ref == null) { ref = e.result(); refCounts = e.counts(); }
                 for (int p = 0; p < 2; p++) {
                     for (int i = 0; i <= ref.level(); i++) assertArrayEquals(ref.poly(p).limb(i), e.result().poly(p).limb(i), a + " threads " + threads);
                 }
                 assertEquals(operations(refCounts), operations(e.counts()), a + " threads " + threads);
+                if (a != Algorithm.BSGS) {   // the phased executor splits each limb group over the threads
+                    Evaluation ph = lt.evaluate(x, et, Schedule.phased(Grouping.uniform(2, 2), Long.MAX_VALUE));
+                    assertEquals(ref, ph.result(), a + " phased, threads " + threads);
+                    assertEquals(operations(refCounts), operations(ph.counts()), a + " phased, threads " + threads);
+                }
             }
           }
         }
@@ -64,9 +70,11 @@ class ParallelNttTest {
         for (int threads : new int[] {1, 2}) {
             for (Storage st : Storage.values()) {
                 LinearTransformEvaluator lt = new LinearTransformEvaluator(CkksContext.create(f.params, null, threads), keys);
-                BlockEvaluation e = lt.evaluate(in, lt.encode(bt, plan, f.params.maxLevel(), st, io.hoist.ckks.Progress.NONE));
-                if (ref == null) { ref = e; continue; }
+                EncodedBlockTransform ebt = lt.encode(bt, plan, f.params.maxLevel(), st, io.hoist.ckks.Progress.NONE);
+                BlockEvaluation e = lt.evaluate(in, ebt);
+                if (ref == null) ref = e;
                 assertEquals(ref.outputs(), e.outputs(), st + ", threads " + threads);
+                assertEquals(ref.outputs(), lt.evaluate(in, ebt, Schedule.phased(Grouping.uniform(2, 2), Long.MAX_VALUE)).outputs(), st + " phased, threads " + threads);
                 if (st == Storage.PRECOMPUTED) assertEquals(operations(ref.counts()), operations(e.counts()), "threads " + threads);
                 assertEquals(0, lt.pooledLimbsOutstanding());
             }
