@@ -12,12 +12,16 @@ final class Pools {
     private static final ConcurrentHashMap<Integer, ForkJoinPool> POOLS = new ConcurrentHashMap<>();
 
     static ForkJoinPool of(int threads) {
-        return POOLS.computeIfAbsent(threads, t -> new ForkJoinPool(t, pool -> {
-            var w = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-            w.setDaemon(true);
-            w.setName("hoist-ntt-" + w.getPoolIndex());
-            return w;
-        }, null, false));
+        return POOLS.computeIfAbsent(threads, t -> {
+            // the pool index is not assigned yet when the factory runs, so the names count themselves
+            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+            return new ForkJoinPool(t, pool -> {
+                var w = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+                w.setDaemon(true);
+                w.setName("hoist-" + t + "-" + next.getAndIncrement());
+                return w;
+            }, null, false);
+        });
     }
 
     /**
