@@ -126,9 +126,9 @@ final class BlockRun {
         if (compareDirect) directMillis = Quantiles.median().compute(directMillisAll);
         counts = ev.counts();
         if (ev.traffic().isPresent()) {
-            grouping = ev.grouping().orElseThrow();
+            grouping = ev.grouping().orElse(null);
             measuredTraffic = ev.traffic().get();
-            expectedTraffic = ebt.traffic(grouping);
+            expectedTraffic = ebt.traffic(grouping == null ? Grouping.minimal() : grouping);   // null only for an all-zero matrix: empty either way
         }
 
         Decryptor dec = new Decryptor(ctx, sk);

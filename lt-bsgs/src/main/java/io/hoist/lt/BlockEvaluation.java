@@ -14,6 +14,13 @@ import java.util.Optional;
 public record BlockEvaluation(ImmutableList<Ciphertext> outputs, ImmutableMap<Op, Long> counts,
                               Optional<Grouping> grouping, Optional<TrafficLedger> traffic) {
 
+    public BlockEvaluation {
+        java.util.Objects.requireNonNull(outputs, "outputs");
+        java.util.Objects.requireNonNull(counts, "counts");
+        java.util.Objects.requireNonNull(grouping, "grouping");
+        java.util.Objects.requireNonNull(traffic, "traffic");
+    }
+
     /** The direct schedule's result: no grouping, no ledger. */
     public BlockEvaluation(ImmutableList<Ciphertext> outputs, ImmutableMap<Op, Long> counts) {
         this(outputs, counts, Optional.empty(), Optional.empty());

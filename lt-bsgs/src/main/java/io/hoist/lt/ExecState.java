@@ -163,6 +163,7 @@ final class ExecState implements AutoCloseable {
 
     @Override
     public void close() {
+        for (DecomposeJob j : List.copyOf(openJobs)) j.free();
         for (int id = 0; id < polys.length; id++) release(id);
         if (t0 != null) { pool.put(t0); pool.put(t1); t0 = t1 = null; }
     }
@@ -205,6 +206,7 @@ final class ExecState implements AutoCloseable {
             }
             prep = ks.decomposePrepare(coeff, pool, counters);
             out = ensureDigits(s.out().get(0));
+            synchronized (openJobs) { openJobs.add(this); }
         }
 
         void limbs(int from, int to) {
@@ -212,13 +214,22 @@ final class ExecState implements AutoCloseable {
         }
 
         void end() {
-            ks.release(prep, pool);
-            if (ownCoeff) pool.put(coeff.limbs());
+            free();
             counters.increment(Op.DECOMPOSE);
             counters.add(Op.LIMBS_READ, lq);
             counters.add(Op.LIMBS_WRITTEN, (long) out.length * d);
         }
+
+        /** Gives the prepared digits and the coefficient copy back to the pool (once). */
+        private void free() {
+            synchronized (openJobs) { if (!openJobs.remove(this)) return; }
+            ks.release(prep, pool);
+            if (ownCoeff) pool.put(coeff.limbs());
+        }
     }
+
+    /** Decompositions begun and not ended: a failed evaluation gives their scratch back on {@link #close}. */
+    private final List<DecomposeJob> openJobs = new ArrayList<>();
 
     /** KEY_SWITCH over QP limbs [from, to); counts the KS-IP when {@code last}. */
     void keySwitch(LtProgram.Step s, int from, int to, boolean last) {
@@ -324,16 +335,6 @@ final class ExecState implements AutoCloseable {
         ks.modDownRescale(polys[s.in().get(0)], dst.q(), pool, counters);
     }
 
-    /**
-     * DIAGONAL_SUM of several giant steps at once over QP limbs [from, to): per limb, one
-     * multi-output kernel call streams every (A_b, B_b) once for all outputs. Compact diagonals are
-     * expanded one limb and at most {@link #COMPACT_CHUNK} babies at a time. Counts the PtMuls when
-     * {@code last}.
-     */
-    void diagonalSums(List<LtProgram.Step> group, int from, int to, boolean last) {
-        diagonalSums(this, et, group, from, to, last, false);
-    }
-
     /** The diagonal sums of {@code group} over all QP limbs, the limbs spread over the engine's threads. */
     void diagonalSumsAll(ExecState src, EncodedTransform block, List<LtProgram.Step> group, boolean accumulate) {
         diagonalSumsRange(src, block, group, 0, d, true, accumulate);
@@ -347,10 +348,11 @@ final class ExecState implements AutoCloseable {
     }
 
     /**
-     * {@link #diagonalSums(List, int, int, boolean)} with the babies (A_b, B_b) of {@code src} and
-     * the diagonals of {@code block}, into this state's U buffers — added to them when
-     * {@code accumulate} (the blocks of one block row). Diagonals the block does not hold are zero
-     * and skipped.
+     * DIAGONAL_SUM of several giant steps at once over QP limbs [from, to): per limb one multi-output
+     * kernel call over the babies (A_b, B_b) of {@code src} and the diagonals of {@code block}, into
+     * this state's U buffers, added to them when {@code accumulate} (the blocks of one block row).
+     * Diagonals the block does not hold are zero and skipped. Compact diagonals are expanded one limb
+     * and at most {@link #COMPACT_CHUNK} babies at a time. Counts the PtMuls when {@code last}.
      */
     void diagonalSums(ExecState src, EncodedTransform block, List<LtProgram.Step> group, int from, int to, boolean last, boolean accumulate) {
         int outs = group.size();

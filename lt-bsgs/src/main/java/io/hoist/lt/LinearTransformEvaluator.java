@@ -339,7 +339,8 @@ public final class LinearTransformEvaluator {
      * M·x for a block matrix: {@code inputs} are the block columns' ciphertexts (all at the
      * transform's level and one scale), the result the block rows' ciphertexts at level ℓ−1. Each
      * input is decomposed and rotated once for all the blocks of its column; each block row is
-     * rescaled once. Runs on this evaluator's schedule.
+     * rescaled once. Runs on this evaluator's schedule: an evaluator made with a phased schedule
+     * runs block products phased too (its grouping must fit one block's program).
      */
     public BlockEvaluation evaluate(List<Ciphertext> inputs, EncodedBlockTransform ebt) {
         return evaluate(inputs, ebt, schedule);
@@ -349,16 +350,24 @@ public final class LinearTransformEvaluator {
      * The block product by {@code schedule}. On the six-phase schedule every block column, block
      * and block row is walked with one grouping (the given one, or the least-traffic one for the
      * budget: the peak working set is one block's) and one traffic ledger for the whole product.
-     * The result and counts are bit-identical to the direct schedule's.
+     * The result is bit-identical to the direct schedule's, and so are the counts but NTT_CALLS (the
+     * limb groups batch the transforms differently). An all-zero matrix moves nothing: its ledger is
+     * empty.
      */
     public BlockEvaluation evaluate(List<Ciphertext> inputs, EncodedBlockTransform ebt, Schedule schedule) {
+        Objects.requireNonNull(schedule, "schedule");
         if (inputs.size() != ebt.blockCols()) {
             throw new IllegalArgumentException(inputs.size() + " input ciphertexts for " + ebt.blockCols() + " block columns (" + ebt.cols() + " columns in blocks of " + ebt.blockDimension() + ")");
         }
         double scale = checkBlockInputs(inputs, ebt);
         OpCounters c = ctx.counters().child();
         EncodedTransform any = BlockExecutor.firstBlock(ebt);
-        if (schedule instanceof Schedule.Phased ph && any != null) {
+        if (schedule instanceof Schedule.Phased ph && any == null) {
+            List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale);   // zero ciphertexts
+            return new BlockEvaluation(com.google.common.collect.ImmutableList.copyOf(out), counts(c), Optional.ofNullable(ph.grouping()),
+                    Optional.of(new TrafficLedger.Builder().build()));
+        }
+        if (schedule instanceof Schedule.Phased ph) {
             Grouping g = ph.grouping();
             if (g != null) checkBudget(any, g, ph.budgetBytes());   // one block's peak is the product's
             else g = compiledGrouping(any, ph.budgetBytes());

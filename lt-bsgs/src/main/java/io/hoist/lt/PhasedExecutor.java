@@ -125,11 +125,9 @@ final class PhasedExecutor {
         return ws.obj(WorkingSet.key(WorkingSet.TWI, 0, 0), LedgerKind.TWIDDLES, lb, d);
     }
 
-    private int scratchId = 0;
-
     /** A fresh on-chip-only object of {@code limbs} limbs (never read or written off chip). */
     private WorkingSet.Obj scratch(int limbs) {
-        return ws.obj(WorkingSet.key(WorkingSet.SCRATCH, scratchId++, 0), LedgerKind.CIPHERTEXT, lb, limbs);
+        return ws.scratch(LedgerKind.CIPHERTEXT, lb, limbs);
     }
 
     /** End of buffer {@code id}'s Q limbs if it is Q-only, else D. */
@@ -387,6 +385,7 @@ final class PhasedExecutor {
         boolean compact = storage == Storage.COMPACT;
         for (List<LtProgram.Step> og : groups(steps, g.m5())) {
             int[] babies = og.stream().flatMapToInt(s -> s.babies().stream()).distinct().sorted().toArray();
+            if (accumulate && og.stream().noneMatch(s -> s.diagonals().stream().anyMatch(block::contains))) continue;   // U unchanged: nothing moves
             for (int[] lg : limbGroups(g.l4())) {
                 int f = lg[0], t = lg[1];
                 if (compact) ws.load(twf(), f, t);
@@ -399,7 +398,6 @@ final class PhasedExecutor {
                     ws.produce(buf(s.out().get(1), 0), f, t);
                 }
                 for (int b : babies) {
-                    ws.iteration();
                     int tb = b == 0 ? Math.min(t, lq) : t;
                     int aId = -1, bId = -1;
                     List<Integer> rs = new ArrayList<>();
@@ -411,7 +409,9 @@ final class PhasedExecutor {
                             if (block == null || block.contains(s.diagonals().get(i))) rs.add(s.diagonals().get(i));
                         }
                     }
-                    if (f >= tb || rs.isEmpty()) continue;   // no diagonal of this block uses baby b
+                    if (rs.isEmpty()) continue;   // no diagonal of this block uses baby b
+                    ws.iteration();
+                    if (f >= tb) continue;
                     loadBuf(aId, f, tb);
                     loadBuf(bId, f, tb);
                     List<WorkingSet.Obj> exp = new ArrayList<>();

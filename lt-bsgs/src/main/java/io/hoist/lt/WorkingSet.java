@@ -11,7 +11,7 @@ import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
  * scratchpad of {@code budget} bytes would move under the executor's loop order (docs/schedule.md).
  */
 final class WorkingSet {
-    static final int BUF = 1, KEY = 2, DIAG = 3, TWF = 4, TWI = 5, SCRATCH = 6;
+    static final int BUF = 1, KEY = 2, DIAG = 3, TWF = 4, TWI = 5;
 
     /** One tracked object: its limbs' residency and dirtiness. */
     static final class Obj {
@@ -54,6 +54,11 @@ final class WorkingSet {
             objs.put(key, o);
         }
         return o;
+    }
+
+    /** An on-chip-only object nobody looks up again: tracked while resident, never kept in the map (a product walks millions). */
+    Obj scratch(LedgerKind kind, long unit, int limbs) {
+        return new Obj(kind, unit, limbs);
     }
 
     void beginPhase(int p) {

@@ -63,6 +63,17 @@ class BlockPhasedTest {
                 TrafficLedger measured = ph.traffic().orElseThrow();
                 assertEquals(BlockExecutor.traffic(ebt, g, Long.MAX_VALUE), measured, what + ": ledger == walk without data");
                 assertEquals(ebt.traffic(g), measured, what + ": ledger == EncodedBlockTransform.traffic");
+                if (storage == Storage.PRECOMPUTED) {   // independent of the walk: every stored diagonal limb read once
+                    LimbLayout lay = LimbLayout.of(F.params, ebt.level());
+                    long limbs = 0;
+                    for (int br = 0; br < ebt.blockRows(); br++) {
+                        for (int bc = 0; bc < ebt.blockCols(); bc++) {
+                            if (ebt.block(br, bc) == null) continue;
+                            for (int r : ebt.block(br, bc).diagonalIndexSet()) limbs += plan.baby(r) == 0 ? lay.lq() : lay.d();
+                        }
+                    }
+                    assertEquals(limbs * lay.limbBytes(), measured.phase(4).readBytes().get(LedgerKind.DIAGONALS), what + ": diagonal limbs read");
+                }
                 if (dense) {
                     assertEquals(PhaseModel.of(plan, LimbLayout.of(F.params, ebt.level()), storage)
                             .blockLedger(g, ebt.blockCols(), ebt.blockRows(), ebt.nonzeroBlocks()), measured, what + ": ledger == closed form");
@@ -99,7 +110,9 @@ class BlockPhasedTest {
         double[][] m = random(new SplittableRandom(2), 96, 64);   // 3×2 blocks
         for (int i = 32; i < 64; i++) java.util.Arrays.fill(m[i], 0);   // block row 1 all zero
         for (int i = 64; i < 96; i++) for (int j = 0; j < 32; j++) if (Math.floorMod(j - i, 32) > 3) m[i][j] = 0;   // block (2, 0): 4 diagonals
+        for (int i = 0; i < 32; i++) for (int j = 0; j < 32; j++) m[i][j] = 0;   // block (0, 0) zero: row 0 starts in column 1
         BlockLinearTransform bt = BlockLinearTransform.dense(m, null, 32);
+        assertEquals(null, bt.block(0, 0));
         checkAgainstDirect(bt, Algorithm.TH_BSGS, false, 4, 2, 4);
         checkAgainstDirect(bt, Algorithm.DH_BSGS, false, 8, 4);
     }
@@ -111,8 +124,9 @@ class BlockPhasedTest {
         Plan plan = Plan.forIndices(32, one.diagonalIndices(), Algorithm.TH_BSGS, 4, 2, 4);
         LinearTransformEvaluator lte = new LinearTransformEvaluator(F.ctx, F.keysFor(plan));
         Grouping g = Grouping.uniform(2, 2);
-        TrafficLedger t1 = lte.encode(one, plan, F.params.maxLevel(), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE).traffic(g);
-        TrafficLedger t3 = lte.encode(three, plan, F.params.maxLevel(), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE).traffic(g);
+        // the walk without data, so that this checks the executor's loop and not the closed form
+        TrafficLedger t1 = BlockExecutor.traffic(lte.encode(one, plan, F.params.maxLevel(), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE), g, Long.MAX_VALUE);
+        TrafficLedger t3 = BlockExecutor.traffic(lte.encode(three, plan, F.params.maxLevel(), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE), g, Long.MAX_VALUE);
         LimbLayout lay = LimbLayout.of(F.params, F.params.maxLevel());
         long uBack = 2L * 4 * lay.d() * lay.limbBytes();   // U_{0,k}, U_{1,k}: n3 = 4 giant steps, D limbs each
         for (int p = 1; p <= 6; p++) {
@@ -140,6 +154,26 @@ class BlockPhasedTest {
             assertEquals(withoutCalls(single.counts()), withoutCalls(block.counts()), st + ": same counts");
             assertEquals(single.traffic(), block.traffic(), st + ": same ledger");
         }
+    }
+
+    @Test
+    void allZeroMatrixMovesNothingAndBadShapesAreRefused() {
+        BlockLinearTransform zero = BlockLinearTransform.dense(new double[64][64], null, 32);
+        Plan plan = Plan.forIndices(32, java.util.stream.IntStream.range(0, 32).boxed().toList(), Algorithm.TH_BSGS, 4, 2, 4);
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(F.ctx, F.keysFor(plan));
+        EncodedBlockTransform ebt = lte.encode(zero, plan, F.params.maxLevel(), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE);
+        Grouping g = Grouping.uniform(2, 2);
+        BlockEvaluation ev = lte.evaluate(encrypt(zero, ComplexVector.random(new SplittableRandom(1), 64)), ebt, Schedule.phased(g, Long.MAX_VALUE));
+        assertEquals(2, ev.outputs().size());
+        assertEquals(g, ev.grouping().orElseThrow());
+        assertEquals(0, ev.traffic().orElseThrow().offchipBytes());
+        assertEquals(ebt.traffic(g), ev.traffic().orElseThrow());
+        assertThrows(NullPointerException.class, () -> lte.evaluate(List.of(), ebt, null));
+        PhaseModel m = PhaseModel.of(plan, LimbLayout.of(F.params, F.params.maxLevel()), Storage.PRECOMPUTED);
+        assertThrows(IllegalArgumentException.class, () -> m.blockLedger(g, 2, 2, 1));   // 1 block cannot cover 2 columns
+        assertThrows(IllegalArgumentException.class, () -> m.blockLedger(g, 2, 2, 5));   // more blocks than the grid
+        assertThrows(IllegalArgumentException.class, () -> m.blockLedger(g, -1, 2, 2));
+        assertEquals(0, m.blockLedger(g, 0, 0, 0).offchipBytes());
     }
 
     @Test

@@ -74,7 +74,10 @@ class ParallelNttTest {
                 BlockEvaluation e = lt.evaluate(in, ebt);
                 if (ref == null) ref = e;
                 assertEquals(ref.outputs(), e.outputs(), st + ", threads " + threads);
-                assertEquals(ref.outputs(), lt.evaluate(in, ebt, Schedule.phased(Grouping.uniform(2, 2), Long.MAX_VALUE)).outputs(), st + " phased, threads " + threads);
+                BlockEvaluation ph = lt.evaluate(in, ebt, Schedule.phased(Grouping.uniform(2, 2), Long.MAX_VALUE));
+                assertEquals(ref.outputs(), ph.outputs(), st + " phased, threads " + threads);
+                assertEquals(operations(e.counts()), operations(ph.counts()), st + " phased counts, threads " + threads);
+                assertEquals(ebt.traffic(Grouping.uniform(2, 2)), ph.traffic().orElseThrow(), st + " phased ledger, threads " + threads);
                 if (st == Storage.PRECOMPUTED) assertEquals(operations(ref.counts()), operations(e.counts()), "threads " + threads);
                 assertEquals(0, lt.pooledLimbsOutstanding());
             }
