@@ -3,7 +3,6 @@ package io.hoist.ring;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.Future;
 
 /** One daemon fork-join pool per thread count, shared by every engine that asks for it. */
 final class Pools {
@@ -32,17 +31,45 @@ final class Pools {
         return Thread.currentThread() instanceof java.util.concurrent.ForkJoinWorkerThread w && POOLS.containsValue(w.getPool());
     }
 
-    /** Runs every task on {@code pool} and waits, rethrowing what a task threw (unchecked) rather than wrapping it. */
+    /**
+     * Runs every task on {@code pool} and waits for all of them, rethrowing what a task threw
+     * (unchecked) rather than wrapping it. An interrupt does not cut the wait short: the tasks write
+     * into buffers their caller gives back to a pool when it fails, so none may outlive this call.
+     * The interrupt is then reported as an {@link IllegalStateException}, with the flag kept set.
+     */
     static void runAll(ForkJoinPool pool, java.util.List<java.util.concurrent.Callable<Void>> tasks) {
-        try {
-            for (Future<Void> f : pool.invokeAll(tasks)) f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for limb transforms", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) throw r;
-            if (e.getCause() instanceof Error err) throw err;
-            throw new IllegalStateException(e.getCause());
+        // each task keeps its own failure, so the caller gets the original exception, not a cross-thread copy
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.List<java.util.concurrent.ForkJoinTask<Void>> running = new java.util.ArrayList<>(tasks.size());
+        for (java.util.concurrent.Callable<Void> t : tasks) {
+            running.add(pool.submit(() -> {
+                try {
+                    t.call();
+                } catch (Throwable x) {
+                    failed.compareAndSet(null, x);
+                }
+                return null;
+            }));
         }
+        boolean interrupted = Thread.interrupted();
+        for (java.util.concurrent.ForkJoinTask<Void> f : running) {
+            while (true) {
+                try {
+                    f.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;   // keep waiting: the task may still be writing
+                } catch (ExecutionException e) {
+                    failed.compareAndSet(null, e.getCause());   // not expected: the wrapper catches everything
+                    break;
+                }
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
+        Throwable x = failed.get();
+        if (x instanceof RuntimeException r) throw r;
+        if (x instanceof Error err) throw err;
+        if (x != null) throw new IllegalStateException(x);
+        if (interrupted) throw new IllegalStateException("interrupted while running parallel limb work (every task had finished)");
     }
 }
