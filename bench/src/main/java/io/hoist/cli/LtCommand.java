@@ -97,17 +97,12 @@ public final class LtCommand implements Callable<Integer> {
         if (sparse != null && (sparse < 1 || sparse > dim)) throw new IllegalArgumentException("--sparse must be in [1, " + dim + "] (the dimension), got " + sparse);
         if ((keys == null) != (secret == null)) throw new IllegalArgumentException("--keys and --secret go together");
         Storage st = ScheduleCommand.parseStorage(storage == null ? "precomputed" : storage);
-        String schedName = scheduleName.toLowerCase(Locale.ROOT);
-        if (!schedName.equals("direct") && !schedName.equals("phased")) {
-            throw new IllegalArgumentException("--schedule must be direct or phased, got '" + scheduleName + "'");
-        }
-        if (onchipMb != null && !(onchipMb > 0)) throw new IllegalArgumentException("--onchip-mb must be positive");
-        if (compareDirect && !schedName.equals("phased")) throw new IllegalArgumentException("--compare-direct needs --schedule phased");
+        boolean phased = phasedRequested();
         SplittableRandom r = new SplittableRandom(seed);
         LinearTransform t = LtRun.randomTransform(r, dim, sparse == null ? 0 : sparse);
         Objective obj = objective();
         Plan plan = planOptions.split != null ? Plan.of(t, a, planOptions.split) : Plan.auto(t, params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
-        Schedule sched = schedName.equals("phased") ? phased(plan, params, st) : Schedule.direct();
+        Schedule sched = phased ? phased(plan, params, st) : Schedule.direct();
         long need = LtRun.memoryEstimate(params, plan, st), have = Runtime.getRuntime().maxMemory();
         if (need > 0.9 * have) {
             throw new IllegalArgumentException(String.format(Locale.ROOT,
@@ -155,10 +150,7 @@ public final class LtCommand implements Callable<Integer> {
         if (planOptions.n != null || sparse != null || keys != null) {
             throw new IllegalArgumentException("--rows/--cols (block matrices) run a dense random matrix: drop --n, --sparse and --keys");
         }
-        String schedName = scheduleName.toLowerCase(Locale.ROOT);
-        if (!schedName.equals("direct") && !schedName.equals("phased")) throw new IllegalArgumentException("--schedule must be direct or phased, got '" + scheduleName + "'");
-        if (onchipMb != null && !(onchipMb > 0)) throw new IllegalArgumentException("--onchip-mb must be positive");
-        if (compareDirect && !schedName.equals("phased")) throw new IllegalArgumentException("--compare-direct needs --schedule phased");
+        boolean phased = phasedRequested();
         if (runs < 1 || runs > 1000) throw new IllegalArgumentException("--runs must be in [1, 1000]");
         int b = blockOptions.blockDimension(params);
         var matrix = io.hoist.lt.BlockLinearTransform.fromEntries(m, n, b, BlockRun.randomEntries(seed, n), null);
@@ -171,7 +163,7 @@ public final class LtCommand implements Callable<Integer> {
                     "the keys and %s diagonals of %d blocks need about %.1f GB and the JVM may use %.1f GB: raise the heap (HOIST_JVM_OPTS=-Xmx…)%s",
                     st.name().toLowerCase(Locale.ROOT), matrix.blockRows() * matrix.blockCols(), need / 1e9, have / 1e9, st == Storage.PRECOMPUTED ? " or use --storage compact" : ""));
         }
-        Schedule sched = schedName.equals("phased") ? phased(plan, params, st) : Schedule.direct();   // one block's working set is the product's
+        Schedule sched = phased ? phased(plan, params, st) : Schedule.direct();   // one block's working set is the product's
         BlockRun run = new BlockRun(params, matrix, plan, st, seed, sched);
         run.compareDirect = compareDirect;
         run.runs = runs;
@@ -190,6 +182,15 @@ public final class LtCommand implements Callable<Integer> {
     private static long diagonalBytes(CkksParameters params, Plan plan, io.hoist.lt.BlockLinearTransform m, Storage st) {
         long limbs = st == Storage.COMPACT ? 1 : LimbLayout.of(params, params.maxLevel()).d();
         return (long) m.blockRows() * m.blockCols() * plan.indices().size() * limbs * 8L * params.n();
+    }
+
+    /** Checks --schedule, --onchip-mb and --compare-direct together; whether the phased schedule was asked for. */
+    private boolean phasedRequested() {
+        String name = scheduleName.toLowerCase(Locale.ROOT);
+        if (!name.equals("direct") && !name.equals("phased")) throw new IllegalArgumentException("--schedule must be direct or phased, got '" + scheduleName + "'");
+        if (onchipMb != null && !(onchipMb > 0)) throw new IllegalArgumentException("--onchip-mb must be positive");
+        if (compareDirect && !name.equals("phased")) throw new IllegalArgumentException("--compare-direct needs --schedule phased");
+        return name.equals("phased");
     }
 
     /** The phased schedule, checked before any key is made: the budget given, or 64 MB raised to the smallest feasible one. */

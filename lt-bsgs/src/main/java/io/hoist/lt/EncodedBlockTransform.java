@@ -82,8 +82,7 @@ public final class EncodedBlockTransform {
      * runs once per column and row group holding a block of it; the rest is as in {@link #cost()}.
      */
     public Cost cost(java.util.function.IntUnaryOperator rowGroupOf) {
-        int rowsUsed = 0, colsUsed = 0;
-        for (int br = 0; br < blockRows; br++) if (BlockExecutor.rowHasBlocks(this, br)) rowsUsed++;
+        int rowsUsed = nonzeroRows(), colsUsed = 0;
         for (int bc = 0; bc < blockCols; bc++) {
             java.util.Set<Integer> groups = new java.util.HashSet<>();
             for (int br = 0; br < blockRows; br++) if (blocks[br][bc] != null) groups.add(rowGroupOf.applyAsInt(br));
@@ -106,14 +105,20 @@ public final class EncodedBlockTransform {
     public TrafficLedger traffic(Grouping g) {
         EncodedTransform any = BlockExecutor.firstBlock(this);
         if (any == null) return new TrafficLedger.Builder().build();
-        int rowsUsed = 0, colsUsed = 0, dense = 0;
-        for (int br = 0; br < blockRows; br++) if (BlockExecutor.rowHasBlocks(this, br)) rowsUsed++;
+        int rowsUsed = nonzeroRows(), colsUsed = 0, dense = 0;
         for (int bc = 0; bc < blockCols; bc++) if (BlockExecutor.columnHasBlocks(this, bc)) colsUsed++;
         for (EncodedTransform[] row : blocks) for (EncodedTransform b : row) if (b != null && b.diagonalCount() == plan.dimension()) dense++;
         if (plan.indices().size() == plan.dimension() && dense == nonzeroBlocks()) {
             return PhaseModel.of(plan, any.program().layout(), storage).blockLedger(g, colsUsed, rowsUsed, dense);
         }
         return BlockExecutor.traffic(this, g, Long.MAX_VALUE);
+    }
+
+    /** Block rows with at least one nonzero block (output ciphertexts that are not the zero ciphertext). */
+    private int nonzeroRows() {
+        int r = 0;
+        for (int br = 0; br < blockRows; br++) if (BlockExecutor.rowHasBlocks(this, br)) r++;
+        return r;
     }
 
     @Override
