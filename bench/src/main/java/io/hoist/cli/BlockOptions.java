@@ -36,6 +36,21 @@ public final class BlockOptions {
         return v;
     }
 
+    /** ⌈rows/b⌉·⌈cols/b⌉ in long arithmetic, refused past what one product can index. */
+    long blockCount(int b) {
+        long blocks = BlockLinearTransform.blockCount(rows(), cols(), b);
+        if (blocks > BlockLinearTransform.MAX_BLOCKS) {
+            throw new io.hoist.ckks.SizeLimitException("a " + rows() + "×" + cols() + " matrix in blocks of " + b + " has " + blocks + " blocks, more than the "
+                    + BlockLinearTransform.MAX_BLOCKS + " one product can index; use larger blocks");
+        }
+        return blocks;
+    }
+
+    /** ⌈rows/b⌉, exact for every int shape. */
+    int blockRows(int b) {
+        return (rows() - 1) / b + 1;
+    }
+
     /** The block dimension asked for, or the default for this shape, checked against the slots. */
     int blockDimension(CkksParameters params) {
         int b = block != null ? block : BlockLinearTransform.blockDimensionFor(rows(), cols(), params.slots());

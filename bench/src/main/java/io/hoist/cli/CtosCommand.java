@@ -57,8 +57,8 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
             description = "fewest-keys, fewest-mults, budget (with --key-budget) or lattigo (DH-BSGS with Lattigo's BSGS ratio) (default ${DEFAULT-VALUE})")
     String objective;
 
-    @Option(names = "--key-budget", defaultValue = "0", description = "with --objective budget: most rotation keys (per matrix, or in the union with --joint)")
-    int keyBudget;
+    @Option(names = "--key-budget", description = "with --objective budget: most rotation keys (per matrix, or in the union with --joint)")
+    Integer keyBudget;
 
     @Option(names = "--joint", description = "choose all matrices' splits together: fewest keys in the union (conjugation included), or fewest multiplications within --key-budget")
     boolean joint;
@@ -87,10 +87,14 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
     @Option(names = "--plot", description = "with --sweep: write keys against depth to FILE.svg|png and time against depth to FILE-time.svg|png")
     Path plot;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
         Setup s = setup();
         if (sweep) {
+            if (sweepMaxMb < 1 || sweepMaxMb > 10_000_000) throw new IllegalArgumentException("--sweep-max-mb must be in [1, 10000000], got " + sweepMaxMb);
             int[] runDepths = runDepths(s.logSlots());
             CtosSweep.Report r = CtosSweep.run(s, sweepMaxMb * 1_000_000L, runDepths[0], runDepths[1], engine.json);
             if (plot != null) {
@@ -102,6 +106,8 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
             return 0;
         }
         if (plot != null) throw new IllegalArgumentException("--plot goes with --sweep");
+        CliSupport.requireCompanion(spec, "--sweep-max-mb", false, "--sweep");
+        CliSupport.requireCompanion(spec, "--sweep-run-depths", false, "--sweep");
         CtosRun.Report r = CtosRun.run(s, s.depth, engine.json);
         if (engine.json) System.out.println(Json.write(r));
         else CtosRun.print(r);
@@ -150,6 +156,9 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
     }
 
     Setup setup() {
+        for (String o : new String[] {"--stoc-depth", "--stoc-level", "--stoc-matrices-per-level"}) CliSupport.requireCompanion(spec, o, stoc, "--stoc");
+        CliSupport.requireCompanion(spec, "--key-budget", "budget".equalsIgnoreCase(objective), "--objective budget");
+        int keyBudget = this.keyBudget == null ? 0 : this.keyBudget;
         Integer dftLogSlots = paramsOptions.logSlots;   // here the DFT size; the ciphertext's slot count follows from it
         paramsOptions.logSlots = null;
         int logN = paramsOptions.build("boot14").logN();

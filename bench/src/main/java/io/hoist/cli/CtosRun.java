@@ -51,6 +51,22 @@ final class CtosRun {
                   Map<String, Long> totalCounts, boolean countsMatch, double modMuls, Precision precision, Millis millis, Memory memoryBytes, Precision roundTrip,
                   Integer lattigoRotationKeys) {}
 
+    /** Bytes the run holds at most: the union's keys at the top level and every matrix's encoded diagonals. */
+    static long memoryEstimate(List<DftPlan> plans, int topLevel, io.hoist.lt.Storage st) {
+        CkksParameters params = plans.get(0).params();
+        long keys = MemoryCheck.mul(io.hoist.ckks.KeySizes.switchingKey(params.beta(topLevel), topLevel + 1 + params.alpha(), params.n()).fullBytes(),
+                DftPlan.union(plans).size());
+        long diags = 0;
+        for (DftPlan p : plans) {
+            for (int i = 0; i < p.plans().size(); i++) {
+                int level = p.dft().levels().get(i);
+                long words = st == io.hoist.lt.Storage.COMPACT ? 1 : level + 1 + params.alpha();
+                diags = MemoryCheck.add(diags, MemoryCheck.mul(p.plans().get(i).indices().size(), words, 8L, params.n()));
+            }
+        }
+        return MemoryCheck.add(keys, diags);
+    }
+
     static Report run(CtosCommand.Setup s, int depth, boolean quiet) {
         CkksParameters params = s.params();
         CkksContext ctx = CkksContext.create(params, s.backend(), s.threads());
@@ -59,6 +75,8 @@ final class CtosRun {
         List<HomomorphicDft> dfts = new ArrayList<>(List.of(cts));
         if (s.stocDepth() != null) dfts.add(s.stc());
         List<DftPlan> plans = s.plan(dfts, s.algorithm());
+        MemoryCheck.require("this run (keys and diagonals of every DFT matrix)", memoryEstimate(plans, s.topLevel(), s.storage()),
+                s.storage() == io.hoist.lt.Storage.PRECOMPUTED ? "use --storage compact" : null);
 
         long t0 = System.nanoTime();
         KeyGenerator kg = new KeyGenerator(ctx);

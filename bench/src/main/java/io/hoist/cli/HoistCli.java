@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code hoist} command-line tool. */
 @Command(name = "hoist", mixinStandardHelpOptions = true, version = "hoist 0.1.0",
         description = "Homomorphic linear transforms over RNS-CKKS: benchmarks and demos.",
-        subcommands = {DemoCommand.class, LtCommand.class, ScheduleCommand.class, CtosCommand.class, TradeoffCommand.class, KeygenCommand.class, InspectCommand.class, OpsCommand.class, NttCommand.class, OffloadCommand.class, JmhCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, LtCommand.class, ScheduleCommand.class, CtosCommand.class, TradeoffCommand.class, KeygenCommand.class, InspectCommand.class, OpsCommand.class, NttCommand.class, OffloadCommand.class, JmhCommand.class, HelpCommand.class})
 public final class HoistCli implements Runnable {
 
     @CommandLine.Spec
@@ -17,13 +17,9 @@ public final class HoistCli implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
-    /** The configured command line: errors become one "hoist: …" line and exit code 2. */
+    /** The configured command line: errors, parse errors included, become one "hoist: …" line and exit code 2. */
     public static CommandLine commandLine() {
-        return new CommandLine(new HoistCli())
-                .setExecutionExceptionHandler((ex, cmd, parsed) -> {
-                    cmd.getErr().println("hoist: " + ex.getMessage());
-                    return 2;
-                });
+        return CliSupport.configure(new CommandLine(new HoistCli()), CliSupport::message);
     }
 
     public static void main(String[] args) {

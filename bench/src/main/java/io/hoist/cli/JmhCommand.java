@@ -13,6 +13,11 @@ public final class JmhCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        try {
+            new org.openjdk.jmh.runner.options.CommandLineOptions(args);   // JMH's own parser, so a bad option is one hoist: line, not JMH's exit
+        } catch (org.openjdk.jmh.runner.options.CommandLineOptionException e) {
+            throw new IllegalArgumentException("jmh: " + e.getMessage() + " (./hoist jmh -h lists JMH's options)");
+        }
         org.openjdk.jmh.Main.main(args);
         return 0;
     }

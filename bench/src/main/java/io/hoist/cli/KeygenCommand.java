@@ -4,8 +4,8 @@ import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
-import io.hoist.ckks.io.KeySerialization;
-import io.hoist.ckks.io.KeyStore;
+import io.hoist.ckks.io.KeyFiles;
+import io.hoist.ckks.io.KeyPairId;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.lt.Algorithm;
 import io.hoist.lt.Objective;
@@ -51,14 +51,16 @@ public final class KeygenCommand implements Callable<Integer> {
 
     /** What the command produced. */
     record Report(String preset, int logN, int n, String algo, int[] split, int rotationKeys, boolean seeded, String keyStore, long keyStoreBytes,
-                  String secretKey, long secretKeyBytes, double keygenMillis, double writeMillis) {}
+                  String secretKey, long secretKeyBytes, double keygenMillis, double writeMillis, String keyPairId, Integer paddedFrom) {}
 
     @Override
     public Integer call() {
         CkksParameters params = paramsOptions.build("n13");
         Algorithm a = Algorithm.parse(planOptions.algo);
+        KeyFiles.checkPairTargets(out, secretOut);   // before any key is made: nothing is written when a target is refused
         int dim = planOptions.n != null ? planOptions.n : params.slots();
         LtCommand.checkDimension(dim, params);
+        int padded = io.hoist.lt.LinearTransform.paddedDimension(dim);
         Plan plan = planOptions.split != null ? Plan.dense(dim, a, planOptions.split) : Plan.autoForIndices(dim, LtCommand.allIndices(dim), params, params.maxLevel(), a, Objective.FEWEST_KEYS, Integer.MAX_VALUE);
         CkksContext ctx = CkksContext.create(params);
         long t0 = System.nanoTime();
@@ -72,13 +74,12 @@ public final class KeygenCommand implements Callable<Integer> {
         }
         double keygen = (System.nanoTime() - t0) / 1e6;
         t0 = System.nanoTime();
-        KeyStore.write(out, keys, seeded);
-        io.hoist.ckks.io.Formats.writeAtomically(secretOut, KeySerialization.writeSecretKey(sk));
+        KeyPairId id = KeyFiles.writePair(out, secretOut, keys, sk, seeded);
         double write = (System.nanoTime() - t0) / 1e6;
         Report r;
         try {
             r = new Report(params.name(), params.logN(), dim, a.cliName(), plan.split(), keys.size(), seeded, out.toAbsolutePath().toString(), Files.size(out),
-                    secretOut.toAbsolutePath().toString(), Files.size(secretOut), keygen, write);
+                    secretOut.toAbsolutePath().toString(), Files.size(secretOut), keygen, write, id.toString(), padded != dim ? dim : null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -87,8 +88,9 @@ public final class KeygenCommand implements Callable<Integer> {
         } else {
             System.out.printf(Locale.ROOT, "keygen: %s %s, %d rotation keys (%s) in %.0f ms%n", a.cliName(), java.util.Arrays.toString(plan.split()),
                     keys.size(), seeded ? "seeded" : "full", keygen);
-            System.out.printf(Locale.ROOT, "  key store %s: %.1f MB; secret key %s: %.1f MB (keep it private); written in %.0f ms%n",
-                    r.keyStore(), r.keyStoreBytes() / 1e6, r.secretKey(), r.secretKeyBytes() / 1e6, write);
+            System.out.printf(Locale.ROOT, "  key store %s: %.1f MB; secret key %s: %.1f MB (keep it private); written in %.0f ms as key pair %s%n",
+                    r.keyStore(), r.keyStoreBytes() / 1e6, r.secretKey(), r.secretKeyBytes() / 1e6, write, id);
+            if (r.paddedFrom() != null) System.out.printf(Locale.ROOT, "  --n %d is padded to %d%n", r.paddedFrom(), padded);
         }
         return 0;
     }

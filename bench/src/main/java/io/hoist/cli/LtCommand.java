@@ -87,10 +87,18 @@ public final class LtCommand implements Callable<Integer> {
         return s;
     }
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** Most warm-up and timed evaluations a run takes. */
+    static final int MAX_RUNS = 1000;
+
     @Override
     public Integer call() {
         CkksParameters params = paramsOptions.build("n13");
         Algorithm a = Algorithm.parse(planOptions.algo);
+        CliSupport.bounded("--warmup", warmup, 0, MAX_RUNS);
+        CliSupport.bounded("--runs", runs, 1, MAX_RUNS);
         if (blockOptions.given()) return callBlocks(params, a);
         int dim = planOptions.n != null ? planOptions.n : params.slots();
         checkDimension(dim, params);
@@ -98,19 +106,19 @@ public final class LtCommand implements Callable<Integer> {
         if ((keys == null) != (secret == null)) throw new IllegalArgumentException("--keys and --secret go together");
         Storage st = ScheduleCommand.parseStorage(storage == null ? "precomputed" : storage);
         boolean phased = phasedRequested();
+        // before the test matrix exists: the matrix itself and its encoded diagonals (the plan, and so the keys, need the matrix)
+        long matrix = testMatrixBytes(dim, sparse == null ? dim : sparse);
+        MemoryCheck.require("this run (the random test matrix and its diagonals, before keys)", MemoryCheck.add(matrix, diagonalBytes(params, sparse == null ? dim : sparse, st)),
+                st == Storage.PRECOMPUTED ? "use --storage compact or a smaller --n" : "use a smaller --n");
+        CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
+        if (keys != null) LtRun.checkKeyPair(ctx, keys, secret);
         SplittableRandom r = new SplittableRandom(seed);
         LinearTransform t = LtRun.randomTransform(r, dim, sparse == null ? 0 : sparse);
         Objective obj = objective();
         Plan plan = planOptions.split != null ? Plan.of(t, a, planOptions.split) : Plan.auto(t, params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
         Schedule sched = phased ? phased(plan, params, st) : Schedule.direct();
-        long need = LtRun.memoryEstimate(params, plan, st), have = Runtime.getRuntime().maxMemory();
-        if (need > 0.9 * have) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT,
-                    "this run needs about %.1f GB (keys, diagonals, buffers) and the JVM may use %.1f GB: raise the heap (HOIST_JVM_OPTS=-Xmx…), use --storage compact or a smaller --n",
-                    need / 1e9, have / 1e9));
-        }
-        CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
-        if (warmup < 0 || warmup > 1000 || runs < 1 || runs > 1000) throw new IllegalArgumentException("--warmup must be in [0, 1000] and --runs in [1, 1000]");
+        MemoryCheck.require("this run (keys, diagonals, buffers and the test matrix)", MemoryCheck.add(LtRun.memoryEstimate(params, plan, st), matrix),
+                st == Storage.PRECOMPUTED ? "use --storage compact or a smaller --n" : "use a smaller --n");
         LtRun run = new LtRun(params, plan, st, sched);
         run.warmup = warmup;
         run.quiet = engine.json;
@@ -124,6 +132,17 @@ public final class LtCommand implements Callable<Integer> {
             print(run, t);
         }
         return run.status();
+    }
+
+    /** Bytes of the random test matrix: {@code diagonals} complex vectors of {@code dim} doubles pairs. */
+    static long testMatrixBytes(int dim, int diagonals) {
+        return MemoryCheck.mul(16L, LinearTransform.paddedDimension(dim), diagonals);
+    }
+
+    /** Bytes of {@code count} encoded diagonals at the top level: D limbs each precomputed, one word per coefficient compact. */
+    static long diagonalBytes(CkksParameters params, long count, Storage st) {
+        long limbs = st == Storage.COMPACT ? 1 : LimbLayout.of(params, params.maxLevel()).d();
+        return MemoryCheck.mul(count, limbs, 8L, params.n());
     }
 
     private Objective objective() {
@@ -147,22 +166,25 @@ public final class LtCommand implements Callable<Integer> {
     /** {@code --rows/--cols}: a random dense block matrix, on the direct or the six-phase schedule. */
     private Integer callBlocks(CkksParameters params, Algorithm a) {
         int m = blockOptions.rows(), n = blockOptions.cols();
-        if (planOptions.n != null || sparse != null || keys != null) {
-            throw new IllegalArgumentException("--rows/--cols (block matrices) run a dense random matrix: drop --n, --sparse and --keys");
+        if (planOptions.n != null || sparse != null || keys != null || secret != null) {
+            throw new IllegalArgumentException("--rows/--cols (block matrices) run a dense random matrix: drop --n, --sparse, --keys and --secret");
         }
+        CliSupport.requireCompanion(spec, "--warmup", false, "a single matrix (--n); block products time --runs warm evaluations");
         boolean phased = phasedRequested();
-        if (runs < 1 || runs > 1000) throw new IllegalArgumentException("--runs must be in [1, 1000]");
         int b = blockOptions.blockDimension(params);
-        var matrix = io.hoist.lt.BlockLinearTransform.fromEntries(m, n, b, BlockRun.randomEntries(seed, n), null);
+        long blocks = blockOptions.blockCount(b);
         int level = params.maxLevel();
-        Plan plan = blockPlan(params, b, a, planOptions.split, objective());
-        Storage st = storage != null ? ScheduleCommand.parseStorage(storage) : blockStorage(params, plan, matrix);
-        long need = plan.cost(params, level, st).keyBytes() + diagonalBytes(params, plan, matrix, st), have = Runtime.getRuntime().maxMemory();
-        if (need > 0.8 * have) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT,
-                    "the keys and %s diagonals of %d blocks need about %.1f GB and the JVM may use %.1f GB: raise the heap (HOIST_JVM_OPTS=-Xmx…)%s",
-                    st.name().toLowerCase(Locale.ROOT), matrix.blockRows() * matrix.blockCols(), need / 1e9, have / 1e9, st == Storage.PRECOMPUTED ? " or use --storage compact" : ""));
-        }
+        Plan plan = blockPlan(params, b, a, planOptions.split, objective());   // needs b only, so it comes before the matrix
+        long diagonals = MemoryCheck.mul(blocks, plan.indices().size());
+        Storage st = storage != null ? ScheduleCommand.parseStorage(storage)
+                : diagonalBytes(params, diagonals, Storage.PRECOMPUTED) <= MemoryCheck.heap() / 2 ? Storage.PRECOMPUTED : Storage.COMPACT;
+        long ciphertext = MemoryCheck.mul(2L * (level + 1), 8L, params.n());
+        long vectors = MemoryCheck.mul(32L, (long) m + n);   // x, M·x and the decrypted output, complex doubles
+        long need = MemoryCheck.add(plan.cost(params, level, st).keyBytes(), diagonalBytes(params, diagonals, st),
+                MemoryCheck.mul(ciphertext, Math.ceilDiv((long) m, b) + Math.ceilDiv((long) n, b)), vectors);
+        MemoryCheck.require(String.format(Locale.ROOT, "the keys, %s diagonals and ciphertexts of %d blocks", st.name().toLowerCase(Locale.ROOT), blocks), need,
+                st == Storage.PRECOMPUTED ? "use --storage compact" : null);
+        var matrix = io.hoist.lt.BlockLinearTransform.fromEntries(m, n, b, BlockRun.randomEntries(seed, n), null);
         Schedule sched = phased ? phased(plan, params, st) : Schedule.direct();   // one block's working set is the product's
         BlockRun run = new BlockRun(params, matrix, plan, st, seed, sched);
         run.compareDirect = compareDirect;
@@ -174,21 +196,12 @@ public final class LtCommand implements Callable<Integer> {
         return run.status();
     }
 
-    /** Precomputed diagonals when every block's fit in half the heap, otherwise compact ones (one word per coefficient). */
-    private static Storage blockStorage(CkksParameters params, Plan plan, io.hoist.lt.BlockLinearTransform m) {
-        return diagonalBytes(params, plan, m, Storage.PRECOMPUTED) <= Runtime.getRuntime().maxMemory() / 2 ? Storage.PRECOMPUTED : Storage.COMPACT;
-    }
-
-    private static long diagonalBytes(CkksParameters params, Plan plan, io.hoist.lt.BlockLinearTransform m, Storage st) {
-        long limbs = st == Storage.COMPACT ? 1 : LimbLayout.of(params, params.maxLevel()).d();
-        return (long) m.blockRows() * m.blockCols() * plan.indices().size() * limbs * 8L * params.n();
-    }
-
     /** Checks --schedule, --onchip-mb and --compare-direct together; whether the phased schedule was asked for. */
     private boolean phasedRequested() {
         String name = scheduleName.toLowerCase(Locale.ROOT);
         if (!name.equals("direct") && !name.equals("phased")) throw new IllegalArgumentException("--schedule must be direct or phased, got '" + scheduleName + "'");
         if (onchipMb != null && !(onchipMb > 0)) throw new IllegalArgumentException("--onchip-mb must be positive");
+        if (onchipMb != null && !name.equals("phased")) throw new IllegalArgumentException("--onchip-mb needs --schedule phased");
         if (compareDirect && !name.equals("phased")) throw new IllegalArgumentException("--compare-direct needs --schedule phased");
         return name.equals("phased");
     }
@@ -237,6 +250,7 @@ public final class LtCommand implements Callable<Integer> {
                 .put("millis", millis)
                 .put("memoryBytes", memory)
                 .put("schedule", run.schedule instanceof Schedule.Phased ? "phased" : "direct");
+        if (t.originalDimension() != t.dimension()) o.put("paddedFrom", t.originalDimension());   // --n 100 runs a 128×128 matrix: say so
         putPhased(o, run.schedule, run.grouping, run.measuredTraffic, run.expectedTraffic, run.bitIdenticalToDirect);
         if (run.keysLoaded >= 0) o.put("keyStore", Json.obj().put("keysInStore", run.keysInStore).put("keysLoaded", run.keysLoaded));
         return o;
@@ -276,8 +290,9 @@ public final class LtCommand implements Callable<Integer> {
 
     static void print(LtRun run, LinearTransform t) {
         System.out.println("lt: " + ParamsOptions.describe(run.params));
-        System.out.printf(Locale.ROOT, "  %s on a %d×%d matrix (%d nonzero diagonals), %s diagonals, backend %s, %d thread(s)%n",
-                run.plan.describe(), t.dimension(), t.dimension(), t.diagonalCount(), run.storage.name().toLowerCase(Locale.ROOT), run.backend, run.threads);
+        System.out.printf(Locale.ROOT, "  %s on a %d×%d matrix%s (%d nonzero diagonals), %s diagonals, backend %s, %d thread(s)%n",
+                run.plan.describe(), t.dimension(), t.dimension(),
+                t.originalDimension() != t.dimension() ? " (padded from " + t.originalDimension() + "×" + t.originalDimension() + ")" : "", t.diagonalCount(), run.storage.name().toLowerCase(Locale.ROOT), run.backend, run.threads);
         System.out.printf(Locale.ROOT, "  precision: %.2f bits worst slot, %.2f bits average (L2 error against M·x)%n",
                 run.precision.minBits(), run.precision.avgBits());
         System.out.printf(Locale.ROOT, "  rotation keys: %d, %.1f MB (%.1f MB stored as seeds + b parts)%n",

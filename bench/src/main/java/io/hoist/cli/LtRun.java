@@ -79,6 +79,16 @@ final class LtRun {
         return LinearTransform.fromDiagonals(n, diags);
     }
 
+    /**
+     * Refuses a key store and a secret-key file that were not written as one pair, before anything
+     * is generated, encoded or decrypted (reads the store's header and index and the secret's file).
+     */
+    static void checkKeyPair(CkksContext ctx, java.nio.file.Path keyStore, java.nio.file.Path secretFile) {
+        try (io.hoist.ckks.io.KeyStore store = io.hoist.ckks.io.KeyStore.open(keyStore, ctx, false)) {
+            io.hoist.ckks.io.KeyFiles.readSecretKeyFor(store, keyStore, secretFile, ctx);
+        }
+    }
+
     /** Bytes this thread has allocated so far (HotSpot's per-thread counter), or −1 where unavailable. */
     static long allocatedBytes() {
         if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean tb && tb.isThreadAllocatedMemorySupported()) {
@@ -96,12 +106,8 @@ final class LtRun {
         SecretKey sk;
         RotationKeySet keys;
         if (keyStore != null) {
-            try {
-                sk = io.hoist.ckks.io.KeySerialization.readSecretKey(java.nio.file.Files.readAllBytes(secretFile), ctx);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException("cannot read " + secretFile + ": " + e.getMessage(), e);
-            }
             try (io.hoist.ckks.io.KeyStore store = io.hoist.ckks.io.KeyStore.open(keyStore, ctx, true)) {
+                sk = io.hoist.ckks.io.KeyFiles.readSecretKeyFor(store, keyStore, secretFile, ctx);
                 if (store.level() < level) throw new io.hoist.ckks.LevelMismatchException("the key store holds keys at level " + store.level() + ", the transform runs at level " + level);
                 keys = store.load(plan.rotationKeys(params));
                 keysLoaded = store.keysLoaded();
@@ -217,16 +223,16 @@ final class LtRun {
         io.hoist.lt.LimbLayout lay = io.hoist.lt.LimbLayout.of(params, level);
         long limb = 8L * params.n();
         long keys = plan.cost(params, level, storage).keyBytes();
-        long diags = storage == Storage.COMPACT ? (long) plan.indices().size() * limb : (long) plan.indices().size() * lay.d() * limb;
+        long diags = LtCommand.diagonalBytes(params, plan.indices().size(), storage);
         long buffers = 0;
         if (plan.algorithm() != io.hoist.lt.Algorithm.BSGS) {
             for (io.hoist.lt.LtProgram.Buffer b : io.hoist.lt.LtProgram.compile(plan, lay).buffers()) {
-                buffers += (b.digits() ? (long) lay.beta() * lay.d() : b.qOnly() ? lay.lq() : lay.d()) * limb;
+                buffers = MemoryCheck.add(buffers, MemoryCheck.mul(b.digits() ? (long) lay.beta() * lay.d() : b.qOnly() ? lay.lq() : lay.d(), limb));
             }
         } else {
-            buffers = (long) (plan.innerRotations().size() + 4) * 2 * lay.lq() * limb;
+            buffers = MemoryCheck.mul(plan.innerRotations().size() + 4L, 2L * lay.lq(), limb);
         }
-        return keys + diags + buffers;
+        return MemoryCheck.add(keys, diags, buffers);
     }
 
     Map<String, Object> measuredJson() {

@@ -68,13 +68,20 @@ public final class NttCommand implements Callable<Integer> {
 
     record Timing(double forwardMicrosPerLimb, double inverseMicrosPerLimb, double warmupSeconds) {}
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
         if (logN < 10 || logN > 17) throw new IllegalArgumentException("--logN must be in [10, 17], got " + logN);
         if (limbs < 1 || limbs > 1024) throw new IllegalArgumentException("--limbs must be in [1, 1024], got " + limbs);
         if (runs < 1 || runs > 100_000) throw new IllegalArgumentException("--runs must be in [1, 100000], got " + runs);
+        if (!(warmupSeconds >= 0 && warmupSeconds <= 60)) throw new IllegalArgumentException("--warmup must be in [0, 60] seconds, got " + warmupSeconds);
+        CliSupport.requireCompanion(spec, "--plot", sweep != null, "--sweep-limbs");
+        MemoryCheck.require("--limbs " + limbs + " at N = 2^" + logN + " (input and two outputs)", MemoryCheck.mul(3L * limbs, 8L << logN), "use fewer --limbs");
         NttBackend b = engine.backend == null ? NttBackends.defaultBackend() : NttBackends.get(engine.backend);
         FpgaTimingModel.Mode fpgaMode = parseMode(mode);
+        CliSupport.requireCompanion(spec, "--mode", b instanceof FpgaSimBackend, "--backend fpga-sim");
         if (b instanceof FpgaSimBackend) b = new FpgaSimBackend(FpgaTimingModel.PAPER, fpgaMode, null);   // fresh statistics, chosen mode
         if (sweep != null) return sweep(b);
         NttBackend scalar = NttBackends.scalar();

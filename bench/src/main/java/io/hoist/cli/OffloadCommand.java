@@ -66,10 +66,17 @@ public final class OffloadCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
         if (runs < 1 || runs > 1000) throw new IllegalArgumentException("--runs must be in [1, 1000], got " + runs);
         CkksParameters params = paramsOptions.build("n14");
+        CliSupport.requireCompanion(spec, "--algo", op.equalsIgnoreCase("lt"), "--op lt");
+        CliSupport.requireCompanion(spec, "--n", op.equalsIgnoreCase("lt"), "--op lt");
+        MemoryCheck.require("offload at these parameters (keys and working ciphertexts)", MemoryCheck.keysAndCiphertexts(params, op.equalsIgnoreCase("lt") ? 2L * n : 2, 64),
+                "choose smaller parameters");
         FpgaTimingModel.Mode m = NttCommand.parseMode(mode);
         io.hoist.ring.NttBackend cpu = cpuBackend == null ? NttBackends.defaultBackend() : NttBackends.get(cpuBackend);
         if (cpu instanceof io.hoist.ring.fpga.FpgaSimBackend) throw new IllegalArgumentException("--cpu-backend must be a CPU backend (cpu-scalar or cpu-vector): offload replaces its NTT time by the simulated device's");

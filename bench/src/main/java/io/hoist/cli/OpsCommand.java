@@ -59,8 +59,10 @@ public final class OpsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (runs < 1) throw new IllegalArgumentException("--runs must be at least 1");
+        CliSupport.bounded("--runs", runs, 1, LtCommand.MAX_RUNS);
+        CliSupport.bounded("--warmup", warmup, 0, LtCommand.MAX_RUNS);
         CkksParameters params = paramsOptions.build("n14");
+        MemoryCheck.require("ops at these parameters (10 switching keys and working ciphertexts)", MemoryCheck.keysAndCiphertexts(params, 10, 64), "choose smaller parameters");
         CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
         if (!engine.json) {
             System.out.println("ops: " + ParamsOptions.describe(params));

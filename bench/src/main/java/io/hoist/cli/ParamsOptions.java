@@ -32,7 +32,8 @@ public final class ParamsOptions {
         if (logN != null || logQ != null || logP != null) {
             if (preset != null) throw new IllegalArgumentException("give either --preset or --logN/--logQ/--logP, not both");
             if (logN == null || logQ == null || logP == null) throw new IllegalArgumentException("explicit parameters need all of --logN, --logQ and --logP");
-            int[] bitsQ = bitSizes("--logQ", logQ), bitsP = bitSizes("--logP", logP);
+            if (logN < 10 || logN > io.hoist.ring.NttTables.MAX_LOG_N) throw new IllegalArgumentException("--logN must be in [10, " + io.hoist.ring.NttTables.MAX_LOG_N + "], got " + logN);
+            int[] bitsQ = primeSizes("--logQ", logQ, logN), bitsP = primeSizes("--logP", logP, logN);
             CkksParameters.Builder b = CkksParameters.builder().name("custom").logN(logN).logQ(bitsQ).logP(bitsP);
             b.scale(Math.pow(2, logScale != null ? logScale : bitsQ[bitsQ.length - 1]));
             if (logSlots != null) b.logSlots(logSlots);
@@ -50,6 +51,18 @@ public final class ParamsOptions {
 
     /** The largest repeat count a {@code BxK} term may ask for; longer chains are not CKKS parameters anyone runs. */
     static final int MAX_PRIMES = 256;
+
+    /** {@link #bitSizes}, each checked to be a size NTT-friendly primes for N = 2^logN can have. */
+    static int[] primeSizes(String option, String text, int logN) {
+        int[] bits = bitSizes(option, text);
+        for (int b : bits) {
+            if (b < logN + 2 || b > io.hoist.math.ModArith.MAX_BITS) {
+                throw new IllegalArgumentException(option + ": " + b + "-bit primes cannot serve N = 2^" + logN + "; prime sizes must be in [" + (logN + 2) + ", "
+                        + io.hoist.math.ModArith.MAX_BITS + "] bits (q ≡ 1 mod 2N)");
+            }
+        }
+        return bits;
+    }
 
     /** Parses "60,40x9,39×3": comma-separated bit sizes, each optionally repeated with x, X or ×. */
     static int[] bitSizes(String option, String text) {
@@ -77,6 +90,7 @@ public final class ParamsOptions {
     }
 
     private static int parseInt(String option, String term, String digits) {
+        if (!digits.trim().matches("[0-9]{1,9}")) throw new IllegalArgumentException(option + ": '" + term + "' is not a bit size or BITSxCOUNT (ASCII digits)");
         try {
             return Integer.parseInt(digits.trim());
         } catch (NumberFormatException e) {

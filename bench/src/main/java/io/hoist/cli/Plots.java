@@ -49,12 +49,13 @@ final class Plots {
     /** Writes {@code chart} to {@code file} (.svg or .png). */
     static void save(Chart<?, ?> chart, Path file) {
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        io.hoist.ckks.io.FileChecks.requireWritableTarget(file, "the plot");
         try {
             if (name.endsWith(".png")) BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
             else if (name.endsWith(".svg")) VectorGraphicsEncoder.saveVectorGraphic(chart, file.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
             else throw new IllegalArgumentException("plots are written as .svg or .png, not " + file.getFileName());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write " + file + ": " + io.hoist.ckks.io.FileChecks.reason(e), e);
         }
     }
 

@@ -94,6 +94,9 @@ public final class ScheduleCommand implements Callable<Integer> {
                   Map<String, Integer> grouping, List<PhaseRow> phases, long offchipBytes, double latencyMicros, Scheduled baseline,
                   Scheduled dhPhased, double reduction, Map<String, List<FrontRow>> paretoFront, List<String> plots) {}
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
         Report r = compute();
@@ -104,6 +107,7 @@ public final class ScheduleCommand implements Callable<Integer> {
     }
 
     Report compute() {
+        CliSupport.requireCompanion(spec, "--goal", search, "--search");
         Algorithm a = Algorithm.parse(algo);
         if (a != Algorithm.TH_BSGS && a != Algorithm.DH_BSGS) throw new IllegalArgumentException("--algo must be th-bsgs or dh-bsgs");
         LimbLayout layout;

@@ -90,7 +90,11 @@ public final class TradeoffCommand implements Callable<Integer> {
         return 0;
     }
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     Report compute() {
+        for (String o : new String[] {"--measure-logN", "--measure-n", "--predict-logN"}) CliSupport.requireCompanion(spec, o, measure, "--measure");
         List<Algorithm> as = algorithms();
         List<LimbLayout> lays = layouts();
         Storage st = storageOf();
@@ -111,6 +115,8 @@ public final class TradeoffCommand implements Callable<Integer> {
         }
         Map<String, Integer> minKeys = new LinkedHashMap<>();
         for (Tradeoffs.Point p : points) minKeys.merge(p.algorithm(), p.rotationKeys(), Math::min);
+        if (measure && predictLogN != 0) CliSupport.bounded("--predict-logN", predictLogN, 10, 17);
+        if (measure) CliSupport.bounded("--measure-n", measureN, 1, 1 << 16);
         TradeoffMeasure.Result m = measure ? TradeoffMeasure.run(ParamsOptions.parseRange(measureLogN, "--measure-logN", 10, 16), measureN, predictLogN, as, json) : null;
         return new Report(points, minKeys, budget, st.name().toLowerCase(Locale.ROOT), List.of(), m);
     }

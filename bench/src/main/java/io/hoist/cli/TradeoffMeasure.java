@@ -56,16 +56,19 @@ final class TradeoffMeasure {
         try (Bars bar = Bars.of("measure", quiet)) {
             for (int logN = logNRange[0]; logN <= logNRange[1]; logN++) {
                 if (n > (1 << logN) / 2) throw new IllegalArgumentException("--measure-n " + n + " exceeds the slots at N = 2^" + logN);
+                CkksParameters params = Bench.params(logN);
+                LimbLayout lay = LimbLayout.of(params, params.maxLevel());
+                List<Plan> ringPlans = new ArrayList<>();
+                for (Algorithm a : algos) ringPlans.addAll(spread(Tradeoffs.paretoFront(Tradeoffs.sweep(n, lay, List.of(a), Storage.PRECOMPUTED, 0, null, io.hoist.ckks.Progress.NONE)), n, a));
+                requireMemory(params, n, ringPlans);
                 Bench b = new Bench(logN, n);
-                for (Algorithm a : algos) {
-                    for (Plan p : spread(Tradeoffs.paretoFront(Tradeoffs.sweep(n, b.layout(), List.of(a), Storage.PRECOMPUTED, 0, null, io.hoist.ckks.Progress.NONE)), n, a)) {
-                        plans.add(p);
-                        ring.add(logN);
-                        lays.add(b.layout());
-                        costs.add(p.cost(b.layout(), Storage.PRECOMPUTED));
-                        nanos.add(b.time(p));
-                        bar.step(plans.size(), plans.size() + 1);
-                    }
+                for (Plan p : ringPlans) {
+                    plans.add(p);
+                    ring.add(logN);
+                    lays.add(b.layout());
+                    costs.add(p.cost(b.layout(), Storage.PRECOMPUTED));
+                    nanos.add(b.time(p));
+                    bar.step(plans.size(), plans.size() + 1);
                 }
             }
         }
@@ -78,11 +81,21 @@ final class TradeoffMeasure {
         }
         Run predicted = null;
         if (predictLogN > 0) {
+            CkksParameters params = Bench.params(predictLogN);
+            if (n > params.slots()) throw new IllegalArgumentException("--measure-n " + n + " exceeds the slots at N = 2^" + predictLogN + " (--predict-logN)");
+            Plan p = Plan.autoForIndices(n, allIndices(n), params, params.maxLevel(), Algorithm.TH_BSGS, io.hoist.lt.Objective.FEWEST_KEYS, 0);
+            requireMemory(params, n, List.of(p));
             Bench b = new Bench(predictLogN, n);
-            Plan p = Plan.autoForIndices(n, allIndices(n), b.params, b.params.maxLevel(), Algorithm.TH_BSGS, io.hoist.lt.Objective.FEWEST_KEYS, 0);
             predicted = run(predictLogN, b.layout(), p, p.cost(b.layout(), Storage.PRECOMPUTED), b.time(p), model);
         }
         return new Result(model, runs, Quantiles.median().compute(errs), predicted);
+    }
+
+    /** Before a ring's matrix and keys exist: the dense n×n test matrix (and its transform) plus the largest plan's keys, diagonals and buffers. */
+    private static void requireMemory(CkksParameters params, int n, List<Plan> plans) {
+        long most = 0;
+        for (Plan p : plans) most = Math.max(most, LtRun.memoryEstimate(params, p, Storage.PRECOMPUTED));
+        MemoryCheck.require("--measure at N = 2^" + params.logN() + " with --measure-n " + n, MemoryCheck.add(MemoryCheck.mul(24L, n, n), most), "use a smaller --measure-n");
     }
 
     private static Run run(int logN, LimbLayout lay, Plan p, Cost c, double nanos, CostModel model) {
@@ -117,8 +130,12 @@ final class TradeoffMeasure {
         final LinearTransform m;
         final Ciphertext x;
 
+        static CkksParameters params(int logN) {
+            return CkksParameters.builder().name("measure").logN(logN).logQ(50, 40, 40, 40).logP(50, 50).scale(0x1p40).allowInsecure().build();
+        }
+
         Bench(int logN, int n) {
-            params = CkksParameters.builder().name("measure").logN(logN).logQ(50, 40, 40, 40).logP(50, 50).scale(0x1p40).allowInsecure().build();
+            params = params(logN);
             ctx = CkksContext.create(params);
             kg = new KeyGenerator(ctx);
             sk = kg.genSecretKey();

@@ -41,11 +41,12 @@ final class TradeoffRender {
     }
 
     static void csv(List<Tradeoffs.Point> points, Path file) {
+        io.hoist.ckks.io.FileChecks.requireWritableTarget(file, "the CSV file");
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
              CSVPrinter out = new CSVPrinter(w, CSVFormat.DEFAULT.builder().setHeader(COLUMNS).get())) {
             for (Tradeoffs.Point p : points) out.printRecord(row(p));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write " + file + ": " + io.hoist.ckks.io.FileChecks.reason(e), e);
         }
     }
 

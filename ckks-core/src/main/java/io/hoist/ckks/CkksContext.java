@@ -34,6 +34,7 @@ public final class CkksContext {
     final long[][] qpLastInv, qpLastInvShoup;
 
     public CkksContext(CkksParameters params, NttEngine engine) {
+        java.util.Objects.requireNonNull(engine, "engine is null");
         this.params = Objects.requireNonNull(params, "params");
         this.engine = Objects.requireNonNull(engine, "engine");
         this.ringQ = new Ring(params.logN(), params.qPrimes(), engine);
@@ -71,11 +72,13 @@ public final class CkksContext {
 
     /** Context on the machine's default NTT backend with fresh counters. */
     public static CkksContext create(CkksParameters params) {
+        java.util.Objects.requireNonNull(params, "params is null");
         return create(params, null, 1);
     }
 
     /** Context on the named backend with fresh counters. */
     public static CkksContext create(CkksParameters params, String backend) {
+        java.util.Objects.requireNonNull(params, "params is null");
         return create(params, backend, 1);
     }
 
@@ -84,6 +87,7 @@ public final class CkksContext {
      * threads per batch; results are bit-identical for every thread count.
      */
     public static CkksContext create(CkksParameters params, String backend, int threads) {
+        java.util.Objects.requireNonNull(params, "params is null");
         NttBackend b = backend == null ? NttBackends.defaultBackend() : NttBackends.get(backend);
         return new CkksContext(params, new NttEngine(b, new OpCounters(), threads));
     }

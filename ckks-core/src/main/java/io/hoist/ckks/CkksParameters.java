@@ -41,7 +41,7 @@ public final class CkksParameters {
         this.defaultScale = b.scale != 0 ? b.scale : Math.pow(2, Math.round(Math.log(q[q.length - 1]) / Math.log(2)));
         this.secret = b.secret;
         this.sigma = b.sigma;
-        this.secure = logQP() <= SecurityBound.maxLogQP(logN, secret);
+        this.secure = logQP() <= SecurityBound.maxLogQP(logN, secret) && SecurityBound.sigmaCovered(sigma);
     }
 
     public static Builder builder() {
@@ -55,6 +55,7 @@ public final class CkksParameters {
      * in its image (log QP 367 ≤ 387, h = 192) for quick CoeffsToSlots runs.
      */
     public static CkksParameters preset(String name) {
+        java.util.Objects.requireNonNull(name, "the preset name is null");
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "n13" -> builder().name("n13").logN(13).logQ(50, 40, 40).logP(60).scale(0x1p40).build();
             case "n14" -> builder().name("n14").logN(14).logQ(55, 45, 45, 45, 45, 45).logP(60, 60).scale(0x1p45).build();
@@ -101,7 +102,7 @@ public final class CkksParameters {
     public double defaultScale() { return defaultScale; }
     public SecretDistribution secret() { return secret; }
     public double sigma() { return sigma; }
-    /** Whether log QP is within the 128-bit bound for N. */
+    /** Whether log QP is within the 128-bit bound for N and σ is in the range the bound covers ({@link SecurityBound#sigmaCovered}). */
     public boolean secure() { return secure; }
 
     /** β at level ℓ: ⌈(ℓ+1)/α⌉ digits. */
@@ -142,8 +143,13 @@ public final class CkksParameters {
     /** "secure" or "NOT SECURE (log QP = … > bound …)" for reports. */
     public String securityLabel() {
         int bound = SecurityBound.maxLogQP(logN, secret);
-        return secure ? "secure (log QP = " + fmt(logQP()) + " ≤ " + bound + ")"
-                : "NOT SECURE (log QP = " + fmt(logQP()) + (bound == 0 ? ": " + SecurityBound.rule(secret) : " > " + bound) + ")";
+        if (secure) return "secure (log QP = " + fmt(logQP()) + " ≤ " + bound + ")";
+        if (logQP() <= bound) return "NOT SECURE (" + sigmaReason() + ")";
+        return "NOT SECURE (log QP = " + fmt(logQP()) + (bound == 0 ? ": " + SecurityBound.rule(secret) : " > " + bound) + ")";
+    }
+
+    private String sigmaReason() {
+        return String.format(Locale.ROOT, "σ = %s is outside [%s, %s], the error widths the 128-bit bound is applied to", sigma, SecurityBound.MIN_SIGMA, SecurityBound.MAX_SIGMA);
     }
 
     private static String fmt(double x) {
@@ -211,11 +217,12 @@ public final class CkksParameters {
             if (logSlots > logN - 1) throw new IllegalArgumentException("at most N/2 = 2^" + (logN - 1) + " slots, asked for 2^" + logSlots);
             if (logQ == null && qPrimes == null) throw new IllegalArgumentException("no Q primes: call logQ(...) or qPrimes(...)");
             if (logP == null && pPrimes == null) throw new IllegalArgumentException("no P primes: call logP(...) or pPrimes(...)");
-            if (!(sigma > 0)) throw new IllegalArgumentException("sigma must be positive: " + sigma);
+            if (!(sigma > 0) || !Double.isFinite(sigma)) throw new IllegalArgumentException("sigma must be a positive finite number, got " + sigma);
             if (secret.hammingWeight() > (1 << logN)) throw new IllegalArgumentException("Hamming weight " + secret.hammingWeight() + " exceeds N");
             Set<Long> used = new HashSet<>();
             if (qPrimes != null) for (long x : qPrimes) used.add(x);
             if (pPrimes != null) for (long x : pPrimes) used.add(x);
+            checkPrimeSupply(used);
             long[] q = qPrimes != null ? qPrimes.clone() : generate(logQ, used);
             long[] p = pPrimes != null ? pPrimes.clone() : generate(logP, used);
             if (q.length == 0) throw new IllegalArgumentException("Q needs at least one prime");
@@ -229,12 +236,34 @@ public final class CkksParameters {
                 throw new InvalidScaleException(String.format(Locale.ROOT, "default scale 2^%.1f does not fit the modulus 2^%.1f (it must stay below Q/2)",
                         Math.log(params.defaultScale) / Math.log(2), logQTop));
             }
+            if (!params.secure && !allowInsecure && !SecurityBound.sigmaCovered(sigma)) {
+                throw new InsecureParametersException(params.sigmaReason() + "; call allowInsecure() (or pass --insecure) to use it anyway");
+            }
             if (!params.secure && !allowInsecure) {
                 throw new InsecureParametersException(String.format(Locale.ROOT,
                         "log QP = %.1f exceeds the 128-bit bound %d for N = 2^%d with a %s secret (%s); call allowInsecure() (or pass --insecure) to use it anyway",
                         params.logQP(), SecurityBound.maxLogQP(logN, secret), logN, secret, SecurityBound.rule(secret)));
             }
             return params;
+        }
+
+        /** Every prime size asked for, checked in range and against how many such primes exist, before any is generated. */
+        private void checkPrimeSupply(Set<Long> explicit) {
+            java.util.TreeMap<Integer, Integer> need = new java.util.TreeMap<>();
+            if (qPrimes == null) for (int b : logQ) need.merge(b, 1, Integer::sum);
+            if (pPrimes == null) for (int b : logP) need.merge(b, 1, Integer::sum);
+            for (var e : need.entrySet()) {
+                int bits = e.getKey();
+                if (bits < logN + 2 || bits > io.hoist.math.ModArith.MAX_BITS) {
+                    throw new IllegalArgumentException("a prime of " + bits + " bits cannot serve N = 2^" + logN + ": prime sizes must be in [" + (logN + 2) + ", "
+                            + io.hoist.math.ModArith.MAX_BITS + "] bits (q ≡ 1 mod 2N)");
+                }
+                int have = Primes.nttPrimeCount(logN, bits, e.getValue(), explicit);
+                if (have < e.getValue()) {
+                    throw new IllegalArgumentException("the prime sizes ask for " + e.getValue() + " distinct primes of " + bits + " bits, but only " + have
+                            + " such primes are ≡ 1 mod 2N = 2^" + (logN + 1) + (explicit.isEmpty() ? "" : " (apart from the explicit ones)") + "; use larger primes or fewer of them");
+                }
+            }
         }
 
         private long[] generate(int[] bits, Set<Long> used) {

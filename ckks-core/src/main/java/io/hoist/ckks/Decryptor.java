@@ -10,12 +10,15 @@ public final class Decryptor {
     private final SecretKey sk;
 
     public Decryptor(CkksContext ctx, SecretKey sk) {
+        java.util.Objects.requireNonNull(ctx, "ctx is null");
+        java.util.Objects.requireNonNull(sk, "sk is null");
         if (!sk.params().equals(ctx.params())) throw new ParameterMismatchException("secret key made under other parameters");
         this.ctx = ctx;
         this.sk = sk;
     }
 
     public Plaintext decrypt(Ciphertext ct) {
+        java.util.Objects.requireNonNull(ct, "ct is null");
         if (!ct.params().equals(ctx.params())) throw new ParameterMismatchException("ciphertext made under other parameters");
         Ring rq = ctx.ringQ();
         int level = ct.level();
@@ -34,6 +37,8 @@ public final class Decryptor {
     }
 
     public ComplexVector decryptAndDecode(Ciphertext ct, Encoder encoder) {
+        java.util.Objects.requireNonNull(ct, "ct is null");
+        java.util.Objects.requireNonNull(encoder, "encoder is null");
         return encoder.decode(decrypt(ct));
     }
 }

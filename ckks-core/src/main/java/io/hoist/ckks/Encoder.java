@@ -20,6 +20,7 @@ public final class Encoder {
     private final SpecialFft fft;
 
     public Encoder(CkksContext ctx) {
+        java.util.Objects.requireNonNull(ctx, "ctx is null");
         this.ctx = ctx;
         this.n = ctx.n();
         this.fft = new SpecialFft(ctx.params().logN());
@@ -31,6 +32,7 @@ public final class Encoder {
 
     /** Encodes up to {@code slots} complex values into Q at {@code level} and {@code scale}. */
     public Plaintext encode(ComplexVector values, int level, double scale) {
+        java.util.Objects.requireNonNull(values, "values is null");
         checkLevel(level);
         checkScale(scale, level);
         double[] real = embed(values, scale);
@@ -41,16 +43,19 @@ public final class Encoder {
 
     /** Encodes real values (imaginary parts zero). */
     public Plaintext encode(double[] values, int level, double scale) {
+        java.util.Objects.requireNonNull(values, "values is null");
         return encode(ComplexVector.ofReal(values), level, scale);
     }
 
     /** Encodes at the top level and the default scale. */
     public Plaintext encode(ComplexVector values) {
+        java.util.Objects.requireNonNull(values, "values is null");
         return encode(values, ctx.params().maxLevel(), ctx.params().defaultScale());
     }
 
     /** Encodes into QP (Q limbs up to {@code level} plus all P limbs): the form of linear-transform diagonals. */
     public PlaintextQP encodeQP(ComplexVector values, int level, double scale) {
+        java.util.Objects.requireNonNull(values, "values is null");
         checkScale(scale, level);
         checkLevel(level);
         double[] real = embed(values, scale);
@@ -73,6 +78,8 @@ public final class Encoder {
      * For bulk encoders (the diagonals of a transform) that build the slot vector themselves.
      */
     public long[] encodeToIntegers(double[] re, double[] im, double scale) {
+        java.util.Objects.requireNonNull(re, "re is null");
+        java.util.Objects.requireNonNull(im, "im is null");
         if (!Double.isFinite(scale) || scale < 2) throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
         int slots = ctx.params().slots();
         if (re.length != slots || im.length != slots) throw new IllegalArgumentException("need " + slots + " slot values, got " + re.length + " and " + im.length);
@@ -91,6 +98,7 @@ public final class Encoder {
     }
 
     public long[] encodeToIntegers(ComplexVector values, double scale) {
+        java.util.Objects.requireNonNull(values, "values is null");
         int slots = ctx.params().slots();
         if (values.length() > slots) throw new EncodingOverflowException(values.length() + " values do not fit in " + slots + " slots");
         double[] re = new double[slots], im = new double[slots];
@@ -101,6 +109,7 @@ public final class Encoder {
 
     /** Signed integer coefficients → QP polynomial at {@code level}, NTT domain (one batched call per part). */
     public PolyQP liftQP(long[] coeffs, int level) {
+        java.util.Objects.requireNonNull(coeffs, "coeffs is null");
         checkLevel(level);
         PolyQP p = new PolyQP(io.hoist.ckks.Sampler.fromSigned(ctx.ringQ(), level, coeffs),
                 io.hoist.ckks.Sampler.fromSigned(ctx.ringP(), ctx.alpha() - 1, coeffs));
@@ -111,6 +120,7 @@ public final class Encoder {
 
     /** Signed integer coefficients → Q polynomial at {@code level}, NTT domain. */
     public RnsPoly liftQ(long[] coeffs, int level) {
+        java.util.Objects.requireNonNull(coeffs, "coeffs is null");
         checkLevel(level);
         RnsPoly p = io.hoist.ckks.Sampler.fromSigned(ctx.ringQ(), level, coeffs);
         ctx.ringQ().ntt(p);
@@ -122,6 +132,7 @@ public final class Encoder {
      * embedding): the input of CoeffsToSlots, whose slots then hold the decoding of t.
      */
     public Plaintext encodeCoefficients(double[] coefficients, int level, double scale) {
+        java.util.Objects.requireNonNull(coefficients, "coefficients is null");
         checkLevel(level);
         checkScale(scale, level);
         if (coefficients.length > n) throw new EncodingOverflowException(coefficients.length + " coefficients do not fit a ring of degree " + n);
@@ -137,6 +148,7 @@ public final class Encoder {
 
     /** The N coefficients of a plaintext (centred CRT) divided by its scale: the inverse of {@link #encodeCoefficients}. */
     public double[] coefficients(Plaintext pt) {
+        java.util.Objects.requireNonNull(pt, "pt is null");
         RnsPoly c = pt.poly().copy();
         if (c.domain() == Domain.NTT) ctx.ringQ().intt(c);
         double[] out = centeredCoefficients(c);
@@ -146,6 +158,7 @@ public final class Encoder {
 
     /** Decodes a plaintext into its {@code slots} complex values. */
     public ComplexVector decode(Plaintext pt) {
+        java.util.Objects.requireNonNull(pt, "pt is null");
         RnsPoly c = pt.poly().copy();
         if (c.domain() == Domain.NTT) ctx.ringQ().intt(c);
         return decodeCoefficients(c, pt.scale());

@@ -21,16 +21,21 @@ public final class Encryptor {
     }
 
     public static Encryptor withPublicKey(CkksContext ctx, PublicKey pk) {
+        java.util.Objects.requireNonNull(ctx, "ctx is null");
+        java.util.Objects.requireNonNull(pk, "pk is null");
         if (!pk.params().equals(ctx.params())) throw new ParameterMismatchException("public key made under other parameters");
         return new Encryptor(ctx, pk, null);
     }
 
     public static Encryptor withSecretKey(CkksContext ctx, SecretKey sk) {
+        java.util.Objects.requireNonNull(ctx, "ctx is null");
+        java.util.Objects.requireNonNull(sk, "sk is null");
         if (!sk.params().equals(ctx.params())) throw new ParameterMismatchException("secret key made under other parameters");
         return new Encryptor(ctx, null, sk);
     }
 
     public Ciphertext encrypt(Plaintext pt) {
+        java.util.Objects.requireNonNull(pt, "pt is null");
         checkPlaintext(pt);
         if (pk == null) return expand(encryptSeeded(pt));
         Ring rq = ctx.ringQ();
@@ -53,6 +58,7 @@ public final class Encryptor {
 
     /** Symmetric encryption with c_1 = a expanded from a fresh seed: (−a·s + e + m, seed). */
     public SeededCiphertext encryptSeeded(Plaintext pt) {
+        java.util.Objects.requireNonNull(pt, "pt is null");
         if (sk == null) throw new WrongOperandException("seeded encryption needs the secret key (Encryptor.withSecretKey)");
         checkPlaintext(pt);
         Ring rq = ctx.ringQ();
@@ -71,6 +77,7 @@ public final class Encryptor {
 
     /** Rebuilds the full ciphertext of a seeded one (server side; needs no key). */
     public Ciphertext expand(SeededCiphertext sc) {
+        java.util.Objects.requireNonNull(sc, "sc is null");
         if (!sc.params().equals(ctx.params())) throw new ParameterMismatchException("seeded ciphertext made under other parameters");
         RnsPoly a = Sampler.uniformNtt(Prng.of(sc.seed(), 0), ctx.ringQ(), sc.level());
         return new Ciphertext(ctx.params(), sc.scale(), sc.c0().copy(), a);

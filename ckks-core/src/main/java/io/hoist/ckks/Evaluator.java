@@ -30,6 +30,7 @@ public final class Evaluator {
     private final io.hoist.ring.LimbPool pool;
 
     public Evaluator(CkksContext ctx, RelinearizationKey rlk, RotationKeySet rotations) {
+        java.util.Objects.requireNonNull(ctx, "ctx is null");
         this.ctx = ctx;
         this.params = ctx.params();
         this.rq = ctx.ringQ();
@@ -42,6 +43,7 @@ public final class Evaluator {
     }
 
     public Evaluator(CkksContext ctx) {
+        java.util.Objects.requireNonNull(ctx, "ctx is null");
         this(ctx, null, null);
     }
 
@@ -52,6 +54,8 @@ public final class Evaluator {
     // ------------------------------------------------------------------ addition
 
     public Ciphertext add(Ciphertext a, Ciphertext b) {
+        java.util.Objects.requireNonNull(a, "a is null");
+        java.util.Objects.requireNonNull(b, "b is null");
         checkPair(a, b, true);
         int deg = Math.max(a.degree(), b.degree());
         RnsPoly[] out = new RnsPoly[deg + 1];
@@ -63,6 +67,8 @@ public final class Evaluator {
     }
 
     public Ciphertext sub(Ciphertext a, Ciphertext b) {
+        java.util.Objects.requireNonNull(a, "a is null");
+        java.util.Objects.requireNonNull(b, "b is null");
         checkPair(a, b, true);
         int deg = Math.max(a.degree(), b.degree());
         RnsPoly[] out = new RnsPoly[deg + 1];
@@ -76,12 +82,15 @@ public final class Evaluator {
     }
 
     public Ciphertext negate(Ciphertext a) {
+        java.util.Objects.requireNonNull(a, "a is null");
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         for (int i = 0; i < out.length; i++) { out[i] = rq.newPoly(a.level(), Domain.NTT); rq.neg(a.poly(i), out[i]); }
         return new Ciphertext(params, a.scale(), out);
     }
 
     public Ciphertext add(Ciphertext a, Plaintext p) {
+        java.util.Objects.requireNonNull(a, "a is null");
+        java.util.Objects.requireNonNull(p, "p is null");
         checkPlain(a, p, true);
         RnsPoly[] out = copyPolys(a);
         rq.add(a.poly(0), p.poly().atLevel(a.level()), out[0]);
@@ -89,6 +98,8 @@ public final class Evaluator {
     }
 
     public Ciphertext sub(Ciphertext a, Plaintext p) {
+        java.util.Objects.requireNonNull(a, "a is null");
+        java.util.Objects.requireNonNull(p, "p is null");
         checkPlain(a, p, true);
         RnsPoly[] out = copyPolys(a);
         rq.sub(a.poly(0), p.poly().atLevel(a.level()), out[0]);
@@ -97,6 +108,7 @@ public final class Evaluator {
 
     /** Adds the complex constant c to every slot (encoded at the ciphertext's scale). */
     public Ciphertext addConstant(Ciphertext a, double re, double im) {
+        java.util.Objects.requireNonNull(a, "a is null");
         checkParams(a);
         if (!(Math.abs(re * a.scale()) < 0x1p62) || !(Math.abs(im * a.scale()) < 0x1p62)) {
             throw new EncodingOverflowException("constant times scale is not finite or exceeds 2^62: " + re + " + " + im + "i at scale " + a.scale());
@@ -115,6 +127,7 @@ public final class Evaluator {
      * product with the monomial ±X^{N/2} or ±1 — no level, no noise, no key.
      */
     public Ciphertext mulByI(Ciphertext a, int power) {
+        java.util.Objects.requireNonNull(a, "a is null");
         checkParams(a);
         int e = Math.floorMod(power, 4);
         RnsPoly[] out = copyPolys(a);
@@ -130,6 +143,8 @@ public final class Evaluator {
 
     /** ct ⊙ pt: scales multiply; the plaintext may sit at a higher level (its prefix is used). */
     public Ciphertext mulPlain(Ciphertext a, Plaintext p) {
+        java.util.Objects.requireNonNull(a, "a is null");
+        java.util.Objects.requireNonNull(p, "p is null");
         checkPlain(a, p, false);
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         RnsPoly pp = p.poly().atLevel(a.level());
@@ -140,6 +155,7 @@ public final class Evaluator {
 
     /** Multiplies by an integer constant (scale unchanged). */
     public Ciphertext mulInteger(Ciphertext a, long c) {
+        java.util.Objects.requireNonNull(a, "a is null");
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         for (int i = 0; i < out.length; i++) { out[i] = rq.newPoly(a.level(), Domain.NTT); rq.mulScalar(a.poly(i), c, out[i]); }
         return new Ciphertext(params, a.scale(), out);
@@ -147,6 +163,8 @@ public final class Evaluator {
 
     /** Tensor product (d_0, d_1, d_2) of two degree-1 ciphertexts; relinearize afterwards. */
     public Ciphertext mul(Ciphertext a, Ciphertext b) {
+        java.util.Objects.requireNonNull(a, "a is null");
+        java.util.Objects.requireNonNull(b, "b is null");
         checkPair(a, b, false);
         if (a.degree() != 1 || b.degree() != 1) throw new WrongOperandException("mul expects two degree-1 ciphertexts (relinearize first)");
         int l = a.level();
@@ -160,6 +178,7 @@ public final class Evaluator {
 
     /** Switches the s² part of a degree-2 ciphertext back to s. */
     public Ciphertext relinearize(Ciphertext a) {
+        java.util.Objects.requireNonNull(a, "a is null");
         checkParams(a);
         if (a.degree() != 2) throw new WrongOperandException("relinearize expects a degree-2 ciphertext, got degree " + a.degree());
         if (rlk == null) throw new MissingRelinearizationKeyException("no relinearization key was given to this evaluator");
@@ -175,11 +194,14 @@ public final class Evaluator {
     }
 
     public Ciphertext mulRelin(Ciphertext a, Ciphertext b) {
+        java.util.Objects.requireNonNull(a, "a is null");
+        java.util.Objects.requireNonNull(b, "b is null");
         return relinearize(mul(a, b));
     }
 
     /** Divides by the last prime q_ℓ (rounded) and drops it: level ℓ−1, scale / q_ℓ. */
     public Ciphertext rescale(Ciphertext a) {
+        java.util.Objects.requireNonNull(a, "a is null");
         checkParams(a);
         if (a.level() == 0) throw new LevelMismatchException("cannot rescale a ciphertext at level 0");
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
@@ -189,6 +211,7 @@ public final class Evaluator {
 
     /** Drops the last {@code count} primes without dividing (scale unchanged). */
     public Ciphertext dropLevel(Ciphertext a, int count) {
+        java.util.Objects.requireNonNull(a, "a is null");
         checkParams(a);
         if (count < 0 || count > a.level()) throw new LevelMismatchException("cannot drop " + count + " levels from level " + a.level());
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
@@ -198,6 +221,7 @@ public final class Evaluator {
 
     /** Drops levels down to {@code level}. */
     public Ciphertext atLevel(Ciphertext a, int level) {
+        java.util.Objects.requireNonNull(a, "a is null");
         return dropLevel(a, a.level() - level);
     }
 
@@ -205,6 +229,7 @@ public final class Evaluator {
 
     /** Left rotation of the slots by k (negative k rotates right). */
     public Ciphertext rotate(Ciphertext a, int k) {
+        java.util.Objects.requireNonNull(a, "a is null");
         checkRotatable(a);
         if (Math.floorMod(k, params.slots()) == 0) return a.copy();
         return automorphismPooled(a, params.galoisElementForRotation(k), "rotation by " + k);
@@ -212,12 +237,14 @@ public final class Evaluator {
 
     /** Complex conjugation of every slot. */
     public Ciphertext conjugate(Ciphertext a) {
+        java.util.Objects.requireNonNull(a, "a is null");
         checkRotatable(a);
         return automorphismPooled(a, params.galoisElementForConjugation(), "conjugation");
     }
 
     /** Rotations by every k in {@code ks}, sharing one Decompose (hoisting). */
     public Map<Integer, Ciphertext> rotateHoisted(Ciphertext a, int... steps) {
+        java.util.Objects.requireNonNull(a, "a is null");
         checkRotatable(a);
         Map<Integer, Ciphertext> out = new LinkedHashMap<>();
         for (int k : steps) {   // every key first, so a missing one is named before any work
@@ -260,6 +287,7 @@ public final class Evaluator {
 
     /** Decompose(c_1) of a ciphertext: the shared first step of hoisted rotations. */
     public PolyQP[] decompose(Ciphertext a) {
+        java.util.Objects.requireNonNull(a, "a is null");
         checkRotatable(a);
         return ks.decompose(a.poly(1));
     }
@@ -269,6 +297,8 @@ public final class Evaluator {
      * without ModDown, from the digits of {@link #decompose}. Rotation by 0 gives (P·c_0, P·c_1).
      */
     public CiphertextQP rotateHoistedLazy(Ciphertext a, PolyQP[] digits, int k) {
+        java.util.Objects.requireNonNull(a, "a is null");
+        java.util.Objects.requireNonNull(digits, "digits is null");
         checkRotatable(a);
         if (Math.floorMod(k, params.slots()) == 0) return new CiphertextQP(params, ks.timesP(a.poly(0)), ks.timesP(a.poly(1)), a.scale());
         GaloisKey key = rotations.get(params.galoisElementForRotation(k), "rotation by " + k);
@@ -278,11 +308,13 @@ public final class Evaluator {
 
     /** ModDown of both parts of a QP ciphertext: back to Q at the same level and scale. */
     public Ciphertext modDown(CiphertextQP c) {
+        java.util.Objects.requireNonNull(c, "c is null");
         return new Ciphertext(params, c.scale(), ks.modDown(c.a()), ks.modDown(c.b()));
     }
 
     /** ModDown merged with rescale of both parts: level ℓ−1, scale / q_ℓ. */
     public Ciphertext modDownRescale(CiphertextQP c) {
+        java.util.Objects.requireNonNull(c, "c is null");
         return new Ciphertext(params, c.scale() / params.q(c.level()), ks.modDownRescale(c.a()), ks.modDownRescale(c.b()));
     }
 

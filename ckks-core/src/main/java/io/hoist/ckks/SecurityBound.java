@@ -9,11 +9,28 @@ package io.hoist.ckks;
  * N = 2^16, 128-bit) is 1546/1747 of the uniform bound, and that ratio is applied at every N — and no
  * bound at all below h = 192 (such sets are never labelled secure: the estimates we can cite, e.g.
  * for h = 64, come with smaller moduli we cannot scale from). A sparse secret never gains.
+ *
+ * <p>The error width: the standard's tables are computed for σ = 8/√(2π) ≈ 3.19, and a bound made
+ * for one σ says nothing about a smaller one (less noise is an easier LWE instance). More noise is
+ * never easier for the attacks the tables cover, but the estimates are only published near the
+ * standard's value and a wide error stops decrypting, so the bound is applied for σ in
+ * [{@link #MIN_SIGMA}, {@link #MAX_SIGMA}] and any other σ is labelled insecure.
  */
 public final class SecurityBound {
     private SecurityBound() {}
 
     private static final int[] MAX_LOG_QP = {27, 54, 109, 218, 438, 881, 1747, 3523};  // logN 10 … 17
+
+    /** The smallest error width the bound holds for: the HE standard's σ = 8/√(2π) ≈ 3.1915, rounded down. */
+    public static final double MIN_SIGMA = 3.19;
+
+    /** The largest error width labelled secure: twice the usual 3.2, the widest any library's presets use. */
+    public static final double MAX_SIGMA = 6.4;
+
+    /** Whether the 128-bit bound applies to an error of width {@code sigma}. */
+    public static boolean sigmaCovered(double sigma) {
+        return sigma >= MIN_SIGMA && sigma <= MAX_SIGMA;
+    }
 
     /** Weight from which the sparse-secret estimate applies. */
     public static final int MIN_SPARSE_WEIGHT = 192;

@@ -64,6 +64,20 @@ public final class Primes {
         return out;
     }
 
+    /**
+     * How many of the primes {@link #nttPrimes} would return exist, up to {@code limit}: the count
+     * asked for when there are enough, fewer when the size runs out.
+     */
+    public static int nttPrimeCount(int logN, int bits, int limit, Collection<Long> exclude) {
+        long step = 2L << logN;
+        long lowest = 1L << (bits - 1);
+        int found = 0;
+        for (long c = (1L << bits) - step + 1; c > lowest && found < limit; c -= step) {
+            if (!exclude.contains(c) && isPrime(c)) found++;
+        }
+        return found;
+    }
+
     public static List<Long> nttPrimes(int logN, int bits, int count) {
         return nttPrimes(logN, bits, count, List.of());
     }

@@ -1,5 +1,7 @@
 package io.hoist.ring;
 
+import it.unimi.dsi.fastutil.objects.ReferenceOpenHashSet;
+
 import java.util.ArrayDeque;
 
 /**
@@ -9,11 +11,14 @@ import java.util.ArrayDeque;
  * with arbitrary contents unless {@link #getZeroed()} is used.
  *
  * <p>{@link #outstanding()} counts arrays handed out and not yet returned: a leak test checks it
- * returns to its starting value after an evaluation, even one that failed.
+ * returns to its starting value after an evaluation, even one that failed. The pool knows every
+ * array it has handed out (by identity), so a second return of the same array, or one it never
+ * handed out, throws instead of letting two borrowers share one array later.
  */
 public final class LimbPool {
     private final int n;
     private final ArrayDeque<long[]> free = new ArrayDeque<>();
+    private final ReferenceOpenHashSet<long[]> borrowed = new ReferenceOpenHashSet<>();
     private long created;
     private long outstanding;
     private long peakOutstanding;
@@ -35,6 +40,7 @@ public final class LimbPool {
             a = new long[n];
             created++;
         }
+        borrowed.add(a);
         outstanding++;
         peakOutstanding = Math.max(peakOutstanding, outstanding);
         return a;
@@ -54,10 +60,17 @@ public final class LimbPool {
         return out;
     }
 
-    /** Takes an array back; null is ignored. The caller must not use it afterwards. */
+    /**
+     * Takes an array back; null is ignored. The caller must not use it afterwards.
+     *
+     * @throws IllegalStateException if the array is not out of this pool (returned twice, or never borrowed here)
+     */
     public synchronized void put(long[] a) {
         if (a == null) return;
         if (a.length != n) throw new IllegalArgumentException("limb of length " + a.length + " returned to a pool of length " + n);
+        if (!borrowed.remove(a)) {
+            throw new IllegalStateException("a limb array was returned to the pool twice, or was never borrowed from it (it would be handed to two borrowers)");
+        }
         outstanding--;
         free.addLast(a);
     }

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
  * The main class of the hoist-spark jar ({@code ./hoist spark-lt}, or {@code spark-submit}): the
  * Spark commands, apart from the rest of the CLI so that only they need Spark on the class path.
  */
-@Command(name = "hoist", mixinStandardHelpOptions = true, subcommands = {SparkLtCommand.class, CommandLine.HelpCommand.class},
+@Command(name = "hoist", mixinStandardHelpOptions = true, subcommands = {SparkLtCommand.class, HelpCommand.class},
         description = "Hoist on Apache Spark (the other commands are in hoist.jar: ./hoist --help).")
 public final class SparkCli implements Runnable {
     @CommandLine.Spec
@@ -18,11 +18,13 @@ public final class SparkCli implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
+    /** The configured Spark command line: one "hoist: …" line for every error, a failed Spark job's included. */
+    public static CommandLine commandLine() {
+        return CliSupport.configure(new CommandLine(new SparkCli()), SparkLtRun::describe);
+    }
+
     public static void main(String[] args) {
-        CommandLine cl = new CommandLine(new SparkCli()).setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            cmd.getErr().println("hoist: " + SparkLtRun.describe(ex));
-            return 2;
-        });
+        CommandLine cl = commandLine();
         int code;
         try {
             code = cl.execute(args);

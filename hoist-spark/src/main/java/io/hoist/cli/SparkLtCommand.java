@@ -40,6 +40,9 @@ public final class SparkLtCommand implements Callable<Integer> {
     @Option(names = "--key-store", description = "write the rotation keys here, a path every executor can read (default: a temporary file shipped with the job)")
     Path keyStore;
 
+    @Option(names = "--replace-key-store", description = "with --key-store: replace an existing store at that path (otherwise an existing file is refused)")
+    boolean replaceKeyStore;
+
     @Option(names = "--local-first", description = "run the one-process reference before the Spark job (default: after)")
     boolean localFirst;
 
@@ -52,16 +55,38 @@ public final class SparkLtCommand implements Callable<Integer> {
     @Mixin
     EngineOptions engine;
 
+    /** Whether {@code path} starts like a Hoist key store (so that --replace-key-store never replaces a secret key or a stranger's file). */
+    private static boolean isKeyStore(Path path) {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(path)) {
+            byte[] head = in.readNBytes(io.hoist.ckks.io.Header.SIZE);
+            return io.hoist.ckks.io.Formats.header(head).kind() == io.hoist.ckks.io.ObjectKind.KEY_STORE;
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
+        SparkLtRun.checkMaster(master);
         CkksParameters params = paramsOptions.build("n13");
         Algorithm a = Algorithm.parse(planOptions.algo);
         int m = blockOptions.rows(), n = blockOptions.cols();
         if (planOptions.n != null) throw new IllegalArgumentException("spark-lt takes --rows/--cols (and --block), not --n");
         if (localFirst && skipLocal) throw new IllegalArgumentException("--local-first and --skip-local exclude each other");
+        if (replaceKeyStore && keyStore == null) throw new IllegalArgumentException("--replace-key-store goes with --key-store");
+        if (keyStore != null) {
+            io.hoist.ckks.io.FileChecks.requireWritableTarget(keyStore, "the key store");
+            if (java.nio.file.Files.exists(keyStore) && !replaceKeyStore) {
+                throw new io.hoist.ckks.io.FileRefusedException("--key-store " + keyStore + " exists; pass --replace-key-store to replace it (make sure it is not a secret-key file)");
+            }
+            if (java.nio.file.Files.exists(keyStore) && !isKeyStore(keyStore)) {
+                throw new io.hoist.ckks.io.FileRefusedException("--key-store " + keyStore + " exists and is not a Hoist key store; it is not replaced");
+            }
+        }
         int b = blockOptions.blockDimension(params);
+        blockOptions.blockCount(b);
         Plan plan = LtCommand.blockPlan(params, b, a, planOptions.split, LtCommand.parseObjective(objective));
-        int blockRows = (m + b - 1) / b;
+        int blockRows = blockOptions.blockRows(b);
         if (rowGroups != null && (rowGroups < 1 || rowGroups > blockRows)) throw new IllegalArgumentException("--row-groups must be in [1, " + blockRows + "] (the block rows), got " + rowGroups);
 
         SparkLtRun run = new SparkLtRun(params, plan, m, n, b, seed, master);
@@ -73,6 +98,7 @@ public final class SparkLtCommand implements Callable<Integer> {
         run.rounds = rounds;
         run.quiet = engine.json;
         run.backendName = engine.backend;
+        run.checkMemory(engine.threads());   // before any key is made or job submitted
         run.run(engine.threads());
         if (engine.json) System.out.println(SparkLtRender.json(run));
         else SparkLtRender.print(run);

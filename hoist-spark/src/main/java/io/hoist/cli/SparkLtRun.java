@@ -31,6 +31,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -72,6 +73,73 @@ final class SparkLtRun {
         this.master = master;
     }
 
+    private static final java.util.regex.Pattern MASTER = java.util.regex.Pattern.compile(
+            "local|local\\[(\\*|[1-9][0-9]{0,4})(,[1-9][0-9]{0,4})?]|local-cluster\\[[1-9][0-9]*,[1-9][0-9]*,[1-9][0-9]*]|spark://[^\\s/:,]+:[0-9]{1,5}(,[^\\s/:,]+:[0-9]{1,5})*|yarn|k8s://\\S+");
+
+    /** Refuses a master URL Spark would reject, before Spark is started (its refusal comes as an ERROR line and a trace). */
+    static void checkMaster(String master) {
+        if (master != null && !MASTER.matcher(master).matches()) {
+            throw new IllegalArgumentException("--master must be local, local[N], local[*], local[N,F] (N, F ≥ 1), spark://HOST:PORT, yarn or k8s://…, got '" + master + "'");
+        }
+    }
+
+    /** The Spark configuration of a run: spark-submit's settings, the given master, else local[*]. */
+    SparkConf conf() {
+        SparkConf conf = new SparkConf().setIfMissing("spark.master", "local[*]").setAppName("hoist spark-lt")
+                .setIfMissing("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false");
+        if (master != null) conf.setMaster(master);   // else spark-submit's --master (a system property) or local[*]
+        return conf;
+    }
+
+    /** Heap Spark keeps for itself in every executor (its reserved memory). */
+    static final long SPARK_RESERVED_BYTES = 300L << 20;
+
+    /**
+     * The up-front memory check, before keygen and before the job is submitted: per executor, the
+     * keys once plus, for each task running at the same time, its blocks' compact diagonals and
+     * the program's buffers for each block row it sends a partial of; in local mode the executor is
+     * this JVM, which also holds the keys, the inputs and (unless --skip-local) the one-process
+     * reference's diagonals.
+     */
+    void checkMemory(int threads) {
+        SparkConf conf = conf();
+        String m = conf.get("spark.master");
+        int level = params.maxLevel();
+        long keys = plan.cost(params, level, Storage.COMPACT).keyBytes();
+        long blockRows = (rows - 1) / blockDim + 1, blockCols = (cols - 1) / blockDim + 1;
+        int groups = rowGroups != null ? rowGroups : 1;
+        long rowsPerTask = Math.ceilDiv(blockRows, groups);
+        long perBlock = MemoryCheck.mul(plan.indices().size(), 8L, params.n());   // compact: one word per coefficient
+        long buffers = LtRun.memoryEstimate(params, plan, Storage.COMPACT) - keys - perBlock;
+        long perTask = MemoryCheck.add(MemoryCheck.mul(rowsPerTask, perBlock), MemoryCheck.mul(rowsPerTask, Math.max(0, buffers)));
+        long tiles = MemoryCheck.mul(blockCols, groups);
+        boolean local = m.startsWith("local");
+        int slots;
+        long executorHeap;
+        if (local) {
+            java.util.regex.Matcher lm = java.util.regex.Pattern.compile("local(?:\\[(\\*|\\d+)(?:,\\d+)?])?").matcher(m);
+            slots = !lm.matches() || lm.group(1) == null ? 1 : lm.group(1).equals("*") ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(lm.group(1));
+            executorHeap = MemoryCheck.heap();
+        } else {
+            int cores = conf.getInt("spark.executor.cores", 1), taskCpus = conf.getInt("spark.task.cpus", 1);
+            slots = Math.max(1, cores / Math.max(1, taskCpus));
+            executorHeap = conf.getSizeAsBytes("spark.executor.memory", "1g");
+        }
+        long concurrent = Math.min(slots, tiles);
+        long executor = MemoryCheck.add(keys, MemoryCheck.mul(concurrent, perTask));
+        long ciphertexts = MemoryCheck.mul(blockRows + blockCols, 2L * (level + 1), 8L, params.n());
+        if (local) {
+            long driver = MemoryCheck.add(skipLocal ? 0 : keys, keys /* the store is written from the driver's copy */, ciphertexts,
+                    skipLocal ? 0 : MemoryCheck.mul(blockRows, blockCols, perBlock));
+            MemoryCheck.require(String.format(Locale.ROOT, "spark-lt on %s (the driver and its in-process executor: keys, %d concurrent tasks of %d block rows each, the inputs%s)",
+                    m, concurrent, rowsPerTask, skipLocal ? "" : " and the one-process reference"), MemoryCheck.add(executor, driver),
+                    executorHeap, skipLocal ? "use more --row-groups" : "use --skip-local or more --row-groups");
+        } else {
+            MemoryCheck.require(String.format(Locale.ROOT, "each executor (keys and %d concurrent tasks of %d block rows each)", concurrent, rowsPerTask), executor,
+                    Math.max(0, executorHeap - SPARK_RESERVED_BYTES), "raise spark.executor.memory or use more --row-groups");
+        }
+    }
+
     BlockLinearTransform matrix() {
         return BlockLinearTransform.random(rows, cols, blockDim, seed);
     }
@@ -98,7 +166,7 @@ final class SparkLtRun {
             store = tmp.resolve("rotation-keys.hks");
         }
         try {
-            KeyStore.write(store, keys, false);   // evaluation keys only: the secret key never leaves this process
+            KeyStore.write(store, keys, false);   // refused before keygen if it exists without --replace-key-store   // evaluation keys only: the secret key never leaves this process
             keyStoreBytes = Files.size(store);
             if (skipLocal) keys = null;   // only the reference needs them here; at N = 2^16 they are gigabytes
 
@@ -109,9 +177,7 @@ final class SparkLtRun {
 
             EncodedBlockTransform[] ebt = new EncodedBlockTransform[1];
             long t0 = System.nanoTime();
-            SparkConf conf = new SparkConf().setIfMissing("spark.master", "local[*]").setAppName("hoist spark-lt")
-                    .setIfMissing("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false");
-            if (master != null) conf.setMaster(master);   // else spark-submit's --master (a system property) or local[*]
+            SparkConf conf = conf();
             try (JavaSparkContext sc = new JavaSparkContext(conf)) {
                 sc.setLogLevel("WARN");
                 sparkStartMillis = (System.nanoTime() - t0) / 1e6;

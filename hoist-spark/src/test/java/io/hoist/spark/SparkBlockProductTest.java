@@ -222,11 +222,6 @@ class SparkBlockProductTest {
     }
 
     private static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) if (hay[i + j] != needle[j]) continue outer;
-            return i;
-        }
-        return -1;
+        return com.google.common.primitives.Bytes.indexOf(hay, needle);
     }
 }

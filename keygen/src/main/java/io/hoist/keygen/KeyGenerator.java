@@ -36,6 +36,7 @@ public final class KeyGenerator {
     private final KeySwitcher ks;
 
     public KeyGenerator(CkksContext ctx) {
+        java.util.Objects.requireNonNull(ctx, "ctx is null");
         this.ctx = ctx;
         this.params = ctx.params();
         this.ks = new KeySwitcher(ctx);
@@ -52,6 +53,7 @@ public final class KeyGenerator {
 
     /** (b, a) = (−a·s + e, a) over Q at the top level. */
     public PublicKey genPublicKey(SecretKey sk) {
+        java.util.Objects.requireNonNull(sk, "sk is null");
         check(sk);
         Ring rq = ctx.ringQ();
         int level = params.maxLevel();
@@ -66,11 +68,13 @@ public final class KeyGenerator {
     }
 
     public RelinearizationKey genRelinearizationKey(SecretKey sk) {
+        java.util.Objects.requireNonNull(sk, "sk is null");
         return genRelinearizationKey(sk, params.maxLevel());
     }
 
     /** The switching key s² → s at {@code level}. */
     public RelinearizationKey genRelinearizationKey(SecretKey sk, int level) {
+        java.util.Objects.requireNonNull(sk, "sk is null");
         check(sk);
         PolyQP s = sk.s();
         PolyQP s2 = PolyQP.zero(ctx, params.maxLevel(), Domain.NTT);
@@ -81,6 +85,7 @@ public final class KeyGenerator {
 
     /** The Galois key for g at {@code level}: switches s → φ_{g^-1}(s), applied before φ_g. */
     public GaloisKey genGaloisKey(SecretKey sk, long galoisElement, int level) {
+        java.util.Objects.requireNonNull(sk, "sk is null");
         check(sk);
         int logN = params.logN();
         long twoN = 2L << logN;
@@ -96,11 +101,15 @@ public final class KeyGenerator {
 
     /** Galois keys for the given elements (duplicates collapsed), at {@code level}. */
     public RotationKeySet genRotationKeys(SecretKey sk, int level, Collection<Long> galoisElements) {
+        java.util.Objects.requireNonNull(sk, "sk is null");
+        java.util.Objects.requireNonNull(galoisElements, "galoisElements is null");
         return genRotationKeys(sk, level, galoisElements, io.hoist.ckks.Progress.NONE);
     }
 
     /** {@link #genRotationKeys(SecretKey, int, Collection)}, reporting each key made to {@code progress}. */
     public RotationKeySet genRotationKeys(SecretKey sk, int level, Collection<Long> galoisElements, io.hoist.ckks.Progress progress) {
+        java.util.Objects.requireNonNull(sk, "sk is null");
+        java.util.Objects.requireNonNull(galoisElements, "galoisElements is null");
         Set<Long> seen = new LinkedHashSet<>();
         long twoN = 2L << params.logN();
         for (long g : galoisElements) seen.add(Math.floorMod(g, twoN));
@@ -117,6 +126,8 @@ public final class KeyGenerator {
 
     /** Galois keys for left rotations by {@code steps} (negative steps rotate right), plus conjugation if asked. */
     public RotationKeySet genRotationKeysForSteps(SecretKey sk, int level, int[] steps, boolean conjugation) {
+        java.util.Objects.requireNonNull(sk, "sk is null");
+        java.util.Objects.requireNonNull(steps, "steps is null");
         List<Long> gs = new ArrayList<>();
         for (int k : steps) {
             if (Math.floorMod(k, params.slots()) == 0) continue;   // rotation by 0 needs no key
@@ -131,6 +142,8 @@ public final class KeyGenerator {
      * (−a_t·s_out + e_t + P·s_in·𝟙_t, a_t) over Q_ℓ·P, NTT, a_t expanded from one fresh seed.
      */
     public SwitchingKey genSwitchingKey(PolyQP sIn, PolyQP sOut, int level) {
+        java.util.Objects.requireNonNull(sIn, "sIn is null");
+        java.util.Objects.requireNonNull(sOut, "sOut is null");
         if (level < 0 || level > params.maxLevel()) {
             throw new IllegalArgumentException("key level " + level + " outside [0, " + params.maxLevel() + "]");
         }

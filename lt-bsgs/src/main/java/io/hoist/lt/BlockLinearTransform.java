@@ -37,10 +37,27 @@ public final class BlockLinearTransform {
     private BlockLinearTransform(int rows, int cols, int blockDim, BlockSource source) {
         Preconditions.checkArgument(rows >= 1 && cols >= 1, "a matrix needs at least one row and one column, got %s×%s", rows, cols);
         Preconditions.checkArgument(blockDim >= 1 && Integer.bitCount(blockDim) == 1, "the block dimension must be a power of two, got %s", blockDim);
+        long blocks = blockCount(rows, cols, blockDim);
+        if (blocks > MAX_BLOCKS) {
+            throw new io.hoist.ckks.SizeLimitException("a " + rows + "×" + cols + " matrix in blocks of " + blockDim + " has " + ceilDiv(rows, blockDim) + "×"
+                    + ceilDiv(cols, blockDim) + " = " + blocks + " blocks, more than the " + MAX_BLOCKS + " one product can index; use larger blocks");
+        }
         this.rows = rows;
         this.cols = cols;
         this.blockDim = blockDim;
         this.source = Objects.requireNonNull(source, "source");
+    }
+
+    /** The most blocks one matrix may have: one array of 2^31 − 1 references indexes them. */
+    public static final long MAX_BLOCKS = Integer.MAX_VALUE - 8;
+
+    /** ⌈rows/b⌉·⌈cols/b⌉, in long arithmetic (never wraps for int shapes). */
+    public static long blockCount(int rows, int cols, int blockDim) {
+        return Math.multiplyExact(ceilDiv(rows, blockDim), ceilDiv(cols, blockDim));
+    }
+
+    private static long ceilDiv(int a, int b) {
+        return Math.ceilDiv((long) a, (long) b);
     }
 
     /** Blocks from {@code source}; each must be a {@code blockDim}×{@code blockDim} transform (or null when zero). */
@@ -102,8 +119,8 @@ public final class BlockLinearTransform {
 
     /** The smallest power-of-two block dimension holding an m×n matrix in one ciphertext, or the slot count when it does not fit. */
     public static int blockDimensionFor(int rows, int cols, int slots) {
-        int need = LinearTransform.paddedDimension(Math.max(rows, cols));
-        return Math.min(need, slots);
+        int largest = Math.max(rows, cols);
+        return largest >= slots ? slots : Math.min(LinearTransform.paddedDimension(largest), slots);
     }
 
     private static LinearTransform block(int rows, int cols, int b, int br, int bc, Entries re, Entries im) {
@@ -140,8 +157,8 @@ public final class BlockLinearTransform {
     public int cols() { return cols; }
     /** b: each block is b×b and each ciphertext carries b entries. */
     public int blockDimension() { return blockDim; }
-    public int blockRows() { return (rows + blockDim - 1) / blockDim; }
-    public int blockCols() { return (cols + blockDim - 1) / blockDim; }
+    public int blockRows() { return (rows - 1) / blockDim + 1; }
+    public int blockCols() { return (cols - 1) / blockDim + 1; }
 
     /** Block (row, column), checked against the block dimension; null when all zero. */
     public LinearTransform block(int blockRow, int blockCol) {

@@ -38,13 +38,16 @@ public final class LinearTransform {
         return new LinearTransform(n, n, diagonals);
     }
 
-    static int paddedDimension(int d) {
+    /** The power of two a d×d matrix is padded to (d itself when it is one). */
+    public static int paddedDimension(int d) {
         if (d < 1) throw new IllegalArgumentException("dimension must be positive: " + d);
+        if (d > 1 << 30) throw new io.hoist.ckks.SizeLimitException("dimension " + d + " pads past 2^30");
         return Integer.highestOneBit(d) == d ? d : Integer.highestOneBit(d) << 1;
     }
 
     /** From a dense d×d matrix (imaginary part may be null); all-zero diagonals are dropped. */
     public static LinearTransform dense(double[][] re, double[][] im) {
+        java.util.Objects.requireNonNull(re, "re is null");
         int d = re.length;
         for (int i = 0; i < d; i++) {
             if (re[i].length != d || (im != null && im[i].length != d)) throw new IllegalArgumentException("matrix is not square: row " + i);
@@ -75,6 +78,7 @@ public final class LinearTransform {
      * diagonals r (entries with t + r &lt; d) and r − d mod n (the wrapped entries).
      */
     public static LinearTransform fromDiagonals(int d, Map<Integer, ComplexVector> diagonals) {
+        java.util.Objects.requireNonNull(diagonals, "diagonals is null");
         int n = paddedDimension(d);
         if (diagonals.isEmpty()) throw new IllegalArgumentException("a transform needs at least one diagonal");
         Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
@@ -104,6 +108,8 @@ public final class LinearTransform {
      * to exactly zero are dropped.
      */
     public static LinearTransform product(LinearTransform a, LinearTransform b) {
+        java.util.Objects.requireNonNull(a, "a is null");
+        java.util.Objects.requireNonNull(b, "b is null");
         if (a.n != b.n) throw new IllegalArgumentException("dimensions differ: " + a.n + " and " + b.n);
         int n = a.n;
         Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
@@ -133,6 +139,7 @@ public final class LinearTransform {
 
     /** diag(mask)·M: row t multiplied by mask[t] (mask of length n). */
     public LinearTransform rowScaled(ComplexVector mask) {
+        java.util.Objects.requireNonNull(mask, "mask is null");
         if (mask.length() != n) throw new IllegalArgumentException("mask of length " + mask.length() + " for dimension " + n);
         Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
         for (var e : diagonals.int2ObjectEntrySet()) {
@@ -177,6 +184,7 @@ public final class LinearTransform {
 
     /** Plaintext reference y = M·x = Σ_r f_r ⊙ Rot_r(x) on n slots (x shorter than n is zero-padded). */
     public ComplexVector apply(ComplexVector x) {
+        java.util.Objects.requireNonNull(x, "x is null");
         ComplexVector xs = pad(x, n);
         ComplexVector y = ComplexVector.zeros(n);
         for (var e : diagonals.int2ObjectEntrySet()) y = y.add(e.getValue().mul(xs.rotate(e.getIntKey())));
@@ -185,6 +193,7 @@ public final class LinearTransform {
 
     /** x (length ≤ n) zero-padded to n and repeated to fill {@code slots}. */
     public ComplexVector replicate(ComplexVector x, int slots) {
+        java.util.Objects.requireNonNull(x, "x is null");
         if (slots % n != 0) throw new IllegalArgumentException("transform dimension " + n + " does not divide " + slots + " slots");
         ComplexVector xs = pad(x, n);
         double[] a = new double[slots], b = new double[slots];

@@ -54,6 +54,8 @@ public final class LinearTransformEvaluator {
             com.google.common.cache.CacheBuilder.newBuilder().weakKeys().build();
 
     public LinearTransformEvaluator(CkksContext ctx, RotationKeySet keys) {
+        java.util.Objects.requireNonNull(ctx, "ctx is null");
+        java.util.Objects.requireNonNull(keys, "keys is null");
         this(ctx, keys, Schedule.direct());
     }
 
@@ -63,6 +65,9 @@ public final class LinearTransformEvaluator {
      * in the background, overlapping the encoding that precedes any evaluation.
      */
     public LinearTransformEvaluator(CkksContext ctx, RotationKeySet keys, Schedule schedule) {
+        java.util.Objects.requireNonNull(ctx, "ctx is null");
+        java.util.Objects.requireNonNull(keys, "keys is null");
+        java.util.Objects.requireNonNull(schedule, "schedule is null");
         io.hoist.ring.KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());
         this.ctx = ctx;
         this.params = ctx.params();
@@ -103,11 +108,17 @@ public final class LinearTransformEvaluator {
 
     /** Encodes the diagonals of {@code t} for {@code plan}, to be applied to ciphertexts at {@code level}. */
     public EncodedTransform encode(LinearTransform t, Plan plan, int level, Storage storage) {
+        java.util.Objects.requireNonNull(t, "t is null");
+        java.util.Objects.requireNonNull(plan, "plan is null");
+        java.util.Objects.requireNonNull(storage, "storage is null");
         return encode(t, plan, level, storage, io.hoist.ckks.Progress.NONE);
     }
 
     /** {@link #encode(LinearTransform, Plan, int, Storage)}, reporting each diagonal encoded to {@code progress}. */
     public EncodedTransform encode(LinearTransform t, Plan plan, int level, Storage storage, io.hoist.ckks.Progress progress) {
+        java.util.Objects.requireNonNull(t, "t is null");
+        java.util.Objects.requireNonNull(plan, "plan is null");
+        java.util.Objects.requireNonNull(storage, "storage is null");
         return encode(t, plan, level, storage, params.q(level), true, progress);
     }
 
@@ -117,6 +128,9 @@ public final class LinearTransformEvaluator {
      * {@code Levels}: k transforms at scales whose product is q_ℓ, only the last one rescaling).
      */
     public EncodedTransform encode(LinearTransform t, Plan plan, int level, Storage storage, double scale, boolean rescale, io.hoist.ckks.Progress progress) {
+        java.util.Objects.requireNonNull(t, "t is null");
+        java.util.Objects.requireNonNull(plan, "plan is null");
+        java.util.Objects.requireNonNull(storage, "storage is null");
         if (plan.dimension() != t.dimension() || !plan.indices().equals(t.diagonalIndices())) {
             throw new IllegalArgumentException("plan " + plan + " was made for another transform than " + t);
         }
@@ -179,6 +193,9 @@ public final class LinearTransformEvaluator {
      * encoded form of the whole matrix is held; {@code progress} counts blocks.
      */
     public EncodedBlockTransform encode(BlockLinearTransform t, Plan plan, int level, Storage storage, io.hoist.ckks.Progress progress) {
+        java.util.Objects.requireNonNull(t, "t is null");
+        java.util.Objects.requireNonNull(plan, "plan is null");
+        java.util.Objects.requireNonNull(storage, "storage is null");
         if (plan.dimension() != t.blockDimension()) {
             throw new IllegalArgumentException("plan " + plan + " has dimension " + plan.dimension() + ", the blocks " + t.blockDimension());
         }
@@ -251,11 +268,16 @@ public final class LinearTransformEvaluator {
 
     /** M·x by this evaluator's schedule: the output is at level ℓ−1 with the input's scale (Δ·q_ℓ/q_ℓ). */
     public Ciphertext evaluate(Ciphertext ct, EncodedTransform et) {
+        java.util.Objects.requireNonNull(ct, "ct is null");
+        java.util.Objects.requireNonNull(et, "et is null");
         return evaluate(ct, et, schedule).result();
     }
 
     /** M·x by {@code schedule}, with this evaluation's own counts and (phased) traffic ledger. */
     public Evaluation evaluate(Ciphertext ct, EncodedTransform et, Schedule schedule) {
+        java.util.Objects.requireNonNull(ct, "ct is null");
+        java.util.Objects.requireNonNull(et, "et is null");
+        java.util.Objects.requireNonNull(schedule, "schedule is null");
         check(ct, et);
         if (et.plan().algorithm() == Algorithm.BSGS) {
             if (schedule instanceof Schedule.Phased) throw new IllegalArgumentException("BSGS runs full rotations over Q and has no phased schedule; use Schedule.direct()");
@@ -309,6 +331,8 @@ public final class LinearTransformEvaluator {
      * transform runs on the direct executor with buffers of its own.
      */
     public List<Ciphertext> evaluateMany(Ciphertext ct, List<EncodedTransform> transforms) {
+        java.util.Objects.requireNonNull(ct, "ct is null");
+        java.util.Objects.requireNonNull(transforms, "transforms is null");
         PolyQP[] d0 = null;
         List<Ciphertext> out = new ArrayList<>();
         try {
@@ -343,6 +367,8 @@ public final class LinearTransformEvaluator {
      * runs block products phased too (its grouping must fit one block's program).
      */
     public BlockEvaluation evaluate(List<Ciphertext> inputs, EncodedBlockTransform ebt) {
+        java.util.Objects.requireNonNull(inputs, "inputs is null");
+        java.util.Objects.requireNonNull(ebt, "ebt is null");
         return evaluate(inputs, ebt, schedule);
     }
 
@@ -355,6 +381,8 @@ public final class LinearTransformEvaluator {
      * empty.
      */
     public BlockEvaluation evaluate(List<Ciphertext> inputs, EncodedBlockTransform ebt, Schedule schedule) {
+        java.util.Objects.requireNonNull(inputs, "inputs is null");
+        java.util.Objects.requireNonNull(ebt, "ebt is null");
         Objects.requireNonNull(schedule, "schedule");
         if (inputs.size() != ebt.blockCols()) {
             throw new IllegalArgumentException(inputs.size() + " input ciphertexts for " + ebt.blockCols() + " block columns (" + ebt.cols() + " columns in blocks of " + ebt.blockDimension() + ")");
@@ -389,6 +417,8 @@ public final class LinearTransformEvaluator {
      * all the halves add up to its counts.
      */
     public BlockPartialEvaluation evaluatePartial(java.util.SortedMap<Integer, Ciphertext> inputs, EncodedBlockTransform ebt) {
+        java.util.Objects.requireNonNull(inputs, "inputs is null");
+        java.util.Objects.requireNonNull(ebt, "ebt is null");
         if (inputs.isEmpty()) throw new IllegalArgumentException("no input ciphertexts");
         for (int bc : inputs.keySet()) {
             if (bc < 0 || bc >= ebt.blockCols()) throw new IllegalArgumentException("block column " + bc + " outside [0, " + ebt.blockCols() + ")");
@@ -405,6 +435,7 @@ public final class LinearTransformEvaluator {
      * row have been summed. The output is at level ℓ−1.
      */
     public Evaluation finishBlockRow(BlockRowPartial sum) {
+        java.util.Objects.requireNonNull(sum, "sum is null");
         if (!sum.params().equals(params)) throw new ParameterMismatchException("partial made under other parameters");
         LtProgram prog = LtProgram.compile(sum.plan(), LimbLayout.of(params, sum.level()));
         OpCounters c = ctx.counters().child();
@@ -501,6 +532,7 @@ public final class LinearTransformEvaluator {
      * real/imaginary split of CoeffsToSlots.
      */
     public Evaluation conjugate(Ciphertext a) {
+        java.util.Objects.requireNonNull(a, "a is null");
         if (!a.params().equals(params)) throw new ParameterMismatchException("ciphertext made under other parameters");
         if (a.degree() != 1) throw new WrongOperandException("conjugation needs a degree-1 ciphertext");
         OpCounters c = ctx.counters().child();

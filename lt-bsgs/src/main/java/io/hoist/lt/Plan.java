@@ -93,6 +93,7 @@ public final class Plan {
 
     /** A plan for {@code transform} with an explicit split (none for DIAGONAL). */
     public static Plan of(LinearTransform transform, Algorithm algorithm, int... split) {
+        java.util.Objects.requireNonNull(transform, "transform is null");
         return forIndices(transform.dimension(), transform.diagonalIndices(), algorithm, split);
     }
 
@@ -105,6 +106,7 @@ public final class Plan {
 
     /** A plan for the diagonal index set {@code indices} (each in [0, n)) of an n-dimensional transform. */
     public static Plan forIndices(int n, java.util.Collection<Integer> indexSet, Algorithm algorithm, int... split) {
+        java.util.Objects.requireNonNull(indexSet, "indexSet is null");
         IntSortedSet indices = new IntAVLTreeSet(indexSet);
         if (Integer.bitCount(n) != 1) throw new IllegalArgumentException("transform dimension must be a power of two after padding: " + n);
         if (indices.isEmpty()) throw new IllegalArgumentException("no diagonals");
@@ -128,6 +130,9 @@ public final class Plan {
      * TH-BSGS splits keep every factor ≥ 2 when n ≥ 8 (a factor 1 degenerates to DH-BSGS).
      */
     public static Plan auto(LinearTransform t, CkksParameters params, int level, Algorithm algorithm, Objective objective, int keyBudget) {
+        java.util.Objects.requireNonNull(t, "t is null");
+        java.util.Objects.requireNonNull(params, "params is null");
+        java.util.Objects.requireNonNull(objective, "objective is null");
         return autoForIndices(t.dimension(), t.diagonalIndices(), params, level, algorithm, objective, keyBudget);
     }
 
@@ -151,6 +156,7 @@ public final class Plan {
      * TH-BSGS splits keep every factor ≥ 2 when n ≥ 8 (a factor 1 degenerates to DH-BSGS).
      */
     public static List<Plan> candidates(int n, java.util.Collection<Integer> indices, Algorithm algorithm) {
+        java.util.Objects.requireNonNull(indices, "indices is null");
         List<Plan> candidates = new ArrayList<>();
         for (Algorithm a : algorithm == null ? Algorithm.values() : new Algorithm[] {algorithm}) {
             for (int[] s : powerOfTwoSplits(n, a.splitParts())) {
@@ -219,6 +225,7 @@ public final class Plan {
 
     /** The exact Galois elements this plan needs, known before anything is encoded. */
     public ImmutableSortedSet<Long> rotationKeys(CkksParameters params) {
+        java.util.Objects.requireNonNull(params, "params is null");
         if (params.slots() % n != 0) {
             throw new IllegalArgumentException("transform dimension " + n + " does not divide the " + params.slots() + " slots");
         }
@@ -233,11 +240,15 @@ public final class Plan {
      * (the program the executors run), for BSGS its own formula (§4.2).
      */
     public Cost cost(CkksParameters params, int level, Storage storage) {
+        java.util.Objects.requireNonNull(params, "params is null");
+        java.util.Objects.requireNonNull(storage, "storage is null");
         return cost(LimbLayout.of(params, level), storage);
     }
 
     /** {@link #cost(CkksParameters, int, Storage)} at a bare limb layout (studies of parameters that are not built). */
     public Cost cost(LimbLayout lay, Storage storage) {
+        java.util.Objects.requireNonNull(lay, "lay is null");
+        java.util.Objects.requireNonNull(storage, "storage is null");
         if (algorithm != Algorithm.BSGS) return CountingInterpreter.counts(LtProgram.compile(this, lay), storage);
         int lq = lay.lq(), beta = lay.beta(), d = lay.d();
         long rot = inner.size() - 1 + outer.size() - 1;
@@ -257,6 +268,7 @@ public final class Plan {
     /** Plans are equal when algorithm, dimension, split and diagonal set are: everything else follows from those. */
     @Override
     public boolean equals(Object o) {
+        java.util.Objects.requireNonNull(o, "o is null");
         return o instanceof Plan p && p.algorithm == algorithm && p.n == n && Arrays.equals(p.split, split) && p.indices.equals(indices);
     }
 

@@ -179,4 +179,16 @@ class BlockLinearTransformTest {
         BlockLinearTransform.Entries e = BlockLinearTransform.randomEntries(5, 100);
         assertEquals(new SplittableRandom(5 * 0x9E3779B97F4A7C15L + 3 * 100 + 7).nextDouble(-1, 1) / 10, e.at(3, 7), 0.0);
     }
+
+    @Test
+    void shapesAreCountedInLongArithmeticAndRefusedPastTheIndexLimit() {
+        int max = Integer.MAX_VALUE;
+        io.hoist.ckks.SizeLimitException e = assertThrows(io.hoist.ckks.SizeLimitException.class, () -> BlockLinearTransform.random(max, max, 64, 1));
+        assertTrue(e.getMessage().contains("33554432×33554432 = 1125899906842624 blocks"), e.getMessage());
+        BlockLinearTransform tall = BlockLinearTransform.random(max, 1, 1 << 16, 1);
+        assertEquals(32768, tall.blockRows(), "⌈(2^31 − 1)/2^16⌉ without wrapping");
+        assertEquals(1, tall.blockCols());
+        assertEquals(32768L, BlockLinearTransform.blockCount(max, 1, 1 << 16));
+        assertThrows(io.hoist.ckks.SizeLimitException.class, () -> LinearTransform.paddedDimension((1 << 30) + 1));
+    }
 }

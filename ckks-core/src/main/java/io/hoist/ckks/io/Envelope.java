@@ -57,6 +57,7 @@ final class Envelope {
     }
 
     static Header header(byte[] data) {
+        java.util.Objects.requireNonNull(data, "the data is null");
         return Header.read(ByteBuffer.wrap(data));
     }
 

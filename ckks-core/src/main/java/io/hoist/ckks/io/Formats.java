@@ -2,7 +2,16 @@ package io.hoist.ckks.io;
 
 import io.hoist.ckks.CkksParameters;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
 
 /**
  * The framing of the Hoist binary format for serializers in other modules (plans and encoded
@@ -40,39 +49,63 @@ public final class Formats {
 
     /**
      * Writes {@code data} to a temporary file next to {@code path}, forces it to disk and renames it
-     * into place (atomically where the file system allows): a crash leaves the old file or the new one.
+     * into place (atomically where the file system allows): a crash leaves the old file or the new
+     * one. The target must be absent or a regular file ({@link FileChecks#requireWritableTarget}).
      */
-    public static void writeAtomically(java.nio.file.Path path, byte[] data) {
-        java.nio.file.Path tmp = null;
+    public static void writeAtomically(Path path, byte[] data) {
+        Objects.requireNonNull(path, "the path is null");
+        Objects.requireNonNull(data, "the data is null");
+        FileChecks.requireWritableTarget(path, "the file");
+        Path tmp = null;
         try {
-            tmp = java.nio.file.Files.createTempFile(path.toAbsolutePath().getParent(), path.getFileName().toString(), ".tmp");
-            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
-                ByteBuffer b = ByteBuffer.wrap(data);
-                while (b.hasRemaining()) ch.write(b);
-                ch.force(true);
-            }
+            tmp = writeTemporary(path, data);
             moveIntoPlace(tmp, path);
             tmp = null;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot write " + path + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + path + ": " + FileChecks.reason(e), e);
         } finally {
             deleteQuietly(tmp);
         }
     }
 
-    static void moveIntoPlace(java.nio.file.Path tmp, java.nio.file.Path path) throws java.io.IOException {
+    /** {@code data} in a new temporary file beside {@code path} (owner-only permissions), forced to disk; the caller renames it. */
+    static Path writeTemporary(Path path, byte[] data) throws IOException {
+        Path tmp = Files.createTempFile(path.toAbsolutePath().getParent(), path.getFileName().toString(), ".tmp");
+        boolean done = false;
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.wrap(data);
+            while (b.hasRemaining()) ch.write(b);
+            ch.force(true);
+            done = true;
+        } finally {
+            if (!done) deleteQuietly(tmp);
+        }
+        return tmp;
+    }
+
+    static void moveIntoPlace(Path tmp, Path path) throws IOException {
         try {
-            java.nio.file.Files.move(tmp, path, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (java.nio.file.AtomicMoveNotSupportedException e) {
-            java.nio.file.Files.move(tmp, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
         }
     }
 
-    static void deleteQuietly(java.nio.file.Path tmp) {
+    /** Forces the directory entry of {@code path} to disk (after a rename), where the platform allows it. */
+    static void syncDirectory(Path path) {
+        Path dir = path.toAbsolutePath().getParent();
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException | UnsupportedOperationException ignored) {
+            // not every platform opens directories; the rename itself is still atomic
+        }
+    }
+
+    static void deleteQuietly(Path tmp) {
         if (tmp == null) return;
         try {
-            java.nio.file.Files.deleteIfExists(tmp);
-        } catch (java.io.IOException ignored) {
+            Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
             // the temporary file is left behind; the target was not touched
         }
     }

@@ -10,7 +10,8 @@ import java.util.Arrays;
  *  0  magic        8 bytes  0x89 'H' 'O' 'I' 'S' 'T' '\r' '\n'
  *  8  version      u16      format version (1); others are refused
  * 10  kind         u16      {@link ObjectKind} code; unknown codes are refused
- * 12  flags        u32      bit 0: seeded (uniform parts stored as seeds), bit 1: NTT domain
+ * 12  flags        u32      bit 0: seeded (uniform parts stored as seeds), bit 1: NTT domain,
+ *                           bit 2: paired (the body starts with a 16-byte {@link KeyPairId})
  * 16  fingerprint  32 bytes SHA-256 of the parameters' canonical encoding
  * 48  level        i32      the object's level, −1 if none
  * 52  scale        f64      the object's scale, 0 if none
@@ -22,7 +23,7 @@ import java.util.Arrays;
 public record Header(int version, ObjectKind kind, int flags, byte[] fingerprint, int level, double scale, long bodyLength) {
     public static final int SIZE = 68;
     public static final int VERSION = 1;
-    public static final int SEEDED = 1, NTT = 2;
+    public static final int SEEDED = 1, NTT = 2, PAIRED = 4;
     static final byte[] MAGIC = {(byte) 0x89, 'H', 'O', 'I', 'S', 'T', '\r', '\n'};
 
     public Header {
@@ -36,6 +37,11 @@ public record Header(int version, ObjectKind kind, int flags, byte[] fingerprint
 
     public boolean seeded() {
         return (flags & SEEDED) != 0;
+    }
+
+    /** Whether the body starts with a {@link KeyPairId} (secret keys and key stores written as a pair). */
+    public boolean paired() {
+        return (flags & PAIRED) != 0;
     }
 
     void write(ByteBuffer b) {
@@ -55,7 +61,10 @@ public record Header(int version, ObjectKind kind, int flags, byte[] fingerprint
         if (version != VERSION) throw new MalformedDataException("format version " + version + " is not supported (this reader reads version " + VERSION + ")");
         ObjectKind kind = ObjectKind.ofCode(Short.toUnsignedInt(b.getShort()));
         int flags = b.getInt();
-        if ((flags & ~(SEEDED | NTT)) != 0) throw new MalformedDataException("unknown header flags 0x" + Integer.toHexString(flags));
+        if ((flags & PAIRED) != 0 && kind != ObjectKind.SECRET_KEY && kind != ObjectKind.KEY_STORE) {
+            throw new MalformedDataException("a " + kind.label() + " carries no key-pair id (flags 0x" + Integer.toHexString(flags) + ")");
+        }
+        if ((flags & ~(SEEDED | NTT | PAIRED)) != 0) throw new MalformedDataException("unknown header flags 0x" + Integer.toHexString(flags));
         byte[] fp = new byte[32];
         b.get(fp);
         int level = b.getInt();

@@ -33,8 +33,17 @@ public final class KeySerialization {
 
     /** The secret key's own file: handle it as secret material. */
     public static byte[] writeSecretKey(SecretKey sk) {
+        return writeSecretKey(sk, null);
+    }
+
+    /** The secret key's own file carrying {@code pairId} (null: none), the id of the key store written with it. */
+    public static byte[] writeSecretKey(SecretKey sk, KeyPairId pairId) {
+        java.util.Objects.requireNonNull(sk, "the secret key is null");
         CkksParameters p = sk.params();
-        ByteBuffer b = Envelope.start(ObjectKind.SECRET_KEY, Header.NTT, ParametersSerialization.fingerprint(p), p.maxLevel(), 0, qpBytes(p, p.maxLevel()));
+        int prefix = pairId == null ? 0 : KeyPairId.BYTES;
+        ByteBuffer b = Envelope.start(ObjectKind.SECRET_KEY, Header.NTT | (pairId == null ? 0 : Header.PAIRED), ParametersSerialization.fingerprint(p), p.maxLevel(), 0,
+                prefix + qpBytes(p, p.maxLevel()));
+        if (pairId != null) b.put(pairId.toBytes());
         Envelope.writeLimbs(b, sk.s().q());
         Envelope.writeLimbs(b, sk.s().p());
         return Envelope.finish(b);
@@ -44,8 +53,21 @@ public final class KeySerialization {
         CkksParameters p = ctx.params();
         Header h = Envelope.header(data);
         if (h.kind() == ObjectKind.SECRET_KEY && h.level() != p.maxLevel()) throw new MalformedDataException("secret key at level " + h.level() + ", expected " + p.maxLevel());
-        ByteBuffer b = Envelope.open(data, h, ObjectKind.SECRET_KEY, p, qpBytes(p, p.maxLevel()));
+        ByteBuffer b = Envelope.open(data, h, ObjectKind.SECRET_KEY, p, (h.paired() ? KeyPairId.BYTES : 0) + qpBytes(p, p.maxLevel()));
+        if (h.paired()) b.position(KeyPairId.BYTES);
         return new SecretKey(p, readQP(b, ctx, p.maxLevel(), "secret key"));
+    }
+
+    /**
+     * The key-pair id a secret-key file carries, if any. Reads the header and the id only; call
+     * {@link #readSecretKey} for the checked key.
+     */
+    public static java.util.Optional<KeyPairId> secretKeyPairId(byte[] data) {
+        Header h = Envelope.header(data);
+        if (h.kind() != ObjectKind.SECRET_KEY) throw new MalformedDataException("expected a secret key, found a " + h.kind().label());
+        if (!h.paired()) return java.util.Optional.empty();
+        if (data.length < Header.SIZE + KeyPairId.BYTES) throw new MalformedDataException("truncated: " + data.length + " bytes");
+        return java.util.Optional.of(KeyPairId.of(java.util.Arrays.copyOfRange(data, Header.SIZE, Header.SIZE + KeyPairId.BYTES)));
     }
 
     // ---------------------------------------------------------------- public key

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * place, so a crash never leaves a half-written store behind.
  *
  * <p>Layout: the 68-byte {@link Header} (kind KEY_STORE; level and seeded flag of every key), then
- * the body — u32 count, count index entries (u64 Galois element, u64 offset in the body, u64 length,
+ * the body — the 16-byte {@link KeyPairId} when the PAIRED flag is set, u32 count, count index entries (u64 Galois element, u64 offset in the body, u64 length,
  * u32 CRC32C of the entry), then the entries (Galois-key bodies, see {@link KeySerialization}) — and
  * a CRC32C of header and index. Thread-safe.
  */
@@ -40,21 +39,23 @@ public final class KeyStore implements AutoCloseable {
     private final CkksContext ctx;
     private final Path path;
     private final FileChannel channel;
-    private final MappedByteBuffer map;
+    private final boolean memoryMapped;
     private final Header header;
+    private final KeyPairId pairId;
     private final long[] elements, offsets;
     private final int[] crcs;
     private final long entryLength;
     private final Long2IntOpenHashMap index = new Long2IntOpenHashMap();
     private final AtomicInteger loaded = new AtomicInteger();
 
-    private KeyStore(CkksContext ctx, Path path, FileChannel channel, MappedByteBuffer map, Header header, long[] elements, long[] offsets,
+    private KeyStore(CkksContext ctx, Path path, FileChannel channel, boolean memoryMapped, Header header, KeyPairId pairId, long[] elements, long[] offsets,
                      int[] crcs, long entryLength) {
         this.ctx = ctx;
         this.path = path;
         this.channel = channel;
-        this.map = map;
+        this.memoryMapped = memoryMapped;
         this.header = header;
+        this.pairId = pairId;
         this.elements = elements;
         this.offsets = offsets;
         this.crcs = crcs;
@@ -66,56 +67,88 @@ public final class KeyStore implements AutoCloseable {
 
     /** Writes {@code keys} (all at one level) to {@code path}, full or seeded, atomically. */
     public static void write(Path path, RotationKeySet keys, boolean seeded) {
+        write(path, keys, seeded, null);
+    }
+
+    /**
+     * Writes {@code keys} to {@code path} carrying {@code pairId} (null: none), atomically; see
+     * {@link KeyFiles#writePair} for a store written together with its secret key.
+     */
+    public static void write(Path path, RotationKeySet keys, boolean seeded, KeyPairId pairId) {
+        java.util.Objects.requireNonNull(path, "the key store's path is null");
+        FileChecks.requireWritableTarget(path, "the key store");
+        Path tmp = null;
+        try {
+            tmp = writeTemporary(path, keys, seeded, pairId);
+            Formats.moveIntoPlace(tmp, path);
+            tmp = null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the key store " + path + ": " + FileChecks.reason(e), e);
+        } finally {
+            Formats.deleteQuietly(tmp);
+        }
+    }
+
+    /** The store written and forced to disk in a temporary file beside {@code path}; the caller renames it into place. */
+    static Path writeTemporary(Path path, RotationKeySet keys, boolean seeded, KeyPairId pairId) throws IOException {
+        java.util.Objects.requireNonNull(keys, "the key set is null");
         CkksParameters p = keys.params();
         List<GaloisKey> list = new ArrayList<>();
         for (long g : keys.galoisElements()) list.add(keys.get(g, "Galois element " + g));
         int level = list.isEmpty() ? p.maxLevel() : list.get(0).level();
         for (GaloisKey k : list) if (k.level() != level) throw new IllegalArgumentException("a key store holds keys of one level; found " + level + " and " + k.level());
         long entry = KeySerialization.switchingBytes(p, level, ObjectKind.GALOIS_KEY, seeded);
-        long indexBytes = 4 + (long) ENTRY * list.size();
-        long body = indexBytes + entry * list.size();
-        int flags = Header.NTT | (seeded ? Header.SEEDED : 0);
-        Path dir = path.toAbsolutePath().getParent();
-        Path tmp = null;
-        try {
-            tmp = Files.createTempFile(dir, path.getFileName().toString(), ".tmp");
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer head = ByteBuffer.allocate(Header.SIZE + (int) indexBytes).order(ByteOrder.LITTLE_ENDIAN);
-                new Header(Header.VERSION, ObjectKind.KEY_STORE, flags, ParametersSerialization.fingerprint(p), level, 0, body).write(head);
-                head.putInt(list.size());
-                ch.position(Header.SIZE + indexBytes);
-                ByteBuffer e = ByteBuffer.allocate((int) entry).order(ByteOrder.LITTLE_ENDIAN);   // one entry buffer, reused
-                for (int i = 0; i < list.size(); i++) {
-                    e.clear();
-                    KeySerialization.writeSwitchingBody(e, ObjectKind.GALOIS_KEY, list.get(i).key(), list.get(i).galoisElement(), seeded);
-                    e.flip();
-                    int crc = Envelope.crc(e, 0, e.limit());
-                    head.putLong(list.get(i).galoisElement()).putLong(indexBytes + i * entry).putLong(entry).putInt(crc);
-                    while (e.hasRemaining()) ch.write(e);
-                }
-                head.flip();
-                int headCrc = Envelope.crc(head, 0, head.limit());
-                ch.position(0);
-                while (head.hasRemaining()) ch.write(head);
-                ByteBuffer tail = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(headCrc);
-                tail.flip();
-                ch.position(Header.SIZE + body);
-                while (tail.hasRemaining()) ch.write(tail);
-                ch.force(true);
+        int prefix = pairId == null ? 0 : KeyPairId.BYTES;
+        long indexBytes = prefix + 4 + (long) ENTRY * list.size();
+        long body = Math.addExact(indexBytes, Math.multiplyExact(entry, (long) list.size()));
+        int flags = Header.NTT | (seeded ? Header.SEEDED : 0) | (pairId == null ? 0 : Header.PAIRED);
+        Path tmp = Files.createTempFile(path.toAbsolutePath().getParent(), path.getFileName().toString(), ".tmp");
+        boolean done = false;
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer head = ByteBuffer.allocate(Header.SIZE + (int) indexBytes).order(ByteOrder.LITTLE_ENDIAN);
+            new Header(Header.VERSION, ObjectKind.KEY_STORE, flags, ParametersSerialization.fingerprint(p), level, 0, body).write(head);
+            if (pairId != null) head.put(pairId.toBytes());
+            head.putInt(list.size());
+            ch.position(Header.SIZE + indexBytes);
+            ByteBuffer e = ByteBuffer.allocate((int) entry).order(ByteOrder.LITTLE_ENDIAN);   // one entry buffer, reused
+            for (int i = 0; i < list.size(); i++) {
+                e.clear();
+                KeySerialization.writeSwitchingBody(e, ObjectKind.GALOIS_KEY, list.get(i).key(), list.get(i).galoisElement(), seeded);
+                e.flip();
+                int crc = Envelope.crc(e, 0, e.limit());
+                head.putLong(list.get(i).galoisElement()).putLong(indexBytes + i * entry).putLong(entry).putInt(crc);
+                while (e.hasRemaining()) ch.write(e);
             }
-            Formats.moveIntoPlace(tmp, path);
-            tmp = null;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the key store " + path + ": " + e.getMessage(), e);
+            head.flip();
+            int headCrc = Envelope.crc(head, 0, head.limit());
+            ch.position(0);
+            while (head.hasRemaining()) ch.write(head);
+            ByteBuffer tail = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(headCrc);
+            tail.flip();
+            ch.position(Header.SIZE + body);
+            while (tail.hasRemaining()) ch.write(tail);
+            ch.force(true);
+            done = true;
         } finally {
-            Formats.deleteQuietly(tmp);
+            if (!done) Formats.deleteQuietly(tmp);
         }
+        return tmp;
     }
 
     // ---------------------------------------------------------------- reading
 
-    /** Opens {@code path} for {@code ctx}'s parameters: reads and checks the header and the index only. */
+    /**
+     * Opens {@code path} for {@code ctx}'s parameters: reads and checks the header and the index
+     * only. With {@code memoryMapped}, each key is later parsed in place from a mapping of its own
+     * entry (so stores over 2 GiB map as well as small ones).
+     *
+     * @throws FileRefusedException if the path is not a regular file
+     * @throws MalformedDataException if the header, the index or the size disagree
+     */
     public static KeyStore open(Path path, CkksContext ctx, boolean memoryMapped) {
+        java.util.Objects.requireNonNull(path, "the key store's path is null");
+        java.util.Objects.requireNonNull(ctx, "the context is null");
+        FileChecks.requireRegularFile(path, "the key store");
         FileChannel ch = null;
         try {
             ch = FileChannel.open(path, StandardOpenOption.READ);
@@ -130,15 +163,17 @@ public final class KeyStore implements AutoCloseable {
                 throw new MalformedDataException("the key store " + path.getFileName() + " was made under other parameters (fingerprint differs)");
             }
             Envelope.checkLevel(h, p, 0);
-            if (size != Header.SIZE + h.bodyLength() + 4) {
-                throw new MalformedDataException("key store of " + size + " bytes, its header announces " + (Header.SIZE + h.bodyLength() + 4) + (size < Header.SIZE + h.bodyLength() + 4 ? " (truncated)" : ""));
+            if (h.bodyLength() > Long.MAX_VALUE - Header.SIZE - 4 || size != Header.SIZE + h.bodyLength() + 4) {
+                throw new MalformedDataException("key store of " + size + " bytes, its header announces " + Header.SIZE + " + " + h.bodyLength() + " + 4"
+                        + (h.bodyLength() <= Long.MAX_VALUE - Header.SIZE - 4 && size < Header.SIZE + h.bodyLength() + 4 ? " (truncated)" : ""));
             }
-            if (h.bodyLength() < 4) throw new MalformedDataException("key store body of " + h.bodyLength() + " bytes");
+            int prefix = h.paired() ? KeyPairId.BYTES : 0;
+            if (h.bodyLength() < prefix + 4) throw new MalformedDataException("key store body of " + h.bodyLength() + " bytes");
             ByteBuffer cb = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(ch, cb, Header.SIZE);
+            readFully(ch, cb, Header.SIZE + prefix);
             int count = cb.getInt(0);
             long entry = KeySerialization.switchingBytes(p, h.level(), ObjectKind.GALOIS_KEY, h.seeded());
-            long indexBytes = 4 + (long) ENTRY * count;
+            long indexBytes = prefix + 4 + (long) ENTRY * count;
             if (count < 0 || count > p.n() || indexBytes + entry * count != h.bodyLength()) {
                 throw new MalformedDataException("key store index of " + count + " keys does not match its body of " + h.bodyLength() + " bytes");
             }
@@ -148,7 +183,8 @@ public final class KeyStore implements AutoCloseable {
             ByteBuffer tail = ByteBuffer.wrap(head, (int) (Header.SIZE + indexBytes), 4);
             readFully(ch, tail, Header.SIZE + h.bodyLength());
             Envelope.checkCrc(head, 0, (int) (Header.SIZE + indexBytes), " in the key store's index");
-            ByteBuffer ib = ByteBuffer.wrap(head, Header.SIZE + 4, ENTRY * count).order(ByteOrder.LITTLE_ENDIAN);
+            KeyPairId pairId = h.paired() ? KeyPairId.of(java.util.Arrays.copyOfRange(head, Header.SIZE, Header.SIZE + KeyPairId.BYTES)) : null;
+            ByteBuffer ib = ByteBuffer.wrap(head, Header.SIZE + prefix + 4, ENTRY * count).order(ByteOrder.LITTLE_ENDIAN);
             long[] gs = new long[count], offs = new long[count];
             int[] crcs = new int[count];
             java.util.Set<Long> seen = new java.util.HashSet<>();
@@ -162,15 +198,19 @@ public final class KeyStore implements AutoCloseable {
                     throw new MalformedDataException("key store index entry " + i + ": Galois element " + gs[i] + " is invalid or repeated");
                 }
             }
-            MappedByteBuffer map = memoryMapped ? ch.map(FileChannel.MapMode.READ_ONLY, 0, size) : null;
-            return new KeyStore(ctx, path, ch, map, h, gs, offs, crcs, entry);
+            return new KeyStore(ctx, path, ch, memoryMapped, h, pairId, gs, offs, crcs, entry);
         } catch (IOException e) {
             close(ch);
-            throw new UncheckedIOException("cannot read the key store " + path + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read the key store " + path + ": " + FileChecks.reason(e), e);
         } catch (RuntimeException e) {
             close(ch);
             throw e;
         }
+    }
+
+    /** The id of the secret key written with this store, if it was written as a pair ({@link KeyFiles#writePair}). */
+    public java.util.Optional<KeyPairId> pairId() {
+        return java.util.Optional.ofNullable(pairId);
     }
 
     private static void readFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {
@@ -247,18 +287,19 @@ public final class KeyStore implements AutoCloseable {
     }
 
     private GaloisKey read(int i) {
+        if (entryLength > FileChecks.MAX_OBJECT_BYTES) throw new FileRefusedException("a key of " + entryLength + " bytes in " + path + " is larger than one object may be");
         int len = (int) entryLength;
         ByteBuffer b;
-        if (map != null) {
-            b = map.slice((int) (Header.SIZE + offsets[i]), len);   // parsed in place: no copy of the entry
-        } else {
-            b = ByteBuffer.allocate(len);
-            try {
+        try {
+            if (memoryMapped) {
+                b = channel.map(FileChannel.MapMode.READ_ONLY, Header.SIZE + offsets[i], len);   // parsed in place: no copy of the entry
+            } else {
+                b = ByteBuffer.allocate(len);
                 readFully(channel, b, Header.SIZE + offsets[i]);
-            } catch (IOException ex) {
-                throw new UncheckedIOException("cannot read the key store " + path + ": " + ex.getMessage(), ex);
+                b.flip();
             }
-            b.flip();
+        } catch (IOException ex) {
+            throw new UncheckedIOException("cannot read the key store " + path + ": " + FileChecks.reason(ex), ex);
         }
         b.order(ByteOrder.LITTLE_ENDIAN);
         if (Envelope.crc(b, 0, len) != crcs[i]) {
