@@ -28,16 +28,6 @@ class CliHardeningTest {
         return lines.get(0);
     }
 
-    /** A FIFO in {@code dir}, or null where mkfifo is not available. */
-    static Path fifo(Path dir) throws Exception {
-        Path f = dir.resolve("fifo");
-        try {
-            return new ProcessBuilder("mkfifo", f.toString()).start().waitFor() == 0 && Files.exists(f) ? f : null;
-        } catch (java.io.IOException e) {
-            return null;
-        }
-    }
-
     static Stream<String> subcommands() {
         return SUBCOMMANDS.stream();
     }
@@ -73,7 +63,7 @@ class CliHardeningTest {
                 "--secret-out", same.toString()), "same path");
         assertTrue(line.contains("would be the same file"), line);
         assertFalse(Files.exists(same), "nothing written");
-        Path fifo = fifo(dir);
+        Path fifo = io.hoist.testing.SpecialFiles.fifo(dir);
         if (fifo != null) {
             line = oneLine(CliTest.run("keygen", "--logN", "11", "--logQ", "40,30", "--logP", "45", "--insecure", "--n", "16", "--out", dir.resolve("k.hks").toString(),
                     "--secret-out", fifo.toString()), "FIFO target");
@@ -94,7 +84,7 @@ class CliHardeningTest {
         assertTrue(line.contains("were not written as one pair") && line.contains("a.hks") && line.contains("b.hsk"), line);
         CliTest.Run ok = CliTest.run(CliTest.cat(new String[] {"lt", "--keys", dir.resolve("a.hks").toString(), "--secret", dir.resolve("a.hsk").toString(), "--json"}, params));
         assertEquals(0, ok.code(), ok.out());
-        Path fifo = fifo(dir);
+        Path fifo = io.hoist.testing.SpecialFiles.fifo(dir);
         List<String[]> inputs = new java.util.ArrayList<>();
         inputs.add(new String[] {"lt", "--keys", dir.resolve("a.hks").toString(), "--secret", "/dev/zero"});
         inputs.add(new String[] {"lt", "--keys", dir.toString(), "--secret", dir.resolve("a.hsk").toString()});

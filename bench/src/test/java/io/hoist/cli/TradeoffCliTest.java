@@ -58,7 +58,17 @@ class TradeoffCliTest {
         assertEquals(0, r.code(), r.out());
         JsonNode m = Json.MAPPER.readTree(r.out()).get("measured");
         assertTrue(m.get("runs").size() >= 4, r.out());
-        assertTrue(m.get("medianRelativeError").asDouble() >= 0);
+        // the median is recomputed from the runs' own numbers: a missing or made-up field cannot pass (asDouble() gives 0 for a missing one)
+        assertTrue(m.get("medianRelativeError").isNumber(), r.out());
+        double[] errs = new double[m.get("runs").size()];
+        for (int i = 0; i < errs.length; i++) {
+            JsonNode run = m.get("runs").get(i);
+            double meas = run.get("measuredMillis").doubleValue(), pred = run.get("predictedMillis").doubleValue();
+            assertTrue(meas > 0 && pred > 0, run.toString());
+            assertEquals(Math.abs(pred - meas) / meas, run.get("relativeError").doubleValue(), 1e-9 * (1 + Math.abs(pred - meas) / meas), run.toString());
+            errs[i] = run.get("relativeError").doubleValue();
+        }
+        assertEquals(com.google.common.math.Quantiles.median().compute(errs), m.get("medianRelativeError").doubleValue(), 1e-12);
         assertEquals(12, m.get("prediction").get("logN").asInt());
     }
 

@@ -9,12 +9,10 @@ import io.hoist.ckks.io.KeySerialization;
 import io.hoist.ckks.io.KeyStore;
 import io.hoist.ckks.io.MalformedDataException;
 import io.hoist.ckks.io.ParametersSerialization;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import io.hoist.testing.SeededFuzz;
+import io.hoist.testing.SeededFuzz.Mutation;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,7 +20,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Function;
@@ -31,19 +28,24 @@ import java.util.zip.CRC32C;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Mutation fuzzing of every reader with jqwik: valid encodings of every kind, mutated by bit flips,
- * byte writes, truncation, extension and header-field changes — half of them with the checksum
+ * Mutation fuzzing of every reader ({@link SeededFuzz}): valid encodings of every kind, mutated by bit
+ * flips, byte writes, truncation, extension and header-field changes — half of them with the checksum
  * recomputed, so the body checks are reached too. The only outcomes allowed are a correct object or
  * {@link MalformedDataException}; allocation stays within a small multiple of the input.
- * {@code jqwik.tries.default} (3000 in CI, 10^5 for a nightly run) sets the inputs per format.
+ * {@code -Dhoist.fuzz.tries} (3000 in CI, 10^5 for a nightly run) sets the inputs per format, and a
+ * failure names the seed and index that reproduce it.
  */
 class FuzzTest {
     static CkksFixture f;
     static Map<String, byte[]> seeds;
     static Map<String, Function<byte[], Object>> readers;
+    /** Each format is canonical: an input a reader accepts is exactly what writing its object gives. */
+    static Map<String, Function<Object, byte[]>> writers;
     static Path store;
 
-    @BeforeContainer
+    static final int CI_TRIES = 3000;
+
+    @BeforeAll
     static void setUp() throws IOException {
         f = new CkksFixture(CkksFixture.small(10, new int[] {50, 40}, new int[] {60}));
         CkksContext ctx = f.ctx;
@@ -68,76 +70,55 @@ class FuzzTest {
                 "ciphertext", b -> CiphertextSerialization.readCiphertext(b, ctx),
                 "seededCiphertext", b -> CiphertextSerialization.readSeededCiphertext(b, ctx),
                 "plaintext", b -> CiphertextSerialization.readPlaintext(b, ctx));
+        writers = Map.of(
+                "parameters", o -> ParametersSerialization.write((io.hoist.ckks.CkksParameters) o),
+                "secretKey", o -> KeySerialization.writeSecretKey((io.hoist.ckks.SecretKey) o),
+                "publicKey", o -> KeySerialization.write((io.hoist.ckks.PublicKey) o),
+                "relinKeySeeded", o -> KeySerialization.write((io.hoist.ckks.RelinearizationKey) o, true),
+                "galoisKey", o -> KeySerialization.write((io.hoist.ckks.GaloisKey) o, false),
+                "ciphertext", o -> CiphertextSerialization.write((Ciphertext) o),
+                "seededCiphertext", o -> CiphertextSerialization.write((io.hoist.ckks.SeededCiphertext) o),
+                "plaintext", o -> CiphertextSerialization.write((io.hoist.ckks.Plaintext) o));
         store = Files.createTempFile("hoist-fuzz", ".hks");
         store.toFile().deleteOnExit();
     }
 
-    /** A mutation: what is done, where, with which value, and whether the checksum is fixed afterwards. */
-    record Mutation(int op, long position, long value, boolean fixCrc) {}
-
-    @Provide
-    Arbitrary<Mutation> mutations() {
-        return net.jqwik.api.Combinators.combine(Arbitraries.integers().between(0, 6), Arbitraries.longs(), Arbitraries.longs(),
-                Arbitraries.of(true, false)).as(Mutation::new);
-    }
-
-    static byte[] mutate(byte[] good, Mutation m) {
-        byte[] b = good.clone();
-        int pos = (int) Math.floorMod(m.position(), (long) b.length);
-        switch (m.op()) {
-            case 0 -> b[pos] ^= (byte) (1 << Math.floorMod(m.value(), 8));                         // one bit
-            case 1 -> b[pos] = (byte) m.value();                                                    // one byte
-            case 2 -> b = java.util.Arrays.copyOf(b, pos);                                          // truncated
-            case 3 -> b = java.util.Arrays.copyOf(b, b.length + 1 + (int) Math.floorMod(m.value(), 64)); // extended
-            case 4 -> {                                                                             // a header field
-                int[] fields = {8, 10, 12, 48, 52, 60};
-                int at = fields[(int) Math.floorMod(m.value(), fields.length)];
-                ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(at, (int) (m.position() >>> 7));
-            }
-            case 5 -> {                                                                             // a word of the body
-                if (b.length > 80) ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putLong(68 + Math.floorMod(m.position(), b.length - 80), m.value());
-            }
-            default -> {                                                                            // a run of bytes
-                for (int i = 0; i < 16 && pos + i < b.length; i++) b[pos + i] = (byte) (m.value() >>> (4 * i));
-            }
-        }
-        if (m.fixCrc()) fixCrc(b);
-        return b;
-    }
-
-    static void fixCrc(byte[] b) {
-        if (b.length < 4) return;
-        CRC32C c = new CRC32C();
-        c.update(b, 0, b.length - 4);
-        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(b.length - 4, (int) c.getValue());
-    }
-
-    static long allocated() {
-        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
-    }
-
     /** Every try mutates each of the eight formats, so the tries are the inputs per format. */
-    @Property
-    void readersReturnAnObjectOrTheTypedError(@ForAll("mutations") Mutation m) {
-        for (String kind : seeds.keySet()) {
-            byte[] input = mutate(seeds.get(kind), m);
-            long before = allocated();
+    @Test
+    void readersReturnAnObjectOrTheTypedError() {
+        SeededFuzz.run("readers", SeededFuzz.tries(CI_TRIES), SeededFuzz.KINDS, FuzzTest::readOne);
+    }
+
+    private static void readOne(Mutation m) {
+        for (String kind : new java.util.TreeSet<>(seeds.keySet())) {   // a fixed order: the seed reproduces the run
+            byte[] input = SeededFuzz.mutate(seeds.get(kind), m);
+            long before = SeededFuzz.allocatedBytes();
             try {
                 Object o = readers.get(kind).apply(input);
-                assertTrue(o != null);
+                assertTrue(java.util.Arrays.equals(writers.get(kind).apply(o), input), kind + ": an accepted input is not what its object writes back");
             } catch (MalformedDataException expected) {
                 // the typed error: fine
             }
-            long used = allocated() - before;
+            long used = SeededFuzz.allocatedBytes() - before;
             // a seeded key rebuilds its uniform parts (as large as the stored ones); parsing may hold two copies of the input
             assertTrue(used <= 6L * input.length + (4 << 20), kind + " " + m + ": allocated " + used + " bytes for " + input.length + " input bytes");
         }
     }
 
-    @Property
-    void keyStoreReaderReturnsKeysOrTheTypedError(@ForAll("mutations") Mutation m) throws IOException {
+    @Test
+    void keyStoreReaderReturnsKeysOrTheTypedError() throws IOException {
         RotationKeysHolder.ensure();
-        byte[] input = mutate(RotationKeysHolder.bytes, new Mutation(m.op(), m.position(), m.value(), false));
+        SeededFuzz.run("key store", SeededFuzz.tries(CI_TRIES), SeededFuzz.KINDS, m -> {
+            try {
+                readStore(m);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private static void readStore(Mutation m) throws IOException {
+        byte[] input = SeededFuzz.mutate(RotationKeysHolder.bytes, new Mutation(m.op(), m.position(), m.value(), false));
         if (m.fixCrc() && input.length > 100) {
             // fix the index checksum so the index checks are reached
             int count = ByteBuffer.wrap(input).order(ByteOrder.LITTLE_ENDIAN).getInt(68);

@@ -127,6 +127,8 @@ class ProbingDefectsTest {
         assertThrows(UnsupportedOperationException.class, () -> keys.galoisElements().add(7L));
         SecretKey sk = f.sk;
         assertEquals(f.params, sk.params());
-        assertTrue(Encryptor.withSecretKey(f.ctx, sk) != null);
+        ComplexVector x = ComplexVector.random(new SplittableRandom(6), f.params.slots());
+        Ciphertext c = Encryptor.withSecretKey(f.ctx, sk).encrypt(f.encoder.encode(x, f.params.maxLevel(), f.params.defaultScale()));
+        assertTrue(f.precision(x, c).minBits() > 20, "the secret-key encryptor encrypts what the decryptor gives back");
     }
 }

@@ -41,6 +41,7 @@ final class Envelope {
      */
     static ByteBuffer open(byte[] data, Header h, ObjectKind want, CkksParameters params, long expectedBody) {
         if (h.kind() != want) throw new MalformedDataException("expected a " + want.label() + ", found a " + h.kind().label());
+        checkCanonical(h);
         if (params != null && !Arrays.equals(h.fingerprint(), ParametersSerialization.fingerprint(params))) {
             throw new MalformedDataException("this " + want.label() + " was made under other parameters (fingerprint differs)");
         }
@@ -54,6 +55,35 @@ final class Envelope {
         }
         checkCrc(data, 0, (int) (Header.SIZE + expectedBody), "");
         return ByteBuffer.wrap(data, Header.SIZE, (int) expectedBody).order(ByteOrder.LITTLE_ENDIAN).slice().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * The header fields a kind does not use hold exactly what the writer puts there (flags, level −1,
+     * scale 0), so that every accepted file is the one its object writes back: one object, one encoding.
+     */
+    static void checkCanonical(Header h) {
+        int f = h.flags();
+        boolean ok = switch (h.kind()) {
+            case PARAMETERS -> f == 0 && h.level() == -1 && noScale(h);
+            case SECRET_KEY -> (f == Header.NTT || f == (Header.NTT | Header.PAIRED)) && noScale(h);
+            case PUBLIC_KEY -> f == Header.NTT && noScale(h);
+            case RELINEARIZATION_KEY, GALOIS_KEY -> (f & ~Header.SEEDED) == Header.NTT && noScale(h);
+            case CIPHERTEXT -> f == Header.NTT && h.scale() > 0 && Double.isFinite(h.scale());
+            case SEEDED_CIPHERTEXT -> f == (Header.NTT | Header.SEEDED) && h.scale() > 0 && Double.isFinite(h.scale());
+            case PLAINTEXT -> (f & ~Header.NTT) == 0 && h.scale() > 0 && Double.isFinite(h.scale());
+            case PLAN -> f == 0 && h.level() == -1 && noScale(h) && Arrays.equals(h.fingerprint(), new byte[32]);   // a plan is independent of parameters
+            case ENCODED_TRANSFORM, BLOCK_ROW_PARTIAL -> f == 0;   // level and scale are checked by their serializer
+            default -> true;   // key stores are checked by KeyStore
+        };
+        if (!ok) {
+            throw new MalformedDataException("a " + h.kind().label() + " with flags 0x" + Integer.toHexString(f) + ", level " + h.level() + " and scale " + h.scale()
+                    + " in its header: not what any writer produces");
+        }
+    }
+
+    /** Scale 0 bit for bit (−0.0 is another encoding). */
+    private static boolean noScale(Header h) {
+        return Double.doubleToRawLongBits(h.scale()) == 0;
     }
 
     static Header header(byte[] data) {

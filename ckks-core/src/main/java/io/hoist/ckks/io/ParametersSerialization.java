@@ -35,8 +35,9 @@ public final class ParametersSerialization {
 
     public static byte[] write(CkksParameters p) {
         byte[] canon = canonical(p);
-        byte[] name = p.name() == null ? new byte[0] : p.name().getBytes(StandardCharsets.UTF_8);
-        if (name.length > 64) name = java.util.Arrays.copyOf(name, 64);
+        String n = p.name() == null ? "" : p.name();
+        while (n.getBytes(StandardCharsets.UTF_8).length > 64) n = n.substring(0, n.offsetByCodePoints(0, n.codePointCount(0, n.length()) - 1));   // whole characters only
+        byte[] name = n.getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = Envelope.start(ObjectKind.PARAMETERS, 0, fingerprint(p), -1, 0, canon.length + 1 + name.length);
         b.put(canon).put((byte) name.length).put(name);
         return Envelope.finish(b);
@@ -77,7 +78,13 @@ public final class ParametersSerialization {
             if (h8 < 0) throw new IllegalArgumentException("Hamming weight " + h8);
             CkksParameters.Builder pb = CkksParameters.builder().logN(logN).logSlots(logSlots).qPrimes(q).pPrimes(p).scale(scale)
                     .secret(h8 == 0 ? SecretDistribution.uniformTernary() : SecretDistribution.sparseTernary(h8)).sigma(sigma).allowInsecure();
-            if (nameLen > 0) pb.name(new String(name, StandardCharsets.UTF_8));
+            if (nameLen > 0) {
+                try {
+                    pb.name(StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(name)).toString());
+                } catch (java.nio.charset.CharacterCodingException e) {
+                    throw new IllegalArgumentException("the name is not UTF-8");
+                }
+            }
             params = pb.build();
         } catch (RuntimeException e) {
             throw new MalformedDataException("invalid parameters in the data: " + e.getMessage());

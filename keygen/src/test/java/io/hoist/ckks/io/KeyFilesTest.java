@@ -155,7 +155,7 @@ class KeyFilesTest {
         assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(dir.resolve("n.hks"), sym, p.keys(), p.sk(), false), "a symbolic link");
         Path sub = Files.createDirectory(dir.resolve("sub"));
         assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(dir.resolve("n.hks"), sub, p.keys(), p.sk(), false), "a directory");
-        Path fifo = FileChecksTestSupport.fifo(dir);
+        Path fifo = io.hoist.testing.SpecialFiles.fifo(dir);
         if (fifo != null) assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(dir.resolve("n.hks"), fifo, p.keys(), p.sk(), false), "a FIFO");
         assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(dir.resolve("n.hks"), dir.resolve("missing/n.hsk"), p.keys(), p.sk(), false), "a missing directory");
         TreeMap<String, byte[]> after = snapshot(dir);
