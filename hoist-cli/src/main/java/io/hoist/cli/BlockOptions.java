@@ -16,17 +16,17 @@ public final class BlockOptions {
     Integer block;
 
     /** Whether a block matrix was asked for. */
-    boolean given() {
+    public boolean given() {
         return rows != null || cols != null;
     }
 
     /** Rows, or the columns when only they were given; checked positive. */
-    int rows() {
+    public int rows() {
         return positive(rows != null ? rows : cols);
     }
 
     /** Columns, or the rows when only they were given; checked positive. */
-    int cols() {
+    public int cols() {
         return positive(cols != null ? cols : rows);
     }
 
@@ -37,7 +37,7 @@ public final class BlockOptions {
     }
 
     /** ⌈rows/b⌉·⌈cols/b⌉ in long arithmetic, refused past what one product can index. */
-    long blockCount(int b) {
+    public long blockCount(int b) {
         long blocks = BlockLinearTransform.blockCount(rows(), cols(), b);
         if (blocks > BlockLinearTransform.MAX_BLOCKS) {
             throw new io.hoist.ckks.SizeLimitException("a " + rows() + "×" + cols() + " matrix in blocks of " + b + " has " + blocks + " blocks, more than the "
@@ -47,12 +47,12 @@ public final class BlockOptions {
     }
 
     /** ⌈rows/b⌉, exact for every int shape. */
-    int blockRows(int b) {
+    public int blockRows(int b) {
         return (rows() - 1) / b + 1;
     }
 
     /** The block dimension asked for, or the default for this shape, checked against the slots. */
-    int blockDimension(CkksParameters params) {
+    public int blockDimension(CkksParameters params) {
         int b = block != null ? block : BlockLinearTransform.blockDimensionFor(rows(), cols(), params.slots());
         if (b < 1 || Integer.bitCount(b) != 1 || params.slots() % b != 0) throw new IllegalArgumentException("--block must be a power of two dividing the " + params.slots() + " slots, got " + b);
         return b;

@@ -149,7 +149,7 @@ public final class LtCommand implements Callable<Integer> {
         return parseObjective(objective);
     }
 
-    static Objective parseObjective(String name) {
+    public static Objective parseObjective(String name) {
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "fewest-keys" -> Objective.FEWEST_KEYS;
             case "fewest-mults" -> Objective.FEWEST_MULTS;
@@ -158,7 +158,7 @@ public final class LtCommand implements Callable<Integer> {
     }
 
     /** The plan of a dense block product with blocks of b: the split given, or the best one for {@code obj}. */
-    static Plan blockPlan(CkksParameters params, int b, Algorithm a, int[] split, Objective obj) {
+    public static Plan blockPlan(CkksParameters params, int b, Algorithm a, int[] split, Objective obj) {
         if (a == Algorithm.BSGS) throw new IllegalArgumentException("block matrices need a hoisted algorithm (diagonal, dh-bsgs, th-bsgs), not bsgs");
         return split != null ? Plan.dense(b, a, split) : Plan.autoForIndices(b, allIndices(b), params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
     }

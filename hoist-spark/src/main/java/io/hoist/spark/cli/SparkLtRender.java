@@ -1,4 +1,8 @@
-package io.hoist.cli;
+package io.hoist.spark.cli;
+
+import io.hoist.cli.Json;
+import io.hoist.cli.LtRun;
+import io.hoist.cli.ParamsOptions;
 
 import io.hoist.spark.SparkBlockProduct;
 

@@ -1,4 +1,5 @@
-package io.hoist.cli;
+package io.hoist.spark.cli;
+
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

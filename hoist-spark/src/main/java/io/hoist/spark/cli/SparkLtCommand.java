@@ -1,4 +1,10 @@
-package io.hoist.cli;
+package io.hoist.spark.cli;
+
+import io.hoist.cli.BlockOptions;
+import io.hoist.cli.EngineOptions;
+import io.hoist.cli.LtCommand;
+import io.hoist.cli.ParamsOptions;
+import io.hoist.cli.PlanOptions;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.lt.Algorithm;
@@ -69,9 +75,9 @@ public final class SparkLtCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         SparkLtRun.checkMaster(master);
         CkksParameters params = paramsOptions.build("n13");
-        Algorithm a = Algorithm.parse(planOptions.algo);
+        Algorithm a = Algorithm.parse(planOptions.algo());
         int m = blockOptions.rows(), n = blockOptions.cols();
-        if (planOptions.n != null) throw new IllegalArgumentException("spark-lt takes --rows/--cols (and --block), not --n");
+        if (planOptions.n() != null) throw new IllegalArgumentException("spark-lt takes --rows/--cols (and --block), not --n");
         if (localFirst && skipLocal) throw new IllegalArgumentException("--local-first and --skip-local exclude each other");
         if (replaceKeyStore && keyStore == null) throw new IllegalArgumentException("--replace-key-store goes with --key-store");
         if (keyStore != null) {
@@ -85,7 +91,7 @@ public final class SparkLtCommand implements Callable<Integer> {
         }
         int b = blockOptions.blockDimension(params);
         blockOptions.blockCount(b);
-        Plan plan = LtCommand.blockPlan(params, b, a, planOptions.split, LtCommand.parseObjective(objective));
+        Plan plan = LtCommand.blockPlan(params, b, a, planOptions.split(), LtCommand.parseObjective(objective));
         int blockRows = blockOptions.blockRows(b);
         if (rowGroups != null && (rowGroups < 1 || rowGroups > blockRows)) throw new IllegalArgumentException("--row-groups must be in [1, " + blockRows + "] (the block rows), got " + rowGroups);
 
@@ -96,11 +102,11 @@ public final class SparkLtCommand implements Callable<Integer> {
         run.skipLocal = skipLocal;
         if (rounds < 1 || rounds > 10) throw new IllegalArgumentException("--rounds must be in [1, 10], got " + rounds);
         run.rounds = rounds;
-        run.quiet = engine.json;
-        run.backendName = engine.backend;
+        run.quiet = engine.json();
+        run.backendName = engine.backend();
         run.checkMemory(engine.threads());   // before any key is made or job submitted
         run.run(engine.threads());
-        if (engine.json) System.out.println(SparkLtRender.json(run));
+        if (engine.json()) System.out.println(SparkLtRender.json(run));
         else SparkLtRender.print(run);
         return run.status();
     }

@@ -9,7 +9,7 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * Progress bars on a terminal for the CLI's long jobs (keygen, encoding, sweeps); silent with
  * {@code --json} or when the output is not a terminal. Close after the job.
  */
-final class Bars implements Progress, AutoCloseable {
+public final class Bars implements Progress, AutoCloseable {
     private final String task;
     private final boolean on;
     private ProgressBar bar;
@@ -20,7 +20,7 @@ final class Bars implements Progress, AutoCloseable {
     }
 
     /** A bar for {@code task}, shown only on a terminal and without {@code json}. */
-    static Bars of(String task, boolean json) {
+    public static Bars of(String task, boolean json) {
         return new Bars(task, !json && System.console() != null);
     }
 

@@ -38,7 +38,7 @@ import java.util.SplittableRandom;
  * evaluate twice (first and warm) by the chosen schedule, check against plaintext; optionally the
  * direct executor on the same ciphertext for bit-identity.
  */
-final class LtRun {
+public final class LtRun {
     final CkksParameters params;
     final Plan plan;
     final Storage storage;
@@ -195,7 +195,7 @@ final class LtRun {
     }
 
     /** Whether measured counts equal the closed form (Decompose, ModDown, KS-IP, PtMul, limb NTTs). */
-    static boolean countsMatch(Map<Op, Long> counts, Cost expected) {
+    public static boolean countsMatch(Map<Op, Long> counts, Cost expected) {
         return counts.get(Op.DECOMPOSE) == expected.decompose() && counts.get(Op.MOD_DOWN) == expected.modDown()
                 && counts.get(Op.KS_INNER_PRODUCT) == expected.keySwitchInnerProducts() && counts.get(Op.PT_MUL) == expected.ptMuls()
                 && counts.get(Op.NTT_LIMBS) + counts.get(Op.INTT_LIMBS) == expected.ntt();
@@ -206,7 +206,7 @@ final class LtRun {
     }
 
     /** Worst-slot precision below which a result is garbage, whatever the parameters (exit code 4). */
-    static final double PRECISION_FLOOR_BITS = 2;
+    public static final double PRECISION_FLOOR_BITS = 2;
 
     /** Exit status: 0; 3 when a count, the traffic or the bit-identity check disagrees; 4 when the precision is below the floor. */
     int status() {
@@ -218,7 +218,7 @@ final class LtRun {
      * Bytes this run will hold at most: the keys, the encoded diagonals, and every buffer of the
      * program as if none were ever released (an upper bound on the pool).
      */
-    static long memoryEstimate(CkksParameters params, Plan plan, Storage storage) {
+    public static long memoryEstimate(CkksParameters params, Plan plan, Storage storage) {
         int level = params.maxLevel();
         io.hoist.lt.LimbLayout lay = io.hoist.lt.LimbLayout.of(params, level);
         long limb = 8L * params.n();
@@ -240,7 +240,7 @@ final class LtRun {
     }
 
     /** Measured counts in the JSON reports' names and order (the {@code expected} object's keys). */
-    static Map<String, Object> countsJson(Map<Op, Long> counts) {
+    public static Map<String, Object> countsJson(Map<Op, Long> counts) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("decompose", counts.get(Op.DECOMPOSE));
         m.put("modDown", counts.get(Op.MOD_DOWN));
@@ -250,7 +250,7 @@ final class LtRun {
         return m;
     }
 
-    static Map<String, Object> precisionJson(PrecisionStats p) {
+    public static Map<String, Object> precisionJson(PrecisionStats p) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("minBits", p.minBits());
         m.put("avgBits", p.avgBits());
@@ -268,7 +268,7 @@ final class LtRun {
         return m;
     }
 
-    static Map<String, Object> expectedJson(Cost c) {
+    public static Map<String, Object> expectedJson(Cost c) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("decompose", c.decompose());
         m.put("modDown", c.modDown());

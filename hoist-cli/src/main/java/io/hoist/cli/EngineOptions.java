@@ -15,8 +15,18 @@ public final class EngineOptions {
     @Option(names = "--threads", description = "threads for limb transforms, key switches, diagonal sums and encoding (bit-identical results for every count; default: the available processors)")
     Integer threads;
 
+    /** The NTT backend asked for, or null for the default. */
+    public String backend() {
+        return backend;
+    }
+
+    /** Whether one JSON object is to be printed instead of tables (and progress bars kept off). */
+    public boolean json() {
+        return json;
+    }
+
     /** The thread count asked for, or the available processors. */
-    int threads() {
+    public int threads() {
         int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         if (t < 1 || t > 1024) throw new IllegalArgumentException("--threads must be in [1, 1024], got " + t);
         return t;

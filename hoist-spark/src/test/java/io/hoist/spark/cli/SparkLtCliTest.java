@@ -1,4 +1,5 @@
-package io.hoist.cli;
+package io.hoist.spark.cli;
+
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

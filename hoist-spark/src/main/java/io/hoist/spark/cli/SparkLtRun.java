@@ -1,4 +1,9 @@
-package io.hoist.cli;
+package io.hoist.spark.cli;
+
+import io.hoist.cli.Bars;
+import io.hoist.cli.BlockRun;
+import io.hoist.cli.LtRun;
+import io.hoist.cli.MemoryCheck;
 
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;

@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** The {@code hoist} command-line tool. */
 @Command(name = "hoist", mixinStandardHelpOptions = true, version = "hoist 0.1.0",
         description = "Homomorphic linear transforms over RNS-CKKS: benchmarks and demos.",
-        subcommands = {DemoCommand.class, LtCommand.class, ScheduleCommand.class, CtosCommand.class, TradeoffCommand.class, KeygenCommand.class, InspectCommand.class, OpsCommand.class, NttCommand.class, OffloadCommand.class, JmhCommand.class, HelpCommand.class})
+        subcommands = {DemoCommand.class, LtCommand.class, ScheduleCommand.class, CtosCommand.class, TradeoffCommand.class, KeygenCommand.class, InspectCommand.class, OpsCommand.class, NttCommand.class, OffloadCommand.class, HelpCommand.class})
 public final class HoistCli implements Runnable {
 
     @CommandLine.Spec

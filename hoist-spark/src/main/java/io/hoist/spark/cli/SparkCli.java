@@ -1,4 +1,7 @@
-package io.hoist.cli;
+package io.hoist.spark.cli;
+
+import io.hoist.cli.CliSupport;
+import io.hoist.cli.HelpCommand;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

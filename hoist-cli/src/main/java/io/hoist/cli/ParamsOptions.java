@@ -98,7 +98,7 @@ public final class ParamsOptions {
         }
     }
 
-    static String describe(CkksParameters p) {
+    public static String describe(CkksParameters p) {
         int[] bitsQ = Arrays.stream(p.qPrimes()).mapToInt(q -> 64 - Long.numberOfLeadingZeros(q)).toArray();
         int[] bitsP = Arrays.stream(p.pPrimes()).mapToInt(q -> 64 - Long.numberOfLeadingZeros(q)).toArray();
         return String.format(java.util.Locale.ROOT, "%s: N = 2^%d, %d slots, logQ %s, logP %s, α = %d, β = %d, log QP = %.1f — %s",

@@ -12,4 +12,19 @@ public final class PlanOptions {
 
     @Option(names = "--split", split = ",", description = "split factors, e.g. 16,16,16 (default: the fewest-keys split)")
     int[] split;
+
+    /** The --algo name (parse it with {@link io.hoist.lt.Algorithm#parse}). */
+    public String algo() {
+        return algo;
+    }
+
+    /** The --n dimension, or null when not given. */
+    public Integer n() {
+        return n;
+    }
+
+    /** The --split factors (a copy), or null when not given. */
+    public int[] split() {
+        return split == null ? null : split.clone();
+    }
 }

@@ -35,7 +35,7 @@ import java.util.SplittableRandom;
  * block encoded, the input vector encrypted as one ciphertext per block column, evaluated (first
  * and warm), checked against the plaintext product computed from the matrix entries directly.
  */
-final class BlockRun {
+public final class BlockRun {
     final CkksParameters params;
     final BlockLinearTransform matrix;
     final Plan plan;
@@ -138,9 +138,9 @@ final class BlockRun {
     }
 
     /** A fresh secret key and exactly {@code plan}'s rotation keys at {@code level}, with the time it took. */
-    record Keys(SecretKey secret, RotationKeySet rotations, double millis) {}
+    public record Keys(SecretKey secret, RotationKeySet rotations, double millis) {}
 
-    static Keys keygen(CkksContext ctx, Plan plan, int level, boolean quiet) {
+    public static Keys keygen(CkksContext ctx, Plan plan, int level, boolean quiet) {
         long t0 = System.nanoTime();
         KeyGenerator kg = new KeyGenerator(ctx);
         SecretKey sk = kg.genSecretKey();
@@ -151,7 +151,7 @@ final class BlockRun {
     }
 
     /** x cut into the matrix's block columns, each part replicated over the slots and encrypted at {@code level} with the default scale. */
-    static List<Ciphertext> encryptColumns(CkksParameters p, BlockLinearTransform matrix, ComplexVector x, Encryptor enc, Encoder encoder, int level) {
+    public static List<Ciphertext> encryptColumns(CkksParameters p, BlockLinearTransform matrix, ComplexVector x, Encryptor enc, Encoder encoder, int level) {
         List<Ciphertext> in = new ArrayList<>();
         for (ComplexVector part : matrix.splitInput(x)) in.add(enc.encrypt(encoder.encode(matrix.replicate(part, p.slots()), level, p.defaultScale())));
         return in;
@@ -163,7 +163,7 @@ final class BlockRun {
     }
 
     /** M·x for the m×n matrix of {@code e}, rows spread over {@code threads}. */
-    static ComplexVector reference(BlockLinearTransform.Entries e, int m, int n, ComplexVector x, int threads) {
+    public static ComplexVector reference(BlockLinearTransform.Entries e, int m, int n, ComplexVector x, int threads) {
         double[] re = new double[m], im = new double[m];
         io.hoist.ring.Parallel.forEach(Math.max(1, threads), m, i -> {
             double a = 0, b = 0;

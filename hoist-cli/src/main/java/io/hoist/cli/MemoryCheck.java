@@ -7,22 +7,22 @@ import io.hoist.ckks.InsufficientMemoryException;
  * allocation: saturating arithmetic (an estimate that overflows a long is "too much", never a
  * negative number), and one refusal that names the estimate, the heap and the flag to raise it.
  */
-final class MemoryCheck {
+public final class MemoryCheck {
     private MemoryCheck() {}
 
     /** The share of the heap a run may plan to hold; the rest is for the JVM, the GC and short-lived objects. */
     static final double SHARE = 0.85;
 
-    static long heap() {
+    public static long heap() {
         return Runtime.getRuntime().maxMemory();
     }
 
     /** Refuses when {@code needBytes} exceeds {@link #SHARE} of the heap; {@code remedy} ("use --storage compact") may be null. */
-    static void require(String what, long needBytes, String remedy) {
+    public static void require(String what, long needBytes, String remedy) {
         require(what, needBytes, heap(), remedy);
     }
 
-    static void require(String what, long needBytes, long availableBytes, String remedy) {
+    public static void require(String what, long needBytes, long availableBytes, String remedy) {
         if (needBytes > SHARE * availableBytes) throw new InsufficientMemoryException(what, needBytes, availableBytes, remedy);
     }
 
@@ -34,7 +34,7 @@ final class MemoryCheck {
     }
 
     /** a·b·…, saturating at {@link Long#MAX_VALUE} (factors are non-negative). */
-    static long mul(long... factors) {
+    public static long mul(long... factors) {
         long r = 1;
         for (long f : factors) {
             if (f < 0) throw new IllegalArgumentException("negative size factor " + f);
@@ -45,7 +45,7 @@ final class MemoryCheck {
     }
 
     /** a + b + …, saturating at {@link Long#MAX_VALUE}. */
-    static long add(long... terms) {
+    public static long add(long... terms) {
         long r = 0;
         for (long t : terms) {
             if (t < 0) throw new IllegalArgumentException("negative size " + t);
