@@ -1,5 +1,6 @@
 package io.hoist.bench;
 
+import org.openjdk.jmh.Main;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 
@@ -26,6 +27,6 @@ public final class BenchMain {
             System.err.println(refused);
             System.exit(2);
         }
-        org.openjdk.jmh.Main.main(args);
+        Main.main(args);
     }
 }

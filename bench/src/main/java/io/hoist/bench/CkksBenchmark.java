@@ -13,6 +13,9 @@ import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.ring.RnsPoly;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -26,17 +29,15 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
-
 /** The scheme's operations at the presets n14 … n16 (single thread, default backend). */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-XX:+UseParallelGC", "-Xmx12g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-XX:+UseParallelGC", "-Xmx12g"})
 public class CkksBenchmark {
     @Param({"n14", "n15", "n16"})
     public String preset;
@@ -71,12 +72,43 @@ public class CkksBenchmark {
         pc = ev.keySwitcher().timesP(cx.poly(0));
     }
 
-    @Benchmark public Plaintext encode() { return encoder.encode(x, params.maxLevel(), params.defaultScale()); }
-    @Benchmark public Ciphertext encrypt() { return encryptor.encrypt(px); }
-    @Benchmark public Ciphertext mulRelin() { return ev.mulRelin(cx, cy); }
-    @Benchmark public Ciphertext rescale() { return ev.rescale(prod); }
-    @Benchmark public Ciphertext rotate() { return ev.rotate(cx, 1); }
-    @Benchmark public Map<Integer, Ciphertext> rotateHoisted8() { return ev.rotateHoisted(cx, STEPS); }
-    @Benchmark public PolyQP[] decompose() { return ev.decompose(cx); }
-    @Benchmark public RnsPoly modDown() { return ev.keySwitcher().modDown(pc); }
+    @Benchmark
+    public Plaintext encode() {
+        return encoder.encode(x, params.maxLevel(), params.defaultScale());
+    }
+
+    @Benchmark
+    public Ciphertext encrypt() {
+        return encryptor.encrypt(px);
+    }
+
+    @Benchmark
+    public Ciphertext mulRelin() {
+        return ev.mulRelin(cx, cy);
+    }
+
+    @Benchmark
+    public Ciphertext rescale() {
+        return ev.rescale(prod);
+    }
+
+    @Benchmark
+    public Ciphertext rotate() {
+        return ev.rotate(cx, 1);
+    }
+
+    @Benchmark
+    public Map<Integer, Ciphertext> rotateHoisted8() {
+        return ev.rotateHoisted(cx, STEPS);
+    }
+
+    @Benchmark
+    public PolyQP[] decompose() {
+        return ev.decompose(cx);
+    }
+
+    @Benchmark
+    public RnsPoly modDown() {
+        return ev.keySwitcher().modDown(pc);
+    }
 }

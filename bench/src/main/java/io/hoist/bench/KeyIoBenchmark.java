@@ -8,6 +8,11 @@ import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.io.KeySerialization;
 import io.hoist.ckks.io.KeyStore;
 import io.hoist.keygen.KeyGenerator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,12 +26,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
 /**
  * Reading and writing switching keys in the binary format: one Galois key to and from bytes (full and
  * seeded), and a key store written and read back. Throughput = key bytes / time (target ≥ 1 GB/s).
@@ -36,7 +35,9 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-XX:+UseParallelGC", "-Xmx8g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-XX:+UseParallelGC", "-Xmx8g"})
 public class KeyIoBenchmark {
     @Param({"n14", "n16"})
     public String preset;

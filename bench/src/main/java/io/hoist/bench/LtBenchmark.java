@@ -15,6 +15,10 @@ import io.hoist.lt.LinearTransformEvaluator;
 import io.hoist.lt.Objective;
 import io.hoist.lt.Plan;
 import io.hoist.lt.Storage;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -28,11 +32,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.HashMap;
-import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
-
 /**
  * One dense n×n matrix–vector product with n = slots, per algorithm (fewest-keys split; BSGS and
  * DH-BSGS at Lattigo's ratio-1 split), at n13 and at an n14-sized set (the Lattigo anchor's).
@@ -42,7 +41,9 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2, time = 5)
 @Measurement(iterations = 3, time = 5)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-XX:+UseParallelGC", "-Xmx20g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-XX:+UseParallelGC", "-Xmx20g"})
 public class LtBenchmark {
     @Param({"n13", "n14anchor"})
     public String params;
@@ -60,7 +61,12 @@ public class LtBenchmark {
     @Setup(Level.Trial)
     public void setup() {
         CkksParameters p = params.equals("n14anchor")
-                ? CkksParameters.builder().name("n14anchor").logN(14).logQ(45, 34, 34, 34).logP(44, 43).build()
+                ? CkksParameters.builder()
+                        .name("n14anchor")
+                        .logN(14)
+                        .logQ(45, 34, 34, 34)
+                        .logP(44, 43)
+                        .build()
                 : CkksParameters.preset(params);
         CkksContext ctx = CkksContext.create(p);
         int n = p.slots();
@@ -79,7 +85,8 @@ public class LtBenchmark {
         lte = new LinearTransformEvaluator(ctx, kg.genRotationKeys(sk, p.maxLevel(), plan.rotationKeys(p)));
         et = lte.encode(t, plan, p.maxLevel(), Storage.valueOf(storage.toUpperCase()));
         Encoder enc = new Encoder(ctx);
-        ct = Encryptor.withSecretKey(ctx, sk).encrypt(enc.encode(ComplexVector.random(r, n), p.maxLevel(), p.defaultScale()));
+        ct = Encryptor.withSecretKey(ctx, sk)
+                .encrypt(enc.encode(ComplexVector.random(r, n), p.maxLevel(), p.defaultScale()));
     }
 
     @Benchmark

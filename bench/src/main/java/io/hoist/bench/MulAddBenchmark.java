@@ -4,6 +4,8 @@ import io.hoist.math.Primes;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -16,16 +18,15 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
-
 /** Coefficient-wise multiply-accumulate out += a ⊙ b of two limbs (one prime) at N = 2^16. */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-XX:+UseParallelGC"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-XX:+UseParallelGC"})
 public class MulAddBenchmark {
     @Param({"16"})
     public int logN;

@@ -4,6 +4,8 @@ import io.hoist.math.Primes;
 import io.hoist.ring.NttBackend;
 import io.hoist.ring.NttBackends;
 import io.hoist.ring.NttTables;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -16,16 +18,15 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
-
 /** Forward and inverse NTT of one limb, per backend, ring degree and prime size. */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-XX:+UseParallelGC"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-XX:+UseParallelGC"})
 public class NttBenchmark {
     @Param({"cpu-scalar", "cpu-vector"})
     public String backend;

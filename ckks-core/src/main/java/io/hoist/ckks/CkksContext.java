@@ -5,10 +5,10 @@ import io.hoist.ring.BConv;
 import io.hoist.ring.NttBackend;
 import io.hoist.ring.NttBackends;
 import io.hoist.ring.NttEngine;
+import io.hoist.ring.NttTables;
 import io.hoist.ring.OpCounters;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsBasis;
-
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Map;
@@ -34,7 +34,7 @@ public final class CkksContext {
     final long[][] qpLastInv, qpLastInvShoup;
 
     public CkksContext(CkksParameters params, NttEngine engine) {
-        java.util.Objects.requireNonNull(engine, "engine is null");
+        Objects.requireNonNull(engine, "engine is null");
         this.params = Objects.requireNonNull(params, "params");
         this.engine = Objects.requireNonNull(engine, "engine");
         this.ringQ = new Ring(params.logN(), params.qPrimes(), engine);
@@ -72,13 +72,13 @@ public final class CkksContext {
 
     /** Context on the machine's default NTT backend with fresh counters. */
     public static CkksContext create(CkksParameters params) {
-        java.util.Objects.requireNonNull(params, "params is null");
+        Objects.requireNonNull(params, "params is null");
         return create(params, null, 1);
     }
 
     /** Context on the named backend with fresh counters. */
     public static CkksContext create(CkksParameters params, String backend) {
-        java.util.Objects.requireNonNull(params, "params is null");
+        Objects.requireNonNull(params, "params is null");
         return create(params, backend, 1);
     }
 
@@ -87,20 +87,42 @@ public final class CkksContext {
      * threads per batch; results are bit-identical for every thread count.
      */
     public static CkksContext create(CkksParameters params, String backend, int threads) {
-        java.util.Objects.requireNonNull(params, "params is null");
+        Objects.requireNonNull(params, "params is null");
         NttBackend b = backend == null ? NttBackends.defaultBackend() : NttBackends.get(backend);
         return new CkksContext(params, new NttEngine(b, new OpCounters(), threads));
     }
 
-    public CkksParameters params() { return params; }
-    public NttEngine engine() { return engine; }
-    public OpCounters counters() { return engine.counters(); }
-    public Ring ringQ() { return ringQ; }
-    public Ring ringP() { return ringP; }
-    public int n() { return params.n(); }
-    public int alpha() { return params.alpha(); }
+    public CkksParameters params() {
+        return params;
+    }
+
+    public NttEngine engine() {
+        return engine;
+    }
+
+    public OpCounters counters() {
+        return engine.counters();
+    }
+
+    public Ring ringQ() {
+        return ringQ;
+    }
+
+    public Ring ringP() {
+        return ringP;
+    }
+
+    public int n() {
+        return params.n();
+    }
+
+    public int alpha() {
+        return params.alpha();
+    }
     /** [P]_{q_j}. */
-    public long pModQ(int j) { return pModQ[j]; }
+    public long pModQ(int j) {
+        return pModQ[j];
+    }
 
     /** Prime of QP limb j at level ℓ: q_j for j ≤ ℓ, p_{j−ℓ−1} after. */
     public long primeQP(int level, int j) {
@@ -108,7 +130,7 @@ public final class CkksContext {
     }
 
     /** NTT tables of QP limb j at level ℓ. */
-    public io.hoist.ring.NttTables tablesQP(int level, int j) {
+    public NttTables tablesQP(int level, int j) {
         return j <= level ? ringQ.tables(j) : ringP.tables(j - level - 1);
     }
 
@@ -142,8 +164,10 @@ public final class CkksContext {
 
     /** BConv P → Q_ℓ (ModDown). */
     BConv modDownConv(int level) {
-        return bconvs.computeIfAbsent(key(1, level, 0),
-                k -> new BConv(new RnsBasis(params.pPrimes()), new RnsBasis(Arrays.copyOf(params.qPrimes(), level + 1))));
+        return bconvs.computeIfAbsent(
+                key(1, level, 0),
+                k -> new BConv(
+                        new RnsBasis(params.pPrimes()), new RnsBasis(Arrays.copyOf(params.qPrimes(), level + 1))));
     }
 
     /** BConv {q_ℓ} ∪ P → Q_{ℓ−1} (ModDown merged with rescale). */

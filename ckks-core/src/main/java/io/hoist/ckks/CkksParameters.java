@@ -1,14 +1,17 @@
 package io.hoist.ckks;
 
+import io.hoist.math.ModArith;
 import io.hoist.math.Primes;
+import io.hoist.ring.Automorphism;
 import io.hoist.ring.NttTables;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Immutable RNS-CKKS parameters: ring degree, slots, the Q chain q_0 … q_L and the special primes
@@ -55,18 +58,61 @@ public final class CkksParameters {
      * in its image (log QP 367 ≤ 387, h = 192) for quick CoeffsToSlots runs.
      */
     public static CkksParameters preset(String name) {
-        java.util.Objects.requireNonNull(name, "the preset name is null");
+        Objects.requireNonNull(name, "the preset name is null");
         return switch (name.toLowerCase(Locale.ROOT)) {
-            case "n13" -> builder().name("n13").logN(13).logQ(50, 40, 40).logP(60).scale(0x1p40).build();
-            case "n14" -> builder().name("n14").logN(14).logQ(55, 45, 45, 45, 45, 45).logP(60, 60).scale(0x1p45).build();
-            case "n15" -> builder().name("n15").logN(15).logQ(repeat(60, 1, 50, 9)).logP(60, 60, 60).scale(0x1p50).build();
-            case "n16" -> builder().name("n16").logN(16).logQ(repeat(60, 1, 45, 24)).logP(repeat(60, 8, 0, 0)).scale(0x1p45).build();
-            case "boot16" -> builder().name("boot16").logN(16)
-                    .logQ(concat(repeat(60, 1, 40, 9), repeat(39, 3, 60, 8), repeat(56, 4, 0, 0))).logP(repeat(61, 5, 0, 0))
-                    .secret(SecretDistribution.sparseTernary(192)).scale(0x1p45).build();
-            case "boot14" -> builder().name("boot14").logN(14).logQ(50, 36, 36, 45, 45, 45).logP(55, 55)
-                    .secret(SecretDistribution.sparseTernary(192)).scale(0x1p40).build();
-            default -> throw new IllegalArgumentException("unknown preset '" + name + "'; known: " + String.join(", ", presetNames()));
+            case "n13" ->
+                builder()
+                        .name("n13")
+                        .logN(13)
+                        .logQ(50, 40, 40)
+                        .logP(60)
+                        .scale(0x1p40)
+                        .build();
+            case "n14" ->
+                builder()
+                        .name("n14")
+                        .logN(14)
+                        .logQ(55, 45, 45, 45, 45, 45)
+                        .logP(60, 60)
+                        .scale(0x1p45)
+                        .build();
+            case "n15" ->
+                builder()
+                        .name("n15")
+                        .logN(15)
+                        .logQ(repeat(60, 1, 50, 9))
+                        .logP(60, 60, 60)
+                        .scale(0x1p50)
+                        .build();
+            case "n16" ->
+                builder()
+                        .name("n16")
+                        .logN(16)
+                        .logQ(repeat(60, 1, 45, 24))
+                        .logP(repeat(60, 8, 0, 0))
+                        .scale(0x1p45)
+                        .build();
+            case "boot16" ->
+                builder()
+                        .name("boot16")
+                        .logN(16)
+                        .logQ(concat(repeat(60, 1, 40, 9), repeat(39, 3, 60, 8), repeat(56, 4, 0, 0)))
+                        .logP(repeat(61, 5, 0, 0))
+                        .secret(SecretDistribution.sparseTernary(192))
+                        .scale(0x1p45)
+                        .build();
+            case "boot14" ->
+                builder()
+                        .name("boot14")
+                        .logN(14)
+                        .logQ(50, 36, 36, 45, 45, 45)
+                        .logP(55, 55)
+                        .secret(SecretDistribution.sparseTernary(192))
+                        .scale(0x1p40)
+                        .build();
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown preset '" + name + "'; known: " + String.join(", ", presetNames()));
         };
     }
 
@@ -85,25 +131,69 @@ public final class CkksParameters {
         return out;
     }
 
-    public String name() { return name; }
-    public int logN() { return logN; }
-    public int n() { return 1 << logN; }
-    public int logSlots() { return logSlots; }
-    public int slots() { return 1 << logSlots; }
+    public String name() {
+        return name;
+    }
+
+    public int logN() {
+        return logN;
+    }
+
+    public int n() {
+        return 1 << logN;
+    }
+
+    public int logSlots() {
+        return logSlots;
+    }
+
+    public int slots() {
+        return 1 << logSlots;
+    }
     /** Top level L (L+1 primes in Q). */
-    public int maxLevel() { return q.length - 1; }
-    public int qCount() { return q.length; }
-    public long q(int i) { return q[i]; }
-    public long[] qPrimes() { return q.clone(); }
+    public int maxLevel() {
+        return q.length - 1;
+    }
+
+    public int qCount() {
+        return q.length;
+    }
+
+    public long q(int i) {
+        return q[i];
+    }
+
+    public long[] qPrimes() {
+        return q.clone();
+    }
     /** α, the number of special primes. */
-    public int alpha() { return p.length; }
-    public long p(int i) { return p[i]; }
-    public long[] pPrimes() { return p.clone(); }
-    public double defaultScale() { return defaultScale; }
-    public SecretDistribution secret() { return secret; }
-    public double sigma() { return sigma; }
+    public int alpha() {
+        return p.length;
+    }
+
+    public long p(int i) {
+        return p[i];
+    }
+
+    public long[] pPrimes() {
+        return p.clone();
+    }
+
+    public double defaultScale() {
+        return defaultScale;
+    }
+
+    public SecretDistribution secret() {
+        return secret;
+    }
+
+    public double sigma() {
+        return sigma;
+    }
     /** Whether log QP is within the 128-bit bound for N and σ is in the range the bound covers ({@link SecurityBound#sigmaCovered}). */
-    public boolean secure() { return secure; }
+    public boolean secure() {
+        return secure;
+    }
 
     /** β at level ℓ: ⌈(ℓ+1)/α⌉ digits. */
     public int beta(int level) {
@@ -116,12 +206,12 @@ public final class CkksParameters {
 
     /** The Galois element 5^(k mod slots) mod 2N that rotates the slot vector left by k (k may be negative). */
     public long galoisElementForRotation(int k) {
-        return io.hoist.ring.Automorphism.galoisElement(logN, Math.floorMod(k, slots()));
+        return Automorphism.galoisElement(logN, Math.floorMod(k, slots()));
     }
 
     /** The Galois element 2N − 1 of complex conjugation. */
     public long galoisElementForConjugation() {
-        return io.hoist.ring.Automorphism.conjugationElement(logN);
+        return Automorphism.conjugationElement(logN);
     }
 
     public double logQ() {
@@ -145,11 +235,17 @@ public final class CkksParameters {
         int bound = SecurityBound.maxLogQP(logN, secret);
         if (secure) return "secure (log QP = " + fmt(logQP()) + " ≤ " + bound + ")";
         if (logQP() <= bound) return "NOT SECURE (" + sigmaReason() + ")";
-        return "NOT SECURE (log QP = " + fmt(logQP()) + (bound == 0 ? ": " + SecurityBound.rule(secret) : " > " + bound) + ")";
+        return "NOT SECURE (log QP = " + fmt(logQP()) + (bound == 0 ? ": " + SecurityBound.rule(secret) : " > " + bound)
+                + ")";
     }
 
     private String sigmaReason() {
-        return String.format(Locale.ROOT, "σ = %s is outside [%s, %s], the error widths the 128-bit bound is applied to", sigma, SecurityBound.MIN_SIGMA, SecurityBound.MAX_SIGMA);
+        return String.format(
+                Locale.ROOT,
+                "σ = %s is outside [%s, %s], the error widths the 128-bit bound is applied to",
+                sigma,
+                SecurityBound.MIN_SIGMA,
+                SecurityBound.MAX_SIGMA);
     }
 
     private static String fmt(double x) {
@@ -158,8 +254,14 @@ public final class CkksParameters {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CkksParameters c && c.logN == logN && c.logSlots == logSlots && Arrays.equals(c.q, q)
-                && Arrays.equals(c.p, p) && c.defaultScale == defaultScale && c.secret.equals(secret) && c.sigma == sigma;
+        return o instanceof CkksParameters c
+                && c.logN == logN
+                && c.logSlots == logSlots
+                && Arrays.equals(c.q, q)
+                && Arrays.equals(c.p, p)
+                && c.defaultScale == defaultScale
+                && c.secret.equals(secret)
+                && c.sigma == sigma;
     }
 
     @Override
@@ -169,9 +271,19 @@ public final class CkksParameters {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "CkksParameters[%sN=2^%d, slots=2^%d, L+1=%d, α=%d, β=%d, log QP=%.1f, scale=2^%.1f, %s, %s]",
-                name == null ? "" : name + ", ", logN, logSlots, q.length, p.length, beta(), logQP(),
-                Math.log(defaultScale) / Math.log(2), secret, secure ? "secure" : "NOT SECURE");
+        return String.format(
+                Locale.ROOT,
+                "CkksParameters[%sN=2^%d, slots=2^%d, L+1=%d, α=%d, β=%d, log QP=%.1f, scale=2^%.1f, %s, %s]",
+                name == null ? "" : name + ", ",
+                logN,
+                logSlots,
+                q.length,
+                p.length,
+                beta(),
+                logQP(),
+                Math.log(defaultScale) / Math.log(2),
+                secret,
+                secure ? "secure" : "NOT SECURE");
     }
 
     /** Builder; {@link #build()} checks everything and names what is wrong. */
@@ -188,37 +300,81 @@ public final class CkksParameters {
         private double sigma = DEFAULT_SIGMA;
         private boolean allowInsecure;
 
-        public Builder name(String n) { this.name = n; return this; }
-        public Builder logN(int v) { this.logN = v; return this; }
+        public Builder name(String n) {
+            this.name = n;
+            return this;
+        }
+
+        public Builder logN(int v) {
+            this.logN = v;
+            return this;
+        }
+
         public Builder logSlots(int v) {
             if (v < 0) throw new IllegalArgumentException("logSlots must be ≥ 0, got " + v);
             this.logSlots = v;
             return this;
         }
         /** Bit sizes of q_0 … q_L, first to last (primes generated). */
-        public Builder logQ(int... bits) { this.logQ = bits.clone(); this.qPrimes = null; return this; }
+        public Builder logQ(int... bits) {
+            this.logQ = bits.clone();
+            this.qPrimes = null;
+            return this;
+        }
         /** Bit sizes of p_0 … p_{α−1} (primes generated). */
-        public Builder logP(int... bits) { this.logP = bits.clone(); this.pPrimes = null; return this; }
-        public Builder qPrimes(long... primes) { this.qPrimes = primes.clone(); this.logQ = null; return this; }
-        public Builder pPrimes(long... primes) { this.pPrimes = primes.clone(); this.logP = null; return this; }
+        public Builder logP(int... bits) {
+            this.logP = bits.clone();
+            this.pPrimes = null;
+            return this;
+        }
+
+        public Builder qPrimes(long... primes) {
+            this.qPrimes = primes.clone();
+            this.logQ = null;
+            return this;
+        }
+
+        public Builder pPrimes(long... primes) {
+            this.pPrimes = primes.clone();
+            this.logP = null;
+            return this;
+        }
         /** The default scale Δ: finite, at least 2, and below Q_L/2 (checked by {@link #build}). */
         public Builder scale(double s) {
-            if (!Double.isFinite(s) || s < 2) throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + s);
+            if (!Double.isFinite(s) || s < 2)
+                throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + s);
             this.scale = s;
             return this;
         }
-        public Builder secret(SecretDistribution s) { this.secret = s; return this; }
-        public Builder sigma(double s) { this.sigma = s; return this; }
+
+        public Builder secret(SecretDistribution s) {
+            this.secret = s;
+            return this;
+        }
+
+        public Builder sigma(double s) {
+            this.sigma = s;
+            return this;
+        }
         /** Accepts parameters over the 128-bit bound (tests, studies); reports then say NOT SECURE. */
-        public Builder allowInsecure() { this.allowInsecure = true; return this; }
+        public Builder allowInsecure() {
+            this.allowInsecure = true;
+            return this;
+        }
 
         public CkksParameters build() {
-            if (logN < 2 || logN > NttTables.MAX_LOG_N) throw new IllegalArgumentException("logN must be in [2, " + NttTables.MAX_LOG_N + "], got " + logN);
-            if (logSlots > logN - 1) throw new IllegalArgumentException("at most N/2 = 2^" + (logN - 1) + " slots, asked for 2^" + logSlots);
-            if (logQ == null && qPrimes == null) throw new IllegalArgumentException("no Q primes: call logQ(...) or qPrimes(...)");
-            if (logP == null && pPrimes == null) throw new IllegalArgumentException("no P primes: call logP(...) or pPrimes(...)");
-            if (!(sigma > 0) || !Double.isFinite(sigma)) throw new IllegalArgumentException("sigma must be a positive finite number, got " + sigma);
-            if (secret.hammingWeight() > (1 << logN)) throw new IllegalArgumentException("Hamming weight " + secret.hammingWeight() + " exceeds N");
+            if (logN < 2 || logN > NttTables.MAX_LOG_N)
+                throw new IllegalArgumentException("logN must be in [2, " + NttTables.MAX_LOG_N + "], got " + logN);
+            if (logSlots > logN - 1)
+                throw new IllegalArgumentException("at most N/2 = 2^" + (logN - 1) + " slots, asked for 2^" + logSlots);
+            if (logQ == null && qPrimes == null)
+                throw new IllegalArgumentException("no Q primes: call logQ(...) or qPrimes(...)");
+            if (logP == null && pPrimes == null)
+                throw new IllegalArgumentException("no P primes: call logP(...) or pPrimes(...)");
+            if (!(sigma > 0) || !Double.isFinite(sigma))
+                throw new IllegalArgumentException("sigma must be a positive finite number, got " + sigma);
+            if (secret.hammingWeight() > (1 << logN))
+                throw new IllegalArgumentException("Hamming weight " + secret.hammingWeight() + " exceeds N");
             Set<Long> used = new HashSet<>();
             if (qPrimes != null) for (long x : qPrimes) used.add(x);
             if (pPrimes != null) for (long x : pPrimes) used.add(x);
@@ -228,40 +384,59 @@ public final class CkksParameters {
             if (q.length == 0) throw new IllegalArgumentException("Q needs at least one prime");
             if (p.length == 0) throw new IllegalArgumentException("P needs at least one prime (hybrid key switching)");
             Set<Long> all = new HashSet<>();
-            for (long x : q) { NttTables.of(logN, x); if (!all.add(x)) throw new IllegalArgumentException("prime " + x + " appears twice"); }
-            for (long x : p) { NttTables.of(logN, x); if (!all.add(x)) throw new IllegalArgumentException("prime " + x + " appears twice"); }
+            for (long x : q) {
+                NttTables.of(logN, x);
+                if (!all.add(x)) throw new IllegalArgumentException("prime " + x + " appears twice");
+            }
+            for (long x : p) {
+                NttTables.of(logN, x);
+                if (!all.add(x)) throw new IllegalArgumentException("prime " + x + " appears twice");
+            }
             CkksParameters params = new CkksParameters(this, q, p);
             double logQTop = params.logQ();
             if (!(Math.log(params.defaultScale) / Math.log(2) < logQTop - 1)) {
-                throw new InvalidScaleException(String.format(Locale.ROOT, "default scale 2^%.1f does not fit the modulus 2^%.1f (it must stay below Q/2)",
-                        Math.log(params.defaultScale) / Math.log(2), logQTop));
+                throw new InvalidScaleException(String.format(
+                        Locale.ROOT,
+                        "default scale 2^%.1f does not fit the modulus 2^%.1f (it must stay below Q/2)",
+                        Math.log(params.defaultScale) / Math.log(2),
+                        logQTop));
             }
             if (!params.secure && !allowInsecure && !SecurityBound.sigmaCovered(sigma)) {
-                throw new InsecureParametersException(params.sigmaReason() + "; call allowInsecure() (or pass --insecure) to use it anyway");
+                throw new InsecureParametersException(
+                        params.sigmaReason() + "; call allowInsecure() (or pass --insecure) to use it anyway");
             }
             if (!params.secure && !allowInsecure) {
-                throw new InsecureParametersException(String.format(Locale.ROOT,
+                throw new InsecureParametersException(String.format(
+                        Locale.ROOT,
                         "log QP = %.1f exceeds the 128-bit bound %d for N = 2^%d with a %s secret (%s); call allowInsecure() (or pass --insecure) to use it anyway",
-                        params.logQP(), SecurityBound.maxLogQP(logN, secret), logN, secret, SecurityBound.rule(secret)));
+                        params.logQP(),
+                        SecurityBound.maxLogQP(logN, secret),
+                        logN,
+                        secret,
+                        SecurityBound.rule(secret)));
             }
             return params;
         }
 
         /** Every prime size asked for, checked in range and against how many such primes exist, before any is generated. */
         private void checkPrimeSupply(Set<Long> explicit) {
-            java.util.TreeMap<Integer, Integer> need = new java.util.TreeMap<>();
+            TreeMap<Integer, Integer> need = new TreeMap<>();
             if (qPrimes == null) for (int b : logQ) need.merge(b, 1, Integer::sum);
             if (pPrimes == null) for (int b : logP) need.merge(b, 1, Integer::sum);
             for (var e : need.entrySet()) {
                 int bits = e.getKey();
-                if (bits < logN + 2 || bits > io.hoist.math.ModArith.MAX_BITS) {
-                    throw new IllegalArgumentException("a prime of " + bits + " bits cannot serve N = 2^" + logN + ": prime sizes must be in [" + (logN + 2) + ", "
-                            + io.hoist.math.ModArith.MAX_BITS + "] bits (q ≡ 1 mod 2N)");
+                if (bits < logN + 2 || bits > ModArith.MAX_BITS) {
+                    throw new IllegalArgumentException(
+                            "a prime of " + bits + " bits cannot serve N = 2^" + logN + ": prime sizes must be in ["
+                                    + (logN + 2) + ", " + ModArith.MAX_BITS + "] bits (q ≡ 1 mod 2N)");
                 }
                 int have = Primes.nttPrimeCount(logN, bits, e.getValue(), explicit);
                 if (have < e.getValue()) {
-                    throw new IllegalArgumentException("the prime sizes ask for " + e.getValue() + " distinct primes of " + bits + " bits, but only " + have
-                            + " such primes are ≡ 1 mod 2N = 2^" + (logN + 1) + (explicit.isEmpty() ? "" : " (apart from the explicit ones)") + "; use larger primes or fewer of them");
+                    throw new IllegalArgumentException(
+                            "the prime sizes ask for " + e.getValue() + " distinct primes of " + bits
+                                    + " bits, but only " + have + " such primes are ≡ 1 mod 2N = 2^" + (logN + 1)
+                                    + (explicit.isEmpty() ? "" : " (apart from the explicit ones)")
+                                    + "; use larger primes or fewer of them");
                 }
             }
         }

@@ -19,7 +19,9 @@ public final class ComplexVector {
 
     /** Takes the arrays (internal results that nobody else holds). */
     private ComplexVector(double[] re, double[] im, boolean owned) {
-        if (re.length != im.length) throw new IllegalArgumentException("real and imaginary parts differ in length: " + re.length + " vs " + im.length);
+        if (re.length != im.length)
+            throw new IllegalArgumentException(
+                    "real and imaginary parts differ in length: " + re.length + " vs " + im.length);
         this.re = re;
         this.im = im;
     }
@@ -57,7 +59,10 @@ public final class ComplexVector {
     /** Uniform in the unit square [−1, 1] + i[−1, 1] (test data, not key material). */
     public static ComplexVector random(SplittableRandom r, int n) {
         double[] a = new double[n], b = new double[n];
-        for (int i = 0; i < n; i++) { a[i] = 2 * r.nextDouble() - 1; b[i] = 2 * r.nextDouble() - 1; }
+        for (int i = 0; i < n; i++) {
+            a[i] = 2 * r.nextDouble() - 1;
+            b[i] = 2 * r.nextDouble() - 1;
+        }
         return wrap(a, b);
     }
 
@@ -71,13 +76,19 @@ public final class ComplexVector {
 
     public ComplexVector add(ComplexVector o) {
         double[] a = new double[length()], b = new double[length()];
-        for (int i = 0; i < a.length; i++) { a[i] = re[i] + o.re[i]; b[i] = im[i] + o.im[i]; }
+        for (int i = 0; i < a.length; i++) {
+            a[i] = re[i] + o.re[i];
+            b[i] = im[i] + o.im[i];
+        }
         return wrap(a, b);
     }
 
     public ComplexVector sub(ComplexVector o) {
         double[] a = new double[length()], b = new double[length()];
-        for (int i = 0; i < a.length; i++) { a[i] = re[i] - o.re[i]; b[i] = im[i] - o.im[i]; }
+        for (int i = 0; i < a.length; i++) {
+            a[i] = re[i] - o.re[i];
+            b[i] = im[i] - o.im[i];
+        }
         return wrap(a, b);
     }
 
@@ -93,7 +104,10 @@ public final class ComplexVector {
 
     public ComplexVector scale(double c) {
         double[] a = new double[length()], b = new double[length()];
-        for (int i = 0; i < a.length; i++) { a[i] = re[i] * c; b[i] = im[i] * c; }
+        for (int i = 0; i < a.length; i++) {
+            a[i] = re[i] * c;
+            b[i] = im[i] * c;
+        }
         return wrap(a, b);
     }
 
@@ -101,7 +115,11 @@ public final class ComplexVector {
     public ComplexVector rotate(int k) {
         int n = length();
         double[] a = new double[n], b = new double[n];
-        for (int t = 0; t < n; t++) { int s = Math.floorMod(t + k, n); a[t] = re[s]; b[t] = im[s]; }
+        for (int t = 0; t < n; t++) {
+            int s = Math.floorMod(t + k, n);
+            a[t] = re[s];
+            b[t] = im[s];
+        }
         return wrap(a, b);
     }
 

@@ -3,6 +3,7 @@ package io.hoist.ckks;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
+import java.util.Objects;
 
 /** Decrypts: m = c_0 + c_1·s (+ c_2·s²). Thread-safe. */
 public final class Decryptor {
@@ -10,16 +11,18 @@ public final class Decryptor {
     private final SecretKey sk;
 
     public Decryptor(CkksContext ctx, SecretKey sk) {
-        java.util.Objects.requireNonNull(ctx, "ctx is null");
-        java.util.Objects.requireNonNull(sk, "sk is null");
-        if (!sk.params().equals(ctx.params())) throw new ParameterMismatchException("secret key made under other parameters");
+        Objects.requireNonNull(ctx, "ctx is null");
+        Objects.requireNonNull(sk, "sk is null");
+        if (!sk.params().equals(ctx.params()))
+            throw new ParameterMismatchException("secret key made under other parameters");
         this.ctx = ctx;
         this.sk = sk;
     }
 
     public Plaintext decrypt(Ciphertext ct) {
-        java.util.Objects.requireNonNull(ct, "ct is null");
-        if (!ct.params().equals(ctx.params())) throw new ParameterMismatchException("ciphertext made under other parameters");
+        Objects.requireNonNull(ct, "ct is null");
+        if (!ct.params().equals(ctx.params()))
+            throw new ParameterMismatchException("ciphertext made under other parameters");
         Ring rq = ctx.ringQ();
         int level = ct.level();
         RnsPoly s = sk.s().q().atLevel(level);
@@ -37,8 +40,8 @@ public final class Decryptor {
     }
 
     public ComplexVector decryptAndDecode(Ciphertext ct, Encoder encoder) {
-        java.util.Objects.requireNonNull(ct, "ct is null");
-        java.util.Objects.requireNonNull(encoder, "encoder is null");
+        Objects.requireNonNull(ct, "ct is null");
+        Objects.requireNonNull(encoder, "encoder is null");
         return encoder.decode(decrypt(ct));
     }
 }

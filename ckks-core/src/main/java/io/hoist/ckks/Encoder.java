@@ -3,10 +3,11 @@ package io.hoist.ckks;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.Locale;
+import java.util.Objects;
 
 /**
  * The canonical embedding by the special FFT (HEAAN/Lattigo layout): slot j of a plaintext with n
@@ -16,11 +17,11 @@ import java.math.RoundingMode;
  */
 public final class Encoder {
     private final CkksContext ctx;
-    private final int n;       // ring degree
+    private final int n; // ring degree
     private final SpecialFft fft;
 
     public Encoder(CkksContext ctx) {
-        java.util.Objects.requireNonNull(ctx, "ctx is null");
+        Objects.requireNonNull(ctx, "ctx is null");
         this.ctx = ctx;
         this.n = ctx.n();
         this.fft = new SpecialFft(ctx.params().logN());
@@ -32,7 +33,7 @@ public final class Encoder {
 
     /** Encodes up to {@code slots} complex values into Q at {@code level} and {@code scale}. */
     public Plaintext encode(ComplexVector values, int level, double scale) {
-        java.util.Objects.requireNonNull(values, "values is null");
+        Objects.requireNonNull(values, "values is null");
         checkLevel(level);
         checkScale(scale, level);
         double[] real = embed(values, scale);
@@ -43,19 +44,19 @@ public final class Encoder {
 
     /** Encodes real values (imaginary parts zero). */
     public Plaintext encode(double[] values, int level, double scale) {
-        java.util.Objects.requireNonNull(values, "values is null");
+        Objects.requireNonNull(values, "values is null");
         return encode(ComplexVector.ofReal(values), level, scale);
     }
 
     /** Encodes at the top level and the default scale. */
     public Plaintext encode(ComplexVector values) {
-        java.util.Objects.requireNonNull(values, "values is null");
+        Objects.requireNonNull(values, "values is null");
         return encode(values, ctx.params().maxLevel(), ctx.params().defaultScale());
     }
 
     /** Encodes into QP (Q limbs up to {@code level} plus all P limbs): the form of linear-transform diagonals. */
     public PlaintextQP encodeQP(ComplexVector values, int level, double scale) {
-        java.util.Objects.requireNonNull(values, "values is null");
+        Objects.requireNonNull(values, "values is null");
         checkScale(scale, level);
         checkLevel(level);
         double[] real = embed(values, scale);
@@ -78,11 +79,14 @@ public final class Encoder {
      * For bulk encoders (the diagonals of a transform) that build the slot vector themselves.
      */
     public long[] encodeToIntegers(double[] re, double[] im, double scale) {
-        java.util.Objects.requireNonNull(re, "re is null");
-        java.util.Objects.requireNonNull(im, "im is null");
-        if (!Double.isFinite(scale) || scale < 2) throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
+        Objects.requireNonNull(re, "re is null");
+        Objects.requireNonNull(im, "im is null");
+        if (!Double.isFinite(scale) || scale < 2)
+            throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
         int slots = ctx.params().slots();
-        if (re.length != slots || im.length != slots) throw new IllegalArgumentException("need " + slots + " slot values, got " + re.length + " and " + im.length);
+        if (re.length != slots || im.length != slots)
+            throw new IllegalArgumentException(
+                    "need " + slots + " slot values, got " + re.length + " and " + im.length);
         double[] real = embedInPlace(re, im, scale);
         long[] out = new long[n];
         for (int k = 0; k < n; k++) out[k] = round62(real[k], k);
@@ -91,16 +95,20 @@ public final class Encoder {
 
     private static long round62(double c, int k) {
         if (!(Math.abs(c) < 0x1p62)) {
-            throw new EncodingOverflowException(String.format(java.util.Locale.ROOT,
-                    "coefficient %d reaches 2^%.1f; the one-word form holds at most 2^62", k, Math.log(Math.abs(c)) / Math.log(2)));
+            throw new EncodingOverflowException(String.format(
+                    Locale.ROOT,
+                    "coefficient %d reaches 2^%.1f; the one-word form holds at most 2^62",
+                    k,
+                    Math.log(Math.abs(c)) / Math.log(2)));
         }
         return Math.round(c);
     }
 
     public long[] encodeToIntegers(ComplexVector values, double scale) {
-        java.util.Objects.requireNonNull(values, "values is null");
+        Objects.requireNonNull(values, "values is null");
         int slots = ctx.params().slots();
-        if (values.length() > slots) throw new EncodingOverflowException(values.length() + " values do not fit in " + slots + " slots");
+        if (values.length() > slots)
+            throw new EncodingOverflowException(values.length() + " values do not fit in " + slots + " slots");
         double[] re = new double[slots], im = new double[slots];
         System.arraycopy(values.re(), 0, re, 0, values.length());
         System.arraycopy(values.im(), 0, im, 0, values.length());
@@ -109,10 +117,11 @@ public final class Encoder {
 
     /** Signed integer coefficients → QP polynomial at {@code level}, NTT domain (one batched call per part). */
     public PolyQP liftQP(long[] coeffs, int level) {
-        java.util.Objects.requireNonNull(coeffs, "coeffs is null");
+        Objects.requireNonNull(coeffs, "coeffs is null");
         checkLevel(level);
-        PolyQP p = new PolyQP(io.hoist.ckks.Sampler.fromSigned(ctx.ringQ(), level, coeffs),
-                io.hoist.ckks.Sampler.fromSigned(ctx.ringP(), ctx.alpha() - 1, coeffs));
+        PolyQP p = new PolyQP(
+                Sampler.fromSigned(ctx.ringQ(), level, coeffs),
+                Sampler.fromSigned(ctx.ringP(), ctx.alpha() - 1, coeffs));
         ctx.ringQ().ntt(p.q());
         ctx.ringP().ntt(p.p());
         return p;
@@ -120,9 +129,9 @@ public final class Encoder {
 
     /** Signed integer coefficients → Q polynomial at {@code level}, NTT domain. */
     public RnsPoly liftQ(long[] coeffs, int level) {
-        java.util.Objects.requireNonNull(coeffs, "coeffs is null");
+        Objects.requireNonNull(coeffs, "coeffs is null");
         checkLevel(level);
-        RnsPoly p = io.hoist.ckks.Sampler.fromSigned(ctx.ringQ(), level, coeffs);
+        RnsPoly p = Sampler.fromSigned(ctx.ringQ(), level, coeffs);
         ctx.ringQ().ntt(p);
         return p;
     }
@@ -132,13 +141,15 @@ public final class Encoder {
      * embedding): the input of CoeffsToSlots, whose slots then hold the decoding of t.
      */
     public Plaintext encodeCoefficients(double[] coefficients, int level, double scale) {
-        java.util.Objects.requireNonNull(coefficients, "coefficients is null");
+        Objects.requireNonNull(coefficients, "coefficients is null");
         checkLevel(level);
         checkScale(scale, level);
-        if (coefficients.length > n) throw new EncodingOverflowException(coefficients.length + " coefficients do not fit a ring of degree " + n);
+        if (coefficients.length > n)
+            throw new EncodingOverflowException(coefficients.length + " coefficients do not fit a ring of degree " + n);
         double[] coef = new double[n];
         for (int k = 0; k < coefficients.length; k++) {
-            if (!Double.isFinite(coefficients[k])) throw new EncodingOverflowException("coefficient " + k + " is not finite");
+            if (!Double.isFinite(coefficients[k]))
+                throw new EncodingOverflowException("coefficient " + k + " is not finite");
             coef[k] = coefficients[k] * scale;
         }
         RnsPoly p = toPoly(ctx.ringQ(), level, coef, ctx.params().logQ() - logQSuffix(level), "Q_" + level);
@@ -148,7 +159,7 @@ public final class Encoder {
 
     /** The N coefficients of a plaintext (centred CRT) divided by its scale: the inverse of {@link #encodeCoefficients}. */
     public double[] coefficients(Plaintext pt) {
-        java.util.Objects.requireNonNull(pt, "pt is null");
+        Objects.requireNonNull(pt, "pt is null");
         RnsPoly c = pt.poly().copy();
         if (c.domain() == Domain.NTT) ctx.ringQ().intt(c);
         double[] out = centeredCoefficients(c);
@@ -158,7 +169,7 @@ public final class Encoder {
 
     /** Decodes a plaintext into its {@code slots} complex values. */
     public ComplexVector decode(Plaintext pt) {
-        java.util.Objects.requireNonNull(pt, "pt is null");
+        Objects.requireNonNull(pt, "pt is null");
         RnsPoly c = pt.poly().copy();
         if (c.domain() == Domain.NTT) ctx.ringQ().intt(c);
         return decodeCoefficients(c, pt.scale());
@@ -180,23 +191,30 @@ public final class Encoder {
 
     private double logQSuffix(int level) {
         double s = 0;
-        for (int j = level + 1; j <= ctx.params().maxLevel(); j++) s += Math.log(ctx.params().q(j)) / Math.log(2);
+        for (int j = level + 1; j <= ctx.params().maxLevel(); j++)
+            s += Math.log(ctx.params().q(j)) / Math.log(2);
         return s;
     }
 
     /** A scale must be finite, at least 2 and leave room below Q_ℓ/2 for a message of magnitude 1. */
     private void checkScale(double scale, int level) {
-        if (!Double.isFinite(scale) || scale < 2) throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
+        if (!Double.isFinite(scale) || scale < 2)
+            throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
         double logQ = ctx.params().logQ() - logQSuffix(level);
         if (!(Math.log(scale) / Math.log(2) < logQ - 1)) {
-            throw new InvalidScaleException(String.format(java.util.Locale.ROOT, "scale 2^%.1f does not fit the modulus 2^%.1f at level %d",
-                    Math.log(scale) / Math.log(2), logQ, level));
+            throw new InvalidScaleException(String.format(
+                    Locale.ROOT,
+                    "scale 2^%.1f does not fit the modulus 2^%.1f at level %d",
+                    Math.log(scale) / Math.log(2),
+                    logQ,
+                    level));
         }
     }
 
     private void checkLevel(int level) {
         if (level < 0 || level > ctx.params().maxLevel()) {
-            throw new LevelMismatchException("level " + level + " outside [0, " + ctx.params().maxLevel() + "]");
+            throw new LevelMismatchException(
+                    "level " + level + " outside [0, " + ctx.params().maxLevel() + "]");
         }
     }
 
@@ -214,10 +232,12 @@ public final class Encoder {
 
     /** Δ·(special inverse FFT of the slot values) laid out as N coefficients; re and im (one per slot) are the FFT's scratch. */
     private double[] embedInPlace(double[] re, double[] im, double scale) {
-        if (!(scale > 0) || Double.isInfinite(scale)) throw new EncodingOverflowException("scale must be positive and finite: " + scale);
+        if (!(scale > 0) || Double.isInfinite(scale))
+            throw new EncodingOverflowException("scale must be positive and finite: " + scale);
         int slots = re.length;
         for (int i = 0; i < slots; i++) {
-            if (!Double.isFinite(re[i]) || !Double.isFinite(im[i])) throw new EncodingOverflowException("value " + i + " is not finite");
+            if (!Double.isFinite(re[i]) || !Double.isFinite(im[i]))
+                throw new EncodingOverflowException("value " + i + " is not finite");
         }
         fft.inverse(re, im, slots);
         double[] coef = new double[n];
@@ -234,9 +254,12 @@ public final class Encoder {
         double max = 0;
         for (double c : coef) max = Math.max(max, Math.abs(c));
         if (!Double.isFinite(max) || (max >= 1 && Math.log(max) / Math.log(2) >= logModulus - 1)) {
-            throw new EncodingOverflowException(String.format(java.util.Locale.ROOT,
+            throw new EncodingOverflowException(String.format(
+                    Locale.ROOT,
                     "encoded coefficients reach 2^%.1f but the modulus %s has only %.1f bits: lower the scale or the values",
-                    Math.log(max) / Math.log(2), modulusName, logModulus));
+                    Math.log(max) / Math.log(2),
+                    modulusName,
+                    logModulus));
         }
         RnsPoly p = ring.newPoly(level, Domain.COEFFICIENT);
         for (int k = 0; k < n; k++) {
@@ -249,8 +272,10 @@ public final class Encoder {
                     p.limb(i)[k] = r < 0 ? r + q : r;
                 }
             } else {
-                BigInteger v = new BigDecimal(c).setScale(0, RoundingMode.HALF_EVEN).toBigIntegerExact();
-                for (int i = 0; i <= level; i++) p.limb(i)[k] = v.mod(BigInteger.valueOf(ring.prime(i))).longValue();
+                BigInteger v =
+                        new BigDecimal(c).setScale(0, RoundingMode.HALF_EVEN).toBigIntegerExact();
+                for (int i = 0; i <= level; i++)
+                    p.limb(i)[k] = v.mod(BigInteger.valueOf(ring.prime(i))).longValue();
             }
         }
         return p;
@@ -286,5 +311,4 @@ public final class Encoder {
         }
         return out;
     }
-
 }

@@ -3,6 +3,7 @@ package io.hoist.ckks;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
+import java.util.Objects;
 
 /**
  * Encrypts plaintexts with a public key, or with the secret key as seeded symmetric ciphertexts whose
@@ -21,29 +22,33 @@ public final class Encryptor {
     }
 
     public static Encryptor withPublicKey(CkksContext ctx, PublicKey pk) {
-        java.util.Objects.requireNonNull(ctx, "ctx is null");
-        java.util.Objects.requireNonNull(pk, "pk is null");
-        if (!pk.params().equals(ctx.params())) throw new ParameterMismatchException("public key made under other parameters");
+        Objects.requireNonNull(ctx, "ctx is null");
+        Objects.requireNonNull(pk, "pk is null");
+        if (!pk.params().equals(ctx.params()))
+            throw new ParameterMismatchException("public key made under other parameters");
         return new Encryptor(ctx, pk, null);
     }
 
     public static Encryptor withSecretKey(CkksContext ctx, SecretKey sk) {
-        java.util.Objects.requireNonNull(ctx, "ctx is null");
-        java.util.Objects.requireNonNull(sk, "sk is null");
-        if (!sk.params().equals(ctx.params())) throw new ParameterMismatchException("secret key made under other parameters");
+        Objects.requireNonNull(ctx, "ctx is null");
+        Objects.requireNonNull(sk, "sk is null");
+        if (!sk.params().equals(ctx.params()))
+            throw new ParameterMismatchException("secret key made under other parameters");
         return new Encryptor(ctx, null, sk);
     }
 
     public Ciphertext encrypt(Plaintext pt) {
-        java.util.Objects.requireNonNull(pt, "pt is null");
+        Objects.requireNonNull(pt, "pt is null");
         checkPlaintext(pt);
         if (pk == null) return expand(encryptSeeded(pt));
         Ring rq = ctx.ringQ();
         int level = pt.level();
         Prng prng = Prng.fresh();
         RnsPoly u = Sampler.fromSigned(rq, level, Sampler.ternary(prng, ctx.n(), SecretDistribution.uniformTernary()));
-        RnsPoly e0 = Sampler.fromSigned(rq, level, Sampler.gaussian(prng, ctx.n(), ctx.params().sigma()));
-        RnsPoly e1 = Sampler.fromSigned(rq, level, Sampler.gaussian(prng, ctx.n(), ctx.params().sigma()));
+        RnsPoly e0 = Sampler.fromSigned(
+                rq, level, Sampler.gaussian(prng, ctx.n(), ctx.params().sigma()));
+        RnsPoly e1 = Sampler.fromSigned(
+                rq, level, Sampler.gaussian(prng, ctx.n(), ctx.params().sigma()));
         rq.ntt(u);
         rq.ntt(e0);
         rq.ntt(e1);
@@ -58,14 +63,16 @@ public final class Encryptor {
 
     /** Symmetric encryption with c_1 = a expanded from a fresh seed: (−a·s + e + m, seed). */
     public SeededCiphertext encryptSeeded(Plaintext pt) {
-        java.util.Objects.requireNonNull(pt, "pt is null");
-        if (sk == null) throw new WrongOperandException("seeded encryption needs the secret key (Encryptor.withSecretKey)");
+        Objects.requireNonNull(pt, "pt is null");
+        if (sk == null)
+            throw new WrongOperandException("seeded encryption needs the secret key (Encryptor.withSecretKey)");
         checkPlaintext(pt);
         Ring rq = ctx.ringQ();
         int level = pt.level();
         byte[] seed = Prng.newSeed();
         RnsPoly a = Sampler.uniformNtt(Prng.of(seed, 0), rq, level);
-        RnsPoly e = Sampler.fromSigned(rq, level, Sampler.gaussian(Prng.fresh(), ctx.n(), ctx.params().sigma()));
+        RnsPoly e = Sampler.fromSigned(
+                rq, level, Sampler.gaussian(Prng.fresh(), ctx.n(), ctx.params().sigma()));
         rq.ntt(e);
         RnsPoly c0 = rq.newPoly(level, Domain.NTT);
         rq.mulCoeffs(a, sk.s().q().atLevel(level), c0);
@@ -77,13 +84,15 @@ public final class Encryptor {
 
     /** Rebuilds the full ciphertext of a seeded one (server side; needs no key). */
     public Ciphertext expand(SeededCiphertext sc) {
-        java.util.Objects.requireNonNull(sc, "sc is null");
-        if (!sc.params().equals(ctx.params())) throw new ParameterMismatchException("seeded ciphertext made under other parameters");
+        Objects.requireNonNull(sc, "sc is null");
+        if (!sc.params().equals(ctx.params()))
+            throw new ParameterMismatchException("seeded ciphertext made under other parameters");
         RnsPoly a = Sampler.uniformNtt(Prng.of(sc.seed(), 0), ctx.ringQ(), sc.level());
         return new Ciphertext(ctx.params(), sc.scale(), sc.c0().copy(), a);
     }
 
     private void checkPlaintext(Plaintext pt) {
-        if (!pt.params().equals(ctx.params())) throw new ParameterMismatchException("plaintext encoded under other parameters");
+        if (!pt.params().equals(ctx.params()))
+            throw new ParameterMismatchException("plaintext encoded under other parameters");
     }
 }

@@ -1,12 +1,14 @@
 package io.hoist.ckks;
 
 import io.hoist.ring.Domain;
+import io.hoist.ring.LimbPool;
 import io.hoist.ring.Op;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
-
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Homomorphic operations on ciphertexts. Every operation returns a new ciphertext and leaves its
@@ -27,48 +29,60 @@ public final class Evaluator {
     private final RelinearizationKey rlk;
     private final RotationKeySet rotations;
     /** Temporaries of key switching (digits, inner products, ModDown outputs) are borrowed here and returned. */
-    private final io.hoist.ring.LimbPool pool;
+    private final LimbPool pool;
 
     public Evaluator(CkksContext ctx, RelinearizationKey rlk, RotationKeySet rotations) {
-        java.util.Objects.requireNonNull(ctx, "ctx is null");
+        Objects.requireNonNull(ctx, "ctx is null");
         this.ctx = ctx;
         this.params = ctx.params();
         this.rq = ctx.ringQ();
         this.ks = new KeySwitcher(ctx);
-        if (rlk != null && !rlk.key().params().equals(params)) throw new ParameterMismatchException("relinearization key made under other parameters");
-        if (rotations != null && !rotations.params().equals(params)) throw new ParameterMismatchException("rotation keys made under other parameters");
+        if (rlk != null && !rlk.key().params().equals(params))
+            throw new ParameterMismatchException("relinearization key made under other parameters");
+        if (rotations != null && !rotations.params().equals(params))
+            throw new ParameterMismatchException("rotation keys made under other parameters");
         this.rlk = rlk;
         this.rotations = rotations == null ? RotationKeySet.empty(params) : rotations;
-        this.pool = new io.hoist.ring.LimbPool(ctx.n());
+        this.pool = new LimbPool(ctx.n());
     }
 
     public Evaluator(CkksContext ctx) {
-        java.util.Objects.requireNonNull(ctx, "ctx is null");
+        Objects.requireNonNull(ctx, "ctx is null");
         this(ctx, null, null);
     }
 
-    public CkksContext context() { return ctx; }
-    public KeySwitcher keySwitcher() { return ks; }
-    public RotationKeySet rotationKeys() { return rotations; }
+    public CkksContext context() {
+        return ctx;
+    }
+
+    public KeySwitcher keySwitcher() {
+        return ks;
+    }
+
+    public RotationKeySet rotationKeys() {
+        return rotations;
+    }
 
     // ------------------------------------------------------------------ addition
 
     public Ciphertext add(Ciphertext a, Ciphertext b) {
-        java.util.Objects.requireNonNull(a, "a is null");
-        java.util.Objects.requireNonNull(b, "b is null");
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(b, "b is null");
         checkPair(a, b, true);
         int deg = Math.max(a.degree(), b.degree());
         RnsPoly[] out = new RnsPoly[deg + 1];
         for (int i = 0; i <= deg; i++) {
-            if (i <= a.degree() && i <= b.degree()) { out[i] = rq.newPoly(a.level(), Domain.NTT); rq.add(a.poly(i), b.poly(i), out[i]); }
-            else out[i] = (i <= a.degree() ? a.poly(i) : b.poly(i)).copy();
+            if (i <= a.degree() && i <= b.degree()) {
+                out[i] = rq.newPoly(a.level(), Domain.NTT);
+                rq.add(a.poly(i), b.poly(i), out[i]);
+            } else out[i] = (i <= a.degree() ? a.poly(i) : b.poly(i)).copy();
         }
         return new Ciphertext(params, a.scale(), out);
     }
 
     public Ciphertext sub(Ciphertext a, Ciphertext b) {
-        java.util.Objects.requireNonNull(a, "a is null");
-        java.util.Objects.requireNonNull(b, "b is null");
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(b, "b is null");
         checkPair(a, b, true);
         int deg = Math.max(a.degree(), b.degree());
         RnsPoly[] out = new RnsPoly[deg + 1];
@@ -82,15 +96,18 @@ public final class Evaluator {
     }
 
     public Ciphertext negate(Ciphertext a) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
-        for (int i = 0; i < out.length; i++) { out[i] = rq.newPoly(a.level(), Domain.NTT); rq.neg(a.poly(i), out[i]); }
+        for (int i = 0; i < out.length; i++) {
+            out[i] = rq.newPoly(a.level(), Domain.NTT);
+            rq.neg(a.poly(i), out[i]);
+        }
         return new Ciphertext(params, a.scale(), out);
     }
 
     public Ciphertext add(Ciphertext a, Plaintext p) {
-        java.util.Objects.requireNonNull(a, "a is null");
-        java.util.Objects.requireNonNull(p, "p is null");
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(p, "p is null");
         checkPlain(a, p, true);
         RnsPoly[] out = copyPolys(a);
         rq.add(a.poly(0), p.poly().atLevel(a.level()), out[0]);
@@ -98,8 +115,8 @@ public final class Evaluator {
     }
 
     public Ciphertext sub(Ciphertext a, Plaintext p) {
-        java.util.Objects.requireNonNull(a, "a is null");
-        java.util.Objects.requireNonNull(p, "p is null");
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(p, "p is null");
         checkPlain(a, p, true);
         RnsPoly[] out = copyPolys(a);
         rq.sub(a.poly(0), p.poly().atLevel(a.level()), out[0]);
@@ -108,14 +125,15 @@ public final class Evaluator {
 
     /** Adds the complex constant c to every slot (encoded at the ciphertext's scale). */
     public Ciphertext addConstant(Ciphertext a, double re, double im) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         checkParams(a);
         if (!(Math.abs(re * a.scale()) < 0x1p62) || !(Math.abs(im * a.scale()) < 0x1p62)) {
-            throw new EncodingOverflowException("constant times scale is not finite or exceeds 2^62: " + re + " + " + im + "i at scale " + a.scale());
+            throw new EncodingOverflowException("constant times scale is not finite or exceeds 2^62: " + re + " + " + im
+                    + "i at scale " + a.scale());
         }
         RnsPoly c = rq.newPoly(a.level(), Domain.COEFFICIENT);
         c.setCoefficient(0, Math.round(re * a.scale()));
-        c.setCoefficient(ctx.n() / 2, Math.round(im * a.scale()));   // X^{N/2} evaluates to i in every slot
+        c.setCoefficient(ctx.n() / 2, Math.round(im * a.scale())); // X^{N/2} evaluates to i in every slot
         rq.ntt(c);
         RnsPoly[] out = copyPolys(a);
         rq.add(a.poly(0), c, out[0]);
@@ -127,7 +145,7 @@ public final class Evaluator {
      * product with the monomial ±X^{N/2} or ±1 — no level, no noise, no key.
      */
     public Ciphertext mulByI(Ciphertext a, int power) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         checkParams(a);
         int e = Math.floorMod(power, 4);
         RnsPoly[] out = copyPolys(a);
@@ -143,30 +161,37 @@ public final class Evaluator {
 
     /** ct ⊙ pt: scales multiply; the plaintext may sit at a higher level (its prefix is used). */
     public Ciphertext mulPlain(Ciphertext a, Plaintext p) {
-        java.util.Objects.requireNonNull(a, "a is null");
-        java.util.Objects.requireNonNull(p, "p is null");
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(p, "p is null");
         checkPlain(a, p, false);
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         RnsPoly pp = p.poly().atLevel(a.level());
-        for (int i = 0; i < out.length; i++) { out[i] = rq.newPoly(a.level(), Domain.NTT); rq.mulCoeffs(a.poly(i), pp, out[i]); }
+        for (int i = 0; i < out.length; i++) {
+            out[i] = rq.newPoly(a.level(), Domain.NTT);
+            rq.mulCoeffs(a.poly(i), pp, out[i]);
+        }
         ctx.counters().increment(Op.PT_MUL);
         return new Ciphertext(params, checkProductScale(a.scale() * p.scale(), a.level()), out);
     }
 
     /** Multiplies by an integer constant (scale unchanged). */
     public Ciphertext mulInteger(Ciphertext a, long c) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
-        for (int i = 0; i < out.length; i++) { out[i] = rq.newPoly(a.level(), Domain.NTT); rq.mulScalar(a.poly(i), c, out[i]); }
+        for (int i = 0; i < out.length; i++) {
+            out[i] = rq.newPoly(a.level(), Domain.NTT);
+            rq.mulScalar(a.poly(i), c, out[i]);
+        }
         return new Ciphertext(params, a.scale(), out);
     }
 
     /** Tensor product (d_0, d_1, d_2) of two degree-1 ciphertexts; relinearize afterwards. */
     public Ciphertext mul(Ciphertext a, Ciphertext b) {
-        java.util.Objects.requireNonNull(a, "a is null");
-        java.util.Objects.requireNonNull(b, "b is null");
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(b, "b is null");
         checkPair(a, b, false);
-        if (a.degree() != 1 || b.degree() != 1) throw new WrongOperandException("mul expects two degree-1 ciphertexts (relinearize first)");
+        if (a.degree() != 1 || b.degree() != 1)
+            throw new WrongOperandException("mul expects two degree-1 ciphertexts (relinearize first)");
         int l = a.level();
         RnsPoly d0 = rq.newPoly(l, Domain.NTT), d1 = rq.newPoly(l, Domain.NTT), d2 = rq.newPoly(l, Domain.NTT);
         rq.mulCoeffs(a.poly(0), b.poly(0), d0);
@@ -178,10 +203,12 @@ public final class Evaluator {
 
     /** Switches the s² part of a degree-2 ciphertext back to s. */
     public Ciphertext relinearize(Ciphertext a) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         checkParams(a);
-        if (a.degree() != 2) throw new WrongOperandException("relinearize expects a degree-2 ciphertext, got degree " + a.degree());
-        if (rlk == null) throw new MissingRelinearizationKeyException("no relinearization key was given to this evaluator");
+        if (a.degree() != 2)
+            throw new WrongOperandException("relinearize expects a degree-2 ciphertext, got degree " + a.degree());
+        if (rlk == null)
+            throw new MissingRelinearizationKeyException("no relinearization key was given to this evaluator");
         int level = a.level();
         PolyQP[] digits = decomposePooled(a.poly(2));
         try {
@@ -194,14 +221,14 @@ public final class Evaluator {
     }
 
     public Ciphertext mulRelin(Ciphertext a, Ciphertext b) {
-        java.util.Objects.requireNonNull(a, "a is null");
-        java.util.Objects.requireNonNull(b, "b is null");
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(b, "b is null");
         return relinearize(mul(a, b));
     }
 
     /** Divides by the last prime q_ℓ (rounded) and drops it: level ℓ−1, scale / q_ℓ. */
     public Ciphertext rescale(Ciphertext a) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         checkParams(a);
         if (a.level() == 0) throw new LevelMismatchException("cannot rescale a ciphertext at level 0");
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
@@ -211,17 +238,19 @@ public final class Evaluator {
 
     /** Drops the last {@code count} primes without dividing (scale unchanged). */
     public Ciphertext dropLevel(Ciphertext a, int count) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         checkParams(a);
-        if (count < 0 || count > a.level()) throw new LevelMismatchException("cannot drop " + count + " levels from level " + a.level());
+        if (count < 0 || count > a.level())
+            throw new LevelMismatchException("cannot drop " + count + " levels from level " + a.level());
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
-        for (int i = 0; i < out.length; i++) out[i] = a.poly(i).atLevel(a.level() - count).copy();
+        for (int i = 0; i < out.length; i++)
+            out[i] = a.poly(i).atLevel(a.level() - count).copy();
         return new Ciphertext(params, a.scale(), out);
     }
 
     /** Drops levels down to {@code level}. */
     public Ciphertext atLevel(Ciphertext a, int level) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         return dropLevel(a, a.level() - level);
     }
 
@@ -229,7 +258,7 @@ public final class Evaluator {
 
     /** Left rotation of the slots by k (negative k rotates right). */
     public Ciphertext rotate(Ciphertext a, int k) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         checkRotatable(a);
         if (Math.floorMod(k, params.slots()) == 0) return a.copy();
         return automorphismPooled(a, params.galoisElementForRotation(k), "rotation by " + k);
@@ -237,24 +266,28 @@ public final class Evaluator {
 
     /** Complex conjugation of every slot. */
     public Ciphertext conjugate(Ciphertext a) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         checkRotatable(a);
         return automorphismPooled(a, params.galoisElementForConjugation(), "conjugation");
     }
 
     /** Rotations by every k in {@code ks}, sharing one Decompose (hoisting). */
     public Map<Integer, Ciphertext> rotateHoisted(Ciphertext a, int... steps) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         checkRotatable(a);
         Map<Integer, Ciphertext> out = new LinkedHashMap<>();
-        for (int k : steps) {   // every key first, so a missing one is named before any work
-            if (Math.floorMod(k, params.slots()) != 0) rotations.get(params.galoisElementForRotation(k), "rotation by " + k);
+        for (int k : steps) { // every key first, so a missing one is named before any work
+            if (Math.floorMod(k, params.slots()) != 0)
+                rotations.get(params.galoisElementForRotation(k), "rotation by " + k);
         }
         PolyQP[] digits = null;
         try {
             for (int k : steps) {
                 if (out.containsKey(k)) continue;
-                if (Math.floorMod(k, params.slots()) == 0) { out.put(k, a.copy()); continue; }
+                if (Math.floorMod(k, params.slots()) == 0) {
+                    out.put(k, a.copy());
+                    continue;
+                }
                 if (digits == null) digits = decomposePooled(a.poly(1));
                 out.put(k, automorphism(a, digits, params.galoisElementForRotation(k), "rotation by " + k));
             }
@@ -287,7 +320,7 @@ public final class Evaluator {
 
     /** Decompose(c_1) of a ciphertext: the shared first step of hoisted rotations. */
     public PolyQP[] decompose(Ciphertext a) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         checkRotatable(a);
         return ks.decompose(a.poly(1));
     }
@@ -297,10 +330,11 @@ public final class Evaluator {
      * without ModDown, from the digits of {@link #decompose}. Rotation by 0 gives (P·c_0, P·c_1).
      */
     public CiphertextQP rotateHoistedLazy(Ciphertext a, PolyQP[] digits, int k) {
-        java.util.Objects.requireNonNull(a, "a is null");
-        java.util.Objects.requireNonNull(digits, "digits is null");
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(digits, "digits is null");
         checkRotatable(a);
-        if (Math.floorMod(k, params.slots()) == 0) return new CiphertextQP(params, ks.timesP(a.poly(0)), ks.timesP(a.poly(1)), a.scale());
+        if (Math.floorMod(k, params.slots()) == 0)
+            return new CiphertextQP(params, ks.timesP(a.poly(0)), ks.timesP(a.poly(1)), a.scale());
         GaloisKey key = rotations.get(params.galoisElementForRotation(k), "rotation by " + k);
         PolyQP[] r = ks.switchAndPermute(digits, ks.timesP(a.poly(0)), key);
         return new CiphertextQP(params, r[0], r[1], a.scale());
@@ -308,14 +342,15 @@ public final class Evaluator {
 
     /** ModDown of both parts of a QP ciphertext: back to Q at the same level and scale. */
     public Ciphertext modDown(CiphertextQP c) {
-        java.util.Objects.requireNonNull(c, "c is null");
+        Objects.requireNonNull(c, "c is null");
         return new Ciphertext(params, c.scale(), ks.modDown(c.a()), ks.modDown(c.b()));
     }
 
     /** ModDown merged with rescale of both parts: level ℓ−1, scale / q_ℓ. */
     public Ciphertext modDownRescale(CiphertextQP c) {
-        java.util.Objects.requireNonNull(c, "c is null");
-        return new Ciphertext(params, c.scale() / params.q(c.level()), ks.modDownRescale(c.a()), ks.modDownRescale(c.b()));
+        Objects.requireNonNull(c, "c is null");
+        return new Ciphertext(
+                params, c.scale() / params.q(c.level()), ks.modDownRescale(c.a()), ks.modDownRescale(c.b()));
     }
 
     /**
@@ -338,28 +373,34 @@ public final class Evaluator {
     }
 
     private void checkParams(Ciphertext a) {
-        if (!a.params().equals(params)) throw new ParameterMismatchException("ciphertext made under other parameters than this evaluator's");
+        if (!a.params().equals(params))
+            throw new ParameterMismatchException("ciphertext made under other parameters than this evaluator's");
     }
 
     private void checkRotatable(Ciphertext a) {
         checkParams(a);
-        if (a.degree() != 1) throw new WrongOperandException("rotations need a degree-1 ciphertext (relinearize first), got degree " + a.degree());
+        if (a.degree() != 1)
+            throw new WrongOperandException(
+                    "rotations need a degree-1 ciphertext (relinearize first), got degree " + a.degree());
     }
 
     private void checkPair(Ciphertext a, Ciphertext b, boolean sameScale) {
         checkParams(a);
         checkParams(b);
         if (a.level() != b.level()) {
-            throw new LevelMismatchException("operands at levels " + a.level() + " and " + b.level() + "; drop the higher one with dropLevel");
+            throw new LevelMismatchException(
+                    "operands at levels " + a.level() + " and " + b.level() + "; drop the higher one with dropLevel");
         }
         if (sameScale) checkScale(a.scale(), b.scale());
     }
 
     private void checkPlain(Ciphertext a, Plaintext p, boolean sameScale) {
         checkParams(a);
-        if (!p.params().equals(params)) throw new ParameterMismatchException("plaintext encoded under other parameters");
+        if (!p.params().equals(params))
+            throw new ParameterMismatchException("plaintext encoded under other parameters");
         if (p.level() < a.level()) {
-            throw new LevelMismatchException("plaintext at level " + p.level() + " is below the ciphertext's level " + a.level());
+            throw new LevelMismatchException(
+                    "plaintext at level " + p.level() + " is below the ciphertext's level " + a.level());
         }
         if (sameScale) checkScale(a.scale(), p.scale());
     }
@@ -370,16 +411,23 @@ public final class Evaluator {
         for (int j = 0; j <= level; j++) logQ += Math.log(params.q(j)) / Math.log(2);
         double log = Math.log(scale) / Math.log(2);
         if (!(log < logQ - 1)) {
-            throw new InvalidScaleException(String.format(java.util.Locale.ROOT,
-                    "the product's scale 2^%.1f does not fit the modulus 2^%.1f at level %d: rescale the operands first", log, logQ, level));
+            throw new InvalidScaleException(String.format(
+                    Locale.ROOT,
+                    "the product's scale 2^%.1f does not fit the modulus 2^%.1f at level %d: rescale the operands first",
+                    log,
+                    logQ,
+                    level));
         }
         return scale;
     }
 
     private static void checkScale(double s1, double s2) {
         if (Math.abs(s1 / s2 - 1) > SCALE_TOLERANCE) {
-            throw new ScaleMismatchException(String.format(java.util.Locale.ROOT, "operand scales differ: 2^%.4f vs 2^%.4f",
-                    Math.log(s1) / Math.log(2), Math.log(s2) / Math.log(2)));
+            throw new ScaleMismatchException(String.format(
+                    Locale.ROOT,
+                    "operand scales differ: 2^%.4f vs 2^%.4f",
+                    Math.log(s1) / Math.log(2),
+                    Math.log(s2) / Math.log(2)));
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.hoist.ckks;
 
+import java.util.Locale;
+
 /**
  * Key memory: {@code fullBytes} with both parts of every key stored, {@code seededBytes} with each
  * uniform part a replaced by its 32-byte seed. 8 bytes per residue.
@@ -19,6 +21,6 @@ public record KeySizes(long fullBytes, long seededBytes) {
 
     @Override
     public String toString() {
-        return String.format(java.util.Locale.ROOT, "%.2f MB (seeded %.2f MB)", fullBytes / 1e6, seededBytes / 1e6);
+        return String.format(Locale.ROOT, "%.2f MB (seeded %.2f MB)", fullBytes / 1e6, seededBytes / 1e6);
     }
 }

@@ -9,6 +9,7 @@ import io.hoist.ring.LimbPool;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
+import io.hoist.ring.Parallel;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
 
@@ -86,7 +87,8 @@ public final class KeySwitcher {
      * the prepared conversion of its α_t limbs. Borrowed from {@code pool}; release each when done.
      */
     public Prepared[] decomposePrepare(RnsPoly coeff, LimbPool pool, OpCounters c) {
-        if (coeff.domain() != Domain.COEFFICIENT) throw new WrongOperandException("decomposePrepare expects the coefficient form");
+        if (coeff.domain() != Domain.COEFFICIENT)
+            throw new WrongOperandException("decomposePrepare expects the coefficient form");
         int level = coeff.level();
         int beta = ctx.params().beta(level);
         Prepared[] out = new Prepared[beta];
@@ -108,7 +110,8 @@ public final class KeySwitcher {
      * in the NTT domain) or, if it is null, from {@code coeff} and transformed; the others are
      * converted from the prepared digit and transformed, one backend call per digit.
      */
-    public void decomposeLimbs(Prepared[] prep, RnsPoly coeff, RnsPoly ntt, PolyQP[] out, int from, int to, OpCounters c) {
+    public void decomposeLimbs(
+            Prepared[] prep, RnsPoly coeff, RnsPoly ntt, PolyQP[] out, int from, int to, OpCounters c) {
         int level = coeff.level();
         int lq = level + 1;
         for (Prepared pr : prep) {
@@ -122,7 +125,10 @@ public final class KeySwitcher {
             int nn = 0;
             for (int j = from; j < to; j++) {
                 if (j >= s && j < e) {
-                    if (ntt != null) { System.arraycopy(ntt.limb(j), 0, d.limb(j), 0, n); continue; }
+                    if (ntt != null) {
+                        System.arraycopy(ntt.limb(j), 0, d.limb(j), 0, n);
+                        continue;
+                    }
                     System.arraycopy(coeff.limb(j), 0, d.limb(j), 0, n);
                 } else {
                     int ti = j < s ? j : j - own;
@@ -164,7 +170,10 @@ public final class KeySwitcher {
         Prepared[] prep = decomposePrepare(coeff, pool, cnt);
         try {
             RnsPoly cf = coeff, nt = ntt;
-            io.hoist.ring.Parallel.ranges(ctx.engine().threads(), level + 1 + ctx.alpha(), (from, to) -> decomposeLimbs(prep, cf, nt, out, from, to, cnt));
+            Parallel.ranges(
+                    ctx.engine().threads(),
+                    level + 1 + ctx.alpha(),
+                    (from, to) -> decomposeLimbs(prep, cf, nt, out, from, to, cnt));
         } finally {
             release(prep, pool);
             if (tmp != null) pool.put(tmp.limbs());
@@ -193,8 +202,19 @@ public final class KeySwitcher {
      * whose P limbs are zero). {@code t0}, {@code t1} are two caller-owned scratch limbs. Counts
      * the multiplications, not the KS-IP itself (the caller knows when the step is complete).
      */
-    public void switchAndPermute(PolyQP[] digits, SwitchingKey key, long g, PolyQP addend, PolyQP outA, PolyQP outB,
-                                 boolean accumulate, int from, int to, long[] t0, long[] t1, OpCounters c) {
+    public void switchAndPermute(
+            PolyQP[] digits,
+            SwitchingKey key,
+            long g,
+            PolyQP addend,
+            PolyQP outA,
+            PolyQP outB,
+            boolean accumulate,
+            int from,
+            int to,
+            long[] t0,
+            long[] t1,
+            OpCounters c) {
         int level = digits[0].level();
         checkKey(key, level);
         int beta = digits.length;
@@ -202,7 +222,7 @@ public final class KeySwitcher {
         long[][] x = new long[beta][], y = new long[beta][], z = new long[beta][];
         int lq = level + 1;
         for (int j = from; j < to; j++) {
-            int kj = j < lq ? j : key.level() + 1 + (j - lq);   // the key may sit at a higher level
+            int kj = j < lq ? j : key.level() + 1 + (j - lq); // the key may sit at a higher level
             for (int t = 0; t < beta; t++) {
                 x[t] = digits[t].limb(j);
                 y[t] = key.b(t).limb(kj);
@@ -226,8 +246,14 @@ public final class KeySwitcher {
     private static void addInto(long[] x, long[] y, long[] out, boolean accumulate, long q) {
         for (int k = 0; k < out.length; k++) {
             long v = x[k];
-            if (y != null) { v += y[k]; if (v >= q) v -= q; }
-            if (accumulate) { v += out[k]; if (v >= q) v -= q; }
+            if (y != null) {
+                v += y[k];
+                if (v >= q) v -= q;
+            }
+            if (accumulate) {
+                v += out[k];
+                if (v >= q) v -= q;
+            }
             out[k] = v;
         }
     }
@@ -254,9 +280,11 @@ public final class KeySwitcher {
     }
 
     void checkKey(SwitchingKey key, int level) {
-        if (!key.params().equals(ctx.params())) throw new ParameterMismatchException("switching key made under other parameters");
+        if (!key.params().equals(ctx.params()))
+            throw new ParameterMismatchException("switching key made under other parameters");
         if (key.level() < level) {
-            throw new LevelMismatchException("switching key generated at level " + key.level() + " cannot switch a ciphertext at level " + level);
+            throw new LevelMismatchException("switching key generated at level " + key.level()
+                    + " cannot switch a ciphertext at level " + level);
         }
     }
 
@@ -269,7 +297,8 @@ public final class KeySwitcher {
         int level = digits[0].level();
         PolyQP oa = PolyQP.zero(ctx, level, Domain.NTT), ob = PolyQP.zero(ctx, level, Domain.NTT);
         int limbs = level + 1 + ctx.alpha();
-        switchAndPermute(digits, key.key(), key.galoisElement(), a, oa, ob, false, 0, limbs, new long[n], new long[n], counters);
+        switchAndPermute(
+                digits, key.key(), key.galoisElement(), a, oa, ob, false, 0, limbs, new long[n], new long[n], counters);
         countInnerProduct(counters, digits.length, limbs);
         return new PolyQP[] {oa, ob};
     }
@@ -280,8 +309,16 @@ public final class KeySwitcher {
      * with their own key, g and addends; temporaries are borrowed from {@code pool}. Counts one KS-IP,
      * two ModDowns and, for g ≠ 1, the automorphism's limbs.
      */
-    public void keySwitch(PolyQP[] digits, SwitchingKey key, long g, RnsPoly add0, RnsPoly add1, RnsPoly out0, RnsPoly out1,
-                          LimbPool pool, OpCounters cnt) {
+    public void keySwitch(
+            PolyQP[] digits,
+            SwitchingKey key,
+            long g,
+            RnsPoly add0,
+            RnsPoly add1,
+            RnsPoly out0,
+            RnsPoly out1,
+            LimbPool pool,
+            OpCounters cnt) {
         int level = digits[0].level(), limbs = level + 1 + ctx.alpha();
         PolyQP t0 = PolyQP.borrow(ctx, pool, level, Domain.NTT), t1 = PolyQP.borrow(ctx, pool, level, Domain.NTT);
         long[] s0 = pool.get(), s1 = pool.get();
@@ -302,8 +339,10 @@ public final class KeySwitcher {
             modDown(t1, u1, pool, cnt);
             int[] idx = Automorphism.nttIndex(ctx.params().logN(), g);
             for (int j = 0; j <= level; j++) {
-                Automorphism.applyNttAdd(u0.limb(j), add0 == null ? null : add0.limb(j), out0.limb(j), idx, rq.prime(j), false);
-                Automorphism.applyNttAdd(u1.limb(j), add1 == null ? null : add1.limb(j), out1.limb(j), idx, rq.prime(j), false);
+                Automorphism.applyNttAdd(
+                        u0.limb(j), add0 == null ? null : add0.limb(j), out0.limb(j), idx, rq.prime(j), false);
+                Automorphism.applyNttAdd(
+                        u1.limb(j), add1 == null ? null : add1.limb(j), out1.limb(j), idx, rq.prime(j), false);
             }
             cnt.add(Op.AUTOMORPHISM_LIMBS, 2L * (level + 1));
         } finally {
@@ -325,7 +364,7 @@ public final class KeySwitcher {
     public Prepared modDownPrepare(PolyQP x, LimbPool pool, OpCounters c) {
         int alpha = ctx.alpha();
         long[][] y = pool.get(alpha);
-        long[][] in = x.p().limbs();   // the coefficient form is read in place; the NTT form is transformed in y
+        long[][] in = x.p().limbs(); // the coefficient form is read in place; the NTT form is transformed in y
         if (x.domain() == Domain.NTT) {
             for (int j = 0; j < alpha; j++) System.arraycopy(x.p().limb(j), 0, y[j], 0, n);
             NttTables[] t = new NttTables[alpha];
@@ -351,7 +390,8 @@ public final class KeySwitcher {
     public void modDown(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
         Prepared p = modDownPrepare(x, pool, c);
         try {
-            io.hoist.ring.Parallel.ranges(ctx.engine().threads(), x.level() + 1, (from, to) -> modDownLimbs(x, p, out, from, to, pool, c));
+            Parallel.ranges(
+                    ctx.engine().threads(), x.level() + 1, (from, to) -> modDownLimbs(x, p, out, from, to, pool, c));
         } finally {
             p.release(pool);
         }
@@ -381,7 +421,8 @@ public final class KeySwitcher {
     public void modDownRescale(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
         Prepared p = modDownRescalePrepare(x, pool, c);
         try {
-            io.hoist.ring.Parallel.ranges(ctx.engine().threads(), x.level(), (from, to) -> modDownRescaleLimbs(x, p, out, from, to, pool, c));
+            Parallel.ranges(
+                    ctx.engine().threads(), x.level(), (from, to) -> modDownRescaleLimbs(x, p, out, from, to, pool, c));
         } finally {
             p.release(pool);
         }
@@ -393,13 +434,17 @@ public final class KeySwitcher {
     public Prepared modDownRescalePrepare(PolyQP x, LimbPool pool, OpCounters c) {
         int level = x.level();
         if (level == 0) throw new LevelMismatchException("cannot rescale a level-0 polynomial");
-        if (x.domain() != Domain.NTT) throw new WrongOperandException("modDownRescale expects an NTT-domain polynomial");
+        if (x.domain() != Domain.NTT)
+            throw new WrongOperandException("modDownRescale expects an NTT-domain polynomial");
         int alpha = ctx.alpha();
         long[][] y = pool.get(1 + alpha);
         NttTables[] t = new NttTables[1 + alpha];
         System.arraycopy(x.q().limb(level), 0, y[0], 0, n);
         t[0] = rq.tables(level);
-        for (int j = 0; j < alpha; j++) { System.arraycopy(x.p().limb(j), 0, y[1 + j], 0, n); t[1 + j] = rp.tables(j); }
+        for (int j = 0; j < alpha; j++) {
+            System.arraycopy(x.p().limb(j), 0, y[1 + j], 0, n);
+            t[1 + j] = rp.tables(j);
+        }
         ctx.engine().inverse(y, t, y.length, c);
         long[] u = pool.get();
         BConv conv = ctx.modDownRescaleConv(level);
@@ -408,7 +453,8 @@ public final class KeySwitcher {
     }
 
     /** Q limbs [from, to) ⊆ [0, ℓ) of ModDown+rescale from the prologue (NTT domain). */
-    public void modDownRescaleLimbs(PolyQP x, Prepared prep, RnsPoly out, int from, int to, LimbPool pool, OpCounters c) {
+    public void modDownRescaleLimbs(
+            PolyQP x, Prepared prep, RnsPoly out, int from, int to, LimbPool pool, OpCounters c) {
         int level = x.level();
         dropLimbs(x.q(), Domain.NTT, prep, out, from, to, ctx.qpLastInv[level], ctx.qpLastInvShoup[level], pool, c);
     }
@@ -424,8 +470,17 @@ public final class KeySwitcher {
      * out_j = (x_j − conv_j)·inv_j with conv the centred conversion of the dropped primes,
      * transformed first when the domain is NTT.
      */
-    private void dropLimbs(RnsPoly xq, Domain domain, Prepared p, RnsPoly out, int from, int to,
-                           long[] inv, long[] invShoup, LimbPool pool, OpCounters c) {
+    private void dropLimbs(
+            RnsPoly xq,
+            Domain domain,
+            Prepared p,
+            RnsPoly out,
+            int from,
+            int to,
+            long[] inv,
+            long[] invShoup,
+            LimbPool pool,
+            OpCounters c) {
         if (from >= to) return;
         long[][] conv = new long[to][];
         for (int j = from; j < to; j++) conv[j] = pool.get();
@@ -434,10 +489,14 @@ public final class KeySwitcher {
             if (domain == Domain.NTT) {
                 long[][] l = new long[to - from][];
                 NttTables[] t = new NttTables[to - from];
-                for (int j = from; j < to; j++) { l[j - from] = conv[j]; t[j - from] = rq.tables(j); }
+                for (int j = from; j < to; j++) {
+                    l[j - from] = conv[j];
+                    t[j - from] = rq.tables(j);
+                }
                 ctx.engine().forward(l, t, to - from, c);
             }
-            for (int j = from; j < to; j++) kernels.subMulShoup(xq.limb(j), conv[j], out.limb(j), inv[j], invShoup[j], rq.prime(j));
+            for (int j = from; j < to; j++)
+                kernels.subMulShoup(xq.limb(j), conv[j], out.limb(j), inv[j], invShoup[j], rq.prime(j));
         } finally {
             for (int j = from; j < to; j++) pool.put(conv[j]);
         }
@@ -470,7 +529,7 @@ public final class KeySwitcher {
         RnsPoly conv = rq.newPoly(level - 1, Domain.COEFFICIENT);
         for (int j = 0; j < level; j++) {
             long q = rq.prime(j);
-            long ws = ModArith.shoupQuotient(1, q);   // v mod q as the Shoup product v·1
+            long ws = ModArith.shoupQuotient(1, q); // v mod q as the Shoup product v·1
             long h = ModArith.mulShoup(half, 1, ws, q);
             long[] dst = conv.limb(j);
             kernels.mulShoup(shifted, 1, ws, q, dst, 0, dst.length);
@@ -482,7 +541,13 @@ public final class KeySwitcher {
         rq.ntt(conv, c);
         RnsPoly out = conv;
         for (int j = 0; j < level; j++) {
-            kernels.subMulShoup(x.limb(j), conv.limb(j), out.limb(j), ctx.qLastInv[level][j], ctx.qLastInvShoup[level][j], rq.prime(j));
+            kernels.subMulShoup(
+                    x.limb(j),
+                    conv.limb(j),
+                    out.limb(j),
+                    ctx.qLastInv[level][j],
+                    ctx.qLastInvShoup[level][j],
+                    rq.prime(j));
         }
         c.add(Op.MOD_MULS, (long) level * ctx.n());
         return out;

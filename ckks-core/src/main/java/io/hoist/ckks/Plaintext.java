@@ -17,10 +17,21 @@ public final class Plaintext {
         this.scale = scale;
     }
 
-    public CkksParameters params() { return params; }
-    public RnsPoly poly() { return poly; }
-    public int level() { return poly.level(); }
-    public double scale() { return scale; }
+    public CkksParameters params() {
+        return params;
+    }
+
+    public RnsPoly poly() {
+        return poly;
+    }
+
+    public int level() {
+        return poly.level();
+    }
+
+    public double scale() {
+        return scale;
+    }
 
     @Override
     public String toString() {

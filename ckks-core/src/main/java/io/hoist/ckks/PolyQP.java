@@ -17,7 +17,8 @@ public record PolyQP(RnsPoly q, RnsPoly p) {
 
     /** A QP polynomial whose limbs come from {@code pool} (arbitrary contents); give it back with {@link #release}. */
     public static PolyQP borrow(CkksContext ctx, LimbPool pool, int level, Domain domain) {
-        return new PolyQP(ctx.ringQ().wrap(pool.get(level + 1), domain), ctx.ringP().wrap(pool.get(ctx.alpha()), domain));
+        return new PolyQP(
+                ctx.ringQ().wrap(pool.get(level + 1), domain), ctx.ringP().wrap(pool.get(ctx.alpha()), domain));
     }
 
     /** Returns every limb to {@code pool}; this polynomial must not be used afterwards. */

@@ -25,7 +25,8 @@ public record PrecisionStats(Summary real, Summary imag, Summary l2, double maxA
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "min %.2f, avg %.2f, median %.2f, max %.2f, std %.2f", min, avg, median, max, std);
+            return String.format(
+                    Locale.ROOT, "min %.2f, avg %.2f, median %.2f, max %.2f, std %.2f", min, avg, median, max, std);
         }
     }
 
@@ -49,7 +50,7 @@ public record PrecisionStats(Summary real, Summary imag, Summary l2, double maxA
     }
 
     private static double bits(double err) {
-        if (!(err == err)) return 0;   // NaN
+        if (Double.isNaN(err)) return 0;
         return err <= 0 ? FLOOR_BITS : Math.min(FLOOR_BITS, -Math.log(err) / Math.log(2));
     }
 
@@ -64,7 +65,13 @@ public record PrecisionStats(Summary real, Summary imag, Summary l2, double maxA
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "precision (bits, %d slots): real [%s], imag [%s], L2 [%s], max |err| %.3e",
-                slots, real, imag, l2, maxAbsError);
+        return String.format(
+                Locale.ROOT,
+                "precision (bits, %d slots): real [%s], imag [%s], L2 [%s], max |err| %.3e",
+                slots,
+                real,
+                imag,
+                l2,
+                maxAbsError);
     }
 }

@@ -1,12 +1,12 @@
 package io.hoist.ckks;
 
-import javax.crypto.Cipher;
-import javax.crypto.spec.IvParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A deterministic cryptographic stream: AES-256 in CTR mode keyed by a 256-bit seed, with a 64-bit
@@ -24,7 +24,8 @@ public final class Prng {
     private final byte[] zeros = new byte[BLOCK];
 
     private Prng(byte[] seed, long nonce) {
-        if (seed.length != SEED_BYTES) throw new IllegalArgumentException("seed must be " + SEED_BYTES + " bytes, got " + seed.length);
+        if (seed.length != SEED_BYTES)
+            throw new IllegalArgumentException("seed must be " + SEED_BYTES + " bytes, got " + seed.length);
         try {
             cipher = Cipher.getInstance("AES/CTR/NoPadding");
             byte[] iv = ByteBuffer.allocate(16).putLong(nonce).putLong(0).array();

@@ -6,7 +6,7 @@ package io.hoist.ckks;
  */
 @FunctionalInterface
 public interface Progress {
-    Progress NONE = (done, total) -> { };
+    Progress NONE = (done, total) -> {};
 
     void step(long done, long total);
 }

@@ -1,12 +1,12 @@
 package io.hoist.ckks;
 
+import com.google.common.collect.ImmutableList;
 import it.unimi.dsi.fastutil.longs.Long2ObjectMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectMaps;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
-import it.unimi.dsi.fastutil.longs.LongList;
-
 import java.util.Collection;
+import java.util.List;
 
 /** Galois keys by Galois element: exactly the keys generated, immutable. */
 public final class RotationKeySet {
@@ -17,17 +17,22 @@ public final class RotationKeySet {
         this.params = params;
         Long2ObjectOpenHashMap<GaloisKey> m = new Long2ObjectOpenHashMap<>();
         for (GaloisKey k : keys) {
-            if (!k.key().params().equals(params)) throw new ParameterMismatchException("Galois key for g=" + k.galoisElement() + " was made under other parameters");
-            if (m.put(k.galoisElement(), k) != null) throw new IllegalArgumentException("two keys for Galois element " + k.galoisElement());
+            if (!k.key().params().equals(params))
+                throw new ParameterMismatchException(
+                        "Galois key for g=" + k.galoisElement() + " was made under other parameters");
+            if (m.put(k.galoisElement(), k) != null)
+                throw new IllegalArgumentException("two keys for Galois element " + k.galoisElement());
         }
         this.keys = Long2ObjectMaps.unmodifiable(m);
     }
 
     public static RotationKeySet empty(CkksParameters params) {
-        return new RotationKeySet(params, java.util.List.of());
+        return new RotationKeySet(params, List.of());
     }
 
-    public CkksParameters params() { return params; }
+    public CkksParameters params() {
+        return params;
+    }
 
     public boolean contains(long galoisElement) {
         return keys.containsKey(galoisElement);
@@ -37,17 +42,18 @@ public final class RotationKeySet {
     public GaloisKey get(long galoisElement, String what) {
         GaloisKey k = keys.get(galoisElement);
         if (k == null) {
-            throw new MissingRotationKeyException("no Galois key for " + what + " (Galois element " + galoisElement + "); generated: "
-                    + (keys.isEmpty() ? "none" : galoisElements().toString()));
+            throw new MissingRotationKeyException(
+                    "no Galois key for " + what + " (Galois element " + galoisElement + "); generated: "
+                            + (keys.isEmpty() ? "none" : galoisElements().toString()));
         }
         return k;
     }
 
     /** The Galois elements held, sorted. */
-    public com.google.common.collect.ImmutableList<Long> galoisElements() {
+    public ImmutableList<Long> galoisElements() {
         LongArrayList l = new LongArrayList(keys.keySet());
         l.sort(null);
-        return com.google.common.collect.ImmutableList.copyOf(l);
+        return ImmutableList.copyOf(l);
     }
 
     public int size() {

@@ -1,5 +1,6 @@
 package io.hoist.ckks;
 
+import io.hoist.math.ModArith;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
@@ -14,7 +15,7 @@ public final class Sampler {
         double bound = 6 * sigma;
         for (int i = 0; i < n; i += 2) {
             double g0, g1;
-            do {  // Box–Muller pair; resample the (rare) pair with a value past the bound
+            do { // Box–Muller pair; resample the (rare) pair with a value past the bound
                 double u1 = prng.nextDouble(), u2 = prng.nextDouble();
                 double r = Math.sqrt(-2 * Math.log(1 - u1)) * sigma;
                 g0 = r * Math.cos(2 * Math.PI * u2);
@@ -35,9 +36,11 @@ public final class Sampler {
             int h = dist.hammingWeight();
             int[] idx = new int[n];
             for (int i = 0; i < n; i++) idx[i] = i;
-            for (int i = 0; i < h; i++) {  // partial Fisher–Yates: the first h positions are a uniform h-subset
+            for (int i = 0; i < h; i++) { // partial Fisher–Yates: the first h positions are a uniform h-subset
                 int j = i + (int) prng.uniform(n - i);
-                int t = idx[i]; idx[i] = idx[j]; idx[j] = t;
+                int t = idx[i];
+                idx[i] = idx[j];
+                idx[j] = t;
                 out[idx[i]] = (prng.nextLong() & 1) == 0 ? 1 : -1;
             }
         }
@@ -53,11 +56,11 @@ public final class Sampler {
 
     /** One limb: out[k] = coeffs[k] mod q in [0, q) for signed coefficients (|c| &lt; 2^63). */
     public static void fromSigned(long[] coeffs, long q, long[] out) {
-        long ws = io.hoist.math.ModArith.shoupQuotient(1, q);   // |c| mod q = |c|·1 (Shoup), no division
+        long ws = ModArith.shoupQuotient(1, q); // |c| mod q = |c|·1 (Shoup), no division
         for (int k = 0; k < coeffs.length; k++) {
             long c = coeffs[k];
             if (c == Long.MIN_VALUE) throw new IllegalArgumentException("coefficient out of range");
-            long r = io.hoist.math.ModArith.mulShoup(Math.abs(c), 1, ws, q);
+            long r = ModArith.mulShoup(Math.abs(c), 1, ws, q);
             out[k] = c >= 0 || r == 0 ? r : q - r;
         }
     }

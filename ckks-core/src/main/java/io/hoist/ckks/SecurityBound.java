@@ -19,7 +19,7 @@ package io.hoist.ckks;
 public final class SecurityBound {
     private SecurityBound() {}
 
-    private static final int[] MAX_LOG_QP = {27, 54, 109, 218, 438, 881, 1747, 3523};  // logN 10 … 17
+    private static final int[] MAX_LOG_QP = {27, 54, 109, 218, 438, 881, 1747, 3523}; // logN 10 … 17
 
     /** The smallest error width the bound holds for: the HE standard's σ = 8/√(2π) ≈ 3.1915, rounded down. */
     public static final double MIN_SIGMA = 3.19;
@@ -49,7 +49,8 @@ public final class SecurityBound {
     /** The rule applied for {@code secret}, for messages. */
     public static String rule(SecretDistribution secret) {
         if (!secret.sparse()) return "Homomorphic Encryption Standard, ternary secret";
-        if (secret.hammingWeight() < MIN_SPARSE_WEIGHT) return "sparse secrets below h = " + MIN_SPARSE_WEIGHT + " are never labelled secure";
+        if (secret.hammingWeight() < MIN_SPARSE_WEIGHT)
+            return "sparse secrets below h = " + MIN_SPARSE_WEIGHT + " are never labelled secure";
         return "h ≥ 192: 1546/1747 of the ternary bound, from Lattigo's N16QP1546H192";
     }
 

@@ -15,9 +15,9 @@ import com.google.common.base.Preconditions;
  */
 public final class SpecialFft {
     private final int ringDegree;
-    private final int m;                    // 2N, the order of ζ
-    private final double[] ksiRe, ksiIm;    // ζ^k, k = 0 … 2N
-    private final int[] rotGroup;           // 5^j mod 2N, j < N/2
+    private final int m; // 2N, the order of ζ
+    private final double[] ksiRe, ksiIm; // ζ^k, k = 0 … 2N
+    private final int[] rotGroup; // 5^j mod 2N, j < N/2
     /** Per stage (index log2 of the block size): ω and ω̄ of its butterflies, read from ksi once so the loops do no division. */
     private final double[][] fwdRe, fwdIm, invRe, invIm;
 
@@ -58,16 +58,32 @@ public final class SpecialFft {
         }
     }
 
-    public int ringDegree() { return ringDegree; }
+    public int ringDegree() {
+        return ringDegree;
+    }
 
     /** Re ω for butterfly j of a block of size {@code blockSize} (decode direction). */
-    public double twiddleRe(int blockSize, int j) { checkButterfly(blockSize, j); return ksiRe[twiddleIndex(blockSize, j)]; }
-    public double twiddleIm(int blockSize, int j) { checkButterfly(blockSize, j); return ksiIm[twiddleIndex(blockSize, j)]; }
-    /** Re ω̄ for butterfly j of a block of size {@code blockSize} (encode direction), read from the table as ζ^{2N−k}. */
-    public double inverseTwiddleRe(int blockSize, int j) { checkButterfly(blockSize, j); return ksiRe[inverseTwiddleIndex(blockSize, j)]; }
-    public double inverseTwiddleIm(int blockSize, int j) { checkButterfly(blockSize, j); return ksiIm[inverseTwiddleIndex(blockSize, j)]; }
+    public double twiddleRe(int blockSize, int j) {
+        checkButterfly(blockSize, j);
+        return ksiRe[twiddleIndex(blockSize, j)];
+    }
 
-    private int twiddleIndex(int blockSize, int j) {   // unchecked: the stage loops stay within their blocks
+    public double twiddleIm(int blockSize, int j) {
+        checkButterfly(blockSize, j);
+        return ksiIm[twiddleIndex(blockSize, j)];
+    }
+    /** Re ω̄ for butterfly j of a block of size {@code blockSize} (encode direction), read from the table as ζ^{2N−k}. */
+    public double inverseTwiddleRe(int blockSize, int j) {
+        checkButterfly(blockSize, j);
+        return ksiRe[inverseTwiddleIndex(blockSize, j)];
+    }
+
+    public double inverseTwiddleIm(int blockSize, int j) {
+        checkButterfly(blockSize, j);
+        return ksiIm[inverseTwiddleIndex(blockSize, j)];
+    }
+
+    private int twiddleIndex(int blockSize, int j) { // unchecked: the stage loops stay within their blocks
         int lenq = blockSize << 2;
         return (int) ((long) (rotGroup[j] % lenq) * m / lenq);
     }
@@ -89,7 +105,10 @@ public final class SpecialFft {
         checkSize(size);
         for (int len = size; len >= 2; len >>= 1) inverseStage(re, im, size, len);
         bitReverse(re, im, size);
-        for (int i = 0; i < size; i++) { re[i] /= size; im[i] /= size; }
+        for (int i = 0; i < size; i++) {
+            re[i] /= size;
+            im[i] /= size;
+        }
     }
 
     /** One Cooley–Tukey stage of block size {@code len} (decode direction). */
@@ -103,8 +122,10 @@ public final class SpecialFft {
                 double vr = re[b] * wr[j] - im[b] * wi[j];
                 double vi = re[b] * wi[j] + im[b] * wr[j];
                 double ur = re[a], ui = im[a];
-                re[a] = ur + vr; im[a] = ui + vi;
-                re[b] = ur - vr; im[b] = ui - vi;
+                re[a] = ur + vr;
+                im[a] = ui + vi;
+                re[b] = ur - vr;
+                im[b] = ui - vi;
             }
         }
     }
@@ -119,7 +140,8 @@ public final class SpecialFft {
                 int a = i + j, b = i + j + lenh;
                 double ur = re[a] + re[b], ui = im[a] + im[b];
                 double dr = re[a] - re[b], di = im[a] - im[b];
-                re[a] = ur; im[a] = ui;
+                re[a] = ur;
+                im[a] = ui;
                 re[b] = dr * wr[j] - di * wi[j];
                 im[b] = dr * wi[j] + di * wr[j];
             }
@@ -131,10 +153,14 @@ public final class SpecialFft {
         if (size < 2) return;
         int shift = 32 - Integer.numberOfTrailingZeros(size);
         for (int i = 1; i < size; i++) {
-            int j = Integer.reverse(i) >>> shift;   // one intrinsic instead of a carry loop per index
+            int j = Integer.reverse(i) >>> shift; // one intrinsic instead of a carry loop per index
             if (i < j) {
-                double t = re[i]; re[i] = re[j]; re[j] = t;
-                t = im[i]; im[i] = im[j]; im[j] = t;
+                double t = re[i];
+                re[i] = re[j];
+                re[j] = t;
+                t = im[i];
+                im[i] = im[j];
+                im[j] = t;
             }
         }
     }
@@ -145,20 +171,30 @@ public final class SpecialFft {
     }
 
     private void checkButterfly(int blockSize, int j) {
-        if (blockSize < 2 || Integer.bitCount(blockSize) != 1 || blockSize > Math.max(2, ringDegree / 2) || j < 0 || j >= blockSize / 2) {
-            throw new IllegalArgumentException("no butterfly " + j + " in a block of size " + blockSize + " (blocks are powers of two in [2, N/2])");
+        if (blockSize < 2
+                || Integer.bitCount(blockSize) != 1
+                || blockSize > Math.max(2, ringDegree / 2)
+                || j < 0
+                || j >= blockSize / 2) {
+            throw new IllegalArgumentException("no butterfly " + j + " in a block of size " + blockSize
+                    + " (blocks are powers of two in [2, N/2])");
         }
     }
 
     private void checkStage(double[] re, double[] im, int size, int len) {
         checkSize(size);
-        if (len < 2 || Integer.bitCount(len) != 1 || len > size) throw new IllegalArgumentException("stage block size must be a power of two in [2, " + size + "], got " + len);
-        if (re.length < size || im.length < size) throw new IllegalArgumentException("vectors of " + re.length + " and " + im.length + " values for an FFT of size " + size);
+        if (len < 2 || Integer.bitCount(len) != 1 || len > size)
+            throw new IllegalArgumentException(
+                    "stage block size must be a power of two in [2, " + size + "], got " + len);
+        if (re.length < size || im.length < size)
+            throw new IllegalArgumentException(
+                    "vectors of " + re.length + " and " + im.length + " values for an FFT of size " + size);
     }
 
     private void checkSize(int size) {
         if (Integer.bitCount(size) != 1 || size > Math.max(1, ringDegree / 2)) {
-            throw new IllegalArgumentException("FFT size must be a power of two ≤ N/2 = " + ringDegree / 2 + ", got " + size);
+            throw new IllegalArgumentException(
+                    "FFT size must be a power of two ≤ N/2 = " + ringDegree / 2 + ", got " + size);
         }
     }
 }

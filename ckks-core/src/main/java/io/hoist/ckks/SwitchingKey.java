@@ -15,13 +15,16 @@ public final class SwitchingKey {
     private final byte[] seed;
 
     public SwitchingKey(CkksParameters params, PolyQP[] b, PolyQP[] a, byte[] seed) {
-        if (b.length != a.length || b.length == 0) throw new IllegalArgumentException("a switching key needs β ≥ 1 matching (b, a) pairs");
+        if (b.length != a.length || b.length == 0)
+            throw new IllegalArgumentException("a switching key needs β ≥ 1 matching (b, a) pairs");
         int level = b[0].level();
         for (int t = 0; t < b.length; t++) {
-            if (b[t].level() != level || a[t].level() != level) throw new LevelMismatchException("switching-key digits at different levels");
+            if (b[t].level() != level || a[t].level() != level)
+                throw new LevelMismatchException("switching-key digits at different levels");
         }
         if (b.length != params.beta(level)) {
-            throw new IllegalArgumentException("a key at level " + level + " needs β = " + params.beta(level) + " digits, got " + b.length);
+            throw new IllegalArgumentException(
+                    "a key at level " + level + " needs β = " + params.beta(level) + " digits, got " + b.length);
         }
         this.params = params;
         this.b = b.clone();
@@ -29,12 +32,29 @@ public final class SwitchingKey {
         this.seed = seed == null ? null : seed.clone();
     }
 
-    public CkksParameters params() { return params; }
-    public int level() { return b[0].level(); }
-    public int beta() { return b.length; }
-    public PolyQP b(int t) { return b[t]; }
-    public PolyQP a(int t) { return a[t]; }
-    public byte[] seed() { return seed == null ? null : seed.clone(); }
+    public CkksParameters params() {
+        return params;
+    }
+
+    public int level() {
+        return b[0].level();
+    }
+
+    public int beta() {
+        return b.length;
+    }
+
+    public PolyQP b(int t) {
+        return b[t];
+    }
+
+    public PolyQP a(int t) {
+        return a[t];
+    }
+
+    public byte[] seed() {
+        return seed == null ? null : seed.clone();
+    }
 
     /**
      * The uniform parts a_t of a key at {@code level} expanded from its seed (AES-CTR, nonce t), in
@@ -46,7 +66,8 @@ public final class SwitchingKey {
         KeySwitcher ks = new KeySwitcher(ctx);
         for (int t = 0; t < beta; t++) {
             Prng ap = Prng.of(seed, t);
-            a[t] = new PolyQP(Sampler.uniformNtt(ap, ctx.ringQ(), level), Sampler.uniformNtt(ap, ctx.ringP(), ctx.alpha() - 1));
+            a[t] = new PolyQP(
+                    Sampler.uniformNtt(ap, ctx.ringQ(), level), Sampler.uniformNtt(ap, ctx.ringP(), ctx.alpha() - 1));
             ks.toMontgomery(a[t]);
         }
         return a;

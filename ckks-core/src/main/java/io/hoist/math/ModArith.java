@@ -28,9 +28,12 @@ public final class ModArith {
         if (w < 0 || w >= q) throw new IllegalArgumentException("Shoup operand " + w + " not in [0, q) for q=" + q);
         long r = w, quot = 0;
         for (int i = 0; i < 64; i++) {
-            r <<= 1;             // r < q < 2^62, so r << 1 does not overflow
+            r <<= 1; // r < q < 2^62, so r << 1 does not overflow
             quot <<= 1;
-            if (r >= q) { r -= q; quot |= 1; }
+            if (r >= q) {
+                r -= q;
+                quot |= 1;
+            }
         }
         return quot;
     }
@@ -99,7 +102,10 @@ public final class ModArith {
 
     /** Slow, obviously-correct product; precompute and tests only. */
     public static long mulModSlow(long a, long b, long q) {
-        return BigInteger.valueOf(a).multiply(BigInteger.valueOf(b)).mod(BigInteger.valueOf(q)).longValue();
+        return BigInteger.valueOf(a)
+                .multiply(BigInteger.valueOf(b))
+                .mod(BigInteger.valueOf(q))
+                .longValue();
     }
 
     /** base^exp mod q. */

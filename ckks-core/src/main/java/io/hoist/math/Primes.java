@@ -50,7 +50,8 @@ public final class Primes {
     public static List<Long> nttPrimes(int logN, int bits, int count, Collection<Long> exclude) {
         if (logN < 1 || logN > 20) throw new IllegalArgumentException("logN out of range [1, 20]: " + logN);
         if (bits < logN + 2 || bits > ModArith.MAX_BITS) {
-            throw new IllegalArgumentException("prime size must be in [" + (logN + 2) + ", " + ModArith.MAX_BITS + "] bits: " + bits);
+            throw new IllegalArgumentException(
+                    "prime size must be in [" + (logN + 2) + ", " + ModArith.MAX_BITS + "] bits: " + bits);
         }
         long step = 2L << logN;
         long lowest = 1L << (bits - 1);
@@ -59,7 +60,8 @@ public final class Primes {
             if (!exclude.contains(c) && isPrime(c)) out.add(c);
         }
         if (out.size() < count) {
-            throw new IllegalArgumentException("only " + out.size() + " primes of " + bits + " bits are ≡ 1 mod 2^" + (logN + 1) + "; asked for " + count);
+            throw new IllegalArgumentException("only " + out.size() + " primes of " + bits + " bits are ≡ 1 mod 2^"
+                    + (logN + 1) + "; asked for " + count);
         }
         return out;
     }

@@ -93,12 +93,21 @@ public final class Automorphism {
     public static void applyNttAdd(long[] x, long[] y, long[] out, int[] idx, long q, boolean accumulate) {
         if (out == x || out == y) throw new IllegalArgumentException("automorphism cannot run in place");
         final int n = idx.length;
-        if (y == null && !accumulate) { applyNtt(x, out, idx); return; }
+        if (y == null && !accumulate) {
+            applyNtt(x, out, idx);
+            return;
+        }
         for (int t = 0; t < n; t++) {
             int s = idx[t];
             long v = x[s];
-            if (y != null) { v += y[s]; if (v >= q) v -= q; }
-            if (accumulate) { v += out[t]; if (v >= q) v -= q; }
+            if (y != null) {
+                v += y[s];
+                if (v >= q) v -= q;
+            }
+            if (accumulate) {
+                v += out[t];
+                if (v >= q) v -= q;
+            }
             out[t] = v;
         }
     }

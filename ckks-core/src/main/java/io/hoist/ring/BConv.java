@@ -1,7 +1,6 @@
 package io.hoist.ring;
 
 import io.hoist.math.ModArith;
-
 import java.math.BigInteger;
 import java.util.Objects;
 
@@ -31,6 +30,7 @@ public final class BConv {
     private final RnsBasis to;
     /** [Ĉ_i]_{d_j} and their Shoup quotients, indexed [j][i]; index |C| holds −[C]_{d_j} for the centred term. */
     private final long[][] qHatModD;
+
     private final long[][] qHatModDShoup;
     /** 1/c_i for the floating-point estimate of u. */
     private final double[] invPrimes;
@@ -83,7 +83,8 @@ public final class BConv {
     public void apply(long[][] in, long[][] out, int n, OpCounters counters, LimbKernels kernels) {
         int nc = from.size(), nd = to.size();
         if (in.length < nc || out.length < nd) {
-            throw new IllegalArgumentException("BConv " + nc + "→" + nd + " primes given " + in.length + " input and " + out.length + " output limbs");
+            throw new IllegalArgumentException("BConv " + nc + "→" + nd + " primes given " + in.length + " input and "
+                    + out.length + " output limbs");
         }
         for (int i = 0; i < nc; i++) checkLen(in[i], n, "input", i);
         for (int j = 0; j < nd; j++) checkLen(out[j], n, "output", j);
@@ -107,7 +108,9 @@ public final class BConv {
      */
     public void prepare(long[][] in, long[][] y, long[] u, int n, OpCounters counters, LimbKernels kernels) {
         int nc = from.size();
-        if (in.length < nc || y.length < nc) throw new IllegalArgumentException("BConv prepare needs " + nc + " limbs, given " + in.length + " → " + y.length);
+        if (in.length < nc || y.length < nc)
+            throw new IllegalArgumentException(
+                    "BConv prepare needs " + nc + " limbs, given " + in.length + " → " + y.length);
         for (int i = 0; i < nc; i++) {
             checkLen(in[i], n, "input", i);
             checkLen(y[i], n, "prepared", i);
@@ -127,9 +130,12 @@ public final class BConv {
      * The second half: target limbs j ∈ [jFrom, jTo) written into {@code out[j]} (other entries are
      * not touched and may be null), from the output of {@link #prepare}; centred if u is not null.
      */
-    public void convert(long[][] y, long[] u, long[][] out, int jFrom, int jTo, int n, OpCounters counters, LimbKernels kernels) {
+    public void convert(
+            long[][] y, long[] u, long[][] out, int jFrom, int jTo, int n, OpCounters counters, LimbKernels kernels) {
         int nc = from.size();
-        if (jFrom < 0 || jTo > to.size() || jFrom > jTo) throw new IllegalArgumentException("target range [" + jFrom + ", " + jTo + ") outside [0, " + to.size() + ")");
+        if (jFrom < 0 || jTo > to.size() || jFrom > jTo)
+            throw new IllegalArgumentException(
+                    "target range [" + jFrom + ", " + jTo + ") outside [0, " + to.size() + ")");
         long[][] src = y;
         int terms = nc;
         if (u != null) {
@@ -153,7 +159,7 @@ public final class BConv {
         for (int k = 0; k < len; k++) {
             double v = 0.5;
             for (int i = 0; i < nc; i++) v += (double) y[i][yOff + k] * invPrimes[i];
-            u[uOff + k] = (long) v;   // v ≥ 0.5, so the cast floors: round(Σ y_i/c_i)
+            u[uOff + k] = (long) v; // v ≥ 0.5, so the cast floors: round(Σ y_i/c_i)
         }
     }
 
@@ -175,6 +181,8 @@ public final class BConv {
 
     private static void checkLen(long[] a, int n, String what, int i) {
         Objects.requireNonNull(a, what + " limb " + i);
-        if (a.length != n) throw new IllegalArgumentException(what + " limb " + i + " has " + a.length + " coefficients, expected " + n);
+        if (a.length != n)
+            throw new IllegalArgumentException(
+                    what + " limb " + i + " has " + a.length + " coefficients, expected " + n);
     }
 }

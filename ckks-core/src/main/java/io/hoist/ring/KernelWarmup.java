@@ -2,7 +2,6 @@ package io.hoist.ring;
 
 import io.hoist.math.ModArith;
 import io.hoist.math.Primes;
-
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -48,9 +47,13 @@ public final class KernelWarmup {
     /** The warm-up in the calling thread: {@code rounds} calls of every kernel and branch combination. */
     public static void run(LimbKernels k, NttBackend backend, int rounds) {
         final int logN = 10, n = 1 << logN;
-        long[] primes = {Primes.nttPrimes(logN, 30, 1).get(0), Primes.nttPrimes(logN, 50, 1).get(0), Primes.nttPrimes(logN, 61, 1).get(0)};
+        long[] primes = {
+            Primes.nttPrimes(logN, 30, 1).get(0),
+            Primes.nttPrimes(logN, 50, 1).get(0),
+            Primes.nttPrimes(logN, 61, 1).get(0)
+        };
         SplittableRandom r = new SplittableRandom(1);
-        int maxTerms = 40;   // past every prime's Montgomery chunk, so the chunk loop runs more than once
+        int maxTerms = 40; // past every prime's Montgomery chunk, so the chunk loop runs more than once
         long[][][] in = new long[3][maxTerms][n];
         long[][] out = new long[4][n];
         long[][][] f = new long[2][maxTerms][];
@@ -65,12 +68,24 @@ public final class KernelWarmup {
             int terms = (i & 1) == 0 ? 3 : maxTerms;
             boolean acc = (i & 2) != 0;
             k.dot2Montgomery(in[0], in[1], (i & 4) != 0 ? null : in[2], terms, out[0], out[1], q, acc);
-            k.dot2MontgomeryMulti(in[0], in[1], f, terms, 1 + (i & 1), new long[][] {out[2], out[3]}, new long[][] {out[0], out[1]}, q, acc);
+            k.dot2MontgomeryMulti(
+                    in[0],
+                    in[1],
+                    f,
+                    terms,
+                    1 + (i & 1),
+                    new long[][] {out[2], out[3]},
+                    new long[][] {out[0], out[1]},
+                    q,
+                    acc);
             long w = r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
             k.mulShoup(in[0][0], w, ws, q, out[2], 0, n);
             k.subMulShoup(in[0][1], in[1][1], out[3], w, ws, q);
             long[] wv = new long[terms], wsv = new long[terms];
-            for (int t = 0; t < terms; t++) { wv[t] = r.nextLong(q); wsv[t] = ModArith.shoupQuotient(wv[t], q); }
+            for (int t = 0; t < terms; t++) {
+                wv[t] = r.nextLong(q);
+                wsv[t] = ModArith.shoupQuotient(wv[t], q);
+            }
             k.sumShoup(in[1], 0, Math.min(terms, 8), wv, wsv, q, out[2], 0, n);
             for (int c = 0; c < n; c++) in[2][0][c] = r.nextLong(-(q >> 2), q >> 2);
             k.liftSigned(in[2][0], w, ws, q, out[1]);

@@ -1,5 +1,8 @@
 package io.hoist.ring;
 
+import io.hoist.math.ModArith;
+import java.util.Arrays;
+
 /**
  * The coefficient-wise kernels above the NTT, shared by key switching, basis conversion and linear
  * transforms. Two implementations: {@link ScalarLimbKernels} (the reference) and
@@ -22,11 +25,21 @@ public interface LimbKernels {
      * {@code z} and {@code out1} may be null. An output may alias an input only when
      * {@code terms} ≤ {@link #montgomeryTerms}(q).
      */
-    void dot2Montgomery(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate);
+    void dot2Montgomery(
+            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate);
 
     /** {@link #dot2MontgomeryMulti} as one {@link #dot2Montgomery} per output over its present terms. */
-    static void multiByOutput(LimbKernels k, long[][] x, long[][] y, long[][][] f, int terms, int outs, long[][] out0, long[][] out1,
-                              long q, boolean accumulate) {
+    static void multiByOutput(
+            LimbKernels k,
+            long[][] x,
+            long[][] y,
+            long[][][] f,
+            int terms,
+            int outs,
+            long[][] out0,
+            long[][] out1,
+            long q,
+            boolean accumulate) {
         long[][] fx = new long[terms][], xs = new long[terms][], ys = new long[terms][];
         for (int o = 0; o < outs; o++) {
             int c = 0;
@@ -37,7 +50,10 @@ public interface LimbKernels {
                 ys[c++] = y[t];
             }
             if (c > 0) k.dot2Montgomery(fx, xs, ys, c, out0[o], out1[o], q, accumulate);
-            else if (!accumulate) { java.util.Arrays.fill(out0[o], 0L); java.util.Arrays.fill(out1[o], 0L); }
+            else if (!accumulate) {
+                Arrays.fill(out0[o], 0L);
+                Arrays.fill(out1[o], 0L);
+            }
         }
     }
 
@@ -61,7 +77,16 @@ public interface LimbKernels {
      * where f[o][t] == null means the term is absent. With {@code accumulate} the previous outputs
      * are added. Outputs must not alias inputs.
      */
-    void dot2MontgomeryMulti(long[][] x, long[][] y, long[][][] f, int terms, int outs, long[][] out0, long[][] out1, long q, boolean accumulate);
+    void dot2MontgomeryMulti(
+            long[][] x,
+            long[][] y,
+            long[][][] f,
+            int terms,
+            int outs,
+            long[][] out0,
+            long[][] out1,
+            long q,
+            boolean accumulate);
 
     /**
      * out[k] = c[k]·w mod q in [0, q) for signed c[k] (|c[k]| &lt; 2^63, not Long.MIN_VALUE), w &lt; q fixed with
@@ -78,14 +103,14 @@ public interface LimbKernels {
      * Shoup product with 2^64 mod q. With {@code accumulate}, out += a ⊙ b.
      */
     default void mulMod(long[] a, long[] b, long[] out, long q, boolean accumulate) {
-        long r = io.hoist.math.ModArith.montgomeryR(q), rs = io.hoist.math.ModArith.shoupQuotient(r, q);
+        long r = ModArith.montgomeryR(q), rs = ModArith.shoupQuotient(r, q);
         if (!accumulate) {
             dot2Montgomery(new long[][] {a}, new long[][] {b}, null, 1, out, null, q, false);
             mulShoup(out, r, rs, q, out, 0, out.length);
         } else {
             // (out·2^-64 + a·b·2^-64)·2^64 = out + a·b: pre-scale out by 2^-64 with one Montgomery product by 1
             long[] one = new long[out.length];
-            java.util.Arrays.fill(one, 1L);
+            Arrays.fill(one, 1L);
             long[] t = new long[out.length];
             dot2Montgomery(new long[][] {out, a}, new long[][] {one, b}, null, 2, t, null, q, false);
             mulShoup(t, r, rs, q, out, 0, out.length);

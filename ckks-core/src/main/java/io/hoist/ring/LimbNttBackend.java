@@ -52,13 +52,15 @@ abstract class LimbNttBackend implements NttBackend {
         Objects.requireNonNull(limbs, "limbs");
         Objects.requireNonNull(tables, "tables");
         if (count < 0 || count > limbs.length || count > tables.length) {
-            throw new IllegalArgumentException("batch of " + count + " limbs, but " + limbs.length + " limbs and " + tables.length + " tables given");
+            throw new IllegalArgumentException("batch of " + count + " limbs, but " + limbs.length + " limbs and "
+                    + tables.length + " tables given");
         }
         for (int i = 0; i < count; i++) {
             NttTables t = Objects.requireNonNull(tables[i], "tables[" + i + "]");
             long[] a = Objects.requireNonNull(limbs[i], "limbs[" + i + "]");
             if (a.length != t.n()) {
-                throw new IllegalArgumentException("limb " + i + " has " + a.length + " coefficients, tables are for N=" + t.n());
+                throw new IllegalArgumentException(
+                        "limb " + i + " has " + a.length + " coefficients, tables are for N=" + t.n());
             }
             if (!backend.accepts(t)) {
                 throw new UnsupportedPrimeException(backend.name(), t.q(), t.logN());

@@ -1,8 +1,8 @@
 package io.hoist.ring;
 
 import it.unimi.dsi.fastutil.objects.ReferenceOpenHashSet;
-
 import java.util.ArrayDeque;
+import java.util.Arrays;
 
 /**
  * A pool of limb arrays ({@code long[N]}), in the spirit of Lattigo's {@code ring/ringqp} buffer
@@ -49,7 +49,7 @@ public final class LimbPool {
     /** A limb array of zeros. */
     public long[] getZeroed() {
         long[] a = get();
-        java.util.Arrays.fill(a, 0L);
+        Arrays.fill(a, 0L);
         return a;
     }
 
@@ -67,9 +67,11 @@ public final class LimbPool {
      */
     public synchronized void put(long[] a) {
         if (a == null) return;
-        if (a.length != n) throw new IllegalArgumentException("limb of length " + a.length + " returned to a pool of length " + n);
+        if (a.length != n)
+            throw new IllegalArgumentException("limb of length " + a.length + " returned to a pool of length " + n);
         if (!borrowed.remove(a)) {
-            throw new IllegalStateException("a limb array was returned to the pool twice, or was never borrowed from it (it would be handed to two borrowers)");
+            throw new IllegalStateException(
+                    "a limb array was returned to the pool twice, or was never borrowed from it (it would be handed to two borrowers)");
         }
         outstanding--;
         free.addLast(a);

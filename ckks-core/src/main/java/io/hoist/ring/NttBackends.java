@@ -1,8 +1,12 @@
 package io.hoist.ring;
 
+import io.hoist.math.Primes;
+import io.hoist.ring.fpga.FpgaSimBackend;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -23,7 +27,7 @@ public final class NttBackends {
     static {
         FACTORIES.put(ScalarNttBackend.NAME, ScalarNttBackend::new);
         FACTORIES.put(VectorNttBackend.NAME, VectorNttBackend::new);
-        FACTORIES.put(io.hoist.ring.fpga.FpgaSimBackend.NAME, io.hoist.ring.fpga.FpgaSimBackend::new);
+        FACTORIES.put(FpgaSimBackend.NAME, FpgaSimBackend::new);
     }
 
     /** Registers a further backend (e.g. a device simulator) under its name. */
@@ -41,13 +45,16 @@ public final class NttBackends {
         String key = name.toLowerCase(Locale.ROOT).trim();
         Supplier<NttBackend> f = FACTORIES.get(key);
         if (f == null) {
-            throw new IllegalArgumentException("unknown NTT backend '" + name + "'; known: " + String.join(", ", names()));
+            throw new IllegalArgumentException(
+                    "unknown NTT backend '" + name + "'; known: " + String.join(", ", names()));
         }
         try {
             return INSTANCES.computeIfAbsent(key, k -> f.get());
         } catch (LinkageError e) {
-            throw new IllegalStateException("backend " + key + " is not available in this JVM (for cpu-vector start Java 25+ with "
-                    + "--add-modules jdk.incubator.vector): " + e, e);
+            throw new IllegalStateException(
+                    "backend " + key + " is not available in this JVM (for cpu-vector start Java 25+ with "
+                            + "--add-modules jdk.incubator.vector): " + e,
+                    e);
         }
     }
 
@@ -84,16 +91,16 @@ public final class NttBackends {
 
     /** A small forward/inverse round trip compared with cpu-scalar. */
     private static boolean selfCheck(NttBackend candidate) {
-        NttTables t = NttTables.of(10, io.hoist.math.Primes.nttPrimes(10, 55, 1).get(0));
+        NttTables t = NttTables.of(10, Primes.nttPrimes(10, 55, 1).get(0));
         long[] a = new long[t.n()];
-        java.util.SplittableRandom r = new java.util.SplittableRandom(1);
+        SplittableRandom r = new SplittableRandom(1);
         for (int i = 0; i < a.length; i++) a[i] = r.nextLong(t.q());
         long[] b = a.clone();
         candidate.forward(new long[][] {a}, new NttTables[] {t}, 1);
         scalar().forward(new long[][] {b}, new NttTables[] {t}, 1);
-        if (!java.util.Arrays.equals(a, b)) return false;
+        if (!Arrays.equals(a, b)) return false;
         candidate.inverse(new long[][] {a}, new NttTables[] {t}, 1);
         scalar().inverse(new long[][] {b}, new NttTables[] {t}, 1);
-        return java.util.Arrays.equals(a, b);
+        return Arrays.equals(a, b);
     }
 }

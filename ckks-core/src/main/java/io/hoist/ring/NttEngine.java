@@ -1,6 +1,10 @@
 package io.hoist.ring;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * Runs batches of limb NTTs on a chosen backend, falls back to {@code cpu-scalar} per limb for
@@ -15,7 +19,7 @@ public final class NttEngine {
     private final OpCounters counters;
     private final LimbKernels kernels;
     private final int threads;
-    private final java.util.concurrent.ForkJoinPool pool;
+    private final ForkJoinPool pool;
 
     /** Smallest ring degree whose limb transforms are worth a thread hand-off. */
     static final int PARALLEL_MIN_N = 1 << 12;
@@ -27,7 +31,11 @@ public final class NttEngine {
 
     /** {@link #NttEngine(NttBackend, OpCounters)} spreading each batch over {@code threads} threads. */
     public NttEngine(NttBackend backend, OpCounters counters, int threads) {
-        this(backend, counters, backend instanceof ScalarNttBackend ? new ScalarLimbKernels() : LimbKernels.best(), threads);
+        this(
+                backend,
+                counters,
+                backend instanceof ScalarNttBackend ? new ScalarLimbKernels() : LimbKernels.best(),
+                threads);
     }
 
     public NttEngine(NttBackend backend, OpCounters counters, LimbKernels kernels) {
@@ -39,7 +47,8 @@ public final class NttEngine {
      * calling thread only). Results are bit-identical for every thread count; counts are per batch.
      */
     public NttEngine(NttBackend backend, OpCounters counters, LimbKernels kernels, int threads) {
-        if (threads < 1 || threads > 1024) throw new IllegalArgumentException("threads must be in [1, 1024], got " + threads);
+        if (threads < 1 || threads > 1024)
+            throw new IllegalArgumentException("threads must be in [1, 1024], got " + threads);
         this.backend = Objects.requireNonNull(backend, "backend");
         this.fallback = NttBackends.scalar();
         this.counters = Objects.requireNonNull(counters, "counters");
@@ -101,8 +110,13 @@ public final class NttEngine {
             long[][] okL = new long[count - refused][], noL = new long[refused][];
             NttTables[] okT = new NttTables[count - refused], noT = new NttTables[refused];
             for (int i = 0, a = 0, b = 0; i < count; i++) {
-                if (backend.accepts(tables[i])) { okL[a] = limbs[i]; okT[a++] = tables[i]; }
-                else { noL[b] = limbs[i]; noT[b++] = tables[i]; }
+                if (backend.accepts(tables[i])) {
+                    okL[a] = limbs[i];
+                    okT[a++] = tables[i];
+                } else {
+                    noL[b] = limbs[i];
+                    noT[b++] = tables[i];
+                }
             }
             call(backend, okL, okT, okL.length, forward, counters);
             call(fallback, noL, noT, noL.length, forward, counters);
@@ -113,16 +127,24 @@ public final class NttEngine {
         counters.add(Op.MOD_MULS, (long) count * (n / 2) * tables[0].logN());
     }
 
-    private void call(NttBackend b, long[][] limbs, NttTables[] tables, int count, boolean forward, OpCounters counters) {
+    private void call(
+            NttBackend b, long[][] limbs, NttTables[] tables, int count, boolean forward, OpCounters counters) {
         counters.increment(Op.NTT_CALLS);
-        if (pool != null && count > 1 && b instanceof LimbNttBackend lb && tables[0].n() >= PARALLEL_MIN_N && !Pools.inWorker()) {
+        if (pool != null
+                && count > 1
+                && b instanceof LimbNttBackend lb
+                && tables[0].n() >= PARALLEL_MIN_N
+                && !Pools.inWorker()) {
             LimbNttBackend.checkBatch(b, limbs, tables, count);
             long start = System.nanoTime();
             int parts = Math.min(threads, count);
-            java.util.List<java.util.concurrent.Callable<Void>> tasks = new java.util.ArrayList<>(parts);
+            List<Callable<Void>> tasks = new ArrayList<>(parts);
             for (int t = 0; t < parts; t++) {
                 int from = (int) ((long) count * t / parts), to = (int) ((long) count * (t + 1) / parts);
-                tasks.add(() -> { lb.runRange(limbs, tables, from, to, forward); return null; });
+                tasks.add(() -> {
+                    lb.runRange(limbs, tables, from, to, forward);
+                    return null;
+                });
             }
             Pools.runAll(pool, tasks);
             lb.recordBatch(count, tables[0].n(), System.nanoTime() - start);

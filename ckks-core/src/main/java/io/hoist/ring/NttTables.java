@@ -3,7 +3,6 @@ package io.hoist.ring;
 import io.hoist.math.ModArith;
 import io.hoist.math.Modulus;
 import io.hoist.math.Primes;
-
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -35,6 +34,7 @@ public final class NttTables {
     final long nInvShoup;
     /** ψ^-brev(1)·N^-1: the twiddle of the last inverse stage with N^-1 folded in. */
     final long lastInv;
+
     final long lastInvShoup;
 
     private NttTables(int logN, long q) {
@@ -74,7 +74,8 @@ public final class NttTables {
         }
         long twoN = 2L << logN;
         if (q <= 2 || q % twoN != 1) {
-            throw new IllegalArgumentException("q=" + q + " is not ≡ 1 mod 2N=" + twoN + ": no negacyclic NTT of degree " + (1 << logN));
+            throw new IllegalArgumentException(
+                    "q=" + q + " is not ≡ 1 mod 2N=" + twoN + ": no negacyclic NTT of degree " + (1 << logN));
         }
         if (64 - Long.numberOfLeadingZeros(q) > ModArith.MAX_BITS) {
             throw new IllegalArgumentException("q=" + q + " exceeds " + ModArith.MAX_BITS + " bits");
@@ -83,13 +84,29 @@ public final class NttTables {
         return CACHE.computeIfAbsent(new Key(logN, q), k -> new NttTables(logN, q));
     }
 
-    public int logN() { return logN; }
-    public int n() { return n; }
-    public long q() { return modulus.q(); }
-    public Modulus modulus() { return modulus; }
+    public int logN() {
+        return logN;
+    }
+
+    public int n() {
+        return n;
+    }
+
+    public long q() {
+        return modulus.q();
+    }
+
+    public Modulus modulus() {
+        return modulus;
+    }
     /** The primitive 2N-th root ψ used by these tables. */
-    public long psi() { return psi; }
-    public int primeBits() { return modulus.bits(); }
+    public long psi() {
+        return psi;
+    }
+
+    public int primeBits() {
+        return modulus.bits();
+    }
 
     @Override
     public String toString() {

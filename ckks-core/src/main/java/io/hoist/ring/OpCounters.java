@@ -1,5 +1,6 @@
 package io.hoist.ring;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -50,13 +51,13 @@ public final class OpCounters {
     public Map<Op, Long> snapshot() {
         EnumMap<Op, Long> m = new EnumMap<>(Op.class);
         for (Op op : Op.values()) m.put(op, get(op));
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 
     /** Counts accumulated since {@code before} (a snapshot taken earlier). */
     public Map<Op, Long> since(Map<Op, Long> before) {
         EnumMap<Op, Long> m = new EnumMap<>(Op.class);
         for (Op op : Op.values()) m.put(op, get(op) - before.getOrDefault(op, 0L));
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 }

@@ -20,7 +20,7 @@ public final class Parallel {
             for (int i = 0; i < count; i++) body.accept(i);
             return;
         }
-        int parts = Math.min(count, 4 * threads);   // a few chunks per thread even out uneven items
+        int parts = Math.min(count, 4 * threads); // a few chunks per thread even out uneven items
         List<Callable<Void>> tasks = new ArrayList<>(parts);
         for (int t = 0; t < parts; t++) {
             int from = (int) ((long) count * t / parts), to = (int) ((long) count * (t + 1) / parts);

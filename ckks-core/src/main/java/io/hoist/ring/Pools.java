@@ -1,8 +1,15 @@
 package io.hoist.ring;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** One daemon fork-join pool per thread count, shared by every engine that asks for it. */
 final class Pools {
@@ -13,13 +20,17 @@ final class Pools {
     static ForkJoinPool of(int threads) {
         return POOLS.computeIfAbsent(threads, t -> {
             // the pool index is not assigned yet when the factory runs, so the names count themselves
-            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-            return new ForkJoinPool(t, pool -> {
-                var w = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-                w.setDaemon(true);
-                w.setName("hoist-" + t + "-" + next.getAndIncrement());
-                return w;
-            }, null, false);
+            AtomicInteger next = new AtomicInteger();
+            return new ForkJoinPool(
+                    t,
+                    pool -> {
+                        var w = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+                        w.setDaemon(true);
+                        w.setName("hoist-" + t + "-" + next.getAndIncrement());
+                        return w;
+                    },
+                    null,
+                    false);
         });
     }
 
@@ -28,7 +39,7 @@ final class Pools {
      * place, since its siblings already keep the other threads busy (no nested fan-out).
      */
     static boolean inWorker() {
-        return Thread.currentThread() instanceof java.util.concurrent.ForkJoinWorkerThread w && POOLS.containsValue(w.getPool());
+        return Thread.currentThread() instanceof ForkJoinWorkerThread w && POOLS.containsValue(w.getPool());
     }
 
     /**
@@ -37,11 +48,11 @@ final class Pools {
      * into buffers their caller gives back to a pool when it fails, so none may outlive this call.
      * The interrupt is then reported as an {@link IllegalStateException}, with the flag kept set.
      */
-    static void runAll(ForkJoinPool pool, java.util.List<java.util.concurrent.Callable<Void>> tasks) {
+    static void runAll(ForkJoinPool pool, List<Callable<Void>> tasks) {
         // each task keeps its own failure, so the caller gets the original exception, not a cross-thread copy
-        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
-        java.util.List<java.util.concurrent.ForkJoinTask<Void>> running = new java.util.ArrayList<>(tasks.size());
-        for (java.util.concurrent.Callable<Void> t : tasks) {
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        List<ForkJoinTask<Void>> running = new ArrayList<>(tasks.size());
+        for (Callable<Void> t : tasks) {
             running.add(pool.submit(() -> {
                 try {
                     t.call();
@@ -52,15 +63,15 @@ final class Pools {
             }));
         }
         boolean interrupted = Thread.interrupted();
-        for (java.util.concurrent.ForkJoinTask<Void> f : running) {
+        for (ForkJoinTask<Void> f : running) {
             while (true) {
                 try {
                     f.get();
                     break;
                 } catch (InterruptedException e) {
-                    interrupted = true;   // keep waiting: the task may still be writing
+                    interrupted = true; // keep waiting: the task may still be writing
                 } catch (ExecutionException e) {
-                    failed.compareAndSet(null, e.getCause());   // not expected: the wrapper catches everything
+                    failed.compareAndSet(null, e.getCause()); // not expected: the wrapper catches everything
                     break;
                 }
             }
@@ -70,6 +81,7 @@ final class Pools {
         if (x instanceof RuntimeException r) throw r;
         if (x instanceof Error err) throw err;
         if (x != null) throw new IllegalStateException(x);
-        if (interrupted) throw new IllegalStateException("interrupted while running parallel limb work (every task had finished)");
+        if (interrupted)
+            throw new IllegalStateException("interrupted while running parallel limb work (every task had finished)");
     }
 }

@@ -2,7 +2,6 @@ package io.hoist.ring;
 
 import io.hoist.math.ModArith;
 import io.hoist.math.Modulus;
-
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -40,15 +39,41 @@ public final class Ring {
         this(logN, primes, NttEngine.defaultEngine());
     }
 
-    public int logN() { return logN; }
-    public int n() { return n; }
-    public int maxLevel() { return tables.length - 1; }
-    public RnsBasis basis() { return basis; }
-    public NttEngine engine() { return engine; }
-    public OpCounters counters() { return engine.counters(); }
-    public Modulus modulus(int i) { return tables[i].modulus(); }
-    public long prime(int i) { return tables[i].q(); }
-    public NttTables tables(int i) { return tables[i]; }
+    public int logN() {
+        return logN;
+    }
+
+    public int n() {
+        return n;
+    }
+
+    public int maxLevel() {
+        return tables.length - 1;
+    }
+
+    public RnsBasis basis() {
+        return basis;
+    }
+
+    public NttEngine engine() {
+        return engine;
+    }
+
+    public OpCounters counters() {
+        return engine.counters();
+    }
+
+    public Modulus modulus(int i) {
+        return tables[i].modulus();
+    }
+
+    public long prime(int i) {
+        return tables[i].q();
+    }
+
+    public NttTables tables(int i) {
+        return tables[i];
+    }
 
     /** A zero polynomial at {@code level} in {@code domain}. */
     public RnsPoly newPoly(int level, Domain domain) {
@@ -60,7 +85,9 @@ public final class Ring {
     public RnsPoly wrap(long[][] limbs, Domain domain) {
         checkLevel(limbs.length - 1);
         for (int i = 0; i < limbs.length; i++) {
-            if (limbs[i].length != n) throw new IllegalArgumentException("limb " + i + " has " + limbs[i].length + " coefficients, ring has N=" + n);
+            if (limbs[i].length != n)
+                throw new IllegalArgumentException(
+                        "limb " + i + " has " + limbs[i].length + " coefficients, ring has N=" + n);
         }
         return new RnsPoly(this, limbs, domain);
     }
@@ -81,7 +108,8 @@ public final class Ring {
     /** Forward NTT of all limbs, counted in {@code c}. */
     public void ntt(RnsPoly p, OpCounters c) {
         own(p);
-        if (p.domain() != Domain.COEFFICIENT) throw new RingMismatchException("ntt: polynomial is already in the NTT domain");
+        if (p.domain() != Domain.COEFFICIENT)
+            throw new RingMismatchException("ntt: polynomial is already in the NTT domain");
         engine.forward(p.limbs, Arrays.copyOf(tables, p.limbCount()), p.limbCount(), c);
         p.domain = Domain.NTT;
     }
@@ -94,7 +122,8 @@ public final class Ring {
     /** Inverse NTT of all limbs, counted in {@code c}. */
     public void intt(RnsPoly p, OpCounters c) {
         own(p);
-        if (p.domain() != Domain.NTT) throw new RingMismatchException("intt: polynomial is already in the coefficient domain");
+        if (p.domain() != Domain.NTT)
+            throw new RingMismatchException("intt: polynomial is already in the coefficient domain");
         engine.inverse(p.limbs, Arrays.copyOf(tables, p.limbCount()), p.limbCount(), c);
         p.domain = Domain.COEFFICIENT;
     }
@@ -140,7 +169,8 @@ public final class Ring {
     /** out = a ⊙ b (NTT domain: the ring product). */
     public void mulCoeffs(RnsPoly a, RnsPoly b, RnsPoly out) {
         same(a, b, out, "mulCoeffs");
-        for (int i = 0; i < a.limbCount(); i++) engine.kernels().mulMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i), false);
+        for (int i = 0; i < a.limbCount(); i++)
+            engine.kernels().mulMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i), false);
         out.domain = a.domain;
         counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
     }
@@ -149,9 +179,11 @@ public final class Ring {
     public void mulCoeffsAdd(RnsPoly a, RnsPoly b, RnsPoly out) {
         same(a, b, out, "mulCoeffsAdd");
         if (out.domain() != a.domain()) {
-            throw new RingMismatchException("mulCoeffsAdd: accumulator in " + out.domain() + ", operands in " + a.domain());
+            throw new RingMismatchException(
+                    "mulCoeffsAdd: accumulator in " + out.domain() + ", operands in " + a.domain());
         }
-        for (int i = 0; i < a.limbCount(); i++) engine.kernels().mulMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i), true);
+        for (int i = 0; i < a.limbCount(); i++)
+            engine.kernels().mulMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i), true);
         counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
     }
 
@@ -176,7 +208,8 @@ public final class Ring {
             int[] idx = Automorphism.nttIndex(logN, g);
             for (int i = 0; i < a.limbCount(); i++) Automorphism.applyNtt(a.limbs[i], out.limbs[i], idx);
         } else {
-            for (int i = 0; i < a.limbCount(); i++) Automorphism.applyCoefficient(a.limbs[i], out.limbs[i], g, prime(i), logN);
+            for (int i = 0; i < a.limbCount(); i++)
+                Automorphism.applyCoefficient(a.limbs[i], out.limbs[i], g, prime(i), logN);
         }
         out.domain = a.domain;
         counters().add(Op.AUTOMORPHISM_LIMBS, a.limbCount());
@@ -185,7 +218,8 @@ public final class Ring {
     // ---------------------------------------------------------------- checks
 
     private void own(RnsPoly p) {
-        if (p.ring() != this && !sameAs(p.ring())) throw new RingMismatchException("polynomial belongs to a different ring");
+        if (p.ring() != this && !sameAs(p.ring()))
+            throw new RingMismatchException("polynomial belongs to a different ring");
     }
 
     /**
@@ -205,7 +239,8 @@ public final class Ring {
         own(b);
         own(out);
         if (a.level() != b.level() || a.level() != out.level()) {
-            throw new RingMismatchException(op + ": level mismatch (" + a.level() + ", " + b.level() + " → " + out.level() + ")");
+            throw new RingMismatchException(
+                    op + ": level mismatch (" + a.level() + ", " + b.level() + " → " + out.level() + ")");
         }
         if (a.domain() != b.domain()) {
             throw new RingMismatchException(op + ": domain mismatch (" + a.domain() + " vs " + b.domain() + ")");
@@ -214,6 +249,7 @@ public final class Ring {
 
     @Override
     public String toString() {
-        return "Ring[N=2^" + logN + ", " + tables.length + " primes, backend=" + engine.backend().name() + "]";
+        return "Ring[N=2^" + logN + ", " + tables.length + " primes, backend="
+                + engine.backend().name() + "]";
     }
 }

@@ -3,7 +3,6 @@ package io.hoist.ring;
 import com.google.common.collect.ImmutableList;
 import io.hoist.math.ModArith;
 import io.hoist.math.Modulus;
-
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -27,7 +26,9 @@ public final class RnsBasis {
         ImmutableList.Builder<Modulus> b = ImmutableList.builder();
         BigInteger prod = BigInteger.ONE;
         for (long p : primes) {
-            if (!seen.add(p)) throw new IllegalArgumentException("prime " + p + " appears twice in the basis " + Arrays.toString(primes));
+            if (!seen.add(p))
+                throw new IllegalArgumentException(
+                        "prime " + p + " appears twice in the basis " + Arrays.toString(primes));
             b.add(Modulus.of(p));
             prod = prod.multiply(BigInteger.valueOf(p));
         }
@@ -91,7 +92,8 @@ public final class RnsBasis {
     /** Exact CRT reconstruction of one coefficient in [0, C) — a slow reference for tests and decoding. */
     public BigInteger reconstruct(long[] residues) {
         if (residues.length != primes.length) {
-            throw new IllegalArgumentException(residues.length + " residues for a basis of " + primes.length + " primes");
+            throw new IllegalArgumentException(
+                    residues.length + " residues for a basis of " + primes.length + " primes");
         }
         BigInteger x = BigInteger.ZERO;
         for (int i = 0; i < primes.length; i++) {

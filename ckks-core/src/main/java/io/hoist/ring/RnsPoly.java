@@ -2,6 +2,7 @@ package io.hoist.ring;
 
 import java.math.BigInteger;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A polynomial of a {@link Ring} in RNS form: limb i holds the N residues modulo q_i, for
@@ -19,17 +20,33 @@ public final class RnsPoly {
         this.domain = domain;
     }
 
-    public Ring ring() { return ring; }
-    public int level() { return limbs.length - 1; }
-    public int limbCount() { return limbs.length; }
-    public Domain domain() { return domain; }
+    public Ring ring() {
+        return ring;
+    }
+
+    public int level() {
+        return limbs.length - 1;
+    }
+
+    public int limbCount() {
+        return limbs.length;
+    }
+
+    public Domain domain() {
+        return domain;
+    }
 
     /**
      * Sets the domain flag. For code that transforms limbs one range at a time (the phased LT
      * executor): the flag must describe every limb once the last range is done.
      */
-    public void setDomain(Domain d) { this.domain = java.util.Objects.requireNonNull(d, "domain"); }
-    public int n() { return ring.n(); }
+    public void setDomain(Domain d) {
+        this.domain = Objects.requireNonNull(d, "domain");
+    }
+
+    public int n() {
+        return ring.n();
+    }
 
     /** The live limb array of prime i (no copy: hot paths write through it). */
     public long[] limb(int i) {
@@ -46,8 +63,9 @@ public final class RnsPoly {
      * modulo a shorter prefix of the chain. Writing through the view writes this polynomial.
      */
     public RnsPoly atLevel(int level) {
-        if (level < 0 || level > level()) throw new RingMismatchException("cannot view level " + level + " of a polynomial at level " + level());
-        return level == level() ? this : new RnsPoly(ring, java.util.Arrays.copyOf(limbs, level + 1), domain);
+        if (level < 0 || level > level())
+            throw new RingMismatchException("cannot view level " + level + " of a polynomial at level " + level());
+        return level == level() ? this : new RnsPoly(ring, Arrays.copyOf(limbs, level + 1), domain);
     }
 
     public RnsPoly copy() {
@@ -65,7 +83,10 @@ public final class RnsPoly {
     public BigInteger coefficient(int k) {
         long[] r = new long[limbs.length];
         for (int i = 0; i < r.length; i++) r[i] = limbs[i][k];
-        return (limbs.length == ring.basis().size() ? ring.basis() : ring.basis().prefix(limbs.length)).reconstruct(r);
+        return (limbs.length == ring.basis().size()
+                        ? ring.basis()
+                        : ring.basis().prefix(limbs.length))
+                .reconstruct(r);
     }
 
     @Override

@@ -6,7 +6,8 @@ import io.hoist.math.ModArith;
 public final class ScalarLimbKernels implements LimbKernels {
 
     @Override
-    public void dot2Montgomery(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
+    public void dot2Montgomery(
+            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
         final long ni = ModArith.montgomeryNegInv(q);
         final int chunk = LimbKernels.montgomeryTerms(q);
         final boolean two = z != null;
@@ -57,7 +58,16 @@ public final class ScalarLimbKernels implements LimbKernels {
     }
 
     @Override
-    public void dot2MontgomeryMulti(long[][] x, long[][] y, long[][][] f, int terms, int outs, long[][] out0, long[][] out1, long q, boolean accumulate) {
+    public void dot2MontgomeryMulti(
+            long[][] x,
+            long[][] y,
+            long[][][] f,
+            int terms,
+            int outs,
+            long[][] out0,
+            long[][] out1,
+            long q,
+            boolean accumulate) {
         LimbKernels.multiByOutput(this, x, y, f, terms, outs, out0, out1, q, accumulate);
     }
 

@@ -1,6 +1,7 @@
 package io.hoist.ring;
 
 import io.hoist.math.ModArith;
+import java.util.Arrays;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -27,17 +28,32 @@ public final class VectorLimbKernels implements LimbKernels {
 
     /** Coefficients per block: each term's operands are read as contiguous runs, the 128-bit accumulators stay in L1. */
     private static final int BLOCK = 256;
+
     private static final ThreadLocal<long[][]> SCRATCH = ThreadLocal.withInitial(() -> new long[4][BLOCK]);
 
     @Override
-    public void dot2Montgomery(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
+    public void dot2Montgomery(
+            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
         final int n = out0.length;
         final int vecEnd = n - n % L;
         final long ni = ModArith.montgomeryNegInv(q);
         final int chunk = LimbKernels.montgomeryTerms(q);
         final long[][] scratch = SCRATCH.get();
         for (int base = 0; base < vecEnd; base += BLOCK) {
-            dotBlock(x, y, z, terms, out0, out1, q, ni, chunk, accumulate, base, Math.min(BLOCK, vecEnd - base), scratch);
+            dotBlock(
+                    x,
+                    y,
+                    z,
+                    terms,
+                    out0,
+                    out1,
+                    q,
+                    ni,
+                    chunk,
+                    accumulate,
+                    base,
+                    Math.min(BLOCK, vecEnd - base),
+                    scratch);
         }
         if (vecEnd < n) tail(x, y, z, terms, out0, out1, q, accumulate, vecEnd);
     }
@@ -49,9 +65,24 @@ public final class VectorLimbKernels implements LimbKernels {
      * word of each product is rebuilt from the partial products (a 64-bit lane multiply is three
      * multiplies on AVX2). Arrays in, arrays out: no vector crosses the call.
      */
-    private static void dotBlock(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, long ni, int chunk,
-                                 boolean accumulate, int base, int len, long[][] scratch) {
-        if (q < SMALL_Q) { dotBlockSmall(x, y, z, terms, out0, out1, q, ni, accumulate, base, len, scratch); return; }
+    private static void dotBlock(
+            long[][] x,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            long ni,
+            int chunk,
+            boolean accumulate,
+            int base,
+            int len,
+            long[][] scratch) {
+        if (q < SMALL_Q) {
+            dotBlockSmall(x, y, z, terms, out0, out1, q, ni, accumulate, base, len, scratch);
+            return;
+        }
         final boolean two = z != null;
         final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);
         final LongVector ql = LongVector.broadcast(S, q & M32), qh = LongVector.broadcast(S, q >>> 32);
@@ -59,9 +90,12 @@ public final class VectorLimbKernels implements LimbKernels {
         final long[] ah0 = scratch[0], al0 = scratch[1], ah1 = scratch[2], al1 = scratch[3];
         for (int t0 = 0; t0 < terms; t0 += chunk) {
             final int t1 = Math.min(terms, t0 + chunk);
-            java.util.Arrays.fill(ah0, 0, len, 0L);
-            java.util.Arrays.fill(al0, 0, len, 0L);
-            if (two) { java.util.Arrays.fill(ah1, 0, len, 0L); java.util.Arrays.fill(al1, 0, len, 0L); }
+            Arrays.fill(ah0, 0, len, 0L);
+            Arrays.fill(al0, 0, len, 0L);
+            if (two) {
+                Arrays.fill(ah1, 0, len, 0L);
+                Arrays.fill(al1, 0, len, 0L);
+            }
             for (int t = t0; t < t1; t++) {
                 final long[] xt = x[t], yt = y[t], zt = two ? z[t] : null;
                 for (int k = 0; k < len; k += L) {
@@ -70,24 +104,32 @@ public final class VectorLimbKernels implements LimbKernels {
                     LongVector b = LongVector.fromArray(S, yt, base + k);
                     LongVector bl = b.and(M32), bh = b.lanewise(VectorOperators.LSHR, 32);
                     LongVector ll = al.mul(bl), lh = al.mul(bh), hl = ah.mul(bl), hh = ah.mul(bh);
-                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32)
+                            .add(lh.and(M32))
+                            .add(hl.and(M32));
+                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                            .add(hl.lanewise(VectorOperators.LSHR, 32))
                             .add(mid.lanewise(VectorOperators.LSHR, 32));
                     LongVector lo = ll.add(lh.add(hl).lanewise(VectorOperators.LSHL, 32));
                     LongVector l0 = LongVector.fromArray(S, al0, k).add(lo);
-                    LongVector h0 = LongVector.fromArray(S, ah0, k).add(hi).add(one, l0.compare(VectorOperators.ULT, lo));
+                    LongVector h0 =
+                            LongVector.fromArray(S, ah0, k).add(hi).add(one, l0.compare(VectorOperators.ULT, lo));
                     l0.intoArray(al0, k);
                     h0.intoArray(ah0, k);
                     if (two) {
                         LongVector c = LongVector.fromArray(S, zt, base + k);
                         LongVector cl = c.and(M32), ch = c.lanewise(VectorOperators.LSHR, 32);
                         LongVector ll2 = al.mul(cl), lh2 = al.mul(ch), hl2 = ah.mul(cl), hh2 = ah.mul(ch);
-                        LongVector mid2 = ll2.lanewise(VectorOperators.LSHR, 32).add(lh2.and(M32)).add(hl2.and(M32));
-                        LongVector hi2 = hh2.add(lh2.lanewise(VectorOperators.LSHR, 32)).add(hl2.lanewise(VectorOperators.LSHR, 32))
+                        LongVector mid2 = ll2.lanewise(VectorOperators.LSHR, 32)
+                                .add(lh2.and(M32))
+                                .add(hl2.and(M32));
+                        LongVector hi2 = hh2.add(lh2.lanewise(VectorOperators.LSHR, 32))
+                                .add(hl2.lanewise(VectorOperators.LSHR, 32))
                                 .add(mid2.lanewise(VectorOperators.LSHR, 32));
                         LongVector lo2 = ll2.add(lh2.add(hl2).lanewise(VectorOperators.LSHL, 32));
                         LongVector l1 = LongVector.fromArray(S, al1, k).add(lo2);
-                        LongVector h1 = LongVector.fromArray(S, ah1, k).add(hi2).add(one, l1.compare(VectorOperators.ULT, lo2));
+                        LongVector h1 =
+                                LongVector.fromArray(S, ah1, k).add(hi2).add(one, l1.compare(VectorOperators.ULT, lo2));
                         l1.intoArray(al1, k);
                         h1.intoArray(ah1, k);
                     }
@@ -99,12 +141,14 @@ public final class VectorLimbKernels implements LimbKernels {
                 LongVector m = l0.mul(vni);
                 LongVector mlo = m.and(M32), mhi = m.lanewise(VectorOperators.LSHR, 32);
                 LongVector ll = mlo.mul(ql), lh = mlo.mul(qh), hl = mhi.mul(ql), hh = mhi.mul(qh);
-                LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                LongVector mq = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                LongVector mid =
+                        ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+                LongVector mq = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                        .add(hl.lanewise(VectorOperators.LSHR, 32))
                         .add(mid.lanewise(VectorOperators.LSHR, 32));
                 LongVector u = h0.add(mq).add(one, l0.compare(VectorOperators.NE, 0));
                 u = u.lanewise(VectorOperators.UMIN, u.sub(vq));
-                final boolean add = accumulate || t0 > 0;   // the first chunk writes, so out may alias an input
+                final boolean add = accumulate || t0 > 0; // the first chunk writes, so out may alias an input
                 LongVector r0 = add ? LongVector.fromArray(S, out0, base + k).add(u) : u;
                 r0.lanewise(VectorOperators.UMIN, r0.sub(vq)).intoArray(out0, base + k);
                 if (two) {
@@ -112,12 +156,16 @@ public final class VectorLimbKernels implements LimbKernels {
                     LongVector m2 = l1.mul(vni);
                     LongVector mlo2 = m2.and(M32), mhi2 = m2.lanewise(VectorOperators.LSHR, 32);
                     LongVector ll2 = mlo2.mul(ql), lh2 = mlo2.mul(qh), hl2 = mhi2.mul(ql), hh2 = mhi2.mul(qh);
-                    LongVector mid2 = ll2.lanewise(VectorOperators.LSHR, 32).add(lh2.and(M32)).add(hl2.and(M32));
-                    LongVector mq2 = hh2.add(lh2.lanewise(VectorOperators.LSHR, 32)).add(hl2.lanewise(VectorOperators.LSHR, 32))
+                    LongVector mid2 = ll2.lanewise(VectorOperators.LSHR, 32)
+                            .add(lh2.and(M32))
+                            .add(hl2.and(M32));
+                    LongVector mq2 = hh2.add(lh2.lanewise(VectorOperators.LSHR, 32))
+                            .add(hl2.lanewise(VectorOperators.LSHR, 32))
                             .add(mid2.lanewise(VectorOperators.LSHR, 32));
                     LongVector u2 = h1.add(mq2).add(one, l1.compare(VectorOperators.NE, 0));
                     u2 = u2.lanewise(VectorOperators.UMIN, u2.sub(vq));
-                    LongVector r1 = add ? LongVector.fromArray(S, out1, base + k).add(u2) : u2;
+                    LongVector r1 =
+                            add ? LongVector.fromArray(S, out1, base + k).add(u2) : u2;
                     r1.lanewise(VectorOperators.UMIN, r1.sub(vq)).intoArray(out1, base + k);
                 }
             }
@@ -137,15 +185,26 @@ public final class VectorLimbKernels implements LimbKernels {
      * in 64 bits for {@link #smallTerms} terms, then one Montgomery reduction of (0, sum). Same
      * result, bit for bit; about a quarter of the arithmetic.
      */
-    private static void dotBlockSmall(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, long ni,
-                                      boolean accumulate, int base, int len, long[][] scratch) {
+    private static void dotBlockSmall(
+            long[][] x,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            long ni,
+            boolean accumulate,
+            int base,
+            int len,
+            long[][] scratch) {
         final boolean two = z != null;
         final int c = smallTerms(q);
         final long[] s0 = scratch[0], s1 = scratch[1];
         for (int t0 = 0; t0 < terms; t0 += c) {
             final int t1 = Math.min(terms, t0 + c);
-            java.util.Arrays.fill(s0, 0, len, 0L);
-            if (two) java.util.Arrays.fill(s1, 0, len, 0L);
+            Arrays.fill(s0, 0, len, 0L);
+            if (two) Arrays.fill(s1, 0, len, 0L);
             for (int t = t0; t < t1; t++) {
                 final long[] xt = x[t], yt = y[t], zt = two ? z[t] : null;
                 for (int k = 0; k < len; k += L) {
@@ -174,8 +233,10 @@ public final class VectorLimbKernels implements LimbKernels {
             LongVector m = lo.mul(vni);
             LongVector mlo = m.and(M32), mhi = m.lanewise(VectorOperators.LSHR, 32);
             LongVector ll = mlo.mul(ql), lh = mlo.mul(qh), hl = mhi.mul(ql), hh = mhi.mul(qh);
-            LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-            LongVector mq = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+            LongVector mid =
+                    ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+            LongVector mq = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                    .add(hl.lanewise(VectorOperators.LSHR, 32))
                     .add(mid.lanewise(VectorOperators.LSHR, 32));
             LongVector u = mq.add(one, lo.compare(VectorOperators.NE, 0));
             u = u.lanewise(VectorOperators.UMIN, u.sub(vq));
@@ -184,15 +245,17 @@ public final class VectorLimbKernels implements LimbKernels {
         }
     }
 
-    private void tail(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean acc, int from) {
+    private void tail(
+            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean acc, int from) {
         int len = out0.length - from;
         long[][] xs = new long[terms][], ys = new long[terms][], zs = z == null ? null : new long[terms][];
         for (int t = 0; t < terms; t++) {
-            xs[t] = java.util.Arrays.copyOfRange(x[t], from, from + len);
-            ys[t] = java.util.Arrays.copyOfRange(y[t], from, from + len);
-            if (zs != null) zs[t] = java.util.Arrays.copyOfRange(z[t], from, from + len);
+            xs[t] = Arrays.copyOfRange(x[t], from, from + len);
+            ys[t] = Arrays.copyOfRange(y[t], from, from + len);
+            if (zs != null) zs[t] = Arrays.copyOfRange(z[t], from, from + len);
         }
-        long[] o0 = java.util.Arrays.copyOfRange(out0, from, from + len), o1 = z == null ? null : java.util.Arrays.copyOfRange(out1, from, from + len);
+        long[] o0 = Arrays.copyOfRange(out0, from, from + len),
+                o1 = z == null ? null : Arrays.copyOfRange(out1, from, from + len);
         scalar.dot2Montgomery(xs, ys, zs, terms, o0, o1, q, acc);
         System.arraycopy(o0, 0, out0, from, len);
         if (o1 != null) System.arraycopy(o1, 0, out1, from, len);
@@ -205,13 +268,25 @@ public final class VectorLimbKernels implements LimbKernels {
      * arithmetic and by streaming the diagonals, not by re-reading A_b, B_b.
      */
     @Override
-    public void dot2MontgomeryMulti(long[][] x, long[][] y, long[][][] f, int terms, int outs, long[][] out0, long[][] out1, long q, boolean accumulate) {
+    public void dot2MontgomeryMulti(
+            long[][] x,
+            long[][] y,
+            long[][][] f,
+            int terms,
+            int outs,
+            long[][] out0,
+            long[][] out1,
+            long q,
+            boolean accumulate) {
         LimbKernels.multiByOutput(this, x, y, f, terms, outs, out0, out1, q, accumulate);
     }
 
     @Override
     public void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len) {
-        if (q >= MAX_Q) { scalar.mulShoup(x, w, ws, q, out, from, len); return; }
+        if (q >= MAX_Q) {
+            scalar.mulShoup(x, w, ws, q, out, from, len);
+            return;
+        }
         final LongVector vq = LongVector.broadcast(S, q), vw = LongVector.broadcast(S, w);
         final LongVector wl = LongVector.broadcast(S, ws & M32), wh = LongVector.broadcast(S, ws >>> 32);
         int end = from + len, vecEnd = from + len - len % L;
@@ -219,8 +294,10 @@ public final class VectorLimbKernels implements LimbKernels {
             LongVector v = LongVector.fromArray(S, x, k);
             LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
             LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-            LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+            LongVector mid =
+                    ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                    .add(hl.lanewise(VectorOperators.LSHR, 32))
                     .add(mid.lanewise(VectorOperators.LSHR, 32));
             LongVector r = v.mul(vw).sub(hi.mul(vq));
             r.lanewise(VectorOperators.UMIN, r.sub(vq)).intoArray(out, k);
@@ -230,7 +307,10 @@ public final class VectorLimbKernels implements LimbKernels {
 
     @Override
     public void sumShoup(long[][] y, int yOff, int terms, long[] w, long[] ws, long d, long[] out, int off, int len) {
-        if (d >= MAX_Q) { scalar.sumShoup(y, yOff, terms, w, ws, d, out, off, len); return; }
+        if (d >= MAX_Q) {
+            scalar.sumShoup(y, yOff, terms, w, ws, d, out, off, len);
+            return;
+        }
         final LongVector vd = LongVector.broadcast(S, d), v2d = LongVector.broadcast(S, 2 * d);
         int vecEnd = len - len % L;
         for (int k = 0; k < vecEnd; k += L) {
@@ -241,8 +321,10 @@ public final class VectorLimbKernels implements LimbKernels {
                 LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
                 LongVector wl = LongVector.broadcast(S, wsi & M32), wh = LongVector.broadcast(S, wsi >>> 32);
                 LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-                LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                LongVector mid =
+                        ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+                LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                        .add(hl.lanewise(VectorOperators.LSHR, 32))
                         .add(mid.lanewise(VectorOperators.LSHR, 32));
                 acc = acc.add(v.mul(w[i]).sub(hi.mul(vd)));
                 acc = acc.lanewise(VectorOperators.UMIN, acc.sub(v2d));
@@ -254,7 +336,10 @@ public final class VectorLimbKernels implements LimbKernels {
 
     @Override
     public void liftSigned(long[] c, long w, long ws, long q, long[] out) {
-        if (q >= MAX_Q) { scalar.liftSigned(c, w, ws, q, out); return; }
+        if (q >= MAX_Q) {
+            scalar.liftSigned(c, w, ws, q, out);
+            return;
+        }
         final LongVector vq = LongVector.broadcast(S, q), vw = LongVector.broadcast(S, w), zero = LongVector.zero(S);
         final LongVector wl = LongVector.broadcast(S, ws & M32), wh = LongVector.broadcast(S, ws >>> 32);
         int n = out.length, vecEnd = n - n % L;
@@ -266,8 +351,10 @@ public final class VectorLimbKernels implements LimbKernels {
             LongVector v = x.blend(x.neg(), negative);
             LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
             LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-            LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+            LongVector mid =
+                    ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                    .add(hl.lanewise(VectorOperators.LSHR, 32))
                     .add(mid.lanewise(VectorOperators.LSHR, 32));
             LongVector r = v.mul(vw).sub(hi.mul(vq));
             r = r.lanewise(VectorOperators.UMIN, r.sub(vq));
@@ -276,7 +363,7 @@ public final class VectorLimbKernels implements LimbKernels {
             r.blend(negated, negative).intoArray(out, k);
         }
         if (vecEnd < n) {
-            long[] cs = java.util.Arrays.copyOfRange(c, vecEnd, n), os = new long[n - vecEnd];
+            long[] cs = Arrays.copyOfRange(c, vecEnd, n), os = new long[n - vecEnd];
             scalar.liftSigned(cs, w, ws, q, os);
             System.arraycopy(os, 0, out, vecEnd, n - vecEnd);
         }
@@ -284,16 +371,23 @@ public final class VectorLimbKernels implements LimbKernels {
 
     @Override
     public void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q) {
-        if (q >= MAX_Q) { scalar.subMulShoup(a, b, out, w, ws, q); return; }
+        if (q >= MAX_Q) {
+            scalar.subMulShoup(a, b, out, w, ws, q);
+            return;
+        }
         final LongVector vq = LongVector.broadcast(S, q), vw = LongVector.broadcast(S, w);
         final LongVector wl = LongVector.broadcast(S, ws & M32), wh = LongVector.broadcast(S, ws >>> 32);
         int n = out.length, vecEnd = n - n % L;
         for (int k = 0; k < vecEnd; k += L) {
-            LongVector v = LongVector.fromArray(S, a, k).sub(LongVector.fromArray(S, b, k)).add(vq);   // in (0, 2q)
+            LongVector v = LongVector.fromArray(S, a, k)
+                    .sub(LongVector.fromArray(S, b, k))
+                    .add(vq); // in (0, 2q)
             LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
             LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-            LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+            LongVector mid =
+                    ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                    .add(hl.lanewise(VectorOperators.LSHR, 32))
                     .add(mid.lanewise(VectorOperators.LSHR, 32));
             LongVector r = v.mul(vw).sub(hi.mul(vq));
             r.lanewise(VectorOperators.UMIN, r.sub(vq)).intoArray(out, k);

@@ -1,11 +1,10 @@
 package io.hoist.ring;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code cpu-vector}: the same lazy Harvey NTT as {@link ScalarNttBackend}, on {@code LongVector} lanes.
@@ -33,6 +32,7 @@ public final class VectorNttBackend extends LimbNttBackend {
 
     /** selectFrom index vectors per small stage log2(t): U, V gather and out0, out1 scatter. */
     private static final long[][] IDX_U = new long[LOG_L][], IDX_V = new long[LOG_L][];
+
     private static final long[][] IDX_O0 = new long[LOG_L][], IDX_O1 = new long[LOG_L][];
 
     static {
@@ -68,7 +68,9 @@ public final class VectorNttBackend extends LimbNttBackend {
 
     @Override
     public boolean accepts(NttTables t) {
-        return L >= 2 && t.primeBits() <= MAX_PRIME_BITS && t.n() >= 2 * L;   // L = 1 would skip the fused final reduction
+        return L >= 2
+                && t.primeBits() <= MAX_PRIME_BITS
+                && t.n() >= 2 * L; // L = 1 would skip the fused final reduction
     }
 
     @Override
@@ -85,7 +87,7 @@ public final class VectorNttBackend extends LimbNttBackend {
         long[][] fw = new long[LOG_L][], fws = new long[LOG_L][], iw = new long[LOG_L][], iws = new long[LOG_L][];
         for (int lt = 0; lt < LOG_L; lt++) {
             int t = 1 << lt;
-            int m = n / (2 * t);   // first twiddle index of the stage with butterfly distance t (both directions)
+            int m = n / (2 * t); // first twiddle index of the stage with butterfly distance t (both directions)
             fw[lt] = new long[n / 2];
             fws[lt] = new long[n / 2];
             iw[lt] = new long[n / 2];
@@ -135,8 +137,11 @@ public final class VectorNttBackend extends LimbNttBackend {
                     // v·w mod q, Shoup: hi = floor(v·w'/2^64) from 32-bit halves
                     LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
                     LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32)
+                            .add(lh.and(M32))
+                            .add(hl.and(M32));
+                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                            .add(hl.lanewise(VectorOperators.LSHR, 32))
                             .add(mid.lanewise(VectorOperators.LSHR, 32));
                     LongVector p = v.mul(vw).sub(hi.mul(vq));
                     u.add(p).intoArray(a, j);
@@ -158,12 +163,14 @@ public final class VectorNttBackend extends LimbNttBackend {
                 u = u.lanewise(VectorOperators.UMIN, u.sub(v2q));
                 LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
                 LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-                LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                LongVector mid =
+                        ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+                LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                        .add(hl.lanewise(VectorOperators.LSHR, 32))
                         .add(mid.lanewise(VectorOperators.LSHR, 32));
                 LongVector p = v.mul(vw).sub(hi.mul(vq));
                 LongVector y0 = u.add(p), y1 = u.sub(p).add(v2q);
-                if (last) {   // final reduction [0, 4q) → [0, q) merged into the last stage
+                if (last) { // final reduction [0, 4q) → [0, q) merged into the last stage
                     y0 = y0.lanewise(VectorOperators.UMIN, y0.sub(v2q));
                     y0 = y0.lanewise(VectorOperators.UMIN, y0.sub(vq));
                     y1 = y1.lanewise(VectorOperators.UMIN, y1.sub(v2q));
@@ -197,8 +204,10 @@ public final class VectorNttBackend extends LimbNttBackend {
                 LongVector d = u.sub(v).add(v2q);
                 LongVector dl = d.and(M32), dh = d.lanewise(VectorOperators.LSHR, 32);
                 LongVector ll = dl.mul(wl), lh = dl.mul(wh), hl = dh.mul(wl), hh = dh.mul(wh);
-                LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                LongVector mid =
+                        ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+                LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                        .add(hl.lanewise(VectorOperators.LSHR, 32))
                         .add(mid.lanewise(VectorOperators.LSHR, 32));
                 LongVector p = d.mul(vw).sub(hi.mul(vq));
                 io0.selectFrom(s, p).intoArray(a, base);
@@ -220,8 +229,11 @@ public final class VectorNttBackend extends LimbNttBackend {
                     LongVector d = u.sub(v).add(v2q);
                     LongVector dl = d.and(M32), dh = d.lanewise(VectorOperators.LSHR, 32);
                     LongVector ll = dl.mul(wl), lh = dl.mul(wh), hl = dh.mul(wl), hh = dh.mul(wh);
-                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32)
+                            .add(lh.and(M32))
+                            .add(hl.and(M32));
+                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                            .add(hl.lanewise(VectorOperators.LSHR, 32))
                             .add(mid.lanewise(VectorOperators.LSHR, 32));
                     s.intoArray(a, j);
                     d.mul(vw).sub(hi.mul(vq)).intoArray(a, j + t);
@@ -230,9 +242,11 @@ public final class VectorNttBackend extends LimbNttBackend {
         }
         // last stage, t = N/2: (u+v)·N^-1 and (u−v)·ψ^-brev(1)·N^-1, reduced to [0, q)
         final LongVector vn = LongVector.broadcast(S, tb.nInv);
-        final LongVector nl = LongVector.broadcast(S, tb.nInvShoup & M32), nh = LongVector.broadcast(S, tb.nInvShoup >>> 32);
+        final LongVector nl = LongVector.broadcast(S, tb.nInvShoup & M32),
+                nh = LongVector.broadcast(S, tb.nInvShoup >>> 32);
         final LongVector vw = LongVector.broadcast(S, tb.lastInv);
-        final LongVector wl = LongVector.broadcast(S, tb.lastInvShoup & M32), wh = LongVector.broadcast(S, tb.lastInvShoup >>> 32);
+        final LongVector wl = LongVector.broadcast(S, tb.lastInvShoup & M32),
+                wh = LongVector.broadcast(S, tb.lastInvShoup >>> 32);
         for (int j = 0; j < t; j += L) {
             LongVector u = LongVector.fromArray(S, a, j);
             LongVector v = LongVector.fromArray(S, a, j + t);
@@ -240,8 +254,10 @@ public final class VectorNttBackend extends LimbNttBackend {
             LongVector d = u.sub(v).add(v2q);
             LongVector sl = s.and(M32), sh = s.lanewise(VectorOperators.LSHR, 32);
             LongVector ll = sl.mul(nl), lh = sl.mul(nh), hl = sh.mul(nl), hh = sh.mul(nh);
-            LongVector mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+            LongVector mid =
+                    ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                    .add(hl.lanewise(VectorOperators.LSHR, 32))
                     .add(mid.lanewise(VectorOperators.LSHR, 32));
             LongVector r0 = s.mul(vn).sub(hi.mul(vq));
             LongVector dl = d.and(M32), dh = d.lanewise(VectorOperators.LSHR, 32);
@@ -250,7 +266,8 @@ public final class VectorNttBackend extends LimbNttBackend {
             hl = dh.mul(wl);
             hh = dh.mul(wh);
             mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-            hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32)).add(hl.lanewise(VectorOperators.LSHR, 32))
+            hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                    .add(hl.lanewise(VectorOperators.LSHR, 32))
                     .add(mid.lanewise(VectorOperators.LSHR, 32));
             LongVector r1 = d.mul(vw).sub(hi.mul(vq));
             r0.lanewise(VectorOperators.UMIN, r0.sub(vq)).intoArray(a, j);

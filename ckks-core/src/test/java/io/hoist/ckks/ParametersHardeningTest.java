@@ -1,13 +1,13 @@
 package io.hoist.ckks;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The error width is part of the security decision, and prime sizes are refused with the true reason. */
 class ParametersHardeningTest {
@@ -18,7 +18,8 @@ class ParametersHardeningTest {
     @ParameterizedTest
     @ValueSource(doubles = {1e-6, 0.5, 3.0, 3.18, 6.5, 100})
     void anErrorWidthOutsideTheStandardsRangeIsInsecure(double sigma) {
-        InsecureParametersException e = assertThrows(InsecureParametersException.class, () -> n13().sigma(sigma).build());
+        InsecureParametersException e = assertThrows(
+                InsecureParametersException.class, () -> n13().sigma(sigma).build());
         assertTrue(e.getMessage().contains("σ = " + sigma), e.getMessage());
         CkksParameters p = n13().sigma(sigma).allowInsecure().build();
         assertFalse(p.secure());
@@ -34,16 +35,31 @@ class ParametersHardeningTest {
     @ParameterizedTest
     @ValueSource(doubles = {Double.POSITIVE_INFINITY, Double.NaN, 0, -3.2})
     void aNonFiniteOrNonPositiveErrorWidthIsRefusedEvenWhenInsecureIsAllowed(double sigma) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> n13().sigma(sigma).allowInsecure().build());
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> n13().sigma(sigma).allowInsecure().build());
         assertTrue(e.getMessage().startsWith("sigma must be a positive finite number"), e.getMessage());
     }
 
     @Test
     void tooFewPrimesOfOneSizeAreNamedWithTheirTrueCount() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> CkksParameters.builder().logN(13).logQ(new int[] {20, 20, 20, 20, 20, 20}).logP(60).allowInsecure().build());
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> CkksParameters.builder()
+                        .logN(13)
+                        .logQ(new int[] {20, 20, 20, 20, 20, 20})
+                        .logP(60)
+                        .allowInsecure()
+                        .build());
         assertTrue(e.getMessage().contains("ask for 6 distinct primes of 20 bits, but only 5"), e.getMessage());
-        IllegalArgumentException small = assertThrows(IllegalArgumentException.class, () -> CkksParameters.builder().logN(13).logQ(0).logP(60).allowInsecure().build());
+        IllegalArgumentException small = assertThrows(
+                IllegalArgumentException.class,
+                () -> CkksParameters.builder()
+                        .logN(13)
+                        .logQ(0)
+                        .logP(60)
+                        .allowInsecure()
+                        .build());
         assertTrue(small.getMessage().contains("a prime of 0 bits cannot serve N = 2^13"), small.getMessage());
     }
 
@@ -52,7 +68,15 @@ class ParametersHardeningTest {
         // the preset's primes are a format fingerprint input: the check must not change which primes are drawn
         CkksParameters p = CkksParameters.preset("n13");
         assertEquals(4, p.qCount() + p.alpha());
-        assertEquals(p, CkksParameters.builder().name("n13").logN(13).qPrimes(p.qPrimes()).pPrimes(p.pPrimes()).scale(0x1p40).build());
+        assertEquals(
+                p,
+                CkksParameters.builder()
+                        .name("n13")
+                        .logN(13)
+                        .qPrimes(p.qPrimes())
+                        .pPrimes(p.pPrimes())
+                        .scale(0x1p40)
+                        .build());
     }
 
     @Test
@@ -61,7 +85,13 @@ class ParametersHardeningTest {
         assertEquals("params is null", e.getMessage());
         assertThrows(NullPointerException.class, () -> CkksParameters.preset(null));
         CkksContext ctx = CkksContext.create(n13().build());
-        assertEquals("values is null", assertThrows(NullPointerException.class, () -> new Encoder(ctx).encode((ComplexVector) null, 2, 0x1p40)).getMessage());
-        assertEquals("a is null", assertThrows(NullPointerException.class, () -> new Evaluator(ctx).rescale(null)).getMessage());
+        assertEquals(
+                "values is null",
+                assertThrows(NullPointerException.class, () -> new Encoder(ctx).encode((ComplexVector) null, 2, 0x1p40))
+                        .getMessage());
+        assertEquals(
+                "a is null",
+                assertThrows(NullPointerException.class, () -> new Evaluator(ctx).rescale(null))
+                        .getMessage());
     }
 }

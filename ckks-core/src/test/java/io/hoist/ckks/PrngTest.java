@@ -1,11 +1,12 @@
 package io.hoist.ckks;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
 
 class PrngTest {
     @Test
@@ -13,9 +14,13 @@ class PrngTest {
         byte[] seed = Prng.newSeed();
         Prng a = Prng.of(seed, 7), b = Prng.of(seed, 7), c = Prng.of(seed, 8);
         long[] x = new long[1000], y = new long[1000], z = new long[1000];
-        for (int i = 0; i < 1000; i++) { x[i] = a.nextLong(); y[i] = b.nextLong(); z[i] = c.nextLong(); }
+        for (int i = 0; i < 1000; i++) {
+            x[i] = a.nextLong();
+            y[i] = b.nextLong();
+            z[i] = c.nextLong();
+        }
         assertArrayEquals(x, y);
-        assertTrue(!java.util.Arrays.equals(x, z));
+        assertTrue(!Arrays.equals(x, z));
     }
 
     @Test
@@ -24,7 +29,7 @@ class PrngTest {
         for (int i = 0; i < 100; i++) assertEquals(0, p.uniform(1));
         int[] hist = new int[3];
         for (int i = 0; i < 30000; i++) hist[(int) p.uniform(3)]++;
-        for (int h : hist) assertTrue(Math.abs(h - 10000) < 600, java.util.Arrays.toString(hist));
+        for (int h : hist) assertTrue(Math.abs(h - 10000) < 600, Arrays.toString(hist));
         long big = (1L << 62) - 57;
         for (int i = 0; i < 10000; i++) {
             long v = p.uniform(big);
@@ -39,7 +44,10 @@ class PrngTest {
         for (int h : new int[] {1, 64, 1024}) {
             long[] s = Sampler.ternary(Prng.fresh(), 1024, SecretDistribution.sparseTernary(h));
             int weight = 0;
-            for (long c : s) { assertTrue(c >= -1 && c <= 1); if (c != 0) weight++; }
+            for (long c : s) {
+                assertTrue(c >= -1 && c <= 1);
+                if (c != 0) weight++;
+            }
             assertEquals(h, weight);
         }
     }

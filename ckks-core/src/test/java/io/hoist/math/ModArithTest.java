@@ -1,17 +1,25 @@
 package io.hoist.math;
 
-import org.junit.jupiter.api.Test;
-
-import java.math.BigInteger;
-import java.util.SplittableRandom;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
 class ModArithTest {
-    private static final long[] MODULI = {3, 17, 65537, (1L << 30) - 35, 0x3FFFFFFFFFFFFFFFL - 56, Primes.nttPrimes(10, 61, 1).get(0),
-            Primes.nttPrimes(10, 62, 1).get(0), Primes.nttPrimes(12, 50, 1).get(0), 1_000_000_007L};
+    private static final long[] MODULI = {
+        3,
+        17,
+        65537,
+        (1L << 30) - 35,
+        0x3FFFFFFFFFFFFFFFL - 56,
+        Primes.nttPrimes(10, 61, 1).get(0),
+        Primes.nttPrimes(10, 62, 1).get(0),
+        Primes.nttPrimes(12, 50, 1).get(0),
+        1_000_000_007L
+    };
 
     @Test
     void mulModMatchesBigIntegerIncludingEdges() {
@@ -20,7 +28,8 @@ class ModArithTest {
             if ((q & 1) == 0) continue;
             Modulus m = Modulus.of(q);
             long[] edges = {0, 1, q - 1, q - 2, q >>> 1, (q >>> 1) + 1};
-            for (long a : edges) for (long b : edges) assertEquals(ModArith.mulModSlow(a, b, q), m.mul(a, b), a + "*" + b + " mod " + q);
+            for (long a : edges)
+                for (long b : edges) assertEquals(ModArith.mulModSlow(a, b, q), m.mul(a, b), a + "*" + b + " mod " + q);
             for (int i = 0; i < 20000; i++) {
                 long a = r.nextLong(q), b = r.nextLong(q);
                 assertEquals(ModArith.mulModSlow(a, b, q), m.mul(a, b), a + "*" + b + " mod " + q);
@@ -53,10 +62,17 @@ class ModArithTest {
             for (int i = 0; i < 5000; i++) {
                 long w = i == 0 ? q - 1 : r.nextLong(q);
                 long ws = ModArith.shoupQuotient(w, q);
-                assertEquals(BigInteger.valueOf(w).shiftLeft(64).divide(BigInteger.valueOf(q)).longValue(), ws);
-                long x = i < 2 ? -1L : r.nextLong();  // any unsigned 64-bit input, including 2^64 − 1
+                assertEquals(
+                        BigInteger.valueOf(w)
+                                .shiftLeft(64)
+                                .divide(BigInteger.valueOf(q))
+                                .longValue(),
+                        ws);
+                long x = i < 2 ? -1L : r.nextLong(); // any unsigned 64-bit input, including 2^64 − 1
                 long lazy = ModArith.mulShoupLazy(x, w, ws, q);
-                BigInteger want = new BigInteger(Long.toUnsignedString(x)).multiply(BigInteger.valueOf(w)).mod(BigInteger.valueOf(q));
+                BigInteger want = new BigInteger(Long.toUnsignedString(x))
+                        .multiply(BigInteger.valueOf(w))
+                        .mod(BigInteger.valueOf(q));
                 assertTrue(Long.compareUnsigned(lazy, 2 * q) < 0, "lazy Shoup result not below 2q");
                 assertEquals(want.longValue(), lazy % q == lazy ? lazy : lazy - q);
                 assertEquals(want.longValue(), ModArith.mulShoup(x, w, ws, q));

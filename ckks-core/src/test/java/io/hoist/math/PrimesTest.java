@@ -1,18 +1,17 @@
 package io.hoist.math;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
 import java.util.HashSet;
 import java.util.List;
 import java.util.SplittableRandom;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class PrimesTest {
 
@@ -54,8 +53,9 @@ class PrimesTest {
             assertEquals(BigInteger.valueOf(n).isProbablePrime(100), Primes.isPrime(n), "n=" + n);
         }
         // strong pseudoprimes to several bases
-        for (long n : new long[] {2047, 1373653, 25326001, 3215031751L, 2152302898747L, 3474749660383L, 341550071728321L,
-                3825123056546413051L}) {
+        for (long n : new long[] {
+            2047, 1373653, 25326001, 3215031751L, 2152302898747L, 3474749660383L, 341550071728321L, 3825123056546413051L
+        }) {
             assertFalse(Primes.isPrime(n), n + " is composite");
         }
     }

@@ -1,13 +1,12 @@
 package io.hoist.ring;
 
-import io.hoist.math.Primes;
-import org.junit.jupiter.api.Test;
-
-import java.util.SplittableRandom;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.hoist.math.Primes;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 class AutomorphismTest {
 
@@ -63,8 +62,15 @@ class AutomorphismTest {
         for (int logN : new int[] {10, 12}) {
             long[] ps = BConvTest.toArray(Primes.nttPrimes(logN, 50, 3));
             Ring ring = new Ring(logN, ps);
-            for (long g : new long[] {5, 25, Automorphism.galoisElement(logN, -1), Automorphism.galoisElement(logN, 77),
-                    Automorphism.conjugationElement(logN), 3, (2L << logN) - 5}) {
+            for (long g : new long[] {
+                5,
+                25,
+                Automorphism.galoisElement(logN, -1),
+                Automorphism.galoisElement(logN, 77),
+                Automorphism.conjugationElement(logN),
+                3,
+                (2L << logN) - 5
+            }) {
                 RnsPoly a = ring.newPoly(2, Domain.COEFFICIENT);
                 for (int i = 0; i < 3; i++) a.limb(i)[0] = 0;
                 for (int i = 0; i < 3; i++) for (int k = 1; k < ring.n(); k++) a.limb(i)[k] = r.nextLong(ps[i]);
@@ -83,12 +89,15 @@ class AutomorphismTest {
     @Test
     void rowStructure() {
         for (int logN : new int[] {10, 12, 16}) {
-            for (long g : new long[] {5, 25, 125, Automorphism.galoisElement(logN, 1000), Automorphism.conjugationElement(logN)}) {
+            for (long g : new long[] {
+                5, 25, 125, Automorphism.galoisElement(logN, 1000), Automorphism.conjugationElement(logN)
+            }) {
                 int[] idx = Automorphism.nttIndex(logN, g);
                 for (int dp : new int[] {8, 64, 256}) {
                     for (int row = 0; row < idx.length / dp; row++) {
                         int src = idx[row * dp] / dp;
-                        for (int c = 1; c < dp; c++) assertEquals(src, idx[row * dp + c] / dp, "N=2^" + logN + " g=" + g + " dp=" + dp);
+                        for (int c = 1; c < dp; c++)
+                            assertEquals(src, idx[row * dp + c] / dp, "N=2^" + logN + " g=" + g + " dp=" + dp);
                     }
                 }
             }

@@ -1,16 +1,15 @@
 package io.hoist.ring;
 
-import io.hoist.math.Primes;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hoist.math.Primes;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class BConvTest {
 
@@ -30,7 +29,7 @@ class BConvTest {
                 RnsBasis from = new RnsBasis(cs), to = new RnsBasis(ds);
                 long[][] in = new long[cs.length][n], out = new long[ds.length][n];
                 for (int i = 0; i < cs.length; i++) for (int k = 0; k < n; k++) in[i][k] = r.nextLong(cs[i]);
-                for (int i = 0; i < cs.length; i++) in[i][0] = cs[i] - 1;  // x = C − 1 at coefficient 0
+                for (int i = 0; i < cs.length; i++) in[i][0] = cs[i] - 1; // x = C − 1 at coefficient 0
                 OpCounters counters = new OpCounters();
                 BConv bc = new BConv(from, to);
                 bc.apply(in, out, n, counters);
@@ -45,10 +44,14 @@ class BConvTest {
                     for (int u = 0; u < cs.length && !found; u++) {
                         BigInteger y = x.add(C.multiply(BigInteger.valueOf(u)));
                         boolean all = true;
-                        for (int j = 0; j < ds.length; j++) all &= y.mod(BigInteger.valueOf(ds[j])).longValue() == out[j][k];
+                        for (int j = 0; j < ds.length; j++)
+                            all &= y.mod(BigInteger.valueOf(ds[j])).longValue() == out[j][k];
                         found = all;
                     }
-                    assertTrue(found, "coefficient " + k + ": output is not x + u·C for 0 ≤ u < |C| (" + shape[0] + "→" + shape[1] + ", " + bits + " bits)");
+                    assertTrue(
+                            found,
+                            "coefficient " + k + ": output is not x + u·C for 0 ≤ u < |C| (" + shape[0] + "→" + shape[1]
+                                    + ", " + bits + " bits)");
                 }
             }
         }
@@ -60,7 +63,8 @@ class BConvTest {
         RnsBasis b = new RnsBasis(ps);
         BigInteger x = b.product().subtract(BigInteger.valueOf(12345));
         long[] res = new long[ps.length];
-        for (int i = 0; i < ps.length; i++) res[i] = x.mod(BigInteger.valueOf(ps[i])).longValue();
+        for (int i = 0; i < ps.length; i++)
+            res[i] = x.mod(BigInteger.valueOf(ps[i])).longValue();
         assertEquals(x, b.reconstruct(res));
     }
 

@@ -1,15 +1,16 @@
 package io.hoist.ring;
 
-import io.hoist.math.ModArith;
-import io.hoist.math.Primes;
-import org.junit.jupiter.api.Test;
-
-import java.math.BigInteger;
-import java.util.SplittableRandom;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.management.ThreadMXBean;
+import io.hoist.math.ModArith;
+import io.hoist.math.Primes;
+import java.lang.management.ManagementFactory;
+import java.math.BigInteger;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 /** The vector kernels against their scalar twins (bit-identical) and the scalar ones against BigInteger. */
 class LimbKernelsTest {
@@ -20,7 +21,10 @@ class LimbKernelsTest {
     private long[] rand(int n, long q) {
         long[] a = new long[n];
         for (int i = 0; i < n; i++) a[i] = r.nextLong(q);
-        if (n > 1) { a[0] = q - 1; a[1] = 0; }
+        if (n > 1) {
+            a[0] = q - 1;
+            a[1] = 0;
+        }
         return a;
     }
 
@@ -28,11 +32,16 @@ class LimbKernelsTest {
     void dot2MontgomeryMatchesBigIntegerAndScalarTwin() {
         for (int bits : new int[] {30, 45, 59, 60, 61, 62}) {
             long q = Primes.nttPrimes(10, bits, 1).get(0);
-            BigInteger bq = BigInteger.valueOf(q), rInv = BigInteger.ONE.shiftLeft(64).modInverse(bq);
+            BigInteger bq = BigInteger.valueOf(q),
+                    rInv = BigInteger.ONE.shiftLeft(64).modInverse(bq);
             for (int terms : new int[] {1, 3, 5, 9, 17, 40}) {
                 for (int n : new int[] {1024, 37}) {
                     long[][] x = new long[terms][], y = new long[terms][], z = new long[terms][];
-                    for (int t = 0; t < terms; t++) { x[t] = rand(n, q); y[t] = rand(n, q); z[t] = rand(n, q); }
+                    for (int t = 0; t < terms; t++) {
+                        x[t] = rand(n, q);
+                        y[t] = rand(n, q);
+                        z[t] = rand(n, q);
+                    }
                     long[] s0 = rand(n, q), s1 = rand(n, q), v0 = s0.clone(), v1 = s1.clone();
                     long[] init0 = s0.clone();
                     scalar.dot2Montgomery(x, y, z, terms, s0, s1, q, true);
@@ -41,8 +50,11 @@ class LimbKernelsTest {
                     assertArrayEquals(s1, v1);
                     for (int k = 0; k < n; k += 7) {
                         BigInteger want = BigInteger.ZERO;
-                        for (int t = 0; t < terms; t++) want = want.add(BigInteger.valueOf(x[t][k]).multiply(BigInteger.valueOf(y[t][k])));
-                        want = want.multiply(rInv).add(BigInteger.valueOf(init0[k])).mod(bq);
+                        for (int t = 0; t < terms; t++)
+                            want = want.add(BigInteger.valueOf(x[t][k]).multiply(BigInteger.valueOf(y[t][k])));
+                        want = want.multiply(rInv)
+                                .add(BigInteger.valueOf(init0[k]))
+                                .mod(bq);
                         assertEquals(want.longValue(), s0[k], "Σ x·y·2^-64 + out at " + k);
                     }
                     long[] a0 = new long[n], b0 = new long[n];
@@ -65,7 +77,8 @@ class LimbKernelsTest {
                 scalar.subMulShoup(a, b, s, w, ws, q);
                 vector.subMulShoup(a, b, v, w, ws, q);
                 assertArrayEquals(s, v);
-                for (int k = 0; k < n; k++) assertEquals(ModArith.mulModSlow(ModArith.subMod(a[k], b[k], q), w, q), s[k]);
+                for (int k = 0; k < n; k++)
+                    assertEquals(ModArith.mulModSlow(ModArith.subMod(a[k], b[k], q), w, q), s[k]);
                 scalar.mulShoup(a, w, ws, q, s, 0, n);
                 vector.mulShoup(a, w, ws, q, v, 0, n);
                 assertArrayEquals(s, v);
@@ -75,7 +88,7 @@ class LimbKernelsTest {
                 long[] wv = new long[terms], wsv = new long[terms];
                 for (int i = 0; i < terms; i++) {
                     y[i] = new long[n];
-                    for (int k = 0; k < n; k++) y[i][k] = r.nextLong() >>> 2;   // any word below 2^62, as BConv feeds it
+                    for (int k = 0; k < n; k++) y[i][k] = r.nextLong() >>> 2; // any word below 2^62, as BConv feeds it
                     wv[i] = r.nextLong(q);
                     wsv[i] = ModArith.shoupQuotient(wv[i], q);
                 }
@@ -85,7 +98,8 @@ class LimbKernelsTest {
                 assertArrayEquals(so, vo);
                 for (int k = 0; k < n; k += 11) {
                     BigInteger want = BigInteger.ZERO;
-                    for (int i = 0; i < terms; i++) want = want.add(BigInteger.valueOf(y[i][k]).multiply(BigInteger.valueOf(wv[i])));
+                    for (int i = 0; i < terms; i++)
+                        want = want.add(BigInteger.valueOf(y[i][k]).multiply(BigInteger.valueOf(wv[i])));
                     assertEquals(want.mod(BigInteger.valueOf(q)).longValue(), so[3 + k]);
                 }
             }
@@ -117,11 +131,15 @@ class LimbKernelsTest {
 
     @Test
     void dot2AllocatesNothingAfterWarmup() {
-        var mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        var mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long q = Primes.nttPrimes(12, 55, 1).get(0);
         int n = 4096, terms = 4;
         long[][] x = new long[terms][], y = new long[terms][], z = new long[terms][];
-        for (int t = 0; t < terms; t++) { x[t] = rand(n, q); y[t] = rand(n, q); z[t] = rand(n, q); }
+        for (int t = 0; t < terms; t++) {
+            x[t] = rand(n, q);
+            y[t] = rand(n, q);
+            z[t] = rand(n, q);
+        }
         long[] o0 = new long[n], o1 = new long[n];
         long id = Thread.currentThread().threadId(), per = Long.MAX_VALUE;
         long deadline = System.nanoTime() + 60_000_000_000L;
@@ -138,7 +156,7 @@ class LimbKernelsTest {
     /** The Shoup kernels share vector helpers with the dot products: a helper C2 did not inline would box. */
     @Test
     void shoupKernelsAllocateNothingAfterWarmup() {
-        var mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        var mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long q = Primes.nttPrimes(12, 55, 1).get(0);
         int n = 4096;
         long[] a = rand(n, q), b = rand(n, q), out = new long[n];
@@ -148,9 +166,17 @@ class LimbKernelsTest {
         long id = Thread.currentThread().threadId(), per = Long.MAX_VALUE;
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline) {
-            for (int i = 0; i < 300; i++) { vector.mulShoup(a, w, ws, q, out, 0, n); vector.sumShoup(ys, 0, 3, wv, wsv, q, out, 0, n); vector.subMulShoup(a, b, out, w, ws, q); }
+            for (int i = 0; i < 300; i++) {
+                vector.mulShoup(a, w, ws, q, out, 0, n);
+                vector.sumShoup(ys, 0, 3, wv, wsv, q, out, 0, n);
+                vector.subMulShoup(a, b, out, w, ws, q);
+            }
             long before = mx.getThreadAllocatedBytes(id);
-            for (int i = 0; i < 100; i++) { vector.mulShoup(a, w, ws, q, out, 0, n); vector.sumShoup(ys, 0, 3, wv, wsv, q, out, 0, n); vector.subMulShoup(a, b, out, w, ws, q); }
+            for (int i = 0; i < 100; i++) {
+                vector.mulShoup(a, w, ws, q, out, 0, n);
+                vector.sumShoup(ys, 0, 3, wv, wsv, q, out, 0, n);
+                vector.subMulShoup(a, b, out, w, ws, q);
+            }
             per = (mx.getThreadAllocatedBytes(id) - before) / 100;
             if (per < 1024) break;
         }
@@ -160,21 +186,30 @@ class LimbKernelsTest {
     /** A vector kernel that C2 does not intrinsify boxes every vector: liftSigned once allocated 16 GB per LT evaluation. */
     @Test
     void liftSignedAndSmallPrimeDotsAllocateNothingAfterWarmup() {
-        var mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-        long q = Primes.nttPrimes(12, 55, 1).get(0), small = Primes.nttPrimes(12, 30, 1).get(0);
+        var mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long q = Primes.nttPrimes(12, 55, 1).get(0),
+                small = Primes.nttPrimes(12, 30, 1).get(0);
         int n = 4096;
         long[] c = new long[n], out = new long[n];
-        java.util.SplittableRandom r = new java.util.SplittableRandom(5);
+        SplittableRandom r = new SplittableRandom(5);
         for (int k = 0; k < n; k++) c[k] = r.nextLong() >> 3;
-        long[][] x = {rand(n, small), rand(n, small)}, y = {rand(n, small), rand(n, small)}, z = {rand(n, small), rand(n, small)};
+        long[][] x = {rand(n, small), rand(n, small)},
+                y = {rand(n, small), rand(n, small)},
+                z = {rand(n, small), rand(n, small)};
         long[] o0 = new long[n], o1 = new long[n];
         long w = 12345, ws = ModArith.shoupQuotient(w, q);
         long id = Thread.currentThread().threadId(), per = Long.MAX_VALUE;
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline) {
-            for (int i = 0; i < 300; i++) { vector.liftSigned(c, w, ws, q, out); vector.dot2Montgomery(x, y, z, 2, o0, o1, small, false); }
+            for (int i = 0; i < 300; i++) {
+                vector.liftSigned(c, w, ws, q, out);
+                vector.dot2Montgomery(x, y, z, 2, o0, o1, small, false);
+            }
             long before = mx.getThreadAllocatedBytes(id);
-            for (int i = 0; i < 100; i++) { vector.liftSigned(c, w, ws, q, out); vector.dot2Montgomery(x, y, z, 2, o0, o1, small, false); }
+            for (int i = 0; i < 100; i++) {
+                vector.liftSigned(c, w, ws, q, out);
+                vector.dot2Montgomery(x, y, z, 2, o0, o1, small, false);
+            }
             per = (mx.getThreadAllocatedBytes(id) - before) / 100;
             if (per < 1024) break;
         }
@@ -183,7 +218,7 @@ class LimbKernelsTest {
 
     @Test
     void liftSignedAndTheMultiOutputDiagonalSumsAgreeWithTheScalarTwinAndBigInteger() {
-        java.util.SplittableRandom r = new java.util.SplittableRandom(23);
+        SplittableRandom r = new SplittableRandom(23);
         for (int bits : new int[] {20, 30, 31, 36, 50, 59, 61}) {
             long q = Primes.nttPrimes(10, bits, 1).get(0);
             for (int n : new int[] {1024, 1000, 5}) {
@@ -195,25 +230,36 @@ class LimbKernelsTest {
                 vector.liftSigned(c, w, ws, q, v);
                 assertArrayEquals(s, v, bits + " bits");
                 for (int k = 0; k < n; k++) {
-                    assertEquals(BigInteger.valueOf(c[k]).multiply(BigInteger.valueOf(w)).mod(BigInteger.valueOf(q)).longValue(), s[k]);
+                    assertEquals(
+                            BigInteger.valueOf(c[k])
+                                    .multiply(BigInteger.valueOf(w))
+                                    .mod(BigInteger.valueOf(q))
+                                    .longValue(),
+                            s[k]);
                 }
             }
             // several outputs with absent terms, both kernels, against the definition (one factor in Montgomery form)
             int n = 1024, terms = 7, outs = 3;
             long[][] x = new long[terms][], y = new long[terms][];
             long[][][] f = new long[outs][terms][];
-            for (int t = 0; t < terms; t++) { x[t] = rand(n, q); y[t] = rand(n, q); }
+            for (int t = 0; t < terms; t++) {
+                x[t] = rand(n, q);
+                y[t] = rand(n, q);
+            }
             for (int o = 0; o < outs; o++) for (int t = 0; t < terms; t++) if ((o + t) % 3 != 0) f[o][t] = rand(n, q);
             long[][] s0 = new long[outs][n], s1 = new long[outs][n], v0 = new long[outs][n], v1 = new long[outs][n];
             scalar.dot2MontgomeryMulti(x, y, f, terms, outs, s0, s1, q, false);
             vector.dot2MontgomeryMulti(x, y, f, terms, outs, v0, v1, q, false);
             assertArrayEquals(s0, v0);
             assertArrayEquals(s1, v1);
-            BigInteger bq = BigInteger.valueOf(q), rInv = BigInteger.ONE.shiftLeft(64).modInverse(bq);
+            BigInteger bq = BigInteger.valueOf(q),
+                    rInv = BigInteger.ONE.shiftLeft(64).modInverse(bq);
             for (int o = 0; o < outs; o++) {
                 for (int k = 0; k < n; k += 37) {
                     BigInteger a = BigInteger.ZERO;
-                    for (int t = 0; t < terms; t++) if (f[o][t] != null) a = a.add(BigInteger.valueOf(f[o][t][k]).multiply(BigInteger.valueOf(x[t][k])));
+                    for (int t = 0; t < terms; t++)
+                        if (f[o][t] != null)
+                            a = a.add(BigInteger.valueOf(f[o][t][k]).multiply(BigInteger.valueOf(x[t][k])));
                     assertEquals(a.multiply(rInv).mod(bq).longValue(), s0[o][k], bits + " bits, output " + o);
                 }
             }

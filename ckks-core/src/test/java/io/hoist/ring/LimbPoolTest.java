@@ -1,14 +1,15 @@
 package io.hoist.ring;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.PolyQP;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The pool never lets two borrowers share an array: a second return, or a foreign array, throws and changes nothing. */
 class LimbPoolTest {
@@ -42,7 +43,12 @@ class LimbPoolTest {
 
     @Test
     void polynomialsAndPreparedConversionsCannotBeReleasedTwice() {
-        CkksParameters p = CkksParameters.builder().logN(10).logQ(40, 30).logP(45).allowInsecure().build();
+        CkksParameters p = CkksParameters.builder()
+                .logN(10)
+                .logQ(40, 30)
+                .logP(45)
+                .allowInsecure()
+                .build();
         CkksContext ctx = CkksContext.create(p);
         LimbPool pool = new LimbPool(ctx.n());
         PolyQP x = PolyQP.borrow(ctx, pool, p.maxLevel(), Domain.NTT);
@@ -52,7 +58,7 @@ class LimbPoolTest {
 
         KeySwitcher ks = new KeySwitcher(ctx);
         PolyQP y = PolyQP.borrow(ctx, pool, p.maxLevel(), Domain.NTT);
-        for (int j = 0; j < y.limbCount(); j++) java.util.Arrays.fill(y.limb(j), 1);
+        for (int j = 0; j < y.limbCount(); j++) Arrays.fill(y.limb(j), 1);
         KeySwitcher.Prepared prep = ks.modDownPrepare(y, pool, new OpCounters());
         ks.release(new KeySwitcher.Prepared[] {prep}, pool);
         assertThrows(IllegalStateException.class, () -> ks.release(new KeySwitcher.Prepared[] {prep}, pool));

@@ -1,19 +1,20 @@
 package io.hoist.ring;
 
-import io.hoist.math.ModArith;
-import io.hoist.math.Primes;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.hoist.math.ModArith;
+import io.hoist.math.Modulus;
+import io.hoist.math.Primes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class NttTest {
 
@@ -49,7 +50,10 @@ class NttTest {
         NttTables t = NttTables.of(logN, q);
         SplittableRandom r = new SplittableRandom(logN * 100L + bits);
         long[] a = random(r, n, q), b = random(r, n, q);
-        if (bits == 62) { a[0] = q - 1; b[n - 1] = q - 1; }
+        if (bits == 62) {
+            a[0] = q - 1;
+            b[n - 1] = q - 1;
+        }
         long[] a0 = a.clone(), b0 = b.clone();
         engine.forward(new long[][] {a, b}, new NttTables[] {t, t}, 2);
         long[] c = new long[n];
@@ -75,7 +79,7 @@ class NttTest {
                 acc = (acc + ModArith.mulModSlow(a[i], pw, q)) % q;
                 pw = ModArith.mulModSlow(pw, x, q);
             }
-            org.junit.jupiter.api.Assertions.assertEquals(acc, A[slot], "slot " + slot + " = a(ψ^(2·brev(t)+1))");
+            Assertions.assertEquals(acc, A[slot], "slot " + slot + " = a(ψ^(2·brev(t)+1))");
         }
     }
 
@@ -83,8 +87,10 @@ class NttTest {
     void badBatchesAreRejected() {
         NttTables t = NttTables.of(10, Primes.nttPrimes(10, 40, 1).get(0));
         NttBackend s = NttBackends.scalar();
-        assertThrows(IllegalArgumentException.class, () -> s.forward(new long[][] {new long[512]}, new NttTables[] {t}, 1));
-        assertThrows(IllegalArgumentException.class, () -> s.forward(new long[][] {new long[1024]}, new NttTables[] {t}, 2));
+        assertThrows(
+                IllegalArgumentException.class, () -> s.forward(new long[][] {new long[512]}, new NttTables[] {t}, 1));
+        assertThrows(
+                IllegalArgumentException.class, () -> s.forward(new long[][] {new long[1024]}, new NttTables[] {t}, 2));
         assertThrows(IllegalArgumentException.class, () -> NttTables.of(10, 65537 + 2048));
         assertThrows(IllegalArgumentException.class, () -> NttTables.of(18, 65537));
         assertThrows(IllegalArgumentException.class, () -> NttBackends.get("no-such-backend"));
@@ -99,7 +105,7 @@ class NttTest {
     /** Obviously-correct negacyclic product: X^N = −1. */
     static long[] schoolbook(long[] a, long[] b, long q) {
         int n = a.length;
-        io.hoist.math.Modulus m = io.hoist.math.Modulus.of(q);  // mulMod itself is checked against BigInteger
+        Modulus m = Modulus.of(q); // mulMod itself is checked against BigInteger
         long[] c = new long[n];
         for (int i = 0; i < n; i++) {
             if (a[i] == 0) continue;

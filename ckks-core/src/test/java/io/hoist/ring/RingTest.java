@@ -1,15 +1,16 @@
 package io.hoist.ring;
 
-import io.hoist.math.Modulus;
-import io.hoist.math.Primes;
-import org.junit.jupiter.api.Test;
-
-import java.util.SplittableRandom;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hoist.math.ModArith;
+import io.hoist.math.Modulus;
+import io.hoist.math.Primes;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 class RingTest {
     private final long[] primes = BConvTest.toArray(Primes.nttPrimes(10, 55, 4));
@@ -40,7 +41,7 @@ class RingTest {
                 long x = a.limb(i)[k], y = b.limb(i)[k];
                 assertEquals(q.add(x, y), s.limb(i)[k]);
                 assertEquals(q.sub(x, y), d.limb(i)[k]);
-                assertEquals(io.hoist.math.ModArith.mulModSlow(x, y, q.q()), m.limb(i)[k]);
+                assertEquals(ModArith.mulModSlow(x, y, q.q()), m.limb(i)[k]);
                 assertEquals(q.neg(x), ng.limb(i)[k]);
                 assertEquals(q.mul(x, q.fromSigned(-7)), sc.limb(i)[k]);
                 assertEquals(q.add(q.add(x, y), q.mul(x, y)), mac.limb(i)[k]);
@@ -90,13 +91,14 @@ class RingTest {
         // a ring with the same degree and primes is the same ring (objects of equal contexts mix); other primes are not
         Ring same = new Ring(10, primes);
         same.add(a, a, out);
-        Ring other = new Ring(10, java.util.Arrays.copyOf(primes, 3));
+        Ring other = new Ring(10, Arrays.copyOf(primes, 3));
         RnsPoly o = other.newPoly(2, Domain.NTT);
         var e3 = assertThrows(RingMismatchException.class, () -> ring.add(o, o, o));
         assertTrue(e3.getMessage().contains("ring"));
         assertThrows(RingMismatchException.class, () -> ring.ntt(a));
         RnsPoly coeffAcc = random(3, Domain.COEFFICIENT);
-        assertThrows(RingMismatchException.class, () -> ring.mulCoeffsAdd(a, a, coeffAcc), "accumulator in another domain");
+        assertThrows(
+                RingMismatchException.class, () -> ring.mulCoeffsAdd(a, a, coeffAcc), "accumulator in another domain");
         assertThrows(RingMismatchException.class, () -> ring.newPoly(4, Domain.NTT));
     }
 }

@@ -1,15 +1,15 @@
 package io.hoist.ring;
 
-import io.hoist.math.Primes;
-import org.junit.jupiter.api.Test;
-
-import java.lang.management.ManagementFactory;
-import java.util.SplittableRandom;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.management.ThreadMXBean;
+import io.hoist.math.Primes;
+import java.lang.management.ManagementFactory;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 /** cpu-vector is the scalar twin's bit-identical copy; where it refuses a prime, the engine falls back per limb. */
 class VectorNttTest {
@@ -21,7 +21,9 @@ class VectorNttTest {
         SplittableRandom r = new SplittableRandom(11);
         for (int logN = 10; logN <= 16; logN++) {
             int n = 1 << logN;
-            for (int bits = logN == 10 ? 16 : 30; bits <= VectorNttBackend.MAX_PRIME_BITS; bits += (logN == 10 ? 1 : 5)) {
+            for (int bits = logN == 10 ? 16 : 30;
+                    bits <= VectorNttBackend.MAX_PRIME_BITS;
+                    bits += (logN == 10 ? 1 : 5)) {
                 NttTables t = NttTables.of(logN, Primes.nttPrimes(logN, bits, 1).get(0));
                 assertTrue(vector.accepts(t), "cpu-vector accepts " + bits + "-bit primes");
                 long[] a = NttTest.random(r, n, t.q());
@@ -42,12 +44,17 @@ class VectorNttTest {
     @Test
     void engineFallsBackPerLimbForRefusedPrimes() {
         int logN = 12, n = 1 << logN;
-        long q61 = Primes.nttPrimes(logN, 61, 1).get(0), q62 = Primes.nttPrimes(logN, 62, 1).get(0), q45 = Primes.nttPrimes(logN, 45, 1).get(0);
+        long q61 = Primes.nttPrimes(logN, 61, 1).get(0),
+                q62 = Primes.nttPrimes(logN, 62, 1).get(0),
+                q45 = Primes.nttPrimes(logN, 45, 1).get(0);
         NttTables[] ts = {NttTables.of(logN, q61), NttTables.of(logN, q62), NttTables.of(logN, q45)};
         assertFalse(vector.accepts(ts[1]), "62-bit primes are beyond cpu-vector's lazy bound");
         SplittableRandom r = new SplittableRandom(12);
         long[][] a = new long[3][], b = new long[3][];
-        for (int i = 0; i < 3; i++) { a[i] = NttTest.random(r, n, ts[i].q()); b[i] = a[i].clone(); }
+        for (int i = 0; i < 3; i++) {
+            a[i] = NttTest.random(r, n, ts[i].q());
+            b[i] = a[i].clone();
+        }
         OpCounters counters = new OpCounters();
         NttEngine engine = new NttEngine(vector, counters);
         engine.forward(a, ts, 3);
@@ -69,7 +76,7 @@ class VectorNttTest {
      */
     @Test
     void kernelAllocatesNothingPerTransformAfterWarmup() {
-        var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        var mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         int logN = 14, n = 1 << logN;
         NttTables t = NttTables.of(logN, Primes.nttPrimes(logN, 55, 1).get(0));
         long[][] a = {NttTest.random(new SplittableRandom(1), n, t.q())};
@@ -78,12 +85,21 @@ class VectorNttTest {
         long perTransform = Long.MAX_VALUE;
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline) {
-            for (int i = 0; i < 200; i++) { vector.forward(a, ts, 1); vector.inverse(a, ts, 1); }
+            for (int i = 0; i < 200; i++) {
+                vector.forward(a, ts, 1);
+                vector.inverse(a, ts, 1);
+            }
             long before = mx.getThreadAllocatedBytes(id);
-            for (int i = 0; i < 100; i++) { vector.forward(a, ts, 1); vector.inverse(a, ts, 1); }
+            for (int i = 0; i < 100; i++) {
+                vector.forward(a, ts, 1);
+                vector.inverse(a, ts, 1);
+            }
             perTransform = (mx.getThreadAllocatedBytes(id) - before) / 200;
             if (perTransform < 1024) break;
         }
-        assertTrue(perTransform < 1024, "cpu-vector allocates " + perTransform + " bytes per transform after warm-up (vectors are being boxed)");
+        assertTrue(
+                perTransform < 1024,
+                "cpu-vector allocates " + perTransform
+                        + " bytes per transform after warm-up (vectors are being boxed)");
     }
 }

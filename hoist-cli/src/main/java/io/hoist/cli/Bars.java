@@ -28,8 +28,14 @@ public final class Bars implements Progress, AutoCloseable {
     public void step(long done, long total) {
         if (!on) return;
         if (bar == null) {
-            bar = new ProgressBarBuilder().setTaskName(task).setInitialMax(total).setStyle(ProgressBarStyle.ASCII)
-                    .setUpdateIntervalMillis(250).continuousUpdate().clearDisplayOnFinish().build();
+            bar = new ProgressBarBuilder()
+                    .setTaskName(task)
+                    .setInitialMax(total)
+                    .setStyle(ProgressBarStyle.ASCII)
+                    .setUpdateIntervalMillis(250)
+                    .continuousUpdate()
+                    .clearDisplayOnFinish()
+                    .build();
         }
         bar.stepTo(done);
     }

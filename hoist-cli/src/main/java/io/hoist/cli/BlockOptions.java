@@ -1,18 +1,24 @@
 package io.hoist.cli;
 
 import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.SizeLimitException;
 import io.hoist.lt.BlockLinearTransform;
 import picocli.CommandLine.Option;
 
 /** The shape of a block matrix, shared by {@code lt --rows} and {@code spark-lt}: rows, columns and block dimension. */
 public final class BlockOptions {
-    @Option(names = "--rows", description = "block matrix: number of rows (any size; the matrix is cut into blocks of the slot count)")
+    @Option(
+            names = "--rows",
+            description = "block matrix: number of rows (any size; the matrix is cut into blocks of the slot count)")
     Integer rows;
 
     @Option(names = "--cols", description = "block matrix: number of columns (default: --rows)")
     Integer cols;
 
-    @Option(names = "--block", description = "block matrix: block dimension, a power of two dividing the slots (default: the slot count, or less for a matrix that fits one ciphertext)")
+    @Option(
+            names = "--block",
+            description =
+                    "block matrix: block dimension, a power of two dividing the slots (default: the slot count, or less for a matrix that fits one ciphertext)")
     Integer block;
 
     /** Whether a block matrix was asked for. */
@@ -32,7 +38,8 @@ public final class BlockOptions {
 
     private int positive(Integer v) {
         if (v == null) throw new IllegalArgumentException("give the matrix shape with --rows (and --cols)");
-        if (v < 1) throw new IllegalArgumentException("--rows and --cols must be positive, got " + rows + " and " + cols);
+        if (v < 1)
+            throw new IllegalArgumentException("--rows and --cols must be positive, got " + rows + " and " + cols);
         return v;
     }
 
@@ -40,8 +47,9 @@ public final class BlockOptions {
     public long blockCount(int b) {
         long blocks = BlockLinearTransform.blockCount(rows(), cols(), b);
         if (blocks > BlockLinearTransform.MAX_BLOCKS) {
-            throw new io.hoist.ckks.SizeLimitException("a " + rows() + "×" + cols() + " matrix in blocks of " + b + " has " + blocks + " blocks, more than the "
-                    + BlockLinearTransform.MAX_BLOCKS + " one product can index; use larger blocks");
+            throw new SizeLimitException("a " + rows() + "×" + cols() + " matrix in blocks of " + b
+                    + " has " + blocks + " blocks, more than the " + BlockLinearTransform.MAX_BLOCKS
+                    + " one product can index; use larger blocks");
         }
         return blocks;
     }
@@ -54,7 +62,9 @@ public final class BlockOptions {
     /** The block dimension asked for, or the default for this shape, checked against the slots. */
     public int blockDimension(CkksParameters params) {
         int b = block != null ? block : BlockLinearTransform.blockDimensionFor(rows(), cols(), params.slots());
-        if (b < 1 || Integer.bitCount(b) != 1 || params.slots() % b != 0) throw new IllegalArgumentException("--block must be a power of two dividing the " + params.slots() + " slots, got " + b);
+        if (b < 1 || Integer.bitCount(b) != 1 || params.slots() % b != 0)
+            throw new IllegalArgumentException(
+                    "--block must be a power of two dividing the " + params.slots() + " slots, got " + b);
         return b;
     }
 }

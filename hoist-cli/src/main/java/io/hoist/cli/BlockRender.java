@@ -1,7 +1,6 @@
 package io.hoist.cli;
 
 import io.hoist.lt.Schedule;
-
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -19,7 +18,8 @@ final class BlockRender {
         blocks.put("inputCiphertexts", run.matrix.blockCols());
         blocks.put("outputCiphertexts", run.matrix.blockRows());
         Map<String, Object> precision = LtRun.precisionJson(run.precision);
-        Map<String, Object> millis = LtRun.millisJson(run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis, run.evaluateMillisAll);
+        Map<String, Object> millis = LtRun.millisJson(
+                run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis, run.evaluateMillisAll);
         Map<String, Object> memory = new LinkedHashMap<>();
         memory.put("keys", run.keyBytes);
         memory.put("diagonals", run.diagonalBytes);
@@ -49,7 +49,8 @@ final class BlockRender {
                 .put("millis", millis)
                 .put("memoryBytes", memory)
                 .put("schedule", run.schedule instanceof Schedule.Phased ? "phased" : "direct");
-        LtCommand.putPhased(o, run.schedule, run.grouping, run.measuredTraffic, run.expectedTraffic, run.bitIdenticalToDirect);
+        LtCommand.putPhased(
+                o, run.schedule, run.grouping, run.measuredTraffic, run.expectedTraffic, run.bitIdenticalToDirect);
         return o;
     }
 
@@ -60,19 +61,55 @@ final class BlockRender {
     static void print(BlockRun run) {
         var m = run.matrix;
         System.out.println("lt: " + ParamsOptions.describe(run.params));
-        System.out.printf(Locale.ROOT, "  %s on a %d×%d matrix: %d×%d blocks of %d (%d nonzero), %d input and %d output ciphertexts, %s diagonals, backend %s, %d thread(s)%n",
-                run.plan.describe(), m.rows(), m.cols(), m.blockRows(), m.blockCols(), m.blockDimension(), run.nonzeroBlocks,
-                m.blockCols(), m.blockRows(), run.storage.name().toLowerCase(Locale.ROOT), run.backend, run.threads);
-        System.out.printf(Locale.ROOT, "  precision: %.2f bits worst slot, %.2f bits average (L2 error against M·x)%n", run.precision.minBits(), run.precision.avgBits());
-        System.out.printf(Locale.ROOT, "  rotation keys: %d, %.1f MB (one key set for every block)%n", run.rotationKeys, run.keyBytes / 1e6);
+        System.out.printf(
+                Locale.ROOT,
+                "  %s on a %d×%d matrix: %d×%d blocks of %d (%d nonzero), %d input and %d output ciphertexts, %s diagonals, backend %s, %d thread(s)%n",
+                run.plan.describe(),
+                m.rows(),
+                m.cols(),
+                m.blockRows(),
+                m.blockCols(),
+                m.blockDimension(),
+                run.nonzeroBlocks,
+                m.blockCols(),
+                m.blockRows(),
+                run.storage.name().toLowerCase(Locale.ROOT),
+                run.backend,
+                run.threads);
+        System.out.printf(
+                Locale.ROOT,
+                "  precision: %.2f bits worst slot, %.2f bits average (L2 error against M·x)%n",
+                run.precision.minBits(),
+                run.precision.avgBits());
+        System.out.printf(
+                Locale.ROOT,
+                "  rotation keys: %d, %.1f MB (one key set for every block)%n",
+                run.rotationKeys,
+                run.keyBytes / 1e6);
         System.out.printf(Locale.ROOT, "  diagonals in memory: %.1f MB%n", run.diagonalBytes / 1e6);
         var e = LtRun.expectedJson(run.expected);
         System.out.println("  counts         measured   closed form");
         Map<String, Object> cm = counts(run);
-        for (var k : cm.keySet()) System.out.printf(Locale.ROOT, "    %-22s %8d   %8d%n", k, (Long) cm.get(k), (Long) e.get(k));
-        System.out.printf(Locale.ROOT, "  time: keygen %.0f ms, encode %.0f ms, evaluate %.0f ms (first evaluation, with JIT warm-up: %.0f ms)%n",
-                run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis);
-        System.out.println(run.countsMatch() ? "  counts match the closed forms (Decompose once per input ciphertext, not per block)" : "  COUNTS DIFFER FROM THE CLOSED FORMS (a bug)");
-        LtCommand.printPhased(run.grouping, run.measuredTraffic, run.trafficMatches(), " (one block's)", run.bitIdenticalToDirect, run.evaluateMillis, run.directMillis);
+        for (var k : cm.keySet())
+            System.out.printf(Locale.ROOT, "    %-22s %8d   %8d%n", k, (Long) cm.get(k), (Long) e.get(k));
+        System.out.printf(
+                Locale.ROOT,
+                "  time: keygen %.0f ms, encode %.0f ms, evaluate %.0f ms (first evaluation, with JIT warm-up: %.0f ms)%n",
+                run.keygenMillis,
+                run.encodeMillis,
+                run.evaluateMillis,
+                run.firstEvaluateMillis);
+        System.out.println(
+                run.countsMatch()
+                        ? "  counts match the closed forms (Decompose once per input ciphertext, not per block)"
+                        : "  COUNTS DIFFER FROM THE CLOSED FORMS (a bug)");
+        LtCommand.printPhased(
+                run.grouping,
+                run.measuredTraffic,
+                run.trafficMatches(),
+                " (one block's)",
+                run.bitIdenticalToDirect,
+                run.evaluateMillis,
+                run.directMillis);
     }
 }

@@ -17,13 +17,14 @@ import io.hoist.lt.BlockLinearTransform;
 import io.hoist.lt.Cost;
 import io.hoist.lt.EncodedBlockTransform;
 import io.hoist.lt.Grouping;
-import io.hoist.lt.Schedule;
-import io.hoist.lt.TrafficLedger;
 import io.hoist.lt.LinearTransformEvaluator;
 import io.hoist.lt.Plan;
+import io.hoist.lt.Schedule;
 import io.hoist.lt.Storage;
+import io.hoist.lt.TrafficLedger;
+import io.hoist.ring.KernelWarmup;
 import io.hoist.ring.Op;
-
+import io.hoist.ring.Parallel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,13 +57,21 @@ public final class BlockRun {
     int threads;
     /** Phased schedule only: the grouping run, the ledger measured and the one predicted (closed form or dry walk). */
     Grouping grouping;
+
     TrafficLedger measuredTraffic, expectedTraffic;
     /** With {@code compareDirect}: the direct schedule on the same inputs, alternated with the phased one. */
     Boolean bitIdenticalToDirect;
+
     double directMillis = Double.NaN;
     double[] directMillisAll;
 
-    BlockRun(CkksParameters params, BlockLinearTransform matrix, Plan plan, Storage storage, long seed, Schedule schedule) {
+    BlockRun(
+            CkksParameters params,
+            BlockLinearTransform matrix,
+            Plan plan,
+            Storage storage,
+            long seed,
+            Schedule schedule) {
         this.params = params;
         this.matrix = matrix;
         this.plan = plan;
@@ -77,7 +86,8 @@ public final class BlockRun {
     }
 
     void run(CkksContext ctx) {
-        io.hoist.ring.KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());   // JIT warm-up overlapping keygen and encoding
+        KernelWarmup.start(
+                ctx.engine().kernels(), ctx.engine().backend()); // JIT warm-up overlapping keygen and encoding
         backend = ctx.engine().backend().name();
         threads = ctx.engine().threads();
         int level = params.maxLevel();
@@ -105,14 +115,15 @@ public final class BlockRun {
         List<Ciphertext> in = encryptColumns(params, matrix, x, enc, encoder, level);
 
         t0 = System.nanoTime();
-        BlockEvaluation ev = lte.evaluate(in, ebt);   // pays the JIT's warm-up: reported apart
+        BlockEvaluation ev = lte.evaluate(in, ebt); // pays the JIT's warm-up: reported apart
         firstEvaluateMillis = (System.nanoTime() - t0) / 1e6;
         evaluateMillisAll = new double[runs];
         if (compareDirect) {
-            bitIdenticalToDirect = lte.evaluate(in, ebt, Schedule.direct()).outputs().equals(ev.outputs());
+            bitIdenticalToDirect =
+                    lte.evaluate(in, ebt, Schedule.direct()).outputs().equals(ev.outputs());
             directMillisAll = new double[runs];
         }
-        for (int i = 0; i < runs; i++) {   // with compareDirect the two schedules alternate, so drift hits both alike
+        for (int i = 0; i < runs; i++) { // with compareDirect the two schedules alternate, so drift hits both alike
             t0 = System.nanoTime();
             ev = lte.evaluate(in, ebt);
             evaluateMillisAll[i] = (System.nanoTime() - t0) / 1e6;
@@ -128,7 +139,10 @@ public final class BlockRun {
         if (ev.traffic().isPresent()) {
             grouping = ev.grouping().orElse(null);
             measuredTraffic = ev.traffic().get();
-            expectedTraffic = ebt.traffic(grouping == null ? Grouping.minimal() : grouping);   // null only for an all-zero matrix: empty either way
+            expectedTraffic = ebt.traffic(
+                    grouping == null
+                            ? Grouping.minimal()
+                            : grouping); // null only for an all-zero matrix: empty either way
         }
 
         Decryptor dec = new Decryptor(ctx, sk);
@@ -151,9 +165,11 @@ public final class BlockRun {
     }
 
     /** x cut into the matrix's block columns, each part replicated over the slots and encrypted at {@code level} with the default scale. */
-    public static List<Ciphertext> encryptColumns(CkksParameters p, BlockLinearTransform matrix, ComplexVector x, Encryptor enc, Encoder encoder, int level) {
+    public static List<Ciphertext> encryptColumns(
+            CkksParameters p, BlockLinearTransform matrix, ComplexVector x, Encryptor enc, Encoder encoder, int level) {
         List<Ciphertext> in = new ArrayList<>();
-        for (ComplexVector part : matrix.splitInput(x)) in.add(enc.encrypt(encoder.encode(matrix.replicate(part, p.slots()), level, p.defaultScale())));
+        for (ComplexVector part : matrix.splitInput(x))
+            in.add(enc.encrypt(encoder.encode(matrix.replicate(part, p.slots()), level, p.defaultScale())));
         return in;
     }
 
@@ -165,7 +181,7 @@ public final class BlockRun {
     /** M·x for the m×n matrix of {@code e}, rows spread over {@code threads}. */
     public static ComplexVector reference(BlockLinearTransform.Entries e, int m, int n, ComplexVector x, int threads) {
         double[] re = new double[m], im = new double[m];
-        io.hoist.ring.Parallel.forEach(Math.max(1, threads), m, i -> {
+        Parallel.forEach(Math.max(1, threads), m, i -> {
             double a = 0, b = 0;
             for (int j = 0; j < n; j++) {
                 double v = e.at(i, j);

@@ -1,10 +1,9 @@
 package io.hoist.cli;
 
-import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
-
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * What every Hoist command line shares (the main tool and the Spark one): numbers in ASCII digits
@@ -15,7 +14,8 @@ public final class CliSupport {
     private CliSupport() {}
 
     private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]{1,19}");
-    private static final Pattern DECIMAL = Pattern.compile("[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?");
+    private static final Pattern DECIMAL =
+            Pattern.compile("[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?");
 
     /** Converters, and the two error handlers; {@code describe} turns a command's exception into its line. */
     public static CommandLine configure(CommandLine cl, Function<Exception, String> describe) {
@@ -29,7 +29,9 @@ public final class CliSupport {
             CommandLine where = ex.getCommandLine();
             String name = where.getCommandSpec().qualifiedName(" ").replaceFirst("^hoist", "./hoist");
             // picocli reports a missing required option before an unknown one; the unknown one is the likelier mistake
-            String unknown = ex instanceof CommandLine.UnmatchedArgumentException || where.getUnmatchedArguments().isEmpty() ? ""
+            String unknown = ex instanceof CommandLine.UnmatchedArgumentException
+                            || where.getUnmatchedArguments().isEmpty()
+                    ? ""
                     : "unknown option " + String.join(", ", where.getUnmatchedArguments()) + "; ";
             where.getErr().println("hoist: " + unknown + oneLine(ex.getMessage()) + "; see " + name + " --help");
             return 2;
@@ -41,9 +43,22 @@ public final class CliSupport {
         return cl;
     }
 
+    /** Runs {@code cl} on {@code args}; an out-of-memory error is one line too. Returns the exit code. */
+    public static int execute(CommandLine cl, String[] args) {
+        try {
+            return cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            System.err.println("hoist: out of memory (" + e.getMessage()
+                    + "); raise the heap with HOIST_JVM_OPTS=-Xmx… or choose smaller parameters");
+            return 2;
+        }
+    }
+
     /** An exception's message, or its class when it has none (a bug's, not a user's error). */
     public static String message(Exception ex) {
-        return ex.getMessage() == null || ex.getMessage().isBlank() ? ex.getClass().getSimpleName() : ex.getMessage();
+        return ex.getMessage() == null || ex.getMessage().isBlank()
+                ? ex.getClass().getSimpleName()
+                : ex.getMessage();
     }
 
     static String oneLine(String s) {
@@ -52,7 +67,8 @@ public final class CliSupport {
 
     private static String integer(String s, String what) {
         String t = s.strip();
-        if (!INTEGER.matcher(t).matches()) throw new CommandLine.TypeConversionException("'" + s + "' is not " + what + " (ASCII digits)");
+        if (!INTEGER.matcher(t).matches())
+            throw new CommandLine.TypeConversionException("'" + s + "' is not " + what + " (ASCII digits)");
         try {
             Long.parseLong(t);
         } catch (NumberFormatException e) {
@@ -63,7 +79,8 @@ public final class CliSupport {
 
     private static Double decimal(String s) {
         String t = s.strip();
-        if (!DECIMAL.matcher(t).matches()) throw new CommandLine.TypeConversionException("'" + s + "' is not a finite decimal number (ASCII digits)");
+        if (!DECIMAL.matcher(t).matches())
+            throw new CommandLine.TypeConversionException("'" + s + "' is not a finite decimal number (ASCII digits)");
         double v = Double.parseDouble(t);
         if (!Double.isFinite(v)) throw new CommandLine.TypeConversionException("'" + s + "' is out of range");
         return v;
@@ -75,18 +92,22 @@ public final class CliSupport {
      */
     public static void requireCompanion(CommandSpec spec, String option, boolean companionPresent, String companion) {
         if (!companionPresent && given(spec, option)) {
-            throw new IllegalArgumentException(option + " goes with " + companion + "; without it the option would be ignored");
+            throw new IllegalArgumentException(
+                    option + " goes with " + companion + "; without it the option would be ignored");
         }
     }
 
     /** Whether {@code option} was given on the command line (not only defaulted). */
     public static boolean given(CommandSpec spec, String option) {
-        return spec != null && spec.commandLine().getParseResult() != null && spec.commandLine().getParseResult().hasMatchedOption(option);
+        return spec != null
+                && spec.commandLine().getParseResult() != null
+                && spec.commandLine().getParseResult().hasMatchedOption(option);
     }
 
     /** {@code value} checked in [lo, hi], the bound named in the message. */
     public static int bounded(String option, int value, int lo, int hi) {
-        if (value < lo || value > hi) throw new IllegalArgumentException(option + " must be in [" + lo + ", " + hi + "], got " + value);
+        if (value < lo || value > hi)
+            throw new IllegalArgumentException(option + " must be in [" + lo + ", " + hi + "], got " + value);
         return value;
     }
 }

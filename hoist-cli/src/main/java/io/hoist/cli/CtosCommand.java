@@ -8,24 +8,30 @@ import io.hoist.lt.Storage;
 import io.hoist.lt.dft.DftPlan;
 import io.hoist.lt.dft.DftPlanner;
 import io.hoist.lt.dft.HomomorphicDft;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code hoist ctos}: CoeffsToSlots (and with {@code --stoc} SlotsToCoeffs and the round trip) of a
  * random coefficient vector, each matrix through the chosen algorithm and split, the splits chosen per
  * matrix or jointly for the fewest keys in the union. {@code --sweep} tabulates depths × algorithms.
  */
-@Command(name = "ctos", mixinStandardHelpOptions = true,
-        description = "CoeffsToSlots (homomorphic DFT of bootstrapping) with any LT algorithm per matrix; keys, counts, precision, time; "
-                + "--stoc adds SlotsToCoeffs and the round trip, --joint shares keys across matrices, --sweep tabulates depths × algorithms.")
-public final class CtosCommand implements java.util.concurrent.Callable<Integer> {
+@Command(
+        name = "ctos",
+        mixinStandardHelpOptions = true,
+        description =
+                "CoeffsToSlots (homomorphic DFT of bootstrapping) with any LT algorithm per matrix; keys, counts, precision, time; "
+                        + "--stoc adds SlotsToCoeffs and the round trip, --joint shares keys across matrices, --sweep tabulates depths × algorithms.")
+public final class CtosCommand implements Callable<Integer> {
     @Mixin
     ParamsOptions paramsOptions;
 
@@ -35,7 +41,11 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
     @Option(names = "--depth", description = "CoeffsToSlots matrices (levels), 1 … logSlots (default min(4, logSlots))")
     Integer depth;
 
-    @Option(names = "--matrices-per-level", split = ",", description = "CoeffsToSlots matrices on each level from the first, e.g. 2,1,1 (Lattigo's Levels: the k matrices of a level at scale q^(1/k), one rescale); depth is the sum")
+    @Option(
+            names = "--matrices-per-level",
+            split = ",",
+            description =
+                    "CoeffsToSlots matrices on each level from the first, e.g. 2,1,1 (Lattigo's Levels: the k matrices of a level at scale q^(1/k), one rescale); depth is the sum")
     int[] perLevel;
 
     @Option(names = "--stoc-matrices-per-level", split = ",", description = "the same for SlotsToCoeffs")
@@ -47,54 +57,92 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
     @Option(names = "--level", description = "level of the first CoeffsToSlots matrix (default: the top)")
     Integer level;
 
-    @Option(names = "--stoc-level", description = "level of the first SlotsToCoeffs matrix (default: 12 for boot16, the 39-bit primes; else the lowest that fits)")
+    @Option(
+            names = "--stoc-level",
+            description =
+                    "level of the first SlotsToCoeffs matrix (default: 12 for boot16, the 39-bit primes; else the lowest that fits)")
     Integer stocLevel;
 
-    @Option(names = "--algo", defaultValue = "th-bsgs", description = "diagonal, bsgs, dh-bsgs, th-bsgs or any (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--algo",
+            defaultValue = "th-bsgs",
+            description = "diagonal, bsgs, dh-bsgs, th-bsgs or any (default ${DEFAULT-VALUE})")
     String algo;
 
-    @Option(names = "--objective", defaultValue = "fewest-keys",
-            description = "fewest-keys, fewest-mults, budget (with --key-budget) or lattigo (DH-BSGS with Lattigo's BSGS ratio) (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--objective",
+            defaultValue = "fewest-keys",
+            description =
+                    "fewest-keys, fewest-mults, budget (with --key-budget) or lattigo (DH-BSGS with Lattigo's BSGS ratio) (default ${DEFAULT-VALUE})")
     String objective;
 
-    @Option(names = "--key-budget", description = "with --objective budget: most rotation keys (per matrix, or in the union with --joint)")
+    @Option(
+            names = "--key-budget",
+            description = "with --objective budget: most rotation keys (per matrix, or in the union with --joint)")
     Integer keyBudget;
 
-    @Option(names = "--joint", description = "choose all matrices' splits together: fewest keys in the union (conjugation included), or fewest multiplications within --key-budget")
+    @Option(
+            names = "--joint",
+            description =
+                    "choose all matrices' splits together: fewest keys in the union (conjugation included), or fewest multiplications within --key-budget")
     boolean joint;
 
-    @Option(names = "--stoc", description = "also run SlotsToCoeffs on the output and report the round trip's precision")
+    @Option(
+            names = "--stoc",
+            description = "also run SlotsToCoeffs on the output and report the round trip's precision")
     boolean stoc;
 
-    @Option(names = "--storage", defaultValue = "precomputed", description = "diagonals as precomputed QP limbs or compact (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--storage",
+            defaultValue = "precomputed",
+            description = "diagonals as precomputed QP limbs or compact (default ${DEFAULT-VALUE})")
     String storage;
 
-    @Option(names = "--runs", defaultValue = "1", description = "warm evaluations after the first; the median is reported (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--runs",
+            defaultValue = "1",
+            description = "warm evaluations after the first; the median is reported (default ${DEFAULT-VALUE})")
     int runs;
 
-    @Option(names = "--seed", defaultValue = "1", description = "seed of the random coefficients (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--seed",
+            defaultValue = "1",
+            description = "seed of the random coefficients (default ${DEFAULT-VALUE})")
     long seed;
 
-    @Option(names = "--sweep", description = "table over depths 1 … logSlots and the four algorithms: keys, key bytes, multiplications, time, precision")
+    @Option(
+            names = "--sweep",
+            description =
+                    "table over depths 1 … logSlots and the four algorithms: keys, key bytes, multiplications, time, precision")
     boolean sweep;
 
-    @Option(names = "--sweep-max-mb", defaultValue = "6000", description = "with --sweep: run only points whose keys and diagonals fit in this many MB (others are counted, not run) (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--sweep-max-mb",
+            defaultValue = "6000",
+            description =
+                    "with --sweep: run only points whose keys and diagonals fit in this many MB (others are counted, not run) (default ${DEFAULT-VALUE})")
     long sweepMaxMb;
 
-    @Option(names = "--sweep-run-depths", description = "with --sweep: run only these depths, as LO..HI (others are counted, not run) (default: all)")
+    @Option(
+            names = "--sweep-run-depths",
+            description = "with --sweep: run only these depths, as LO..HI (others are counted, not run) (default: all)")
     String sweepRunDepths;
 
-    @Option(names = "--plot", description = "with --sweep: write keys against depth to FILE.svg|png and time against depth to FILE-time.svg|png")
+    @Option(
+            names = "--plot",
+            description =
+                    "with --sweep: write keys against depth to FILE.svg|png and time against depth to FILE-time.svg|png")
     Path plot;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() {
         Setup s = setup();
         if (sweep) {
-            if (sweepMaxMb < 1 || sweepMaxMb > 10_000_000) throw new IllegalArgumentException("--sweep-max-mb must be in [1, 10000000], got " + sweepMaxMb);
+            if (sweepMaxMb < 1 || sweepMaxMb > 10_000_000)
+                throw new IllegalArgumentException("--sweep-max-mb must be in [1, 10000000], got " + sweepMaxMb);
             int[] runDepths = runDepths(s.logSlots());
             CtosSweep.Report r = CtosSweep.run(s, sweepMaxMb * 1_000_000L, runDepths[0], runDepths[1], engine.json);
             if (plot != null) {
@@ -115,36 +163,60 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
     }
 
     private int[] runDepths(int logSlots) {
-        return sweepRunDepths == null ? new int[] {1, logSlots} : ParamsOptions.parseRange(sweepRunDepths, "--sweep-run-depths", 1, logSlots);
+        return sweepRunDepths == null
+                ? new int[] {1, logSlots}
+                : ParamsOptions.parseRange(sweepRunDepths, "--sweep-run-depths", 1, logSlots);
     }
 
     /** The parsed options: parameters, DFT sizes and levels, planning choices. */
-    record Setup(CkksParameters params, String backend, int logSlots, int depth, int topLevel, Integer stocDepth, int stocTop, Algorithm algorithm,
-                 String objectiveName, Objective objective, int keyBudget, boolean joint, Storage storage, int runs, long seed,
-                 int[] perLevel, int[] stocPerLevel, int threads) {
+    record Setup(
+            CkksParameters params,
+            String backend,
+            int logSlots,
+            int depth,
+            int topLevel,
+            Integer stocDepth,
+            int stocTop,
+            Algorithm algorithm,
+            String objectiveName,
+            Objective objective,
+            int keyBudget,
+            boolean joint,
+            Storage storage,
+            int runs,
+            long seed,
+            int[] perLevel,
+            int[] stocPerLevel,
+            int threads) {
 
         /** CoeffsToSlots of depth d: one matrix per level, or the --matrices-per-level layout when d is its sum. */
         HomomorphicDft cts(int d) {
-            if (perLevel != null && d == depth) return HomomorphicDft.coeffsToSlots(params.logN(), logSlots, perLevel, topLevel);
+            if (perLevel != null && d == depth)
+                return HomomorphicDft.coeffsToSlots(params.logN(), logSlots, perLevel, topLevel);
             return HomomorphicDft.coeffsToSlots(params.logN(), logSlots, d, topLevel);
         }
 
         HomomorphicDft stc() {
-            if (stocPerLevel != null) return HomomorphicDft.slotsToCoeffs(params.logN(), logSlots, stocPerLevel, stocTop);
+            if (stocPerLevel != null)
+                return HomomorphicDft.slotsToCoeffs(params.logN(), logSlots, stocPerLevel, stocTop);
             return HomomorphicDft.slotsToCoeffs(params.logN(), logSlots, stocDepth, stocTop);
         }
 
         /** Plans for CtS (and StoC when asked) by the chosen objective, jointly or per matrix. */
         List<DftPlan> plan(List<HomomorphicDft> dfts, Algorithm a) {
-            if (objectiveName.equals("lattigo")) return dfts.stream().map(d -> DftPlanner.lattigo(d, params, 1)).toList();
+            if (objectiveName.equals("lattigo"))
+                return dfts.stream().map(d -> DftPlanner.lattigo(d, params, 1)).toList();
             if (joint) return DftPlanner.joint(dfts, params, a, objective, keyBudget);
-            return dfts.stream().map(d -> DftPlanner.perMatrix(d, params, a, objective, keyBudget)).toList();
+            return dfts.stream()
+                    .map(d -> DftPlanner.perMatrix(d, params, a, objective, keyBudget))
+                    .toList();
         }
 
         /** Σ over the matrices of the closed-form modular multiplications. */
         static double modMuls(List<DftPlan> plans, Storage st) {
             double m = 0;
-            for (DftPlan p : plans) for (int i = 0; i < p.plans().size(); i++) m += p.cost(i, st).modMuls();
+            for (DftPlan p : plans)
+                for (int i = 0; i < p.plans().size(); i++) m += p.cost(i, st).modMuls();
             return m;
         }
 
@@ -156,38 +228,53 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
     }
 
     Setup setup() {
-        for (String o : new String[] {"--stoc-depth", "--stoc-level", "--stoc-matrices-per-level"}) CliSupport.requireCompanion(spec, o, stoc, "--stoc");
+        for (String o : new String[] {"--stoc-depth", "--stoc-level", "--stoc-matrices-per-level"})
+            CliSupport.requireCompanion(spec, o, stoc, "--stoc");
         CliSupport.requireCompanion(spec, "--key-budget", "budget".equalsIgnoreCase(objective), "--objective budget");
         int keyBudget = this.keyBudget == null ? 0 : this.keyBudget;
-        Integer dftLogSlots = paramsOptions.logSlots;   // here the DFT size; the ciphertext's slot count follows from it
+        Integer dftLogSlots = paramsOptions.logSlots; // here the DFT size; the ciphertext's slot count follows from it
         paramsOptions.logSlots = null;
         int logN = paramsOptions.build("boot14").logN();
         int s = dftLogSlots != null ? dftLogSlots : logN - 1;
-        if (s < 1 || s > logN - 1) throw new IllegalArgumentException("--logSlots must be in [1, logN − 1 = " + (logN - 1) + "], got " + s);
-        paramsOptions.logSlots = s == logN - 1 ? s : s + 1;   // sparse packing carries [Re | Im] in 2^(s+1) slots
+        if (s < 1 || s > logN - 1)
+            throw new IllegalArgumentException("--logSlots must be in [1, logN − 1 = " + (logN - 1) + "], got " + s);
+        paramsOptions.logSlots = s == logN - 1 ? s : s + 1; // sparse packing carries [Re | Im] in 2^(s+1) slots
         CkksParameters params = paramsOptions.build("boot14");
-        if (perLevel != null && sweep) throw new IllegalArgumentException("--matrices-per-level does not combine with --sweep (the sweep puts one matrix per level)");
+        if (perLevel != null && sweep)
+            throw new IllegalArgumentException(
+                    "--matrices-per-level does not combine with --sweep (the sweep puts one matrix per level)");
         int shared = perLevel == null ? 0 : sumPositive("--matrices-per-level", perLevel);
-        if (perLevel != null && depth != null && depth != shared) throw new IllegalArgumentException("--depth " + depth + " differs from the sum " + shared + " of --matrices-per-level");
+        if (perLevel != null && depth != null && depth != shared)
+            throw new IllegalArgumentException(
+                    "--depth " + depth + " differs from the sum " + shared + " of --matrices-per-level");
         int d = perLevel != null ? shared : depth != null ? depth : Math.min(4, s);
-        if (d < 1 || d > s) throw new IllegalArgumentException("--depth must be in [1, logSlots = " + s + "], got " + d);
+        if (d < 1 || d > s)
+            throw new IllegalArgumentException("--depth must be in [1, logSlots = " + s + "], got " + d);
         int levelsUsed = perLevel != null ? perLevel.length : d;
         int top = level != null ? level : params.maxLevel();
-        if (top < 1 || top > params.maxLevel()) throw new IllegalArgumentException("--level must be in [1, " + params.maxLevel() + "], got " + top);
-        if (!sweep && top - levelsUsed < 0) throw new IllegalArgumentException("depth " + d + " from level " + top + " needs " + levelsUsed + " levels above 0; the parameters have " + top);
+        if (top < 1 || top > params.maxLevel())
+            throw new IllegalArgumentException("--level must be in [1, " + params.maxLevel() + "], got " + top);
+        if (!sweep && top - levelsUsed < 0)
+            throw new IllegalArgumentException("depth " + d + " from level " + top + " needs " + levelsUsed
+                    + " levels above 0; the parameters have " + top);
         Integer sd = null;
         int stop = 0;
         if (stoc) {
             int stocShared = stocPerLevel == null ? 0 : sumPositive("--stoc-matrices-per-level", stocPerLevel);
             if (stocPerLevel != null && stocDepth != null && stocDepth != stocShared) {
-                throw new IllegalArgumentException("--stoc-depth " + stocDepth + " differs from the sum " + stocShared + " of --stoc-matrices-per-level");
+                throw new IllegalArgumentException("--stoc-depth " + stocDepth + " differs from the sum " + stocShared
+                        + " of --stoc-matrices-per-level");
             }
             sd = stocPerLevel != null ? stocShared : stocDepth != null ? stocDepth : Math.min(3, s);
-            if (sd < 1 || sd > s) throw new IllegalArgumentException("--stoc-depth must be in [1, logSlots = " + s + "], got " + sd);
+            if (sd < 1 || sd > s)
+                throw new IllegalArgumentException("--stoc-depth must be in [1, logSlots = " + s + "], got " + sd);
             int stocLevels = stocPerLevel != null ? stocPerLevel.length : sd;
             stop = stocLevel != null ? stocLevel : "boot16".equals(params.name()) ? 12 : stocLevels;
-            if (stop - stocLevels < 0 || stop > params.maxLevel()) throw new IllegalArgumentException("SlotsToCoeffs of depth " + sd + " cannot start at level " + stop);
-            if (!sweep && stop > top - levelsUsed) throw new IllegalArgumentException("SlotsToCoeffs starts at level " + stop + ", above the CoeffsToSlots output level " + (top - levelsUsed));
+            if (stop - stocLevels < 0 || stop > params.maxLevel())
+                throw new IllegalArgumentException("SlotsToCoeffs of depth " + sd + " cannot start at level " + stop);
+            if (!sweep && stop > top - levelsUsed)
+                throw new IllegalArgumentException("SlotsToCoeffs starts at level " + stop
+                        + ", above the CoeffsToSlots output level " + (top - levelsUsed));
         }
         Algorithm a = algo.equalsIgnoreCase("any") ? null : Algorithm.parse(algo);
         String on = objective.toLowerCase(Locale.ROOT);
@@ -195,22 +282,45 @@ public final class CtosCommand implements java.util.concurrent.Callable<Integer>
             case "fewest-keys", "lattigo" -> Objective.FEWEST_KEYS;
             case "fewest-mults" -> Objective.FEWEST_MULTS;
             case "budget" -> Objective.FEWEST_MULTS_UNDER_KEY_BUDGET;
-            default -> throw new IllegalArgumentException("--objective must be fewest-keys, fewest-mults, budget or lattigo, got '" + objective + "'");
+            default ->
+                throw new IllegalArgumentException(
+                        "--objective must be fewest-keys, fewest-mults, budget or lattigo, got '" + objective + "'");
         };
-        if (o == Objective.FEWEST_MULTS_UNDER_KEY_BUDGET && keyBudget < 1) throw new IllegalArgumentException("--objective budget needs --key-budget ≥ 1");
+        if (o == Objective.FEWEST_MULTS_UNDER_KEY_BUDGET && keyBudget < 1)
+            throw new IllegalArgumentException("--objective budget needs --key-budget ≥ 1");
         if (on.equals("lattigo")) {
-            if (joint) throw new IllegalArgumentException("--objective lattigo is Lattigo's per-matrix DH-BSGS rule; it does not combine with --joint");
+            if (joint)
+                throw new IllegalArgumentException(
+                        "--objective lattigo is Lattigo's per-matrix DH-BSGS rule; it does not combine with --joint");
             a = Algorithm.DH_BSGS;
         }
         if (runs < 0 || runs > 100) throw new IllegalArgumentException("--runs must be in [0, 100]");
-        return new Setup(params, engine.backend, s, d, top, sd, stop, a, on, o, keyBudget, joint, ScheduleCommand.parseStorage(storage), runs, seed,
-                perLevel == null ? null : perLevel.clone(), stocPerLevel == null ? null : stocPerLevel.clone(), engine.threads());
+        return new Setup(
+                params,
+                engine.backend,
+                s,
+                d,
+                top,
+                sd,
+                stop,
+                a,
+                on,
+                o,
+                keyBudget,
+                joint,
+                ScheduleCommand.parseStorage(storage),
+                runs,
+                seed,
+                perLevel == null ? null : perLevel.clone(),
+                stocPerLevel == null ? null : stocPerLevel.clone(),
+                engine.threads());
     }
 
     private static int sumPositive(String option, int[] counts) {
         int sum = 0;
         for (int k : counts) {
-            if (k < 1 || k > 64) throw new IllegalArgumentException(option + " wants counts in [1, 64], got " + java.util.Arrays.toString(counts));
+            if (k < 1 || k > 64)
+                throw new IllegalArgumentException(option + " wants counts in [1, 64], got " + Arrays.toString(counts));
             sum += k;
         }
         return sum;

@@ -1,7 +1,6 @@
 package io.hoist.cli;
 
 import com.google.common.math.Quantiles;
-
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -10,6 +9,7 @@ import io.hoist.ckks.Decryptor;
 import io.hoist.ckks.Encoder;
 import io.hoist.ckks.Encryptor;
 import io.hoist.ckks.Evaluator;
+import io.hoist.ckks.KeySizes;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
@@ -20,11 +20,12 @@ import io.hoist.lt.Schedule;
 import io.hoist.lt.Storage;
 import io.hoist.lt.dft.DftEvaluator;
 import io.hoist.lt.dft.DftPlan;
+import io.hoist.lt.dft.DftPlanner;
 import io.hoist.lt.dft.DftResult;
 import io.hoist.lt.dft.EncodedDft;
 import io.hoist.lt.dft.HomomorphicDft;
+import io.hoist.ring.KernelWarmup;
 import io.hoist.ring.Op;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -37,8 +38,17 @@ import java.util.SplittableRandom;
 final class CtosRun {
     private CtosRun() {}
 
-    record Matrix(String kind, int level, int diagonals, int stride, String algo, int[] split, int rotationKeys,
-                  Map<String, Object> counts, Map<String, Object> expected, double modMulsModel) {}
+    record Matrix(
+            String kind,
+            int level,
+            int diagonals,
+            int stride,
+            String algo,
+            int[] split,
+            int rotationKeys,
+            Map<String, Object> counts,
+            Map<String, Object> expected,
+            double modMulsModel) {}
 
     record Precision(double minBits, double avgBits) {}
 
@@ -46,22 +56,46 @@ final class CtosRun {
 
     record Memory(long keys, long seededKeys, long diagonals) {}
 
-    record Report(String params, boolean secure, String backend, int threads, int logN, int logSlots, boolean sparse, int depth, List<Integer> merge,
-                  String objective, boolean joint, boolean jointExact, String storage, List<Matrix> matrices, int rotationKeys, long keyBytes,
-                  Map<String, Long> totalCounts, boolean countsMatch, double modMuls, Precision precision, Millis millis, Memory memoryBytes, Precision roundTrip,
-                  Integer lattigoRotationKeys) {}
+    record Report(
+            String params,
+            boolean secure,
+            String backend,
+            int threads,
+            int logN,
+            int logSlots,
+            boolean sparse,
+            int depth,
+            List<Integer> merge,
+            String objective,
+            boolean joint,
+            boolean jointExact,
+            String storage,
+            List<Matrix> matrices,
+            int rotationKeys,
+            long keyBytes,
+            Map<String, Long> totalCounts,
+            boolean countsMatch,
+            double modMuls,
+            Precision precision,
+            Millis millis,
+            Memory memoryBytes,
+            Precision roundTrip,
+            Integer lattigoRotationKeys) {}
 
     /** Bytes the run holds at most: the union's keys at the top level and every matrix's encoded diagonals. */
-    static long memoryEstimate(List<DftPlan> plans, int topLevel, io.hoist.lt.Storage st) {
+    static long memoryEstimate(List<DftPlan> plans, int topLevel, Storage st) {
         CkksParameters params = plans.get(0).params();
-        long keys = MemoryCheck.mul(io.hoist.ckks.KeySizes.switchingKey(params.beta(topLevel), topLevel + 1 + params.alpha(), params.n()).fullBytes(),
+        long keys = MemoryCheck.mul(
+                KeySizes.switchingKey(params.beta(topLevel), topLevel + 1 + params.alpha(), params.n())
+                        .fullBytes(),
                 DftPlan.union(plans).size());
         long diags = 0;
         for (DftPlan p : plans) {
             for (int i = 0; i < p.plans().size(); i++) {
                 int level = p.dft().levels().get(i);
-                long words = st == io.hoist.lt.Storage.COMPACT ? 1 : level + 1 + params.alpha();
-                diags = MemoryCheck.add(diags, MemoryCheck.mul(p.plans().get(i).indices().size(), words, 8L, params.n()));
+                long words = st == Storage.COMPACT ? 1 : level + 1 + params.alpha();
+                diags = MemoryCheck.add(
+                        diags, MemoryCheck.mul(p.plans().get(i).indices().size(), words, 8L, params.n()));
             }
         }
         return MemoryCheck.add(keys, diags);
@@ -70,13 +104,16 @@ final class CtosRun {
     static Report run(CtosCommand.Setup s, int depth, boolean quiet) {
         CkksParameters params = s.params();
         CkksContext ctx = CkksContext.create(params, s.backend(), s.threads());
-        io.hoist.ring.KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());   // JIT warm-up overlapping keygen and encoding
+        KernelWarmup.start(
+                ctx.engine().kernels(), ctx.engine().backend()); // JIT warm-up overlapping keygen and encoding
         HomomorphicDft cts = s.cts(depth);
         List<HomomorphicDft> dfts = new ArrayList<>(List.of(cts));
         if (s.stocDepth() != null) dfts.add(s.stc());
         List<DftPlan> plans = s.plan(dfts, s.algorithm());
-        MemoryCheck.require("this run (keys and diagonals of every DFT matrix)", memoryEstimate(plans, s.topLevel(), s.storage()),
-                s.storage() == io.hoist.lt.Storage.PRECOMPUTED ? "use --storage compact" : null);
+        MemoryCheck.require(
+                "this run (keys and diagonals of every DFT matrix)",
+                memoryEstimate(plans, s.topLevel(), s.storage()),
+                s.storage() == Storage.PRECOMPUTED ? "use --storage compact" : null);
 
         long t0 = System.nanoTime();
         KeyGenerator kg = new KeyGenerator(ctx);
@@ -98,7 +135,8 @@ final class CtosRun {
         Encoder encoder = new Encoder(ctx);
         Decryptor dec = new Decryptor(ctx, sk);
         double[] t = randomValues(cts, s.seed());
-        Ciphertext in = Encryptor.withSecretKey(ctx, sk).encrypt(encoder.encodeCoefficients(cts.coefficientLayout(t), s.topLevel(), params.defaultScale()));
+        Ciphertext in = Encryptor.withSecretKey(ctx, sk)
+                .encrypt(encoder.encodeCoefficients(cts.coefficientLayout(t), s.topLevel(), params.defaultScale()));
         t0 = System.nanoTime();
         DftResult r = ev.coeffsToSlots(in, encoded.get(0));
         double firstMs = (System.nanoTime() - t0) / 1e6;
@@ -115,11 +153,13 @@ final class CtosRun {
         DftResult back = null;
         if (s.stocDepth() != null) {
             Evaluator e = new Evaluator(ctx);
-            List<Ciphertext> down = r.outputs().stream().map(c -> e.atLevel(c, s.stocTop())).toList();
+            List<Ciphertext> down =
+                    r.outputs().stream().map(c -> e.atLevel(c, s.stocTop())).toList();
             t0 = System.nanoTime();
             back = ev.slotsToCoeffs(down, encoded.get(1));
             stocMs = (System.nanoTime() - t0) / 1e6;
-            roundTrip = coefficientPrecision(cts, t, encoder.coefficients(dec.decrypt(back.outputs().get(0))));
+            roundTrip = coefficientPrecision(
+                    cts, t, encoder.coefficients(dec.decrypt(back.outputs().get(0))));
         }
 
         List<Matrix> mats = new ArrayList<>();
@@ -129,17 +169,55 @@ final class CtosRun {
             for (int i = 0; i < p.plans().size(); i++) {
                 Plan pl = p.plans().get(i);
                 Cost c = p.cost(i, s.storage());
-                mats.add(new Matrix(p.dft().kind().label(), p.dft().levels().get(i), pl.indices().size(), p.dft().stride(i), pl.algorithm().cliName(),
-                        pl.split(), p.galoisElements(i).size(), named(measured.matrixCounts().get(i)), LtRun.expectedJson(c), c.modMuls()));
+                mats.add(new Matrix(
+                        p.dft().kind().label(),
+                        p.dft().levels().get(i),
+                        pl.indices().size(),
+                        p.dft().stride(i),
+                        pl.algorithm().cliName(),
+                        pl.split(),
+                        p.galoisElements(i).size(),
+                        named(measured.matrixCounts().get(i)),
+                        LtRun.expectedJson(c),
+                        c.modMuls()));
             }
         }
-        long lattigoKeys = DftPlan.union(dfts.stream().map(d -> io.hoist.lt.dft.DftPlanner.lattigo(d, params, 1)).toList()).size();
-        return new Report(ParamsOptions.describe(params), params.secure(), ctx.engine().backend().name(), ctx.engine().threads(), params.logN(), s.logSlots(), cts.sparse(), depth,
-                cts.merge(), s.objectiveName(), s.joint(), plans.stream().allMatch(DftPlan::exact), s.storage().name().toLowerCase(Locale.ROOT), mats,
-                keys.size(), keys.sizes().fullBytes(), totals(r), mats.stream().allMatch(m -> m.counts().equals(m.expected())), CtosCommand.Setup.modMuls(plans.subList(0, 1), s.storage()), precision,
-                new Millis(keygenMs, encodeMs, firstMs, warm.length == 0 ? firstMs : Quantiles.median().compute(warm), stocMs),
-                new Memory(keys.sizes().fullBytes(), keys.sizes().seededBytes(), encoded.stream().mapToLong(EncodedDft::memoryBytes).sum()),
-                roundTrip, (int) lattigoKeys);
+        long lattigoKeys = DftPlan.union(
+                        dfts.stream().map(d -> DftPlanner.lattigo(d, params, 1)).toList())
+                .size();
+        return new Report(
+                ParamsOptions.describe(params),
+                params.secure(),
+                ctx.engine().backend().name(),
+                ctx.engine().threads(),
+                params.logN(),
+                s.logSlots(),
+                cts.sparse(),
+                depth,
+                cts.merge(),
+                s.objectiveName(),
+                s.joint(),
+                plans.stream().allMatch(DftPlan::exact),
+                s.storage().name().toLowerCase(Locale.ROOT),
+                mats,
+                keys.size(),
+                keys.sizes().fullBytes(),
+                totals(r),
+                mats.stream().allMatch(m -> m.counts().equals(m.expected())),
+                CtosCommand.Setup.modMuls(plans.subList(0, 1), s.storage()),
+                precision,
+                new Millis(
+                        keygenMs,
+                        encodeMs,
+                        firstMs,
+                        warm.length == 0 ? firstMs : Quantiles.median().compute(warm),
+                        stocMs),
+                new Memory(
+                        keys.sizes().fullBytes(),
+                        keys.sizes().seededBytes(),
+                        encoded.stream().mapToLong(EncodedDft::memoryBytes).sum()),
+                roundTrip,
+                (int) lattigoKeys);
     }
 
     static double[] randomValues(HomomorphicDft dft, long seed) {
@@ -152,7 +230,8 @@ final class CtosRun {
     static Precision precision(List<ComplexVector> want, DftResult r, Decryptor dec, Encoder encoder) {
         double min = Double.POSITIVE_INFINITY, avg = 0;
         for (int i = 0; i < want.size(); i++) {
-            PrecisionStats p = PrecisionStats.of(want.get(i), dec.decryptAndDecode(r.outputs().get(i), encoder));
+            PrecisionStats p = PrecisionStats.of(
+                    want.get(i), dec.decryptAndDecode(r.outputs().get(i), encoder));
             min = Math.min(min, p.minBits());
             avg += p.avgBits() / want.size();
         }
@@ -192,21 +271,83 @@ final class CtosRun {
     }
 
     static void print(Report r) {
-        System.out.printf(Locale.ROOT, "CoeffsToSlots, %s%n  logSlots %d (%s packing), depth %d, merge %s, objective %s%s, diagonals %s%n", r.params(), r.logSlots(),
-                r.sparse() ? "sparse" : "dense", r.depth(), r.merge(), r.objective(), r.joint() ? " (joint" + (r.jointExact() ? ", optimal)" : ", not proven optimal)") : "", r.storage());
-        System.out.printf(Locale.ROOT, "  %-14s %5s %6s %7s %-10s %-18s %5s %4s %4s %5s %5s%n", "matrix", "level", "diags", "stride", "algo", "split", "keys", "Dec", "MD", "KSIP", "PtMul");
+        System.out.printf(
+                Locale.ROOT,
+                "CoeffsToSlots, %s%n  logSlots %d (%s packing), depth %d, merge %s, objective %s%s, diagonals %s%n",
+                r.params(),
+                r.logSlots(),
+                r.sparse() ? "sparse" : "dense",
+                r.depth(),
+                r.merge(),
+                r.objective(),
+                r.joint() ? " (joint" + (r.jointExact() ? ", optimal)" : ", not proven optimal)") : "",
+                r.storage());
+        System.out.printf(
+                Locale.ROOT,
+                "  %-14s %5s %6s %7s %-10s %-18s %5s %4s %4s %5s %5s%n",
+                "matrix",
+                "level",
+                "diags",
+                "stride",
+                "algo",
+                "split",
+                "keys",
+                "Dec",
+                "MD",
+                "KSIP",
+                "PtMul");
         for (Matrix m : r.matrices()) {
             Map<String, Object> e = m.expected();
-            System.out.printf(Locale.ROOT, "  %-14s %5d %6d %7d %-10s %-18s %5d %4s %4s %5s %5s%s%n", m.kind(), m.level(), m.diagonals(), m.stride(), m.algo(),
-                    String.join("·", Arrays.stream(m.split()).mapToObj(Integer::toString).toList()), m.rotationKeys(), e.get("decompose"),
-                    e.get("modDown"), e.get("keySwitchInnerProducts"), e.get("ptMuls"), m.counts().equals(e) ? "" : "   measured " + m.counts());
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-14s %5d %6d %7d %-10s %-18s %5d %4s %4s %5s %5s%s%n",
+                    m.kind(),
+                    m.level(),
+                    m.diagonals(),
+                    m.stride(),
+                    m.algo(),
+                    String.join(
+                            "·",
+                            Arrays.stream(m.split()).mapToObj(Integer::toString).toList()),
+                    m.rotationKeys(),
+                    e.get("decompose"),
+                    e.get("modDown"),
+                    e.get("keySwitchInnerProducts"),
+                    e.get("ptMuls"),
+                    m.counts().equals(e) ? "" : "   measured " + m.counts());
         }
-        System.out.printf(Locale.ROOT, "  rotation keys: %d in the union, conjugation included (%.2f GB; seeded %.2f GB); Lattigo's rule needs %d%n", r.rotationKeys(),
-                r.keyBytes() / 1e9, r.memoryBytes().seededKeys() / 1e9, r.lattigoRotationKeys());
-        System.out.printf(Locale.ROOT, "  precision: worst slot %.1f bits, mean %.1f bits%s%n", r.precision().minBits(), r.precision().avgBits(),
-                r.roundTrip() == null ? "" : String.format(Locale.ROOT, "; round trip SlotsToCoeffs(CoeffsToSlots(t)): worst %.1f, mean %.1f bits", r.roundTrip().minBits(), r.roundTrip().avgBits()));
-        System.out.printf(Locale.ROOT, "  time: keygen %.0f ms, encode %.0f ms, evaluate %.0f ms (first %.0f ms)%s; diagonals %.1f MB%n", r.millis().keygen(), r.millis().encode(),
-                r.millis().evaluate(), r.millis().firstEvaluate(), Double.isNaN(r.millis().stoc()) ? "" : String.format(Locale.ROOT, ", SlotsToCoeffs %.0f ms", r.millis().stoc()),
+        System.out.printf(
+                Locale.ROOT,
+                "  rotation keys: %d in the union, conjugation included (%.2f GB; seeded %.2f GB); Lattigo's rule needs %d%n",
+                r.rotationKeys(),
+                r.keyBytes() / 1e9,
+                r.memoryBytes().seededKeys() / 1e9,
+                r.lattigoRotationKeys());
+        System.out.printf(
+                Locale.ROOT,
+                "  precision: worst slot %.1f bits, mean %.1f bits%s%n",
+                r.precision().minBits(),
+                r.precision().avgBits(),
+                r.roundTrip() == null
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                "; round trip SlotsToCoeffs(CoeffsToSlots(t)): worst %.1f, mean %.1f bits",
+                                r.roundTrip().minBits(),
+                                r.roundTrip().avgBits()));
+        System.out.printf(
+                Locale.ROOT,
+                "  time: keygen %.0f ms, encode %.0f ms, evaluate %.0f ms (first %.0f ms)%s; diagonals %.1f MB%n",
+                r.millis().keygen(),
+                r.millis().encode(),
+                r.millis().evaluate(),
+                r.millis().firstEvaluate(),
+                Double.isNaN(r.millis().stoc())
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                ", SlotsToCoeffs %.0f ms",
+                                r.millis().stoc()),
                 r.memoryBytes().diagonals() / 1e6);
     }
 }

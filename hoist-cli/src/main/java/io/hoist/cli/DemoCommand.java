@@ -7,26 +7,30 @@ import io.hoist.lt.Cost;
 import io.hoist.lt.LinearTransform;
 import io.hoist.lt.Objective;
 import io.hoist.lt.Plan;
+import io.hoist.lt.Schedule;
 import io.hoist.lt.Storage;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code hoist demo}, the main job: a random dense 4096×4096 matrix applied to an encrypted vector
  * with TH-BSGS 16·16·16 at the n13 preset, keys made for exactly that plan, compared with what
  * DH-BSGS would need for the same matrix.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Encrypted matrix–vector product with TH-BSGS at n13 (n = 4096, split 16·16·16): precision, keys vs DH-BSGS, counts, time.")
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description =
+                "Encrypted matrix–vector product with TH-BSGS at n13 (n = 4096, split 16·16·16): precision, keys vs DH-BSGS, counts, time.")
 public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "seed of the random matrix and vector (test data only)")
     long seed;
 
-    @picocli.CommandLine.Mixin
+    @Mixin
     EngineOptions engine;
 
     @Override
@@ -44,17 +48,27 @@ public final class DemoCommand implements Callable<Integer> {
         Plan dh = Plan.auto(t, params, params.maxLevel(), Algorithm.DH_BSGS, Objective.FEWEST_KEYS, Integer.MAX_VALUE);
         Cost dhCost = dh.cost(params, params.maxLevel(), Storage.PRECOMPUTED);
         CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
-        LtRun run = new LtRun(params, plan, Storage.PRECOMPUTED, io.hoist.lt.Schedule.direct());
+        LtRun run = new LtRun(params, plan, Storage.PRECOMPUTED, Schedule.direct());
         run.quiet = engine.json;
         run.run(ctx, t, r, false);
         if (engine.json) {
             System.out.println(LtCommand.toJson(run, t)
-                    .put("dhBsgs", Json.obj().put("split", dh.split()).put("rotationKeys", dhCost.rotationKeys())
-                            .put("keyBytes", dhCost.keyBytes()).put("modMulsModel", dhCost.modMuls())));
+                    .put(
+                            "dhBsgs",
+                            Json.obj()
+                                    .put("split", dh.split())
+                                    .put("rotationKeys", dhCost.rotationKeys())
+                                    .put("keyBytes", dhCost.keyBytes())
+                                    .put("modMulsModel", dhCost.modMuls())));
         } else {
             LtCommand.print(run, t);
-            System.out.printf(Locale.ROOT, "  DH-BSGS with its fewest-keys split %s would need %d rotation keys (%.1f MB): TH-BSGS uses %.1f× fewer, for %.2f× its modular multiplications%n",
-                    dh.describe(), dhCost.rotationKeys(), dhCost.keyBytes() / 1e6, (double) dhCost.rotationKeys() / run.rotationKeys,
+            System.out.printf(
+                    Locale.ROOT,
+                    "  DH-BSGS with its fewest-keys split %s would need %d rotation keys (%.1f MB): TH-BSGS uses %.1f× fewer, for %.2f× its modular multiplications%n",
+                    dh.describe(),
+                    dhCost.rotationKeys(),
+                    dhCost.keyBytes() / 1e6,
+                    (double) dhCost.rotationKeys() / run.rotationKeys,
                     run.expected.modMuls() / dhCost.modMuls());
         }
         return run.status();

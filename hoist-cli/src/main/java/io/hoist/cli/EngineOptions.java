@@ -1,18 +1,24 @@
 package io.hoist.cli;
 
 import io.hoist.ring.NttBackends;
+import java.util.Iterator;
 import picocli.CommandLine.Option;
 
 /** Options every engine-running command shares: the NTT backend and JSON output. */
 public final class EngineOptions {
-    @Option(names = "--backend", description = "NTT backend: ${COMPLETION-CANDIDATES}; default: the fastest correct one here",
+    @Option(
+            names = "--backend",
+            description = "NTT backend: ${COMPLETION-CANDIDATES}; default: the fastest correct one here",
             completionCandidates = BackendNames.class)
     String backend;
 
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
-    @Option(names = "--threads", description = "threads for limb transforms, key switches, diagonal sums and encoding (bit-identical results for every count; default: the available processors)")
+    @Option(
+            names = "--threads",
+            description =
+                    "threads for limb transforms, key switches, diagonal sums and encoding (bit-identical results for every count; default: the available processors)")
     Integer threads;
 
     /** The NTT backend asked for, or null for the default. */
@@ -34,7 +40,7 @@ public final class EngineOptions {
 
     static final class BackendNames implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
+        public Iterator<String> iterator() {
             return NttBackends.names().iterator();
         }
     }

@@ -22,7 +22,8 @@ public final class HelpCommand implements Runnable {
         }
         CommandLine sub = parent.getSubcommands().get(command);
         if (sub == null || sub == spec.commandLine()) {
-            throw new IllegalArgumentException("no subcommand '" + command + "'; the subcommands are " + String.join(", ", parent.getSubcommands().keySet()));
+            throw new IllegalArgumentException("no subcommand '" + command + "'; the subcommands are "
+                    + String.join(", ", parent.getSubcommands().keySet()));
         }
         sub.usage(System.out);
     }

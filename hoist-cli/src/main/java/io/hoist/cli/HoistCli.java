@@ -4,9 +4,24 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code hoist} command-line tool. */
-@Command(name = "hoist", mixinStandardHelpOptions = true, version = "hoist 0.1.0",
+@Command(
+        name = "hoist",
+        mixinStandardHelpOptions = true,
+        version = "hoist 0.1.0",
         description = "Homomorphic linear transforms over RNS-CKKS: benchmarks and demos.",
-        subcommands = {DemoCommand.class, LtCommand.class, ScheduleCommand.class, CtosCommand.class, TradeoffCommand.class, KeygenCommand.class, InspectCommand.class, OpsCommand.class, NttCommand.class, OffloadCommand.class, HelpCommand.class})
+        subcommands = {
+            DemoCommand.class,
+            LtCommand.class,
+            ScheduleCommand.class,
+            CtosCommand.class,
+            TradeoffCommand.class,
+            KeygenCommand.class,
+            InspectCommand.class,
+            OpsCommand.class,
+            NttCommand.class,
+            OffloadCommand.class,
+            HelpCommand.class
+        })
 public final class HoistCli implements Runnable {
 
     @CommandLine.Spec
@@ -23,13 +38,6 @@ public final class HoistCli implements Runnable {
     }
 
     public static void main(String[] args) {
-        int code;
-        try {
-            code = commandLine().execute(args);
-        } catch (OutOfMemoryError e) {
-            System.err.println("hoist: out of memory (" + e.getMessage() + "); raise the heap with HOIST_JVM_OPTS=-Xmx… or choose smaller parameters");
-            code = 2;
-        }
-        System.exit(code);
+        System.exit(CliSupport.execute(commandLine(), args));
     }
 }

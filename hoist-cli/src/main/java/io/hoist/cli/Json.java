@@ -1,9 +1,9 @@
 package io.hoist.cli;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -25,7 +25,7 @@ public final class Json {
             return this;
         }
 
-        @com.fasterxml.jackson.annotation.JsonValue
+        @JsonValue
         public Map<String, Object> asMap() {
             return fields;
         }

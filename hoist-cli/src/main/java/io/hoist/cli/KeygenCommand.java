@@ -8,25 +8,31 @@ import io.hoist.ckks.io.KeyFiles;
 import io.hoist.ckks.io.KeyPairId;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.lt.Algorithm;
+import io.hoist.lt.LinearTransform;
 import io.hoist.lt.Objective;
 import io.hoist.lt.Plan;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code hoist keygen}: a secret key and exactly the rotation keys a plan needs, written as a key
  * store (full or seeded) and a separate secret-key file.
  */
-@Command(name = "keygen", mixinStandardHelpOptions = true,
-        description = "Generate a secret key and exactly the rotation keys of a plan; write them as a key store (--out) and a secret-key file (--secret-out).")
+@Command(
+        name = "keygen",
+        mixinStandardHelpOptions = true,
+        description =
+                "Generate a secret key and exactly the rotation keys of a plan; write them as a key store (--out) and a secret-key file (--secret-out).")
 public final class KeygenCommand implements Callable<Integer> {
     @Mixin
     ParamsOptions paramsOptions;
@@ -34,7 +40,10 @@ public final class KeygenCommand implements Callable<Integer> {
     @Mixin
     PlanOptions planOptions;
 
-    @Option(names = "--extra-rotations", split = ",", description = "more rotation steps to include (a store shared by several plans)")
+    @Option(
+            names = "--extra-rotations",
+            split = ",",
+            description = "more rotation steps to include (a store shared by several plans)")
     int[] extraRotations;
 
     @Option(names = "--seeded", description = "store the keys' uniform parts as seeds (about half the bytes)")
@@ -50,26 +59,52 @@ public final class KeygenCommand implements Callable<Integer> {
     boolean json;
 
     /** What the command produced. */
-    record Report(String preset, int logN, int n, String algo, int[] split, int rotationKeys, boolean seeded, String keyStore, long keyStoreBytes,
-                  String secretKey, long secretKeyBytes, double keygenMillis, double writeMillis, String keyPairId, Integer paddedFrom) {}
+    record Report(
+            String preset,
+            int logN,
+            int n,
+            String algo,
+            int[] split,
+            int rotationKeys,
+            boolean seeded,
+            String keyStore,
+            long keyStoreBytes,
+            String secretKey,
+            long secretKeyBytes,
+            double keygenMillis,
+            double writeMillis,
+            String keyPairId,
+            Integer paddedFrom) {}
 
     @Override
     public Integer call() {
         CkksParameters params = paramsOptions.build("n13");
         Algorithm a = Algorithm.parse(planOptions.algo);
-        KeyFiles.checkPairTargets(out, secretOut);   // before any key is made: nothing is written when a target is refused
+        KeyFiles.checkPairTargets(
+                out, secretOut); // before any key is made: nothing is written when a target is refused
         int dim = planOptions.n != null ? planOptions.n : params.slots();
         LtCommand.checkDimension(dim, params);
-        int padded = io.hoist.lt.LinearTransform.paddedDimension(dim);
-        Plan plan = planOptions.split != null ? Plan.dense(dim, a, planOptions.split) : Plan.autoForIndices(dim, LtCommand.allIndices(dim), params, params.maxLevel(), a, Objective.FEWEST_KEYS, Integer.MAX_VALUE);
+        int padded = LinearTransform.paddedDimension(dim);
+        Plan plan = planOptions.split != null
+                ? Plan.dense(dim, a, planOptions.split)
+                : Plan.autoForIndices(
+                        dim,
+                        LtCommand.allIndices(dim),
+                        params,
+                        params.maxLevel(),
+                        a,
+                        Objective.FEWEST_KEYS,
+                        Integer.MAX_VALUE);
         CkksContext ctx = CkksContext.create(params);
         long t0 = System.nanoTime();
         KeyGenerator kg = new KeyGenerator(ctx);
         SecretKey sk = kg.genSecretKey();
         RotationKeySet keys;
         try (Bars bar = Bars.of("keygen", json)) {
-            java.util.Set<Long> gs = new java.util.TreeSet<>(plan.rotationKeys(params));
-            if (extraRotations != null) for (int k : extraRotations) if (Math.floorMod(k, params.slots()) != 0) gs.add(params.galoisElementForRotation(k));
+            Set<Long> gs = new TreeSet<>(plan.rotationKeys(params));
+            if (extraRotations != null)
+                for (int k : extraRotations)
+                    if (Math.floorMod(k, params.slots()) != 0) gs.add(params.galoisElementForRotation(k));
             keys = kg.genRotationKeys(sk, params.maxLevel(), gs, bar);
         }
         double keygen = (System.nanoTime() - t0) / 1e6;
@@ -78,19 +113,47 @@ public final class KeygenCommand implements Callable<Integer> {
         double write = (System.nanoTime() - t0) / 1e6;
         Report r;
         try {
-            r = new Report(params.name(), params.logN(), dim, a.cliName(), plan.split(), keys.size(), seeded, out.toAbsolutePath().toString(), Files.size(out),
-                    secretOut.toAbsolutePath().toString(), Files.size(secretOut), keygen, write, id.toString(), padded != dim ? dim : null);
+            r = new Report(
+                    params.name(),
+                    params.logN(),
+                    dim,
+                    a.cliName(),
+                    plan.split(),
+                    keys.size(),
+                    seeded,
+                    out.toAbsolutePath().toString(),
+                    Files.size(out),
+                    secretOut.toAbsolutePath().toString(),
+                    Files.size(secretOut),
+                    keygen,
+                    write,
+                    id.toString(),
+                    padded != dim ? dim : null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         if (json) {
             System.out.println(Json.write(r));
         } else {
-            System.out.printf(Locale.ROOT, "keygen: %s %s, %d rotation keys (%s) in %.0f ms%n", a.cliName(), java.util.Arrays.toString(plan.split()),
-                    keys.size(), seeded ? "seeded" : "full", keygen);
-            System.out.printf(Locale.ROOT, "  key store %s: %.1f MB; secret key %s: %.1f MB (keep it private); written in %.0f ms as key pair %s%n",
-                    r.keyStore(), r.keyStoreBytes() / 1e6, r.secretKey(), r.secretKeyBytes() / 1e6, write, id);
-            if (r.paddedFrom() != null) System.out.printf(Locale.ROOT, "  --n %d is padded to %d%n", r.paddedFrom(), padded);
+            System.out.printf(
+                    Locale.ROOT,
+                    "keygen: %s %s, %d rotation keys (%s) in %.0f ms%n",
+                    a.cliName(),
+                    Arrays.toString(plan.split()),
+                    keys.size(),
+                    seeded ? "seeded" : "full",
+                    keygen);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  key store %s: %.1f MB; secret key %s: %.1f MB (keep it private); written in %.0f ms as key pair %s%n",
+                    r.keyStore(),
+                    r.keyStoreBytes() / 1e6,
+                    r.secretKey(),
+                    r.secretKeyBytes() / 1e6,
+                    write,
+                    id);
+            if (r.paddedFrom() != null)
+                System.out.printf(Locale.ROOT, "  --n %d is padded to %d%n", r.paddedFrom(), padded);
         }
         return 0;
     }

@@ -1,7 +1,7 @@
 package io.hoist.cli;
 
 import com.google.common.math.Quantiles;
-
+import com.sun.management.ThreadMXBean;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -9,25 +9,33 @@ import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Decryptor;
 import io.hoist.ckks.Encoder;
 import io.hoist.ckks.Encryptor;
+import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
+import io.hoist.ckks.io.KeyFiles;
+import io.hoist.ckks.io.KeyStore;
 import io.hoist.keygen.KeyGenerator;
+import io.hoist.lt.Algorithm;
 import io.hoist.lt.Cost;
 import io.hoist.lt.EncodedTransform;
 import io.hoist.lt.Evaluation;
 import io.hoist.lt.Grouping;
 import io.hoist.lt.LedgerKind;
+import io.hoist.lt.LimbLayout;
 import io.hoist.lt.LinearTransform;
 import io.hoist.lt.LinearTransformEvaluator;
+import io.hoist.lt.LtProgram;
+import io.hoist.lt.LtProgram.Buffer;
 import io.hoist.lt.Plan;
 import io.hoist.lt.Schedule;
 import io.hoist.lt.ScheduleCompiler;
 import io.hoist.lt.Storage;
 import io.hoist.lt.TrafficLedger;
+import io.hoist.ring.KernelWarmup;
 import io.hoist.ring.Op;
-
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -56,7 +64,7 @@ public final class LtRun {
     TrafficLedger measuredTraffic, expectedTraffic;
     Boolean bitIdenticalToDirect;
     int warmup = 0, runs = 1;
-    java.nio.file.Path keyStore, secretFile;
+    Path keyStore, secretFile;
     int keysLoaded = -1, keysInStore = -1;
     boolean quiet;
     double[] evaluateMillisAll, directMillisAll;
@@ -74,8 +82,11 @@ public final class LtRun {
         Map<Integer, ComplexVector> diags = new HashMap<>();
         int count = sparse > 0 ? Math.min(sparse, n) : n;
         double s = 1 / Math.sqrt(count);
-        if (sparse <= 0) for (int i = 0; i < n; i++) diags.put(i, ComplexVector.random(r, n).scale(s));
-        else while (diags.size() < count) diags.put(r.nextInt(n), ComplexVector.random(r, n).scale(s));
+        if (sparse <= 0)
+            for (int i = 0; i < n; i++) diags.put(i, ComplexVector.random(r, n).scale(s));
+        else
+            while (diags.size() < count)
+                diags.put(r.nextInt(n), ComplexVector.random(r, n).scale(s));
         return LinearTransform.fromDiagonals(n, diags);
     }
 
@@ -83,22 +94,23 @@ public final class LtRun {
      * Refuses a key store and a secret-key file that were not written as one pair, before anything
      * is generated, encoded or decrypted (reads the store's header and index and the secret's file).
      */
-    static void checkKeyPair(CkksContext ctx, java.nio.file.Path keyStore, java.nio.file.Path secretFile) {
-        try (io.hoist.ckks.io.KeyStore store = io.hoist.ckks.io.KeyStore.open(keyStore, ctx, false)) {
-            io.hoist.ckks.io.KeyFiles.readSecretKeyFor(store, keyStore, secretFile, ctx);
+    static void checkKeyPair(CkksContext ctx, Path keyStore, Path secretFile) {
+        try (KeyStore store = KeyStore.open(keyStore, ctx, false)) {
+            KeyFiles.readSecretKeyFor(store, keyStore, secretFile, ctx);
         }
     }
 
     /** Bytes this thread has allocated so far (HotSpot's per-thread counter), or −1 where unavailable. */
     static long allocatedBytes() {
-        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean tb && tb.isThreadAllocatedMemorySupported()) {
+        if (ManagementFactory.getThreadMXBean() instanceof ThreadMXBean tb && tb.isThreadAllocatedMemorySupported()) {
             return tb.getCurrentThreadAllocatedBytes();
         }
         return -1;
     }
 
     void run(CkksContext ctx, LinearTransform t, SplittableRandom r, boolean compareDirect) {
-        io.hoist.ring.KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());   // JIT warm-up overlapping keygen and encoding
+        KernelWarmup.start(
+                ctx.engine().kernels(), ctx.engine().backend()); // JIT warm-up overlapping keygen and encoding
         backend = ctx.engine().backend().name();
         threads = ctx.engine().threads();
         int level = params.maxLevel();
@@ -106,9 +118,11 @@ public final class LtRun {
         SecretKey sk;
         RotationKeySet keys;
         if (keyStore != null) {
-            try (io.hoist.ckks.io.KeyStore store = io.hoist.ckks.io.KeyStore.open(keyStore, ctx, true)) {
-                sk = io.hoist.ckks.io.KeyFiles.readSecretKeyFor(store, keyStore, secretFile, ctx);
-                if (store.level() < level) throw new io.hoist.ckks.LevelMismatchException("the key store holds keys at level " + store.level() + ", the transform runs at level " + level);
+            try (KeyStore store = KeyStore.open(keyStore, ctx, true)) {
+                sk = KeyFiles.readSecretKeyFor(store, keyStore, secretFile, ctx);
+                if (store.level() < level)
+                    throw new LevelMismatchException("the key store holds keys at level " + store.level()
+                            + ", the transform runs at level " + level);
                 keys = store.load(plan.rotationKeys(params));
                 keysLoaded = store.keysLoaded();
                 keysInStore = store.size();
@@ -136,10 +150,11 @@ public final class LtRun {
 
         Encoder encoder = new Encoder(ctx);
         ComplexVector x = ComplexVector.random(r, t.originalDimension());
-        Ciphertext ct = Encryptor.withSecretKey(ctx, sk).encrypt(encoder.encode(t.replicate(x, params.slots()), level, params.defaultScale()));
+        Ciphertext ct = Encryptor.withSecretKey(ctx, sk)
+                .encrypt(encoder.encode(t.replicate(x, params.slots()), level, params.defaultScale()));
         long a0 = allocatedBytes();
         t0 = System.nanoTime();
-        lte.evaluate(ct, et, schedule);   // the first evaluation also pays the JIT's warm-up; reported separately
+        lte.evaluate(ct, et, schedule); // the first evaluation also pays the JIT's warm-up; reported separately
         firstEvaluateMillis = (System.nanoTime() - t0) / 1e6;
         for (int i = 0; i < warmup; i++) lte.evaluate(ct, et, schedule);
         long a1 = allocatedBytes();
@@ -167,8 +182,10 @@ public final class LtRun {
             expectedTraffic = ScheduleCompiler.ledger(et.program(), storage, grouping);
         }
         if (compareDirect) {
-            // the direct executor on the same ciphertext: bit-identity, and its time side by side (alternating, after its own warm-up)
-            bitIdenticalToDirect = lte.evaluate(ct, et, Schedule.direct()).result().equals(ev.result());
+            // the direct executor on the same ciphertext: bit-identity, and its time side by side (alternating, after
+            // its own warm-up)
+            bitIdenticalToDirect =
+                    lte.evaluate(ct, et, Schedule.direct()).result().equals(ev.result());
             for (int i = 0; i < warmup; i++) lte.evaluate(ct, et, Schedule.direct());
             directMillisAll = new double[runs];
             for (int i = 0; i < runs; i++) {
@@ -196,8 +213,10 @@ public final class LtRun {
 
     /** Whether measured counts equal the closed form (Decompose, ModDown, KS-IP, PtMul, limb NTTs). */
     public static boolean countsMatch(Map<Op, Long> counts, Cost expected) {
-        return counts.get(Op.DECOMPOSE) == expected.decompose() && counts.get(Op.MOD_DOWN) == expected.modDown()
-                && counts.get(Op.KS_INNER_PRODUCT) == expected.keySwitchInnerProducts() && counts.get(Op.PT_MUL) == expected.ptMuls()
+        return counts.get(Op.DECOMPOSE) == expected.decompose()
+                && counts.get(Op.MOD_DOWN) == expected.modDown()
+                && counts.get(Op.KS_INNER_PRODUCT) == expected.keySwitchInnerProducts()
+                && counts.get(Op.PT_MUL) == expected.ptMuls()
                 && counts.get(Op.NTT_LIMBS) + counts.get(Op.INTT_LIMBS) == expected.ntt();
     }
 
@@ -220,14 +239,17 @@ public final class LtRun {
      */
     public static long memoryEstimate(CkksParameters params, Plan plan, Storage storage) {
         int level = params.maxLevel();
-        io.hoist.lt.LimbLayout lay = io.hoist.lt.LimbLayout.of(params, level);
+        LimbLayout lay = LimbLayout.of(params, level);
         long limb = 8L * params.n();
         long keys = plan.cost(params, level, storage).keyBytes();
         long diags = LtCommand.diagonalBytes(params, plan.indices().size(), storage);
         long buffers = 0;
-        if (plan.algorithm() != io.hoist.lt.Algorithm.BSGS) {
-            for (io.hoist.lt.LtProgram.Buffer b : io.hoist.lt.LtProgram.compile(plan, lay).buffers()) {
-                buffers = MemoryCheck.add(buffers, MemoryCheck.mul(b.digits() ? (long) lay.beta() * lay.d() : b.qOnly() ? lay.lq() : lay.d(), limb));
+        if (plan.algorithm() != Algorithm.BSGS) {
+            for (Buffer b : LtProgram.compile(plan, lay).buffers()) {
+                buffers = MemoryCheck.add(
+                        buffers,
+                        MemoryCheck.mul(
+                                b.digits() ? (long) lay.beta() * lay.d() : b.qOnly() ? lay.lq() : lay.d(), limb));
             }
         } else {
             buffers = MemoryCheck.mul(plan.innerRotations().size() + 4L, 2L * lay.lq(), limb);
@@ -289,7 +311,10 @@ public final class LtRun {
             row.put("iterations", p.iterations());
             row.put("residentBytes", p.peakResidentBytes());
             Map<String, Long> rd = new LinkedHashMap<>(), wr = new LinkedHashMap<>();
-            for (LedgerKind k : LedgerKind.values()) { rd.put(k.jsonName(), p.readBytes().get(k)); wr.put(k.jsonName(), p.writeBytes().get(k)); }
+            for (LedgerKind k : LedgerKind.values()) {
+                rd.put(k.jsonName(), p.readBytes().get(k));
+                wr.put(k.jsonName(), p.writeBytes().get(k));
+            }
             row.put("readByKind", rd);
             row.put("writeByKind", wr);
             m.put(Integer.toString(p.phase()), row);

@@ -1,6 +1,8 @@
 package io.hoist.cli;
 
+import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.InsufficientMemoryException;
+import io.hoist.ckks.KeySizes;
 
 /**
  * The up-front memory estimate every command that allocates by size makes before its first large
@@ -23,13 +25,14 @@ public final class MemoryCheck {
     }
 
     public static void require(String what, long needBytes, long availableBytes, String remedy) {
-        if (needBytes > SHARE * availableBytes) throw new InsufficientMemoryException(what, needBytes, availableBytes, remedy);
+        if (needBytes > SHARE * availableBytes)
+            throw new InsufficientMemoryException(what, needBytes, availableBytes, remedy);
     }
 
     /** {@code keys} switching keys at the top level and {@code ciphertexts} ciphertexts over QP, for the engine commands. */
-    static long keysAndCiphertexts(io.hoist.ckks.CkksParameters p, long keys, long ciphertexts) {
+    static long keysAndCiphertexts(CkksParameters p, long keys, long ciphertexts) {
         int l = p.maxLevel();
-        long key = io.hoist.ckks.KeySizes.switchingKey(p.beta(l), l + 1 + p.alpha(), p.n()).fullBytes();
+        long key = KeySizes.switchingKey(p.beta(l), l + 1 + p.alpha(), p.n()).fullBytes();
         return add(mul(key, keys), mul(ciphertexts, 2L * (l + 1 + p.alpha()), 8L, p.n()));
     }
 

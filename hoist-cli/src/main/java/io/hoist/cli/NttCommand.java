@@ -1,32 +1,42 @@
 package io.hoist.cli;
 
 import com.google.common.math.Quantiles;
-
 import io.hoist.math.Primes;
 import io.hoist.ring.NttBackend;
 import io.hoist.ring.NttBackends;
+import io.hoist.ring.NttEngine;
 import io.hoist.ring.NttStats;
 import io.hoist.ring.NttTables;
-import io.hoist.ring.ScalarNttBackend;
+import io.hoist.ring.OpCounters;
 import io.hoist.ring.fpga.FpgaSimBackend;
 import io.hoist.ring.fpga.FpgaTimingModel;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code hoist ntt}: times forward and inverse transforms of M random limbs on one backend (median of
  * repeated batched calls after a timed warm-up) and checks its outputs bit for bit against cpu-scalar.
  */
-@Command(name = "ntt", mixinStandardHelpOptions = true,
+@Command(
+        name = "ntt",
+        mixinStandardHelpOptions = true,
         description = "Time forward/inverse NTTs of random limbs on a backend and check them against cpu-scalar.")
 public final class NttCommand implements Callable<Integer> {
 
-    @Option(names = "--logN", defaultValue = "16", description = "log2 of the ring degree N (10..17), default ${DEFAULT-VALUE}")
+    @Option(
+            names = "--logN",
+            defaultValue = "16",
+            description = "log2 of the ring degree N (10..17), default ${DEFAULT-VALUE}")
     int logN;
 
     @Option(names = "--limbs", defaultValue = "8", description = "limbs per batched call, default ${DEFAULT-VALUE}")
@@ -35,23 +45,36 @@ public final class NttCommand implements Callable<Integer> {
     @Option(names = "--bits", defaultValue = "50", description = "prime size in bits, default ${DEFAULT-VALUE}")
     int bits;
 
-    @Option(names = "--warmup", defaultValue = "4", description = "warm-up seconds per backend before timing, default ${DEFAULT-VALUE}")
+    @Option(
+            names = "--warmup",
+            defaultValue = "4",
+            description = "warm-up seconds per backend before timing, default ${DEFAULT-VALUE}")
     double warmupSeconds;
 
-    @Option(names = "--runs", defaultValue = "31", description = "timed calls per direction (the median is reported), default ${DEFAULT-VALUE}")
+    @Option(
+            names = "--runs",
+            defaultValue = "31",
+            description = "timed calls per direction (the median is reported), default ${DEFAULT-VALUE}")
     int runs;
 
-    @picocli.CommandLine.Mixin
+    @Mixin
     EngineOptions engine;
 
-    @Option(names = "--mode", defaultValue = "streaming", description = "fpga-sim transfer mode: streaming or mm (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--mode",
+            defaultValue = "streaming",
+            description = "fpga-sim transfer mode: streaming or mm (default ${DEFAULT-VALUE})")
     String mode;
 
-    @Option(names = "--sweep-limbs", description = "fpga-sim: model calls of a..b limbs (e.g. 1..33) and print time per limb by stage")
+    @Option(
+            names = "--sweep-limbs",
+            description = "fpga-sim: model calls of a..b limbs (e.g. 1..33) and print time per limb by stage")
     String sweep;
 
-    @Option(names = "--plot", description = "with --sweep-limbs: write the per-limb breakdown as an SVG bar chart to this file")
-    java.nio.file.Path plot;
+    @Option(
+            names = "--plot",
+            description = "with --sweep-limbs: write the per-limb breakdown as an SVG bar chart to this file")
+    Path plot;
 
     /** Median per-limb timings of one backend. */
     /** Largest limbs per call a sweep models: the device's roots store holds 64 primes. */
@@ -59,7 +82,7 @@ public final class NttCommand implements Callable<Integer> {
 
     /** "a..b" (or "a") with lo ≤ a ≤ b ≤ hi, else a one-line error naming the option. */
     static FpgaTimingModel.Mode parseMode(String s) {
-        return switch (s.toLowerCase(java.util.Locale.ROOT)) {
+        return switch (s.toLowerCase(Locale.ROOT)) {
             case "streaming" -> FpgaTimingModel.Mode.STREAMING;
             case "mm" -> FpgaTimingModel.Mode.MM;
             default -> throw new IllegalArgumentException("--mode must be streaming or mm, got '" + s + "'");
@@ -68,21 +91,27 @@ public final class NttCommand implements Callable<Integer> {
 
     record Timing(double forwardMicrosPerLimb, double inverseMicrosPerLimb, double warmupSeconds) {}
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() {
         if (logN < 10 || logN > 17) throw new IllegalArgumentException("--logN must be in [10, 17], got " + logN);
         if (limbs < 1 || limbs > 1024) throw new IllegalArgumentException("--limbs must be in [1, 1024], got " + limbs);
-        if (runs < 1 || runs > 100_000) throw new IllegalArgumentException("--runs must be in [1, 100000], got " + runs);
-        if (!(warmupSeconds >= 0 && warmupSeconds <= 60)) throw new IllegalArgumentException("--warmup must be in [0, 60] seconds, got " + warmupSeconds);
+        if (runs < 1 || runs > 100_000)
+            throw new IllegalArgumentException("--runs must be in [1, 100000], got " + runs);
+        if (!(warmupSeconds >= 0 && warmupSeconds <= 60))
+            throw new IllegalArgumentException("--warmup must be in [0, 60] seconds, got " + warmupSeconds);
         CliSupport.requireCompanion(spec, "--plot", sweep != null, "--sweep-limbs");
-        MemoryCheck.require("--limbs " + limbs + " at N = 2^" + logN + " (input and two outputs)", MemoryCheck.mul(3L * limbs, 8L << logN), "use fewer --limbs");
+        MemoryCheck.require(
+                "--limbs " + limbs + " at N = 2^" + logN + " (input and two outputs)",
+                MemoryCheck.mul(3L * limbs, 8L << logN),
+                "use fewer --limbs");
         NttBackend b = engine.backend == null ? NttBackends.defaultBackend() : NttBackends.get(engine.backend);
         FpgaTimingModel.Mode fpgaMode = parseMode(mode);
         CliSupport.requireCompanion(spec, "--mode", b instanceof FpgaSimBackend, "--backend fpga-sim");
-        if (b instanceof FpgaSimBackend) b = new FpgaSimBackend(FpgaTimingModel.PAPER, fpgaMode, null);   // fresh statistics, chosen mode
+        if (b instanceof FpgaSimBackend)
+            b = new FpgaSimBackend(FpgaTimingModel.PAPER, fpgaMode, null); // fresh statistics, chosen mode
         if (sweep != null) return sweep(b);
         NttBackend scalar = NttBackends.scalar();
         int n = 1 << logN;
@@ -92,7 +121,8 @@ public final class NttCommand implements Callable<Integer> {
         for (NttTables t : tables) {
             if (!b.accepts(t)) {
                 String why = b instanceof FpgaSimBackend ? ": " + FpgaSimBackend.refusal(t) : "";
-                throw new IllegalArgumentException("backend " + b.name() + " does not accept " + bits + "-bit primes at N=2^" + logN + why);
+                throw new IllegalArgumentException(
+                        "backend " + b.name() + " does not accept " + bits + "-bit primes at N=2^" + logN + why);
             }
         }
         SplittableRandom rnd = new SplittableRandom(0x5eed);
@@ -101,7 +131,10 @@ public final class NttCommand implements Callable<Integer> {
 
         boolean bitExact = sameOutputs(b, scalar, input, tables);
         boolean device = b instanceof FpgaSimBackend;
-        if (device) { runs = Math.min(runs, 3); warmupSeconds = Math.min(warmupSeconds, 0.5); }   // simulator wall time is not the point
+        if (device) {
+            runs = Math.min(runs, 3);
+            warmupSeconds = Math.min(warmupSeconds, 0.5);
+        } // simulator wall time is not the point
         Timing timing = time(b, input, tables);
         Timing scalarTiming = b == scalar || engine.json ? null : time(scalar, input, tables);
         NttStats.Snapshot stats = b.stats().snapshot();
@@ -121,60 +154,102 @@ public final class NttCommand implements Callable<Integer> {
             if (device) {
                 o.put("deviceMicrosPerLimb", FpgaTimingModel.PAPER.callMicros(fpgaMode, limbs, n) / limbs)
                         .put("deviceMicrosPerCall", FpgaTimingModel.PAPER.callMicros(fpgaMode, limbs, n))
-                        .put("mode", fpgaMode.name().toLowerCase(java.util.Locale.ROOT));
+                        .put("mode", fpgaMode.name().toLowerCase(Locale.ROOT));
             }
             System.out.println(o);
         } else {
-            System.out.printf("NTT report: backend %s, N = 2^%d, %d limbs of %d-bit primes per call%n", b.name(), logN, limbs, bits);
-            System.out.printf("  forward  %10.1f µs/limb (median of %d calls after %.1f s warm-up)%n", timing.forwardMicrosPerLimb(), runs, timing.warmupSeconds());
+            System.out.printf(
+                    "NTT report: backend %s, N = 2^%d, %d limbs of %d-bit primes per call%n",
+                    b.name(), logN, limbs, bits);
+            System.out.printf(
+                    "  forward  %10.1f µs/limb (median of %d calls after %.1f s warm-up)%n",
+                    timing.forwardMicrosPerLimb(), runs, timing.warmupSeconds());
             System.out.printf("  inverse  %10.1f µs/limb%n", timing.inverseMicrosPerLimb());
             if (scalarTiming != null) {
-                System.out.printf("  cpu-scalar forward %8.1f µs/limb, inverse %8.1f µs/limb → %s is %.2f× / %.2f× faster%n",
-                        scalarTiming.forwardMicrosPerLimb(), scalarTiming.inverseMicrosPerLimb(), b.name(),
+                System.out.printf(
+                        "  cpu-scalar forward %8.1f µs/limb, inverse %8.1f µs/limb → %s is %.2f× / %.2f× faster%n",
+                        scalarTiming.forwardMicrosPerLimb(),
+                        scalarTiming.inverseMicrosPerLimb(),
+                        b.name(),
                         scalarTiming.forwardMicrosPerLimb() / timing.forwardMicrosPerLimb(),
                         scalarTiming.inverseMicrosPerLimb() / timing.inverseMicrosPerLimb());
             }
             System.out.printf("  bit-exact against cpu-scalar: %s%n", bitExact ? "yes" : "NO");
             if (device) {
                 FpgaTimingModel.Breakdown bd = FpgaTimingModel.PAPER.call(fpgaMode, limbs, n);
-                System.out.printf(java.util.Locale.ROOT, "  modelled device time (%s): %.1f µs per call of %d limbs = %.1f µs/limb (H2C %.1f, kernel %.1f, C2H %.1f µs per call)%n",
-                        fpgaMode.name().toLowerCase(java.util.Locale.ROOT), bd.totalMicros(), limbs, bd.totalMicros() / limbs, bd.h2cMicros(), bd.kernelMicros(), bd.c2hMicros());
+                System.out.printf(
+                        Locale.ROOT,
+                        "  modelled device time (%s): %.1f µs per call of %d limbs = %.1f µs/limb (H2C %.1f, kernel %.1f, C2H %.1f µs per call)%n",
+                        fpgaMode.name().toLowerCase(Locale.ROOT),
+                        bd.totalMicros(),
+                        limbs,
+                        bd.totalMicros() / limbs,
+                        bd.h2cMicros(),
+                        bd.kernelMicros(),
+                        bd.c2hMicros());
                 System.out.println("  (the µs/limb above for fpga-sim is the simulator's own wall time on this CPU)");
             }
-            System.out.printf("  backend statistics: %d calls, %.1f limbs/call, %.1f MB in, %.1f MB out, %.1f ms in kernels%n",
-                    stats.calls(), stats.limbsPerCall(), stats.bytesIn() / 1e6, stats.bytesOut() / 1e6, stats.nanos() / 1e6);
-            System.out.printf("  backends here: %s (default %s)%n", String.join(", ", NttBackends.names()), NttBackends.defaultBackend().name());
+            System.out.printf(
+                    "  backend statistics: %d calls, %.1f limbs/call, %.1f MB in, %.1f MB out, %.1f ms in kernels%n",
+                    stats.calls(),
+                    stats.limbsPerCall(),
+                    stats.bytesIn() / 1e6,
+                    stats.bytesOut() / 1e6,
+                    stats.nanos() / 1e6);
+            System.out.printf(
+                    "  backends here: %s (default %s)%n",
+                    String.join(", ", NttBackends.names()),
+                    NttBackends.defaultBackend().name());
         }
         return bitExact ? 0 : 1;
     }
 
     /** Issues real calls of a..b limbs to the simulated device and reports its modelled time per limb by stage. */
     private int sweep(NttBackend b) {
-        if (!(b instanceof FpgaSimBackend sim)) throw new IllegalArgumentException("--sweep-limbs needs --backend fpga-sim");
+        if (!(b instanceof FpgaSimBackend sim))
+            throw new IllegalArgumentException("--sweep-limbs needs --backend fpga-sim");
         int[] range = ParamsOptions.parseRange(sweep, "--sweep-limbs", 1, MAX_SWEEP);
         int from = range[0], to = range[1];
         int n = 1 << logN;
-        java.util.List<Long> primes = Primes.nttPrimes(Math.max(logN, 16), bits, to);
+        List<Long> primes = Primes.nttPrimes(Math.max(logN, 16), bits, to);
         NttTables[] tables = primes.stream().map(q -> NttTables.of(logN, q)).toArray(NttTables[]::new);
-        java.util.List<String> labels = new java.util.ArrayList<>();
+        List<String> labels = new ArrayList<>();
         double[][] series = new double[3][to - from + 1];
-        System.out.printf("fpga-sim (%s), N = 2^%d, %d-bit primes: modelled time per limb by limbs per call%n", sim.mode().name().toLowerCase(java.util.Locale.ROOT), logN, bits);
+        System.out.printf(
+                "fpga-sim (%s), N = 2^%d, %d-bit primes: modelled time per limb by limbs per call%n",
+                sim.mode().name().toLowerCase(Locale.ROOT), logN, bits);
         System.out.printf("%6s %12s %10s %10s %10s%n", "limbs", "µs/limb", "H2C", "kernel", "C2H");
         for (int k = from; k <= to; k++) {
             sim.resetStats();
             long[][] limbsK = new long[k][n];
-            sim.forward(limbsK, java.util.Arrays.copyOf(tables, k), k);
+            sim.forward(limbsK, Arrays.copyOf(tables, k), k);
             FpgaSimBackend.OffloadStats st = sim.offloadStats();
             int i = k - from;
             series[0][i] = st.h2cMicros() / k;
             series[1][i] = st.kernelMicros() / k;
             series[2][i] = st.c2hMicros() / k;
             labels.add(Integer.toString(k));
-            System.out.printf(java.util.Locale.ROOT, "%6d %12.1f %10.1f %10.1f %10.1f%n", k, st.deviceMicros() / k, series[0][i], series[1][i], series[2][i]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%6d %12.1f %10.1f %10.1f %10.1f%n",
+                    k,
+                    st.deviceMicros() / k,
+                    series[0][i],
+                    series[1][i],
+                    series[2][i]);
         }
         if (plot != null) {
-            Plots.save(Plots.bars("Simulated FPGA NTT (" + sim.mode().name().toLowerCase(java.util.Locale.ROOT) + "), N = 2^" + logN + ": time per limb",
-                    "limbs per call", "µs per limb", labels, series, new String[] {"host→card", "kernel", "card→host"}, true), plot);
+            Plots.save(
+                    Plots.bars(
+                            "Simulated FPGA NTT (" + sim.mode().name().toLowerCase(Locale.ROOT) + "), N = 2^" + logN
+                                    + ": time per limb",
+                            "limbs per call",
+                            "µs per limb",
+                            labels,
+                            series,
+                            new String[] {"host→card", "kernel", "card→host"},
+                            true),
+                    plot);
             System.out.println("plot written to " + plot.toAbsolutePath());
         }
         return 0;
@@ -200,7 +275,8 @@ public final class NttCommand implements Callable<Integer> {
     /** Per-limb times of a batch on {@code b}, the batch's limbs spread over the threads asked for (one thread: the backend itself). */
     private Timing time(NttBackend backend, long[][] input, NttTables[] tables) {
         int threads = engine.threads();
-        NttBackend b = threads == 1 ? backend : new EngineBackend(new io.hoist.ring.NttEngine(backend, new io.hoist.ring.OpCounters(), threads), backend);
+        NttBackend b =
+                threads == 1 ? backend : new EngineBackend(new NttEngine(backend, new OpCounters(), threads), backend);
         int m = input.length;
         long[][] work = deepCopy(input);
         long warmEnd = System.nanoTime() + (long) (warmupSeconds * 1e9);
@@ -220,7 +296,8 @@ public final class NttCommand implements Callable<Integer> {
             fw[r] = t1 - t0;
             iv[r] = t2 - t1;
         }
-        return new Timing(Quantiles.median().compute(fw) / 1e3 / m, Quantiles.median().compute(iv) / 1e3 / m, warm);
+        return new Timing(
+                Quantiles.median().compute(fw) / 1e3 / m, Quantiles.median().compute(iv) / 1e3 / m, warm);
     }
 
     static long[][] deepCopy(long[][] a) {
@@ -229,17 +306,31 @@ public final class NttCommand implements Callable<Integer> {
         return c;
     }
 
-    static {
-        // keep the scalar reference loaded even when another backend is chosen
-        ScalarNttBackend.class.getName();
-    }
-
     /** A backend whose batches run through an engine (spread over its threads); timing only. */
-    private record EngineBackend(io.hoist.ring.NttEngine engine, NttBackend inner) implements NttBackend {
-        @Override public String name() { return inner.name(); }
-        @Override public void forward(long[][] limbs, NttTables[] tables, int count) { engine.forward(limbs, tables, count); }
-        @Override public void inverse(long[][] limbs, NttTables[] tables, int count) { engine.inverse(limbs, tables, count); }
-        @Override public boolean accepts(NttTables t) { return inner.accepts(t); }
-        @Override public io.hoist.ring.NttStats stats() { return inner.stats(); }
+    private record EngineBackend(NttEngine engine, NttBackend inner) implements NttBackend {
+        @Override
+        public String name() {
+            return inner.name();
+        }
+
+        @Override
+        public void forward(long[][] limbs, NttTables[] tables, int count) {
+            engine.forward(limbs, tables, count);
+        }
+
+        @Override
+        public void inverse(long[][] limbs, NttTables[] tables, int count) {
+            engine.inverse(limbs, tables, count);
+        }
+
+        @Override
+        public boolean accepts(NttTables t) {
+            return inner.accepts(t);
+        }
+
+        @Override
+        public NttStats stats() {
+            return inner.stats();
+        }
     }
 }

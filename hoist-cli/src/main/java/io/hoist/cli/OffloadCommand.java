@@ -1,7 +1,6 @@
 package io.hoist.cli;
 
 import com.google.common.math.Quantiles;
-
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -18,29 +17,36 @@ import io.hoist.lt.LinearTransformEvaluator;
 import io.hoist.lt.Objective;
 import io.hoist.lt.Plan;
 import io.hoist.lt.Storage;
+import io.hoist.ring.NttBackend;
 import io.hoist.ring.NttBackends;
 import io.hoist.ring.NttEngine;
 import io.hoist.ring.OpCounters;
+import io.hoist.ring.fpga.FpgaSimBackend;
 import io.hoist.ring.fpga.FpgaTimingModel;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code hoist offload}: runs an operation on the CPU, records every NTT call it makes (limbs per
  * call and CPU time), and estimates the time with those calls offloaded to the simulated FPGA:
  * total − CPU NTT time + modelled device time, with the Amdahl bound of the NTT share.
  */
-@Command(name = "offload", mixinStandardHelpOptions = true,
-        description = "Estimate an operation's time with its NTTs offloaded to the simulated FPGA (streaming or memory-mapped).")
+@Command(
+        name = "offload",
+        mixinStandardHelpOptions = true,
+        description =
+                "Estimate an operation's time with its NTTs offloaded to the simulated FPGA (streaming or memory-mapped).")
 public final class OffloadCommand implements Callable<Integer> {
     @Mixin
     ParamsOptions paramsOptions;
@@ -51,7 +57,10 @@ public final class OffloadCommand implements Callable<Integer> {
     @Option(names = "--algo", defaultValue = "th-bsgs", description = "for --op lt: diagonal, bsgs, dh-bsgs, th-bsgs")
     String algo;
 
-    @Option(names = "--n", defaultValue = "64", description = "for --op lt: matrix dimension (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--n",
+            defaultValue = "64",
+            description = "for --op lt: matrix dimension (default ${DEFAULT-VALUE})")
     int n;
 
     @Option(names = "--cpu-backend", description = "CPU backend whose NTT time is replaced (default: the fastest here)")
@@ -66,8 +75,8 @@ public final class OffloadCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -75,11 +84,15 @@ public final class OffloadCommand implements Callable<Integer> {
         CkksParameters params = paramsOptions.build("n14");
         CliSupport.requireCompanion(spec, "--algo", op.equalsIgnoreCase("lt"), "--op lt");
         CliSupport.requireCompanion(spec, "--n", op.equalsIgnoreCase("lt"), "--op lt");
-        MemoryCheck.require("offload at these parameters (keys and working ciphertexts)", MemoryCheck.keysAndCiphertexts(params, op.equalsIgnoreCase("lt") ? 2L * n : 2, 64),
+        MemoryCheck.require(
+                "offload at these parameters (keys and working ciphertexts)",
+                MemoryCheck.keysAndCiphertexts(params, op.equalsIgnoreCase("lt") ? 2L * n : 2, 64),
                 "choose smaller parameters");
         FpgaTimingModel.Mode m = NttCommand.parseMode(mode);
-        io.hoist.ring.NttBackend cpu = cpuBackend == null ? NttBackends.defaultBackend() : NttBackends.get(cpuBackend);
-        if (cpu instanceof io.hoist.ring.fpga.FpgaSimBackend) throw new IllegalArgumentException("--cpu-backend must be a CPU backend (cpu-scalar or cpu-vector): offload replaces its NTT time by the simulated device's");
+        NttBackend cpu = cpuBackend == null ? NttBackends.defaultBackend() : NttBackends.get(cpuBackend);
+        if (cpu instanceof FpgaSimBackend)
+            throw new IllegalArgumentException(
+                    "--cpu-backend must be a CPU backend (cpu-scalar or cpu-vector): offload replaces its NTT time by the simulated device's");
         RecordingBackend rec = new RecordingBackend(cpu);
         CkksContext ctx = new CkksContext(params, new NttEngine(rec, new OpCounters()));
         KeyGenerator kg = new KeyGenerator(ctx);
@@ -93,7 +106,8 @@ public final class OffloadCommand implements Callable<Integer> {
                 yield () -> ev.mulRelin(a, b);
             }
             case "rotate" -> {
-                Evaluator ev = new Evaluator(ctx, null, kg.genRotationKeysForSteps(sk, params.maxLevel(), new int[] {1}, false));
+                Evaluator ev = new Evaluator(
+                        ctx, null, kg.genRotationKeysForSteps(sk, params.maxLevel(), new int[] {1}, false));
                 Ciphertext a = encrypt(ctx, enc, sk, r);
                 yield () -> ev.rotate(a, 1);
             }
@@ -101,29 +115,35 @@ public final class OffloadCommand implements Callable<Integer> {
                 LinearTransform t = LtRun.randomTransform(r, n, 0);
                 Algorithm alg = Algorithm.parse(algo);
                 Plan plan = Plan.auto(t, params, params.maxLevel(), alg, Objective.FEWEST_KEYS, 0);
-                LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, kg.genRotationKeys(sk, params.maxLevel(), plan.rotationKeys(params)));
+                LinearTransformEvaluator lte = new LinearTransformEvaluator(
+                        ctx, kg.genRotationKeys(sk, params.maxLevel(), plan.rotationKeys(params)));
                 EncodedTransform et = lte.encode(t, plan, params.maxLevel(), Storage.PRECOMPUTED);
-                Ciphertext x = Encryptor.withSecretKey(ctx, sk).encrypt(enc.encode(t.replicate(ComplexVector.random(r, n), params.slots()),
-                        params.maxLevel(), params.defaultScale()));
+                Ciphertext x = Encryptor.withSecretKey(ctx, sk)
+                        .encrypt(enc.encode(
+                                t.replicate(ComplexVector.random(r, n), params.slots()),
+                                params.maxLevel(),
+                                params.defaultScale()));
                 yield () -> lte.evaluate(x, et);
             }
             default -> throw new IllegalArgumentException("--op must be mulrelin, rotate or lt");
         };
-        work.get();   // warm-up
+        Ciphertext last = work.get(); // warm-up
         long[] total = new long[runs], nttNanos = new long[runs];
         Map<Integer, Long> histogram = null;
         long calls = 0, limbs = 0;
         for (int i = 0; i < runs; i++) {
             rec.reset();
             long s = System.nanoTime();
-            work.get();
+            last = work.get();
             total[i] = System.nanoTime() - s;
             nttNanos[i] = rec.nanos;
             histogram = new LinkedHashMap<>(rec.histogram);
             calls = rec.calls;
             limbs = rec.limbs;
         }
-        double cpuMillis = Quantiles.median().compute(total) / 1e6, cpuNttMillis = Quantiles.median().compute(nttNanos) / 1e6;
+        Objects.requireNonNull(last, "the operation's result"); // used, so no run can be optimised away
+        double cpuMillis = Quantiles.median().compute(total) / 1e6,
+                cpuNttMillis = Quantiles.median().compute(nttNanos) / 1e6;
         double deviceMicros = 0, h2c = 0, kernel = 0, c2h = 0;
         for (var e : histogram.entrySet()) {
             var b = FpgaTimingModel.PAPER.call(m, e.getKey(), params.n());
@@ -155,14 +175,39 @@ public final class OffloadCommand implements Callable<Integer> {
                     .put("calls", calls)
                     .put("limbsPerCall", calls == 0 ? 0.0 : (double) limbs / calls)
                     .put("limbsPerCallHistogram", hist)
-                    .put("deviceBreakdownMillis", Json.obj().put("h2c", h2c / 1e3).put("kernel", kernel / 1e3).put("c2h", c2h / 1e3)));
+                    .put(
+                            "deviceBreakdownMillis",
+                            Json.obj()
+                                    .put("h2c", h2c / 1e3)
+                                    .put("kernel", kernel / 1e3)
+                                    .put("c2h", c2h / 1e3)));
         } else {
             System.out.println("offload: " + ParamsOptions.describe(params));
-            System.out.printf(Locale.ROOT, "  %s on %s: %.1f ms total, %.1f ms in %d NTT calls (%d limbs, %.1f limbs/call) = %.1f %% NTT share%n",
-                    op, rec.name(), cpuMillis, cpuNttMillis, calls, limbs, (double) limbs / calls, 100 * share);
-            System.out.printf(Locale.ROOT, "  simulated FPGA (%s): %.1f ms device time (H2C %.1f, kernel %.1f, C2H %.1f)%n",
-                    m.name().toLowerCase(Locale.ROOT), deviceMillis, h2c / 1e3, kernel / 1e3, c2h / 1e3);
-            System.out.printf(Locale.ROOT, "  with offload: %.1f ms → speed-up %.2f× (Amdahl bound %.2f×)%n", offloadMillis, speedup, amdahl);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %s on %s: %.1f ms total, %.1f ms in %d NTT calls (%d limbs, %.1f limbs/call) = %.1f %% NTT share%n",
+                    op,
+                    rec.name(),
+                    cpuMillis,
+                    cpuNttMillis,
+                    calls,
+                    limbs,
+                    (double) limbs / calls,
+                    100 * share);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  simulated FPGA (%s): %.1f ms device time (H2C %.1f, kernel %.1f, C2H %.1f)%n",
+                    m.name().toLowerCase(Locale.ROOT),
+                    deviceMillis,
+                    h2c / 1e3,
+                    kernel / 1e3,
+                    c2h / 1e3);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  with offload: %.1f ms → speed-up %.2f× (Amdahl bound %.2f×)%n",
+                    offloadMillis,
+                    speedup,
+                    amdahl);
             System.out.println("  limbs per call: " + histogram);
         }
         return 0;
@@ -170,7 +215,8 @@ public final class OffloadCommand implements Callable<Integer> {
 
     private static Ciphertext encrypt(CkksContext ctx, Encoder enc, SecretKey sk, SplittableRandom r) {
         CkksParameters p = ctx.params();
-        return Encryptor.withSecretKey(ctx, sk).encrypt(enc.encode(ComplexVector.random(r, p.slots()), p.maxLevel(), p.defaultScale()));
+        return Encryptor.withSecretKey(ctx, sk)
+                .encrypt(enc.encode(ComplexVector.random(r, p.slots()), p.maxLevel(), p.defaultScale()));
     }
 
     static String fmt(int[] a) {

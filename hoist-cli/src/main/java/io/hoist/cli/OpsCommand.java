@@ -1,7 +1,6 @@
 package io.hoist.cli;
 
 import com.google.common.math.Quantiles;
-
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -18,42 +17,55 @@ import io.hoist.ckks.RelinearizationKey;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.keygen.KeyGenerator;
+import io.hoist.ring.Domain;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code hoist ops}: runs each scheme operation once for correctness (precision against plaintext
  * arithmetic) and repeatedly for time; prints the median, the precision and the engine's counters.
  */
-@Command(name = "ops", mixinStandardHelpOptions = true,
-        description = "Time and check the CKKS operations (encode, encrypt, mulRelin, rescale, rotate, hoisted rotations, Decompose, ModDown).")
+@Command(
+        name = "ops",
+        mixinStandardHelpOptions = true,
+        description =
+                "Time and check the CKKS operations (encode, encrypt, mulRelin, rescale, rotate, hoisted rotations, Decompose, ModDown).")
 public final class OpsCommand implements Callable<Integer> {
     @Mixin
     ParamsOptions paramsOptions;
 
-    @Option(names = "--runs", defaultValue = "5", description = "timed repetitions per operation (median reported), default ${DEFAULT-VALUE}")
+    @Option(
+            names = "--runs",
+            defaultValue = "5",
+            description = "timed repetitions per operation (median reported), default ${DEFAULT-VALUE}")
     int runs;
 
-    @Option(names = "--warmup", defaultValue = "2", description = "untimed repetitions per operation before timing, default ${DEFAULT-VALUE}")
+    @Option(
+            names = "--warmup",
+            defaultValue = "2",
+            description = "untimed repetitions per operation before timing, default ${DEFAULT-VALUE}")
     int warmup;
 
     @Mixin
     EngineOptions engine;
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     private record Result(String name, double micros, Double precisionBits, Map<Op, Long> counts) {}
 
@@ -62,7 +74,10 @@ public final class OpsCommand implements Callable<Integer> {
         CliSupport.bounded("--runs", runs, 1, LtCommand.MAX_RUNS);
         CliSupport.bounded("--warmup", warmup, 0, LtCommand.MAX_RUNS);
         CkksParameters params = paramsOptions.build("n14");
-        MemoryCheck.require("ops at these parameters (10 switching keys and working ciphertexts)", MemoryCheck.keysAndCiphertexts(params, 10, 64), "choose smaller parameters");
+        MemoryCheck.require(
+                "ops at these parameters (10 switching keys and working ciphertexts)",
+                MemoryCheck.keysAndCiphertexts(params, 10, 64),
+                "choose smaller parameters");
         CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
         if (!engine.json) {
             System.out.println("ops: " + ParamsOptions.describe(params));
@@ -92,13 +107,34 @@ public final class OpsCommand implements Callable<Integer> {
         PolyQP[] digits = ev.decompose(cx);
 
         List<Result> results = new ArrayList<>();
-        results.add(measure("encode", counters, () -> enc.encode(x, top, scale), pt -> PrecisionStats.of(x, enc.decode(pt))));
-        results.add(measure("encrypt", counters, () -> encryptor.encrypt(px), ct -> PrecisionStats.of(x, dec.decryptAndDecode(ct, enc))));
+        results.add(measure(
+                "encode", counters, () -> enc.encode(x, top, scale), pt -> PrecisionStats.of(x, enc.decode(pt))));
+        results.add(measure(
+                "encrypt",
+                counters,
+                () -> encryptor.encrypt(px),
+                ct -> PrecisionStats.of(x, dec.decryptAndDecode(ct, enc))));
         results.add(measure("decrypt", counters, () -> dec.decrypt(cx), pt -> PrecisionStats.of(x, enc.decode(pt))));
-        results.add(measure("add", counters, () -> ev.add(cx, cy), ct -> PrecisionStats.of(x.add(y), dec.decryptAndDecode(ct, enc))));
-        results.add(measure("mulRelin", counters, () -> ev.mulRelin(cx, cy), ct -> PrecisionStats.of(x.mul(y), dec.decryptAndDecode(ct, enc))));
-        results.add(measure("rescale", counters, () -> ev.rescale(prod), ct -> PrecisionStats.of(x.mul(y), dec.decryptAndDecode(ct, enc))));
-        results.add(measure("rotate", counters, () -> ev.rotate(cx, 1), ct -> PrecisionStats.of(x.rotate(1), dec.decryptAndDecode(ct, enc))));
+        results.add(measure(
+                "add",
+                counters,
+                () -> ev.add(cx, cy),
+                ct -> PrecisionStats.of(x.add(y), dec.decryptAndDecode(ct, enc))));
+        results.add(measure(
+                "mulRelin",
+                counters,
+                () -> ev.mulRelin(cx, cy),
+                ct -> PrecisionStats.of(x.mul(y), dec.decryptAndDecode(ct, enc))));
+        results.add(measure(
+                "rescale",
+                counters,
+                () -> ev.rescale(prod),
+                ct -> PrecisionStats.of(x.mul(y), dec.decryptAndDecode(ct, enc))));
+        results.add(measure(
+                "rotate",
+                counters,
+                () -> ev.rotate(cx, 1),
+                ct -> PrecisionStats.of(x.rotate(1), dec.decryptAndDecode(ct, enc))));
         results.add(measure("rotateHoisted8", counters, () -> ev.rotateHoisted(cx, steps), m -> {
             PrecisionStats worst = null;
             for (int k : steps) {
@@ -111,22 +147,31 @@ public final class OpsCommand implements Callable<Integer> {
         // these inner products, and ModDown(P·c) = c
         var ks = ev.keySwitcher();
         var key1 = rot.get(params.galoisElementForRotation(1), "rotation by 1");
-        results.add(measure("decompose", counters, () -> ev.decompose(cx),
-                d -> PrecisionStats.of(x.rotate(1), dec.decryptAndDecode(ev.modDown(ev.rotateHoistedLazy(cx, d, 1)), enc))));
+        results.add(measure(
+                "decompose",
+                counters,
+                () -> ev.decompose(cx),
+                d -> PrecisionStats.of(
+                        x.rotate(1), dec.decryptAndDecode(ev.modDown(ev.rotateHoistedLazy(cx, d, 1)), enc))));
         results.add(measure("innerProduct", counters, () -> ks.innerProduct(digits, key1.key()), t -> {
             // rotation = (φ_g(c0 + ModDown(T0)), φ_g(ModDown(T1)))
             var rq = ctx.ringQ();
             var u0 = ks.modDown(t[0]);
             rq.add(u0, cx.poly(0), u0);
-            var c0 = rq.newPoly(cx.level(), io.hoist.ring.Domain.NTT);
-            var c1 = rq.newPoly(cx.level(), io.hoist.ring.Domain.NTT);
+            var c0 = rq.newPoly(cx.level(), Domain.NTT);
+            var c1 = rq.newPoly(cx.level(), Domain.NTT);
             rq.automorphism(u0, key1.galoisElement(), c0);
             rq.automorphism(ks.modDown(t[1]), key1.galoisElement(), c1);
-            return PrecisionStats.of(x.rotate(1), dec.decryptAndDecode(new Ciphertext(params, cx.scale(), c0, c1), enc));
+            return PrecisionStats.of(
+                    x.rotate(1), dec.decryptAndDecode(new Ciphertext(params, cx.scale(), c0, c1), enc));
         }));
         PolyQP pc0 = ks.timesP(cx.poly(0)), pc1 = ks.timesP(cx.poly(1));
-        results.add(measure("modDown", counters, () -> ks.modDown(pc0),
-                p -> PrecisionStats.of(x, dec.decryptAndDecode(new Ciphertext(params, cx.scale(), p, ks.modDown(pc1)), enc))));
+        results.add(measure(
+                "modDown",
+                counters,
+                () -> ks.modDown(pc0),
+                p -> PrecisionStats.of(
+                        x, dec.decryptAndDecode(new Ciphertext(params, cx.scale(), p, ks.modDown(pc1)), enc))));
 
         if (engine.json) {
             Map<String, Object> ops = new LinkedHashMap<>();
@@ -150,37 +195,55 @@ public final class OpsCommand implements Callable<Integer> {
                     .put("keygenMillis", keygenMillis)
                     .put("ops", ops));
         } else {
-            System.out.printf(Locale.ROOT, "keys (sk, pk, rlk, 8 rotation keys) in %.0f ms; rotation keys: %s%n", keygenMillis, rot.sizes());
+            System.out.printf(
+                    Locale.ROOT,
+                    "keys (sk, pk, rlk, 8 rotation keys) in %.0f ms; rotation keys: %s%n",
+                    keygenMillis,
+                    rot.sizes());
             System.out.printf("%-15s %12s %10s   %s%n", "operation", "median µs", "prec bits", "counts (one run)");
             for (Result r : results) {
-                System.out.printf(Locale.ROOT, "%-15s %12.1f %10s   %s%n", r.name(), r.micros(),
-                        r.precisionBits() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.precisionBits()), countsText(r.counts()));
+                System.out.printf(
+                        Locale.ROOT,
+                        "%-15s %12.1f %10s   %s%n",
+                        r.name(),
+                        r.micros(),
+                        r.precisionBits() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.precisionBits()),
+                        countsText(r.counts()));
             }
-            System.out.println("precision = worst slot, −log2 of the L2 error against plaintext arithmetic (key-switching steps: through the");
+            System.out.println(
+                    "precision = worst slot, −log2 of the L2 error against plaintext arithmetic (key-switching steps: through the");
             System.out.println("rotation / ciphertext they produce)");
         }
         for (Result r : results) {
             if (r.precisionBits() != null && r.precisionBits() < LtRun.PRECISION_FLOOR_BITS) {
-                spec.commandLine().getErr().printf(Locale.ROOT, "hoist: %s has %.1f bits of precision, below the sanity floor of %.0f bits: check the scale%n",
-                        r.name(), r.precisionBits(), LtRun.PRECISION_FLOOR_BITS);
+                spec.commandLine()
+                        .getErr()
+                        .printf(
+                                Locale.ROOT,
+                                "hoist: %s has %.1f bits of precision, below the sanity floor of %.0f bits: check the scale%n",
+                                r.name(),
+                                r.precisionBits(),
+                                LtRun.PRECISION_FLOOR_BITS);
                 return 4;
             }
         }
         return 0;
     }
 
-    private <T> Result measure(String name, OpCounters counters, Supplier<T> op, java.util.function.Function<T, PrecisionStats> check) {
+    private <T> Result measure(String name, OpCounters counters, Supplier<T> op, Function<T, PrecisionStats> check) {
         var before = counters.snapshot();
         T first = op.get();
         Map<Op, Long> counts = counters.since(before);
         PrecisionStats p = check.apply(first);
-        for (int i = 0; i < warmup; i++) op.get();
+        T last = first;
+        for (int i = 0; i < warmup; i++) last = op.get();
         long[] times = new long[runs];
         for (int i = 0; i < runs; i++) {
             long s = System.nanoTime();
-            op.get();
+            last = op.get();
             times[i] = System.nanoTime() - s;
         }
+        Objects.requireNonNull(last, name); // the results are used, so no run can be optimised away
         return new Result(name, Quantiles.median().compute(times) / 1e3, p == null ? null : p.minBits(), counts);
     }
 
@@ -192,7 +255,9 @@ public final class OpsCommand implements Callable<Integer> {
 
     private static String countsText(Map<Op, Long> counts) {
         StringBuilder sb = new StringBuilder();
-        for (Op op : new Op[] {Op.DECOMPOSE, Op.MOD_DOWN, Op.KS_INNER_PRODUCT, Op.NTT_LIMBS, Op.INTT_LIMBS, Op.BCONV, Op.MOD_MULS}) {
+        for (Op op : new Op[] {
+            Op.DECOMPOSE, Op.MOD_DOWN, Op.KS_INNER_PRODUCT, Op.NTT_LIMBS, Op.INTT_LIMBS, Op.BCONV, Op.MOD_MULS
+        }) {
             long v = counts.get(op);
             if (v != 0) sb.append(camel(op)).append('=').append(v).append(' ');
         }
@@ -202,7 +267,8 @@ public final class OpsCommand implements Callable<Integer> {
     static String camel(Op op) {
         String[] parts = op.name().toLowerCase(Locale.ROOT).split("_");
         StringBuilder sb = new StringBuilder(parts[0]);
-        for (int i = 1; i < parts.length; i++) sb.append(Character.toUpperCase(parts[i].charAt(0))).append(parts[i].substring(1));
+        for (int i = 1; i < parts.length; i++)
+            sb.append(Character.toUpperCase(parts[i].charAt(0))).append(parts[i].substring(1));
         return sb.toString();
     }
 }

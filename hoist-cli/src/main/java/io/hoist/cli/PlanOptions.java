@@ -4,13 +4,19 @@ import picocli.CommandLine.Option;
 
 /** The plan a command runs or makes keys for: algorithm, dimension and split. */
 public final class PlanOptions {
-    @Option(names = "--algo", defaultValue = "th-bsgs", description = "diagonal, bsgs, dh-bsgs or th-bsgs (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--algo",
+            defaultValue = "th-bsgs",
+            description = "diagonal, bsgs, dh-bsgs or th-bsgs (default ${DEFAULT-VALUE})")
     String algo;
 
     @Option(names = "--n", description = "matrix dimension (default: the slot count)")
     Integer n;
 
-    @Option(names = "--split", split = ",", description = "split factors, e.g. 16,16,16 (default: the fewest-keys split)")
+    @Option(
+            names = "--split",
+            split = ",",
+            description = "split factors, e.g. 16,16,16 (default: the fewest-keys split)")
     int[] split;
 
     /** The --algo name (parse it with {@link io.hoist.lt.Algorithm#parse}). */

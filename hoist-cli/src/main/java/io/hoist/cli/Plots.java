@@ -1,5 +1,12 @@
 package io.hoist.cli;
 
+import io.hoist.ckks.io.FileChecks;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -8,12 +15,6 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
 
 /** Figures through XChart: SVG or PNG by the file's extension. */
 final class Plots {
@@ -24,13 +25,26 @@ final class Plots {
     }
 
     /** A bar chart, one series per name; stacked when {@code stacked}. */
-    static CategoryChart bars(String title, String xLabel, String yLabel, List<String> labels, double[][] series, String[] names, boolean stacked) {
-        CategoryChart c = new CategoryChartBuilder().width(960).height(540).title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
+    static CategoryChart bars(
+            String title,
+            String xLabel,
+            String yLabel,
+            List<String> labels,
+            double[][] series,
+            String[] names,
+            boolean stacked) {
+        CategoryChart c = new CategoryChartBuilder()
+                .width(960)
+                .height(540)
+                .title(title)
+                .xAxisTitle(xLabel)
+                .yAxisTitle(yLabel)
+                .build();
         c.getStyler().setStacked(stacked);
         c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         c.getStyler().setChartTitleFont(c.getStyler().getChartTitleFont().deriveFont(14f));
         for (int s = 0; s < names.length; s++) {
-            List<Double> v = new java.util.ArrayList<>();
+            List<Double> v = new ArrayList<>();
             for (double x : series[s]) v.add(x);
             c.addSeries(names[s], labels, v);
         }
@@ -39,7 +53,13 @@ final class Plots {
 
     /** A line chart of (x, y) series. */
     static XYChart lines(String title, String xLabel, String yLabel, boolean logX, boolean logY) {
-        XYChart c = new XYChartBuilder().width(960).height(540).title(title).xAxisTitle(xLabel).yAxisTitle(yLabel).build();
+        XYChart c = new XYChartBuilder()
+                .width(960)
+                .height(540)
+                .title(title)
+                .xAxisTitle(xLabel)
+                .yAxisTitle(yLabel)
+                .build();
         c.getStyler().setXAxisLogarithmic(logX);
         c.getStyler().setYAxisLogarithmic(logY);
         c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
@@ -49,13 +69,15 @@ final class Plots {
     /** Writes {@code chart} to {@code file} (.svg or .png). */
     static void save(Chart<?, ?> chart, Path file) {
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-        io.hoist.ckks.io.FileChecks.requireWritableTarget(file, "the plot");
+        FileChecks.requireWritableTarget(file, "the plot");
         try {
             if (name.endsWith(".png")) BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
-            else if (name.endsWith(".svg")) VectorGraphicsEncoder.saveVectorGraphic(chart, file.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+            else if (name.endsWith(".svg"))
+                VectorGraphicsEncoder.saveVectorGraphic(
+                        chart, file.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
             else throw new IllegalArgumentException("plots are written as .svg or .png, not " + file.getFileName());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + io.hoist.ckks.io.FileChecks.reason(e), e);
+            throw new UncheckedIOException("cannot write " + file + ": " + FileChecks.reason(e), e);
         }
     }
 

@@ -3,7 +3,6 @@ package io.hoist.cli;
 import io.hoist.ring.NttBackend;
 import io.hoist.ring.NttStats;
 import io.hoist.ring.NttTables;
-
 import java.util.TreeMap;
 
 /** Wraps a CPU backend and records every call's limb count and time: the call pattern an offload estimate replays. */
@@ -19,10 +18,25 @@ final class RecordingBackend implements NttBackend {
         this.inner = inner;
     }
 
-    @Override public String name() { return inner.name(); }
-    @Override public boolean accepts(NttTables t) { return inner.accepts(t); }
-    @Override public void prepare(NttTables t) { inner.prepare(t); }
-    @Override public NttStats stats() { return inner.stats(); }
+    @Override
+    public String name() {
+        return inner.name();
+    }
+
+    @Override
+    public boolean accepts(NttTables t) {
+        return inner.accepts(t);
+    }
+
+    @Override
+    public void prepare(NttTables t) {
+        inner.prepare(t);
+    }
+
+    @Override
+    public NttStats stats() {
+        return inner.stats();
+    }
 
     @Override
     public synchronized void forward(long[][] l, NttTables[] t, int count) {

@@ -2,7 +2,6 @@ package io.hoist.cli;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.lt.Algorithm;
-import io.hoist.lt.Grouping;
 import io.hoist.lt.LatencyModel;
 import io.hoist.lt.LedgerKind;
 import io.hoist.lt.LimbLayout;
@@ -11,17 +10,19 @@ import io.hoist.lt.Plan;
 import io.hoist.lt.ScheduleCompiler;
 import io.hoist.lt.Storage;
 import io.hoist.lt.TrafficLedger;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code hoist schedule}: the six-phase memory-aware schedule of a dense n×n transform, modelled —
@@ -29,14 +30,20 @@ import java.util.concurrent.Callable;
  * DH-BSGS executed straightforwardly; with {@code --search}, the best split and the Pareto front
  * budget → traffic for TH-BSGS and DH-BSGS. Nothing is encrypted: this is the schedule compiler.
  */
-@Command(name = "schedule", mixinStandardHelpOptions = true,
-        description = "Model the six-phase schedule of TH-BSGS or DH-BSGS: off-chip traffic per phase under an on-chip budget, latency, "
-                + "reduction against DH-BSGS executed straightforwardly; --search finds the best split and the budget → traffic Pareto front.")
+@Command(
+        name = "schedule",
+        mixinStandardHelpOptions = true,
+        description =
+                "Model the six-phase schedule of TH-BSGS or DH-BSGS: off-chip traffic per phase under an on-chip budget, latency, "
+                        + "reduction against DH-BSGS executed straightforwardly; --search finds the best split and the budget → traffic Pareto front.")
 public final class ScheduleCommand implements Callable<Integer> {
     @Option(names = "--algo", defaultValue = "th-bsgs", description = "th-bsgs or dh-bsgs (default ${DEFAULT-VALUE})")
     String algo;
 
-    @Option(names = "--table2", description = "the paper's Table II setting: N = 2^16, n = 2^15, L = 31, α = 12, β = 3, 54-bit words (insecure; modelled only)")
+    @Option(
+            names = "--table2",
+            description =
+                    "the paper's Table II setting: N = 2^16, n = 2^15, L = 31, α = 12, β = 3, 54-bit words (insecure; modelled only)")
     boolean table2;
 
     @Mixin
@@ -45,57 +52,125 @@ public final class ScheduleCommand implements Callable<Integer> {
     @Option(names = "--n", description = "matrix dimension (default: 2^15 with --table2, else the slot count)")
     Integer n;
 
-    @Option(names = "--split", split = ",", description = "split factors (default: the fewest-keys split, ties to the least traffic)")
+    @Option(
+            names = "--split",
+            split = ",",
+            description = "split factors (default: the fewest-keys split, ties to the least traffic)")
     int[] split;
 
-    @Option(names = "--onchip-mb", defaultValue = "43", description = "on-chip (working-set) budget in MB of 10^6 bytes (default ${DEFAULT-VALUE}, the U280)")
+    @Option(
+            names = "--onchip-mb",
+            defaultValue = "43",
+            description = "on-chip (working-set) budget in MB of 10^6 bytes (default ${DEFAULT-VALUE}, the U280)")
     double onchipMb;
 
-    @Option(names = "--bandwidth-gbs", defaultValue = "480", description = "off-chip bandwidth in GB/s (default ${DEFAULT-VALUE}, the U280's HBM)")
+    @Option(
+            names = "--bandwidth-gbs",
+            defaultValue = "480",
+            description = "off-chip bandwidth in GB/s (default ${DEFAULT-VALUE}, the U280's HBM)")
     double bandwidthGbs;
 
-    @Option(names = "--clock-mhz", defaultValue = "300", description = "clock of the processing elements in MHz (default ${DEFAULT-VALUE}; assumed, see docs/schedule.md)")
+    @Option(
+            names = "--clock-mhz",
+            defaultValue = "300",
+            description =
+                    "clock of the processing elements in MHz (default ${DEFAULT-VALUE}; assumed, see docs/schedule.md)")
     double clockMhz;
 
-    @Option(names = "--pes", defaultValue = "512", description = "processing elements, one modular multiplication per cycle each (default ${DEFAULT-VALUE}; assumed)")
+    @Option(
+            names = "--pes",
+            defaultValue = "512",
+            description =
+                    "processing elements, one modular multiplication per cycle each (default ${DEFAULT-VALUE}; assumed)")
     int pes;
 
-    @Option(names = "--storage", defaultValue = "precomputed", description = "diagonals stored as precomputed QP limbs or compact (one word per coefficient) (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--storage",
+            defaultValue = "precomputed",
+            description =
+                    "diagonals stored as precomputed QP limbs or compact (one word per coefficient) (default ${DEFAULT-VALUE})")
     String storage;
 
     @Option(names = "--word-bits", description = "bits per stored word (default: 54 with --table2, else 64)")
     Integer wordBits;
 
-    @Option(names = "--search", description = "search every power-of-two split and report the budget → traffic Pareto front of TH-BSGS and DH-BSGS")
+    @Option(
+            names = "--search",
+            description =
+                    "search every power-of-two split and report the budget → traffic Pareto front of TH-BSGS and DH-BSGS")
     boolean search;
 
-    @Option(names = "--goal", defaultValue = "traffic", description = "with --search: traffic or latency (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--goal",
+            defaultValue = "traffic",
+            description = "with --search: traffic or latency (default ${DEFAULT-VALUE})")
     String goal;
 
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
-    @Option(names = "--plot", description = "write per-phase traffic (TH, DH phased, DH baseline) to FILE.svg|png; with --search also FILE-pareto.svg|png")
+    @Option(
+            names = "--plot",
+            description =
+                    "write per-phase traffic (TH, DH phased, DH baseline) to FILE.svg|png; with --search also FILE-pareto.svg|png")
     Path plot;
 
     /** One phase of a report. */
-    record PhaseRow(int phase, String lines, long readBytes, long writeBytes, long iterations, long residentBytes, double latencyMicros,
-                    Map<String, Long> readByKind, Map<String, Long> writeByKind) {}
+    record PhaseRow(
+            int phase,
+            String lines,
+            long readBytes,
+            long writeBytes,
+            long iterations,
+            long residentBytes,
+            double latencyMicros,
+            Map<String, Long> readByKind,
+            Map<String, Long> writeByKind) {}
 
     /** A scheduled plan in a report. */
-    record Scheduled(String algo, int[] split, Map<String, Integer> grouping, long offchipBytes, double latencyMicros, int rotationKeys, List<PhaseRow> phases) {}
+    record Scheduled(
+            String algo,
+            int[] split,
+            Map<String, Integer> grouping,
+            long offchipBytes,
+            double latencyMicros,
+            int rotationKeys,
+            List<PhaseRow> phases) {}
 
     /** One point of a Pareto front. */
-    record FrontRow(long budgetBytes, long offchipBytes, double latencyMicros, int[] split, Map<String, Integer> grouping) {}
+    record FrontRow(
+            long budgetBytes, long offchipBytes, double latencyMicros, int[] split, Map<String, Integer> grouping) {}
 
     /** What the command computes; rendered as a table, JSON or plots. */
-    record Report(String algo, String setting, boolean modelOnly, boolean secure, int logN, int levels, int alpha, int beta, int wordBits, int n,
-                  String storage, int[] split, long onchipBudgetBytes, double bandwidthBytesPerSecond, double clockHz, int processingElements,
-                  Map<String, Integer> grouping, List<PhaseRow> phases, long offchipBytes, double latencyMicros, Scheduled baseline,
-                  Scheduled dhPhased, double reduction, Map<String, List<FrontRow>> paretoFront, List<String> plots) {}
+    record Report(
+            String algo,
+            String setting,
+            boolean modelOnly,
+            boolean secure,
+            int logN,
+            int levels,
+            int alpha,
+            int beta,
+            int wordBits,
+            int n,
+            String storage,
+            int[] split,
+            long onchipBudgetBytes,
+            double bandwidthBytesPerSecond,
+            double clockHz,
+            int processingElements,
+            Map<String, Integer> grouping,
+            List<PhaseRow> phases,
+            long offchipBytes,
+            double latencyMicros,
+            Scheduled baseline,
+            Scheduled dhPhased,
+            double reduction,
+            Map<String, List<FrontRow>> paretoFront,
+            List<String> plots) {}
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -109,13 +184,15 @@ public final class ScheduleCommand implements Callable<Integer> {
     Report compute() {
         CliSupport.requireCompanion(spec, "--goal", search, "--search");
         Algorithm a = Algorithm.parse(algo);
-        if (a != Algorithm.TH_BSGS && a != Algorithm.DH_BSGS) throw new IllegalArgumentException("--algo must be th-bsgs or dh-bsgs");
+        if (a != Algorithm.TH_BSGS && a != Algorithm.DH_BSGS)
+            throw new IllegalArgumentException("--algo must be th-bsgs or dh-bsgs");
         LimbLayout layout;
         String setting;
         boolean secure;
         int dim;
         if (table2) {
-            if (paramsOptions.preset != null || paramsOptions.logN != null) throw new IllegalArgumentException("give either --table2 or parameters, not both");
+            if (paramsOptions.preset != null || paramsOptions.logN != null)
+                throw new IllegalArgumentException("give either --table2 or parameters, not both");
             layout = LimbLayout.table2();
             if (wordBits != null) layout = new LimbLayout(layout.logN(), layout.level(), layout.alpha(), wordBits);
             setting = "table2";
@@ -129,12 +206,14 @@ public final class ScheduleCommand implements Callable<Integer> {
             dim = n != null ? n : p.slots();
         }
         if (dim < 2 || Integer.bitCount(dim) != 1 || dim > layout.n() / 2) {
-            throw new IllegalArgumentException("--n must be a power of two in [2, N/2 = " + layout.n() / 2 + "], got " + dim);
+            throw new IllegalArgumentException(
+                    "--n must be a power of two in [2, N/2 = " + layout.n() / 2 + "], got " + dim);
         }
         Storage st = parseStorage(storage);
         long budget = (long) (onchipMb * 1e6);
         if (!(onchipMb > 0) || budget <= 0) throw new IllegalArgumentException("--onchip-mb must be positive");
-        if (!(bandwidthGbs > 0) || !(clockMhz > 0) || pes < 1) throw new IllegalArgumentException("--bandwidth-gbs, --clock-mhz and --pes must be positive");
+        if (!(bandwidthGbs > 0) || !(clockMhz > 0) || pes < 1)
+            throw new IllegalArgumentException("--bandwidth-gbs, --clock-mhz and --pes must be positive");
         LatencyModel model = new LatencyModel(bandwidthGbs * 1e9, clockMhz * 1e6, pes, budget);
         ScheduleCompiler.Goal gl = switch (goal.toLowerCase(Locale.ROOT)) {
             case "traffic" -> ScheduleCompiler.Goal.TRAFFIC;
@@ -150,11 +229,15 @@ public final class ScheduleCommand implements Callable<Integer> {
         } else if (search) {
             chosen = ScheduleCompiler.best(dim, a, layout, st, budget, model, gl);
         } else {
-            List<ScheduleCompiler.Result> all = ScheduleCompiler.searchSplits(dim, a, layout, st, budget, model, ScheduleCompiler.Goal.TRAFFIC);
-            chosen = all.isEmpty() ? ScheduleCompiler.best(dim, a, layout, st, budget, model, gl) : fewestKeys(all);   // best(…) names the smallest feasible budget
+            List<ScheduleCompiler.Result> all =
+                    ScheduleCompiler.searchSplits(dim, a, layout, st, budget, model, ScheduleCompiler.Goal.TRAFFIC);
+            chosen = all.isEmpty()
+                    ? ScheduleCompiler.best(dim, a, layout, st, budget, model, gl)
+                    : fewestKeys(all); // best(…) names the smallest feasible budget
         }
         ScheduleCompiler.Result base = ScheduleCompiler.dhBaseline(dim, layout, st, model);
-        ScheduleCompiler.Result dh = ScheduleCompiler.best(dim, Algorithm.DH_BSGS, layout, st, budget, model, ScheduleCompiler.Goal.TRAFFIC);
+        ScheduleCompiler.Result dh =
+                ScheduleCompiler.best(dim, Algorithm.DH_BSGS, layout, st, budget, model, ScheduleCompiler.Goal.TRAFFIC);
         Map<String, List<FrontRow>> front = null;
         if (search) {
             front = new LinkedHashMap<>();
@@ -166,7 +249,11 @@ public final class ScheduleCommand implements Callable<Integer> {
                     points = ScheduleCompiler.paretoFront(dim, x, layout, st, model, budgets, bar);
                 }
                 for (ScheduleCompiler.FrontPoint fp : points) {
-                    rows.add(new FrontRow(fp.budgetBytes(), fp.best().offchipBytes(), fp.best().latencyMicros(), fp.best().plan().split(),
+                    rows.add(new FrontRow(
+                            fp.budgetBytes(),
+                            fp.best().offchipBytes(),
+                            fp.best().latencyMicros(),
+                            fp.best().plan().split(),
                             fp.best().grouping().asMap()));
                 }
                 front.put(x.cliName(), rows);
@@ -175,12 +262,35 @@ public final class ScheduleCommand implements Callable<Integer> {
         List<String> plots = new ArrayList<>();
         if (plot != null) {
             plots.add(plot.toAbsolutePath().toString());
-            if (search) plots.add(Plots.sibling(plot, "-pareto").toAbsolutePath().toString());
+            if (search)
+                plots.add(Plots.sibling(plot, "-pareto").toAbsolutePath().toString());
         }
-        return new Report(a.cliName(), setting, table2, secure, layout.logN(), layout.lq(), layout.alpha(), layout.beta(), layout.wordBits(), dim,
-                st.name().toLowerCase(Locale.ROOT), chosen.plan().split(), budget, model.bandwidthBytesPerSecond(), model.clockHz(),
-                model.processingElements(), chosen.grouping().asMap(), rows(chosen), chosen.offchipBytes(), chosen.latencyMicros(),
-                scheduled(base), scheduled(dh), 1 - (double) chosen.offchipBytes() / base.offchipBytes(), front, plots);
+        return new Report(
+                a.cliName(),
+                setting,
+                table2,
+                secure,
+                layout.logN(),
+                layout.lq(),
+                layout.alpha(),
+                layout.beta(),
+                layout.wordBits(),
+                dim,
+                st.name().toLowerCase(Locale.ROOT),
+                chosen.plan().split(),
+                budget,
+                model.bandwidthBytesPerSecond(),
+                model.clockHz(),
+                model.processingElements(),
+                chosen.grouping().asMap(),
+                rows(chosen),
+                chosen.offchipBytes(),
+                chosen.latencyMicros(),
+                scheduled(base),
+                scheduled(dh),
+                1 - (double) chosen.offchipBytes() / base.offchipBytes(),
+                front,
+                plots);
     }
 
     static Storage parseStorage(String s) {
@@ -194,7 +304,8 @@ public final class ScheduleCommand implements Callable<Integer> {
     private static ScheduleCompiler.Result fewestKeys(List<ScheduleCompiler.Result> rs) {
         ScheduleCompiler.Result best = null;
         for (ScheduleCompiler.Result r : rs) {
-            if (best == null || r.plan().rotations().size() < best.plan().rotations().size()) best = r;
+            if (best == null
+                    || r.plan().rotations().size() < best.plan().rotations().size()) best = r;
         }
         return best;
     }
@@ -214,14 +325,29 @@ public final class ScheduleCommand implements Callable<Integer> {
                 rd.put(k.jsonName(), p.readBytes().get(k));
                 wr.put(k.jsonName(), p.writeBytes().get(k));
             }
-            out.add(new PhaseRow(p.phase(), p.lines(), p.read(), p.write(), p.iterations(), p.peakResidentBytes(), r.phaseMicros().get(p.phase() - 1), rd, wr));
+            out.add(new PhaseRow(
+                    p.phase(),
+                    p.lines(),
+                    p.read(),
+                    p.write(),
+                    p.iterations(),
+                    p.peakResidentBytes(),
+                    r.phaseMicros().get(p.phase() - 1),
+                    rd,
+                    wr));
         }
         return out;
     }
 
     private static Scheduled scheduled(ScheduleCompiler.Result r) {
-        return new Scheduled(r.plan().algorithm().cliName(), r.plan().split(), r.grouping() == null ? null : r.grouping().asMap(),
-                r.offchipBytes(), r.latencyMicros(), r.plan().rotations().size(), rows(r));
+        return new Scheduled(
+                r.plan().algorithm().cliName(),
+                r.plan().split(),
+                r.grouping() == null ? null : r.grouping().asMap(),
+                r.offchipBytes(),
+                r.latencyMicros(),
+                r.plan().rotations().size(),
+                rows(r));
     }
 
     static String gib(long bytes) {
@@ -229,30 +355,76 @@ public final class ScheduleCommand implements Callable<Integer> {
     }
 
     static void print(Report r) {
-        System.out.printf(Locale.ROOT, "schedule: %s, N = 2^%d, n = %d, L+1 = %d, α = %d, β = %d, %d-bit words, %s diagonals%s%n",
-                r.setting(), r.logN(), r.n(), r.levels(), r.alpha(), r.beta(), r.wordBits(), r.storage(),
-                r.modelOnly() ? " — modelled only, NOT SECURE parameters (the paper's Table II)" : r.secure() ? "" : " — NOT SECURE");
-        System.out.printf(Locale.ROOT, "  %s %s, on-chip budget %.1f MB, %.0f GB/s, %.0f MHz × %d PEs; grouping %s%n",
-                r.algo(), java.util.Arrays.toString(r.split()), r.onchipBudgetBytes() / 1e6, r.bandwidthBytesPerSecond() / 1e9,
-                r.clockHz() / 1e6, r.processingElements(), r.grouping());
+        System.out.printf(
+                Locale.ROOT,
+                "schedule: %s, N = 2^%d, n = %d, L+1 = %d, α = %d, β = %d, %d-bit words, %s diagonals%s%n",
+                r.setting(),
+                r.logN(),
+                r.n(),
+                r.levels(),
+                r.alpha(),
+                r.beta(),
+                r.wordBits(),
+                r.storage(),
+                r.modelOnly()
+                        ? " — modelled only, NOT SECURE parameters (the paper's Table II)"
+                        : r.secure() ? "" : " — NOT SECURE");
+        System.out.printf(
+                Locale.ROOT,
+                "  %s %s, on-chip budget %.1f MB, %.0f GB/s, %.0f MHz × %d PEs; grouping %s%n",
+                r.algo(),
+                Arrays.toString(r.split()),
+                r.onchipBudgetBytes() / 1e6,
+                r.bandwidthBytesPerSecond() / 1e9,
+                r.clockHz() / 1e6,
+                r.processingElements(),
+                r.grouping());
         System.out.println("  phase  lines   read        written     iterations  working set   latency");
         for (PhaseRow p : r.phases()) {
-            System.out.printf(Locale.ROOT, "  %5d  %-6s  %-10s  %-10s  %10d  %8.1f MB  %8.1f ms%n", p.phase(), p.lines(), gib(p.readBytes()),
-                    gib(p.writeBytes()), p.iterations(), p.residentBytes() / 1e6, p.latencyMicros() / 1e3);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %5d  %-6s  %-10s  %-10s  %10d  %8.1f MB  %8.1f ms%n",
+                    p.phase(),
+                    p.lines(),
+                    gib(p.readBytes()),
+                    gib(p.writeBytes()),
+                    p.iterations(),
+                    p.residentBytes() / 1e6,
+                    p.latencyMicros() / 1e3);
         }
-        System.out.printf(Locale.ROOT, "  off-chip traffic %s, latency %.1f ms%n", gib(r.offchipBytes()), r.latencyMicros() / 1e3);
+        System.out.printf(
+                Locale.ROOT,
+                "  off-chip traffic %s, latency %.1f ms%n",
+                gib(r.offchipBytes()),
+                r.latencyMicros() / 1e3);
         Scheduled b = r.baseline(), d = r.dhPhased();
-        System.out.printf(Locale.ROOT, "  baseline: DH-BSGS %s straightforward (every step's inputs and outputs off chip): %s, %.1f ms%n",
-                java.util.Arrays.toString(b.split()), gib(b.offchipBytes()), b.latencyMicros() / 1e3);
-        System.out.printf(Locale.ROOT, "  DH-BSGS %s on the same six-phase schedule: %s, %.1f ms%n", java.util.Arrays.toString(d.split()),
-                gib(d.offchipBytes()), d.latencyMicros() / 1e3);
-        System.out.printf(Locale.ROOT, "  reduction against the baseline: %.1f %% (the paper: more than 52 %%)%n", 100 * r.reduction());
+        System.out.printf(
+                Locale.ROOT,
+                "  baseline: DH-BSGS %s straightforward (every step's inputs and outputs off chip): %s, %.1f ms%n",
+                Arrays.toString(b.split()),
+                gib(b.offchipBytes()),
+                b.latencyMicros() / 1e3);
+        System.out.printf(
+                Locale.ROOT,
+                "  DH-BSGS %s on the same six-phase schedule: %s, %.1f ms%n",
+                Arrays.toString(d.split()),
+                gib(d.offchipBytes()),
+                d.latencyMicros() / 1e3);
+        System.out.printf(
+                Locale.ROOT,
+                "  reduction against the baseline: %.1f %% (the paper: more than 52 %%)%n",
+                100 * r.reduction());
         if (r.paretoFront() != null) {
             for (var e : r.paretoFront().entrySet()) {
                 System.out.println("  Pareto front " + e.getKey() + ": budget → least traffic");
                 for (FrontRow f : e.getValue()) {
-                    System.out.printf(Locale.ROOT, "    %9.1f MB → %-11s %s %s%n", f.budgetBytes() / 1e6, gib(f.offchipBytes()),
-                            java.util.Arrays.toString(f.split()), f.grouping());
+                    System.out.printf(
+                            Locale.ROOT,
+                            "    %9.1f MB → %-11s %s %s%n",
+                            f.budgetBytes() / 1e6,
+                            gib(f.offchipBytes()),
+                            Arrays.toString(f.split()),
+                            f.grouping());
                 }
             }
         }
@@ -265,20 +437,49 @@ public final class ScheduleCommand implements Callable<Integer> {
         for (int p = 0; p < 6; p++) {
             labels.add((p + 1) + " (" + r.phases().get(p).lines() + ")");
             s[0][p] = (r.phases().get(p).readBytes() + r.phases().get(p).writeBytes()) / (double) (1L << 30);
-            s[1][p] = (r.dhPhased().phases().get(p).readBytes() + r.dhPhased().phases().get(p).writeBytes()) / (double) (1L << 30);
-            s[2][p] = (r.baseline().phases().get(p).readBytes() + r.baseline().phases().get(p).writeBytes()) / (double) (1L << 30);
+            s[1][p] = (r.dhPhased().phases().get(p).readBytes()
+                            + r.dhPhased().phases().get(p).writeBytes())
+                    / (double) (1L << 30);
+            s[2][p] = (r.baseline().phases().get(p).readBytes()
+                            + r.baseline().phases().get(p).writeBytes())
+                    / (double) (1L << 30);
         }
-        String title = String.format(Locale.ROOT, "Off-chip traffic per phase, N = 2^%d, n = %d, %.0f MB on chip, %s diagonals", r.logN(), r.n(),
-                r.onchipBudgetBytes() / 1e6, r.storage());
-        Plots.save(Plots.bars(title, "phase (Algorithm 2 lines)", "GiB", labels, s,
-                new String[] {r.algo() + " " + java.util.Arrays.toString(r.split()), "dh-bsgs " + java.util.Arrays.toString(r.dhPhased().split()) + " phased",
-                        "dh-bsgs " + java.util.Arrays.toString(r.baseline().split()) + " straightforward"}, false), file);
+        String title = String.format(
+                Locale.ROOT,
+                "Off-chip traffic per phase, N = 2^%d, n = %d, %.0f MB on chip, %s diagonals",
+                r.logN(),
+                r.n(),
+                r.onchipBudgetBytes() / 1e6,
+                r.storage());
+        Plots.save(
+                Plots.bars(
+                        title,
+                        "phase (Algorithm 2 lines)",
+                        "GiB",
+                        labels,
+                        s,
+                        new String[] {
+                            r.algo() + " " + Arrays.toString(r.split()),
+                            "dh-bsgs " + Arrays.toString(r.dhPhased().split()) + " phased",
+                            "dh-bsgs " + Arrays.toString(r.baseline().split()) + " straightforward"
+                        },
+                        false),
+                file);
         if (r.paretoFront() != null) {
-            var chart = Plots.lines("Least off-chip traffic against the on-chip budget, N = 2^" + r.logN() + ", n = " + r.n(), "on-chip budget (MB)", "off-chip traffic (GiB)", true, false);
+            var chart = Plots.lines(
+                    "Least off-chip traffic against the on-chip budget, N = 2^" + r.logN() + ", n = " + r.n(),
+                    "on-chip budget (MB)",
+                    "off-chip traffic (GiB)",
+                    true,
+                    false);
             for (var e : r.paretoFront().entrySet()) {
                 if (e.getValue().isEmpty()) continue;
-                double[] x = e.getValue().stream().mapToDouble(f -> f.budgetBytes() / 1e6).toArray();
-                double[] y = e.getValue().stream().mapToDouble(f -> f.offchipBytes() / (double) (1L << 30)).toArray();
+                double[] x = e.getValue().stream()
+                        .mapToDouble(f -> f.budgetBytes() / 1e6)
+                        .toArray();
+                double[] y = e.getValue().stream()
+                        .mapToDouble(f -> f.offchipBytes() / (double) (1L << 30))
+                        .toArray();
                 chart.addSeries(e.getKey(), x, y);
             }
             Plots.save(chart, Plots.sibling(file, "-pareto"));

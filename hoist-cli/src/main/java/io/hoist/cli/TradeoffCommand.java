@@ -1,13 +1,11 @@
 package io.hoist.cli;
 
+import io.hoist.ckks.Progress;
 import io.hoist.lt.Algorithm;
 import io.hoist.lt.LatencyModel;
 import io.hoist.lt.LimbLayout;
 import io.hoist.lt.Storage;
 import io.hoist.lt.Tradeoffs;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,42 +13,76 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code hoist tradeoff}: rotation keys, key bytes, counts, traffic and modelled latency of every
  * split of every algorithm over matrix sizes, ring degrees, levels and α; as a table, CSV, JSON and
  * plots. {@code --measure} runs real evaluations at small rings and fits a time model to them.
  */
-@Command(name = "tradeoff", mixinStandardHelpOptions = true,
-        description = "Key-size versus complexity study: keys, key bytes (full/seeded), Decompose, ModDown, KS-IP, PtMul, NTTs, modular "
-                + "multiplications, off-chip traffic under a working-set budget and modelled latency for every split; table, --csv, --json, --plot; "
-                + "--measure fits a time model to real runs.")
+@Command(
+        name = "tradeoff",
+        mixinStandardHelpOptions = true,
+        description =
+                "Key-size versus complexity study: keys, key bytes (full/seeded), Decompose, ModDown, KS-IP, PtMul, NTTs, modular "
+                        + "multiplications, off-chip traffic under a working-set budget and modelled latency for every split; table, --csv, --json, --plot; "
+                        + "--measure fits a time model to real runs.")
 public final class TradeoffCommand implements Callable<Integer> {
-    @Option(names = "--logN", split = ",", defaultValue = "16", description = "log2 ring degrees (comma list) (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--logN",
+            split = ",",
+            defaultValue = "16",
+            description = "log2 ring degrees (comma list) (default ${DEFAULT-VALUE})")
     int[] logN;
 
-    @Option(names = "--n", defaultValue = "16..32768", description = "matrix sizes: a comma list or a power-of-two range LO..HI, capped at N/2 (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--n",
+            defaultValue = "16..32768",
+            description =
+                    "matrix sizes: a comma list or a power-of-two range LO..HI, capped at N/2 (default ${DEFAULT-VALUE})")
     String sizes;
 
-    @Option(names = "--levels", split = ",", defaultValue = "31", description = "L, the top level (L + 1 limbs of Q) (comma list) (default ${DEFAULT-VALUE}, Table II)")
+    @Option(
+            names = "--levels",
+            split = ",",
+            defaultValue = "31",
+            description = "L, the top level (L + 1 limbs of Q) (comma list) (default ${DEFAULT-VALUE}, Table II)")
     int[] levels;
 
-    @Option(names = "--alpha", defaultValue = "12", description = "α, limbs per digit (β = ⌈(L+1)/α⌉) (comma list, or 'all') (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--alpha",
+            defaultValue = "12",
+            description = "α, limbs per digit (β = ⌈(L+1)/α⌉) (comma list, or 'all') (default ${DEFAULT-VALUE})")
     String alpha;
 
-    @Option(names = "--word-bits", defaultValue = "54", description = "bits per stored word for key and traffic bytes (default ${DEFAULT-VALUE}, Table II)")
+    @Option(
+            names = "--word-bits",
+            defaultValue = "54",
+            description = "bits per stored word for key and traffic bytes (default ${DEFAULT-VALUE}, Table II)")
     int wordBits;
 
     @Option(names = "--algo", split = ",", description = "algorithms (default: all four)")
     String[] algos;
 
-    @Option(names = "--pareto", description = "report only the keys–multiplications Pareto-optimal splits of each algorithm")
+    @Option(
+            names = "--pareto",
+            description = "report only the keys–multiplications Pareto-optimal splits of each algorithm")
     boolean pareto;
 
-    @Option(names = "--budget-mb", defaultValue = "43", description = "working-set budget in MB for traffic and latency (0: no traffic) (default ${DEFAULT-VALUE}, the U280)")
+    @Option(
+            names = "--budget-mb",
+            defaultValue = "43",
+            description =
+                    "working-set budget in MB for traffic and latency (0: no traffic) (default ${DEFAULT-VALUE}, the U280)")
     double budgetMb;
 
-    @Option(names = "--storage", defaultValue = "precomputed", description = "diagonals precomputed or compact (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--storage",
+            defaultValue = "precomputed",
+            description = "diagonals precomputed or compact (default ${DEFAULT-VALUE})")
     String storage;
 
     @Option(names = "--csv", description = "write the rows to FILE (Apache Commons CSV)")
@@ -62,39 +94,61 @@ public final class TradeoffCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
-    @Option(names = "--measure", description = "also run real evaluations at small rings for the Pareto points and fit the time model")
+    @Option(
+            names = "--measure",
+            description = "also run real evaluations at small rings for the Pareto points and fit the time model")
     boolean measure;
 
-    @Option(names = "--measure-logN", defaultValue = "12..14", description = "with --measure: ring degrees to run, LO..HI (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--measure-logN",
+            defaultValue = "12..14",
+            description = "with --measure: ring degrees to run, LO..HI (default ${DEFAULT-VALUE})")
     String measureLogN;
 
-    @Option(names = "--measure-n", defaultValue = "256", description = "with --measure: matrix size of the runs (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--measure-n",
+            defaultValue = "256",
+            description = "with --measure: matrix size of the runs (default ${DEFAULT-VALUE})")
     int measureN;
 
-    @Option(names = "--predict-logN", defaultValue = "15", description = "with --measure: a larger ring whose fewest-keys TH-BSGS point is predicted, then measured (0: none) (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--predict-logN",
+            defaultValue = "15",
+            description =
+                    "with --measure: a larger ring whose fewest-keys TH-BSGS point is predicted, then measured (0: none) (default ${DEFAULT-VALUE})")
     int predictLogN;
 
     /** What the command computes; rendered as a table, CSV, JSON and plots. */
-    record Report(List<Tradeoffs.Point> points, Map<String, Integer> minKeys, long budgetBytes, String storage, List<String> files,
-                  TradeoffMeasure.Result measured) {}
+    record Report(
+            List<Tradeoffs.Point> points,
+            Map<String, Integer> minKeys,
+            long budgetBytes,
+            String storage,
+            List<String> files,
+            TradeoffMeasure.Result measured) {}
 
     @Override
     public Integer call() {
         Report r = compute();
         List<String> files = new ArrayList<>();
-        if (csv != null) { TradeoffRender.csv(r.points(), csv); files.add(csv.toAbsolutePath().toString()); }
-        if (plotDir != null) files.addAll(TradeoffRender.plots(r, plotDir, layouts().get(0), storageOf()));
+        if (csv != null) {
+            TradeoffRender.csv(r.points(), csv);
+            files.add(csv.toAbsolutePath().toString());
+        }
+        if (plotDir != null)
+            files.addAll(TradeoffRender.plots(r, plotDir, layouts().get(0), storageOf()));
         r = new Report(r.points(), r.minKeys(), r.budgetBytes(), r.storage(), files, r.measured());
         if (json) System.out.println(Json.write(r));
         else TradeoffRender.table(r);
         return 0;
     }
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     Report compute() {
-        for (String o : new String[] {"--measure-logN", "--measure-n", "--predict-logN"}) CliSupport.requireCompanion(spec, o, measure, "--measure");
+        for (String o : new String[] {"--measure-logN", "--measure-n", "--predict-logN"})
+            CliSupport.requireCompanion(spec, o, measure, "--measure");
         List<Algorithm> as = algorithms();
         List<LimbLayout> lays = layouts();
         Storage st = storageOf();
@@ -107,7 +161,7 @@ public final class TradeoffCommand implements Callable<Integer> {
             for (LimbLayout lay : lays) {
                 LatencyModel model = new LatencyModel(480e9, 300e6, 512, Math.max(1, budget));
                 for (int n : sizes(lay)) {
-                    List<Tradeoffs.Point> ps = Tradeoffs.sweep(n, lay, as, st, budget, model, io.hoist.ckks.Progress.NONE);
+                    List<Tradeoffs.Point> ps = Tradeoffs.sweep(n, lay, as, st, budget, model, Progress.NONE);
                     points.addAll(pareto ? Tradeoffs.paretoFront(ps) : ps);
                     bar.step(++done, total);
                 }
@@ -117,7 +171,14 @@ public final class TradeoffCommand implements Callable<Integer> {
         for (Tradeoffs.Point p : points) minKeys.merge(p.algorithm(), p.rotationKeys(), Math::min);
         if (measure && predictLogN != 0) CliSupport.bounded("--predict-logN", predictLogN, 10, 17);
         if (measure) CliSupport.bounded("--measure-n", measureN, 1, 1 << 16);
-        TradeoffMeasure.Result m = measure ? TradeoffMeasure.run(ParamsOptions.parseRange(measureLogN, "--measure-logN", 10, 16), measureN, predictLogN, as, json) : null;
+        TradeoffMeasure.Result m = measure
+                ? TradeoffMeasure.run(
+                        ParamsOptions.parseRange(measureLogN, "--measure-logN", 10, 16),
+                        measureN,
+                        predictLogN,
+                        as,
+                        json)
+                : null;
         return new Report(points, minKeys, budget, st.name().toLowerCase(Locale.ROOT), List.of(), m);
     }
 
@@ -126,7 +187,8 @@ public final class TradeoffCommand implements Callable<Integer> {
     }
 
     private long budgetBytes() {
-        if (!(budgetMb >= 0) || budgetMb > 1e6) throw new IllegalArgumentException("--budget-mb must be in [0, 10^6], got " + budgetMb);
+        if (!(budgetMb >= 0) || budgetMb > 1e6)
+            throw new IllegalArgumentException("--budget-mb must be in [0, 10^6], got " + budgetMb);
         return (long) (budgetMb * 1e6);
     }
 
@@ -138,14 +200,17 @@ public final class TradeoffCommand implements Callable<Integer> {
     }
 
     List<LimbLayout> layouts() {
-        if (wordBits < 1 || wordBits > 64) throw new IllegalArgumentException("--word-bits must be in [1, 64], got " + wordBits);
+        if (wordBits < 1 || wordBits > 64)
+            throw new IllegalArgumentException("--word-bits must be in [1, 64], got " + wordBits);
         List<LimbLayout> out = new ArrayList<>();
         for (int k : logN) {
             if (k < 4 || k > 17) throw new IllegalArgumentException("--logN must be in [4, 17], got " + k);
             for (int l : levels) {
                 if (l < 0 || l > 255) throw new IllegalArgumentException("--levels must be in [0, 255], got " + l);
                 for (int a : alphas(l)) {
-                    if (a < 1 || a > l + 1) throw new IllegalArgumentException("α = " + a + " is larger than the " + (l + 1) + " Q primes at L = " + l);
+                    if (a < 1 || a > l + 1)
+                        throw new IllegalArgumentException(
+                                "α = " + a + " is larger than the " + (l + 1) + " Q primes at L = " + l);
                     out.add(new LimbLayout(k, l, a, wordBits));
                 }
             }
@@ -158,9 +223,12 @@ public final class TradeoffCommand implements Callable<Integer> {
         if (alpha.trim().equalsIgnoreCase("all")) {
             List<Integer> out = new ArrayList<>();
             int lastBeta = -1;
-            for (int a = 1; a <= l + 1; a++) {   // β falls as α grows: the first α of each β is the smallest
+            for (int a = 1; a <= l + 1; a++) { // β falls as α grows: the first α of each β is the smallest
                 int beta = (l + 1 + a - 1) / a;
-                if (beta != lastBeta) { out.add(a); lastBeta = beta; }
+                if (beta != lastBeta) {
+                    out.add(a);
+                    lastBeta = beta;
+                }
             }
             return out;
         }
@@ -169,7 +237,8 @@ public final class TradeoffCommand implements Callable<Integer> {
             try {
                 out.add(Integer.parseInt(s.trim()));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("--alpha wants a comma list of integers or 'all', got '" + alpha + "'");
+                throw new IllegalArgumentException(
+                        "--alpha wants a comma list of integers or 'all', got '" + alpha + "'");
             }
         }
         return out;
@@ -188,15 +257,18 @@ public final class TradeoffCommand implements Callable<Integer> {
                 try {
                     n = Integer.parseInt(s.trim());
                 } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("--n wants sizes like 32768, 64,256 or 16..32768, got '" + sizes + "'");
+                    throw new IllegalArgumentException(
+                            "--n wants sizes like 32768, 64,256 or 16..32768, got '" + sizes + "'");
                 }
-                if (n < 2 || Integer.bitCount(n) != 1) throw new IllegalArgumentException("--n: " + n + " is not a power of two ≥ 2");
-                if (n > max) throw new IllegalArgumentException("--n: " + n + " exceeds the " + max + " slots at N = 2^" + lay.logN() + " (block matrices are not in this study)");
+                if (n < 2 || Integer.bitCount(n) != 1)
+                    throw new IllegalArgumentException("--n: " + n + " is not a power of two ≥ 2");
+                if (n > max)
+                    throw new IllegalArgumentException("--n: " + n + " exceeds the " + max + " slots at N = 2^"
+                            + lay.logN() + " (block matrices are not in this study)");
                 out.add(n);
             }
         }
         if (out.isEmpty()) throw new IllegalArgumentException("--n '" + sizes + "' leaves no size in [2, " + max + "]");
         return out;
     }
-
 }

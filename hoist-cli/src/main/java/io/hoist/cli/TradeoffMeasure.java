@@ -1,13 +1,13 @@
 package io.hoist.cli;
 
 import com.google.common.math.Quantiles;
-
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Encoder;
 import io.hoist.ckks.Encryptor;
+import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.keygen.KeyGenerator;
@@ -18,10 +18,10 @@ import io.hoist.lt.EncodedTransform;
 import io.hoist.lt.LimbLayout;
 import io.hoist.lt.LinearTransform;
 import io.hoist.lt.LinearTransformEvaluator;
+import io.hoist.lt.Objective;
 import io.hoist.lt.Plan;
 import io.hoist.lt.Storage;
 import io.hoist.lt.Tradeoffs;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,8 +42,16 @@ final class TradeoffMeasure {
     /** Untimed evaluations before the three timed ones (the first plans of a fresh JVM also pay the JIT). */
     static final int WARMUP = 3;
 
-    record Run(int logN, int n, String algorithm, List<Integer> split, int rotationKeys, double modMuls, double measuredMillis, double predictedMillis,
-               double relativeError) {}
+    record Run(
+            int logN,
+            int n,
+            String algorithm,
+            List<Integer> split,
+            int rotationKeys,
+            double modMuls,
+            double measuredMillis,
+            double predictedMillis,
+            double relativeError) {}
 
     record Result(CostModel model, List<Run> runs, double medianRelativeError, Run prediction) {}
 
@@ -55,11 +63,17 @@ final class TradeoffMeasure {
         List<Double> nanos = new ArrayList<>();
         try (Bars bar = Bars.of("measure", quiet)) {
             for (int logN = logNRange[0]; logN <= logNRange[1]; logN++) {
-                if (n > (1 << logN) / 2) throw new IllegalArgumentException("--measure-n " + n + " exceeds the slots at N = 2^" + logN);
+                if (n > (1 << logN) / 2)
+                    throw new IllegalArgumentException("--measure-n " + n + " exceeds the slots at N = 2^" + logN);
                 CkksParameters params = Bench.params(logN);
                 LimbLayout lay = LimbLayout.of(params, params.maxLevel());
                 List<Plan> ringPlans = new ArrayList<>();
-                for (Algorithm a : algos) ringPlans.addAll(spread(Tradeoffs.paretoFront(Tradeoffs.sweep(n, lay, List.of(a), Storage.PRECOMPUTED, 0, null, io.hoist.ckks.Progress.NONE)), n, a));
+                for (Algorithm a : algos)
+                    ringPlans.addAll(spread(
+                            Tradeoffs.paretoFront(
+                                    Tradeoffs.sweep(n, lay, List.of(a), Storage.PRECOMPUTED, 0, null, Progress.NONE)),
+                            n,
+                            a));
                 requireMemory(params, n, ringPlans);
                 Bench b = new Bench(logN, n);
                 for (Plan p : ringPlans) {
@@ -82,8 +96,11 @@ final class TradeoffMeasure {
         Run predicted = null;
         if (predictLogN > 0) {
             CkksParameters params = Bench.params(predictLogN);
-            if (n > params.slots()) throw new IllegalArgumentException("--measure-n " + n + " exceeds the slots at N = 2^" + predictLogN + " (--predict-logN)");
-            Plan p = Plan.autoForIndices(n, allIndices(n), params, params.maxLevel(), Algorithm.TH_BSGS, io.hoist.lt.Objective.FEWEST_KEYS, 0);
+            if (n > params.slots())
+                throw new IllegalArgumentException(
+                        "--measure-n " + n + " exceeds the slots at N = 2^" + predictLogN + " (--predict-logN)");
+            Plan p = Plan.autoForIndices(
+                    n, allIndices(n), params, params.maxLevel(), Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
             requireMemory(params, n, List.of(p));
             Bench b = new Bench(predictLogN, n);
             predicted = run(predictLogN, b.layout(), p, p.cost(b.layout(), Storage.PRECOMPUTED), b.time(p), model);
@@ -95,13 +112,24 @@ final class TradeoffMeasure {
     private static void requireMemory(CkksParameters params, int n, List<Plan> plans) {
         long most = 0;
         for (Plan p : plans) most = Math.max(most, LtRun.memoryEstimate(params, p, Storage.PRECOMPUTED));
-        MemoryCheck.require("--measure at N = 2^" + params.logN() + " with --measure-n " + n, MemoryCheck.add(MemoryCheck.mul(24L, n, n), most), "use a smaller --measure-n");
+        MemoryCheck.require(
+                "--measure at N = 2^" + params.logN() + " with --measure-n " + n,
+                MemoryCheck.add(MemoryCheck.mul(24L, n, n), most),
+                "use a smaller --measure-n");
     }
 
     private static Run run(int logN, LimbLayout lay, Plan p, Cost c, double nanos, CostModel model) {
         double pred = model.predictNanos(c, lay);
-        return new Run(logN, p.dimension(), p.algorithm().cliName(), Arrays.stream(p.split()).boxed().toList(), c.rotationKeys(), c.modMuls(),
-                nanos / 1e6, pred / 1e6, Math.abs(pred - nanos) / nanos);
+        return new Run(
+                logN,
+                p.dimension(),
+                p.algorithm().cliName(),
+                Arrays.stream(p.split()).boxed().toList(),
+                c.rotationKeys(),
+                c.modMuls(),
+                nanos / 1e6,
+                pred / 1e6,
+                Math.abs(pred - nanos) / nanos);
     }
 
     /** At most {@link #MAX_POINTS} plans of the front, evenly spread, both ends kept. */
@@ -110,7 +138,10 @@ final class TradeoffMeasure {
         int k = front.size();
         for (int i = 0; i < Math.min(k, MAX_POINTS); i++) {
             int idx = k <= MAX_POINTS ? i : (int) Math.round(i * (k - 1) / (double) (MAX_POINTS - 1));
-            out.add(Plan.dense(n, a, front.get(idx).split().stream().mapToInt(Integer::intValue).toArray()));
+            out.add(Plan.dense(
+                    n,
+                    a,
+                    front.get(idx).split().stream().mapToInt(Integer::intValue).toArray()));
         }
         return out;
     }
@@ -131,7 +162,14 @@ final class TradeoffMeasure {
         final Ciphertext x;
 
         static CkksParameters params(int logN) {
-            return CkksParameters.builder().name("measure").logN(logN).logQ(50, 40, 40, 40).logP(50, 50).scale(0x1p40).allowInsecure().build();
+            return CkksParameters.builder()
+                    .name("measure")
+                    .logN(logN)
+                    .logQ(50, 40, 40, 40)
+                    .logP(50, 50)
+                    .scale(0x1p40)
+                    .allowInsecure()
+                    .build();
         }
 
         Bench(int logN, int n) {
@@ -144,7 +182,11 @@ final class TradeoffMeasure {
             for (double[] row : re) for (int j = 0; j < n; j++) row[j] = (2 * r.nextDouble() - 1) / n;
             m = LinearTransform.dense(re, null);
             Encoder enc = new Encoder(ctx);
-            x = Encryptor.withSecretKey(ctx, sk).encrypt(enc.encode(m.replicate(ComplexVector.random(r, n), params.slots()), params.maxLevel(), params.defaultScale()));
+            x = Encryptor.withSecretKey(ctx, sk)
+                    .encrypt(enc.encode(
+                            m.replicate(ComplexVector.random(r, n), params.slots()),
+                            params.maxLevel(),
+                            params.defaultScale()));
         }
 
         LimbLayout layout() {
@@ -168,15 +210,42 @@ final class TradeoffMeasure {
     }
 
     static void print(Result r) {
-        System.out.printf(Locale.ROOT, "measured: %d runs; fitted t = %.3g ns/pointwise modMul + %.3g ns/key byte + %.3g ns/NTT butterfly; median relative error %.1f %%%n",
-                r.runs().size(), r.model().nanosPerModMul(), r.model().nanosPerKeyByte(), r.model().nanosPerButterfly(), 100 * r.medianRelativeError());
-        System.out.printf(Locale.ROOT, "  %5s %5s %-9s %-12s %5s %11s %10s %10s %6s%n", "logN", "n", "algo", "split", "keys", "modMuls", "meas ms", "pred ms", "err %");
+        System.out.printf(
+                Locale.ROOT,
+                "measured: %d runs; fitted t = %.3g ns/pointwise modMul + %.3g ns/key byte + %.3g ns/NTT butterfly; median relative error %.1f %%%n",
+                r.runs().size(),
+                r.model().nanosPerModMul(),
+                r.model().nanosPerKeyByte(),
+                r.model().nanosPerButterfly(),
+                100 * r.medianRelativeError());
+        System.out.printf(
+                Locale.ROOT,
+                "  %5s %5s %-9s %-12s %5s %11s %10s %10s %6s%n",
+                "logN",
+                "n",
+                "algo",
+                "split",
+                "keys",
+                "modMuls",
+                "meas ms",
+                "pred ms",
+                "err %");
         List<Run> all = new ArrayList<>(r.runs());
         if (r.prediction() != null) all.add(r.prediction());
         for (Run x : all) {
-            System.out.printf(Locale.ROOT, "  %5d %5d %-9s %-12s %5d %11.3e %10.2f %10.2f %6.1f%s%n", x.logN(), x.n(), x.algorithm(),
-                    String.join("·", x.split().stream().map(String::valueOf).toList()), x.rotationKeys(), x.modMuls(), x.measuredMillis(), x.predictedMillis(),
-                    100 * x.relativeError(), x == r.prediction() ? "   (prediction at a ring not in the fit)" : "");
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %5d %5d %-9s %-12s %5d %11.3e %10.2f %10.2f %6.1f%s%n",
+                    x.logN(),
+                    x.n(),
+                    x.algorithm(),
+                    String.join("·", x.split().stream().map(String::valueOf).toList()),
+                    x.rotationKeys(),
+                    x.modMuls(),
+                    x.measuredMillis(),
+                    x.predictedMillis(),
+                    100 * x.relativeError(),
+                    x == r.prediction() ? "   (prediction at a ring not in the fit)" : "");
         }
     }
 }

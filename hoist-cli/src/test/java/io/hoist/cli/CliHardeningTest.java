@@ -1,23 +1,35 @@
 package io.hoist.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Stream;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hoist.testing.SpecialFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
 /** The probe's bad cases, each answered by exactly one "hoist:" line and a non-zero exit, quickly and without side effects. */
 class CliHardeningTest {
-    static final List<String> SUBCOMMANDS = List.of("demo", "lt", "schedule", "ctos", "tradeoff", "keygen", "inspect", "ops", "ntt", "offload", "help");   // jmh is bench's own jar: BenchMainTest
+    static final List<String> SUBCOMMANDS = List.of(
+            "demo",
+            "lt",
+            "schedule",
+            "ctos",
+            "tradeoff",
+            "keygen",
+            "inspect",
+            "ops",
+            "ntt",
+            "offload",
+            "help"); // jmh is bench's own jar: BenchMainTest
 
     /** The one line a refused command prints, checked to be the only output. */
     static String oneLine(CliTest.Run r, String what) {
@@ -58,14 +70,44 @@ class CliHardeningTest {
     @Test
     void keygenRefusesOneFileForBothKeysAndATargetThatIsNotARegularFile(@TempDir Path dir) throws Exception {
         Path same = dir.resolve("same.bin");
-        String line = oneLine(CliTest.run("keygen", "--logN", "11", "--logQ", "40,30", "--logP", "45", "--insecure", "--n", "16", "--out", same.toString(),
-                "--secret-out", same.toString()), "same path");
+        String line = oneLine(
+                CliTest.run(
+                        "keygen",
+                        "--logN",
+                        "11",
+                        "--logQ",
+                        "40,30",
+                        "--logP",
+                        "45",
+                        "--insecure",
+                        "--n",
+                        "16",
+                        "--out",
+                        same.toString(),
+                        "--secret-out",
+                        same.toString()),
+                "same path");
         assertTrue(line.contains("would be the same file"), line);
         assertFalse(Files.exists(same), "nothing written");
-        Path fifo = io.hoist.testing.SpecialFiles.fifo(dir);
+        Path fifo = SpecialFiles.fifo(dir);
         if (fifo != null) {
-            line = oneLine(CliTest.run("keygen", "--logN", "11", "--logQ", "40,30", "--logP", "45", "--insecure", "--n", "16", "--out", dir.resolve("k.hks").toString(),
-                    "--secret-out", fifo.toString()), "FIFO target");
+            line = oneLine(
+                    CliTest.run(
+                            "keygen",
+                            "--logN",
+                            "11",
+                            "--logQ",
+                            "40,30",
+                            "--logP",
+                            "45",
+                            "--insecure",
+                            "--n",
+                            "16",
+                            "--out",
+                            dir.resolve("k.hks").toString(),
+                            "--secret-out",
+                            fifo.toString()),
+                    "FIFO target");
             assertTrue(line.contains("not a regular file"), line);
             assertFalse(Files.exists(dir.resolve("k.hks")));
         }
@@ -75,20 +117,58 @@ class CliHardeningTest {
     void ltRefusesAStoreAndASecretOfTwoPairsAndInputsThatAreNotRegularFiles(@TempDir Path dir) throws Exception {
         String[] params = {"--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--n", "16"};
         for (String k : new String[] {"a", "b"}) {
-            CliTest.Run r = CliTest.run(CliTest.cat(new String[] {"keygen", "--out", dir.resolve(k + ".hks").toString(), "--secret-out", dir.resolve(k + ".hsk").toString(), "--json"}, params));
+            CliTest.Run r = CliTest.run(CliTest.cat(
+                    new String[] {
+                        "keygen",
+                        "--out",
+                        dir.resolve(k + ".hks").toString(),
+                        "--secret-out",
+                        dir.resolve(k + ".hsk").toString(),
+                        "--json"
+                    },
+                    params));
             assertEquals(0, r.code(), r.out());
             assertTrue(r.out().contains("\"keyPairId\":\""), r.out());
         }
-        String line = oneLine(CliTest.run(CliTest.cat(new String[] {"lt", "--keys", dir.resolve("a.hks").toString(), "--secret", dir.resolve("b.hsk").toString()}, params)), "mismatch");
-        assertTrue(line.contains("were not written as one pair") && line.contains("a.hks") && line.contains("b.hsk"), line);
-        CliTest.Run ok = CliTest.run(CliTest.cat(new String[] {"lt", "--keys", dir.resolve("a.hks").toString(), "--secret", dir.resolve("a.hsk").toString(), "--json"}, params));
+        String line = oneLine(
+                CliTest.run(CliTest.cat(
+                        new String[] {
+                            "lt",
+                            "--keys",
+                            dir.resolve("a.hks").toString(),
+                            "--secret",
+                            dir.resolve("b.hsk").toString()
+                        },
+                        params)),
+                "mismatch");
+        assertTrue(
+                line.contains("were not written as one pair") && line.contains("a.hks") && line.contains("b.hsk"),
+                line);
+        CliTest.Run ok = CliTest.run(CliTest.cat(
+                new String[] {
+                    "lt",
+                    "--keys",
+                    dir.resolve("a.hks").toString(),
+                    "--secret",
+                    dir.resolve("a.hsk").toString(),
+                    "--json"
+                },
+                params));
         assertEquals(0, ok.code(), ok.out());
-        Path fifo = io.hoist.testing.SpecialFiles.fifo(dir);
-        List<String[]> inputs = new java.util.ArrayList<>();
+        Path fifo = SpecialFiles.fifo(dir);
+        List<String[]> inputs = new ArrayList<>();
         inputs.add(new String[] {"lt", "--keys", dir.resolve("a.hks").toString(), "--secret", "/dev/zero"});
-        inputs.add(new String[] {"lt", "--keys", dir.toString(), "--secret", dir.resolve("a.hsk").toString()});
+        inputs.add(new String[] {
+            "lt", "--keys", dir.toString(), "--secret", dir.resolve("a.hsk").toString()
+        });
         if (fifo != null) {
-            inputs.add(new String[] {"lt", "--keys", fifo.toString(), "--secret", dir.resolve("a.hsk").toString()});
+            inputs.add(new String[] {
+                "lt",
+                "--keys",
+                fifo.toString(),
+                "--secret",
+                dir.resolve("a.hsk").toString()
+            });
             inputs.add(new String[] {"lt", "--keys", dir.resolve("a.hks").toString(), "--secret", fifo.toString()});
             inputs.add(new String[] {"inspect", fifo.toString()});
         }
@@ -105,11 +185,14 @@ class CliHardeningTest {
     void oversizedRunsAreRefusedBeforeTheirFirstLargeAllocation() {
         for (String[] extra : new String[][] {{}, {"--storage", "compact"}, {"--schedule", "phased"}}) {
             long t0 = System.nanoTime();
-            String line = oneLine(CliTest.run(CliTest.cat(new String[] {"lt", "--preset", "n16", "--n", "32768"}, extra)), "n16 32768");
+            String line = oneLine(
+                    CliTest.run(CliTest.cat(new String[] {"lt", "--preset", "n16", "--n", "32768"}, extra)),
+                    "n16 32768");
             assertTrue(line.contains("needs about") && line.contains("HOIST_JVM_OPTS=-Xmx"), line);
             assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "refused in under 5 s");
         }
-        String line = oneLine(CliTest.run("lt", "--preset", "n13", "--rows", "2147483647", "--block", "64"), "overflowing shape");
+        String line = oneLine(
+                CliTest.run("lt", "--preset", "n13", "--rows", "2147483647", "--block", "64"), "overflowing shape");
         assertTrue(line.contains("1125899906842624 blocks"), line);
         line = oneLine(CliTest.run("lt", "--preset", "n13", "--rows", "2147483647"), "huge shape, default block");
         assertTrue(line.contains("blocks"), line);
@@ -120,18 +203,39 @@ class CliHardeningTest {
     @Test
     void countsAreBoundedAndCompanionlessOptionsRefused() {
         String[][] bad = {
-                {"ops", "--runs", "100000000"}, {"ops", "--warmup", "100000"}, {"ntt", "--warmup", "100000"}, {"lt", "--runs", "1001"},
-                {"lt", "--preset", "n13", "--n", "64", "--onchip-mb", "5"}, {"ctos", "--key-budget", "5"}, {"ctos", "--stoc-depth", "2"},
-                {"ctos", "--sweep-run-depths", "1..2"}, {"tradeoff", "--measure-n", "64"}, {"schedule", "--goal", "latency"},
-                {"offload", "--op", "rotate", "--n", "16"}, {"ntt", "--mode", "mm", "--backend", "cpu-scalar"},
-                {"lt", "--preset", "n13", "--n", "１２"}, {"lt", "--logN", "13", "--logQ", "0", "--logP", "60"},
-                {"lt", "--logN", "13", "--logQ", "20x100", "--logP", "60", "--insecure"},
+            {"ops", "--runs", "100000000"},
+            {"ops", "--warmup", "100000"},
+            {"ntt", "--warmup", "100000"},
+            {"lt", "--runs", "1001"},
+            {"lt", "--preset", "n13", "--n", "64", "--onchip-mb", "5"},
+            {"ctos", "--key-budget", "5"},
+            {"ctos", "--stoc-depth", "2"},
+            {"ctos", "--sweep-run-depths", "1..2"},
+            {"tradeoff", "--measure-n", "64"},
+            {"schedule", "--goal", "latency"},
+            {"offload", "--op", "rotate", "--n", "16"},
+            {"ntt", "--mode", "mm", "--backend", "cpu-scalar"},
+            {"lt", "--preset", "n13", "--n", "１２"},
+            {"lt", "--logN", "13", "--logQ", "0", "--logP", "60"},
+            {"lt", "--logN", "13", "--logQ", "20x100", "--logP", "60", "--insecure"},
         };
-        String[] expect = {"--runs must be in [1, 1000]", "--warmup must be in [0, 1000]", "--warmup must be in [0, 60] seconds", "--runs must be in [1, 1000]",
-                "--onchip-mb needs --schedule phased", "--key-budget goes with --objective budget", "--stoc-depth goes with --stoc",
-                "--sweep-run-depths goes with --sweep", "--measure-n goes with --measure", "--goal goes with --search", "--n goes with --op lt",
-                "--mode goes with --backend fpga-sim", "'１２' is not an integer (ASCII digits)", "0-bit primes cannot serve N = 2^13",
-                "ask for 100 distinct primes of 20 bits, but only 5"};
+        String[] expect = {
+            "--runs must be in [1, 1000]",
+            "--warmup must be in [0, 1000]",
+            "--warmup must be in [0, 60] seconds",
+            "--runs must be in [1, 1000]",
+            "--onchip-mb needs --schedule phased",
+            "--key-budget goes with --objective budget",
+            "--stoc-depth goes with --stoc",
+            "--sweep-run-depths goes with --sweep",
+            "--measure-n goes with --measure",
+            "--goal goes with --search",
+            "--n goes with --op lt",
+            "--mode goes with --backend fpga-sim",
+            "'１２' is not an integer (ASCII digits)",
+            "0-bit primes cannot serve N = 2^13",
+            "ask for 100 distinct primes of 20 bits, but only 5"
+        };
         for (int i = 0; i < bad.length; i++) {
             String line = oneLine(CliTest.run(bad[i]), String.join(" ", bad[i]));
             assertTrue(line.contains(expect[i]), String.join(" ", bad[i]) + " → " + line);
@@ -140,10 +244,12 @@ class CliHardeningTest {
 
     @Test
     void aPaddedDimensionIsAnnounced() {
-        CliTest.Run r = CliTest.run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--n", "3", "--json");
+        CliTest.Run r = CliTest.run(
+                "lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--n", "3", "--json");
         assertEquals(0, r.code(), r.out());
         assertTrue(r.out().contains("\"n\":4") && r.out().contains("\"paddedFrom\":3"), r.out());
-        CliTest.Run exact = CliTest.run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--n", "4", "--json");
+        CliTest.Run exact = CliTest.run(
+                "lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--n", "4", "--json");
         assertFalse(exact.out().contains("paddedFrom"), exact.out());
     }
 }

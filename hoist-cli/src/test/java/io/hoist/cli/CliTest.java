@@ -1,18 +1,25 @@
 package io.hoist.cli;
 
-import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
-
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** The CLI's JSON contracts, run in-process on small inputs. */
 class CliTest {
@@ -21,11 +28,11 @@ class CliTest {
     static Run run(String... args) {
         PrintStream old = System.out;
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        java.io.StringWriter err = new java.io.StringWriter();
+        StringWriter err = new StringWriter();
         try (PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
             System.setOut(ps);
             CommandLine cl = HoistCli.commandLine();
-            cl.setErr(new java.io.PrintWriter(err, true));
+            cl.setErr(new PrintWriter(err, true));
             int code = cl.execute(args);
             return new Run(code, buf.toString(StandardCharsets.UTF_8) + err);
         } finally {
@@ -42,10 +49,29 @@ class CliTest {
     @Test
     void nttJsonHasTheContractedKeysAndIsBitExact() {
         for (String backend : new String[] {"cpu-scalar", "cpu-vector", "fpga-sim"}) {
-            Run r = run("ntt", "--backend", backend, "--logN", "10", "--limbs", "3", "--warmup", "0", "--runs", "1", "--json");
+            Run r = run(
+                    "ntt",
+                    "--backend",
+                    backend,
+                    "--logN",
+                    "10",
+                    "--limbs",
+                    "3",
+                    "--warmup",
+                    "0",
+                    "--runs",
+                    "1",
+                    "--json");
             assertEquals(0, r.code(), r.out());
-            for (String k : new String[] {"\"backend\"", "\"logN\":10", "\"limbs\":3", "\"primeBits\"", "\"forwardMicrosPerLimb\"",
-                    "\"inverseMicrosPerLimb\"", "\"bitExact\":true"}) {
+            for (String k : new String[] {
+                "\"backend\"",
+                "\"logN\":10",
+                "\"limbs\":3",
+                "\"primeBits\"",
+                "\"forwardMicrosPerLimb\"",
+                "\"inverseMicrosPerLimb\"",
+                "\"bitExact\":true"
+            }) {
                 assertTrue(r.out().contains(k), k + " missing: " + r.out());
             }
             assertEquals(backend.equals("fpga-sim"), r.out().contains("\"deviceMicrosPerLimb\""), r.out());
@@ -55,16 +81,53 @@ class CliTest {
     @Test
     void ltJsonCountsEqualTheClosedForms() {
         for (String algo : new String[] {"diagonal", "bsgs", "dh-bsgs", "th-bsgs"}) {
-            Run r = run("lt", "--algo", algo, "--logN", "11", "--logQ", "50,40,40", "--logP", "60,60", "--insecure", "--n", "64", "--json");
+            Run r = run(
+                    "lt",
+                    "--algo",
+                    algo,
+                    "--logN",
+                    "11",
+                    "--logQ",
+                    "50,40,40",
+                    "--logP",
+                    "60,60",
+                    "--insecure",
+                    "--n",
+                    "64",
+                    "--json");
             assertEquals(0, r.code(), r.out());
             assertEquals(object(r.out(), "counts"), object(r.out(), "expected"), algo);
             assertTrue(r.out().contains("\"secure\":false"), r.out());
-            for (String k : new String[] {"\"rotationKeys\"", "\"keyBytes\"", "\"precision\"", "\"minBits\"", "\"avgBits\"", "\"millis\"",
-                    "\"keygen\"", "\"encode\"", "\"evaluate\"", "\"memoryBytes\"", "\"diagonals\"", "\"split\""}) {
+            for (String k : new String[] {
+                "\"rotationKeys\"",
+                "\"keyBytes\"",
+                "\"precision\"",
+                "\"minBits\"",
+                "\"avgBits\"",
+                "\"millis\"",
+                "\"keygen\"",
+                "\"encode\"",
+                "\"evaluate\"",
+                "\"memoryBytes\"",
+                "\"diagonals\"",
+                "\"split\""
+            }) {
                 assertTrue(r.out().contains(k), k + " missing: " + r.out());
             }
         }
-        Run sparse = run("lt", "--algo", "th-bsgs", "--preset", "n13", "--n", "256", "--sparse", "9", "--storage", "compact", "--json");
+        Run sparse = run(
+                "lt",
+                "--algo",
+                "th-bsgs",
+                "--preset",
+                "n13",
+                "--n",
+                "256",
+                "--sparse",
+                "9",
+                "--storage",
+                "compact",
+                "--json");
         assertEquals(0, sparse.code(), sparse.out());
         assertEquals(object(sparse.out(), "counts"), object(sparse.out(), "expected"));
     }
@@ -79,16 +142,27 @@ class CliTest {
     void offloadJsonHasTheContractedKeys() {
         Run r = run("offload", "--op", "rotate", "--preset", "n13", "--runs", "1", "--json");
         assertEquals(0, r.code(), r.out());
-        for (String k : new String[] {"\"op\":\"rotate\"", "\"preset\":\"n13\"", "\"cpuMillis\"", "\"cpuNttMillis\"", "\"nttShare\"",
-                "\"deviceMillis\"", "\"offloadMillis\"", "\"speedup\"", "\"amdahlBound\"", "\"calls\"", "\"limbsPerCall\""}) {
+        for (String k : new String[] {
+            "\"op\":\"rotate\"",
+            "\"preset\":\"n13\"",
+            "\"cpuMillis\"",
+            "\"cpuNttMillis\"",
+            "\"nttShare\"",
+            "\"deviceMillis\"",
+            "\"offloadMillis\"",
+            "\"speedup\"",
+            "\"amdahlBound\"",
+            "\"calls\"",
+            "\"limbsPerCall\""
+        }) {
             assertTrue(r.out().contains(k), k + " missing: " + r.out());
         }
     }
 
-    static com.fasterxml.jackson.databind.JsonNode json(Run r) {
+    static JsonNode json(Run r) {
         try {
             return Json.MAPPER.readTree(r.out());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError("not JSON: " + r.out(), e);
         }
     }
@@ -98,8 +172,19 @@ class CliTest {
         Run r = run("schedule", "--table2", "--json");
         assertEquals(0, r.code(), r.out());
         var j = json(r);
-        for (String k : new String[] {"algo", "logN", "n", "split", "onchipBudgetBytes", "grouping", "phases", "offchipBytes", "latencyMicros",
-                "baseline", "reduction"}) {
+        for (String k : new String[] {
+            "algo",
+            "logN",
+            "n",
+            "split",
+            "onchipBudgetBytes",
+            "grouping",
+            "phases",
+            "offchipBytes",
+            "latencyMicros",
+            "baseline",
+            "reduction"
+        }) {
             assertTrue(j.has(k), k + " missing: " + r.out());
         }
         assertEquals("th-bsgs", j.get("algo").asText());
@@ -108,27 +193,49 @@ class CliTest {
         assertTrue(j.get("modelOnly").asBoolean() && !j.get("secure").asBoolean());
         assertEquals(6, j.get("phases").size());
         for (var p : j.get("phases")) {
-            for (String k : new String[] {"phase", "lines", "readBytes", "writeBytes", "iterations", "residentBytes", "latencyMicros"}) assertTrue(p.has(k), k);
+            for (String k : new String[] {
+                "phase", "lines", "readBytes", "writeBytes", "iterations", "residentBytes", "latencyMicros"
+            }) assertTrue(p.has(k), k);
             assertTrue(p.get("residentBytes").asLong() <= 43_000_000L);
         }
         long sum = 0;
-        for (var p : j.get("phases")) sum += p.get("readBytes").asLong() + p.get("writeBytes").asLong();
+        for (var p : j.get("phases"))
+            sum += p.get("readBytes").asLong() + p.get("writeBytes").asLong();
         assertEquals(j.get("offchipBytes").asLong(), sum);
         assertEquals("dh-bsgs", j.get("baseline").get("algo").asText());
         double red = j.get("reduction").asDouble();
-        assertEquals(1 - j.get("offchipBytes").asDouble() / j.get("baseline").get("offchipBytes").asDouble(), red, 1e-12);
+        assertEquals(
+                1
+                        - j.get("offchipBytes").asDouble()
+                                / j.get("baseline").get("offchipBytes").asDouble(),
+                red,
+                1e-12);
         assertTrue(red >= 0.52, "reduction " + red);
     }
 
     @Test
-    void scheduleSearchWritesThePlotsAndRefusesAnInfeasibleBudget(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        java.nio.file.Path svg = dir.resolve("s.svg");
-        Run r = run("schedule", "--preset", "n13", "--n", "1024", "--search", "--onchip-mb", "4", "--plot", svg.toString(), "--json");
+    void scheduleSearchWritesThePlotsAndRefusesAnInfeasibleBudget(@TempDir Path dir) throws Exception {
+        Path svg = dir.resolve("s.svg");
+        Run r = run(
+                "schedule",
+                "--preset",
+                "n13",
+                "--n",
+                "1024",
+                "--search",
+                "--onchip-mb",
+                "4",
+                "--plot",
+                svg.toString(),
+                "--json");
         assertEquals(0, r.code(), r.out());
         var j = json(r);
-        assertTrue(j.get("paretoFront").get("th-bsgs").size() > 0 && j.get("paretoFront").get("dh-bsgs").size() > 0, r.out());
-        assertTrue(java.nio.file.Files.readString(svg).contains("<svg"), "per-phase plot");
-        assertTrue(java.nio.file.Files.readString(dir.resolve("s-pareto.svg")).contains("<svg"), "Pareto plot");
+        assertTrue(
+                j.get("paretoFront").get("th-bsgs").size() > 0
+                        && j.get("paretoFront").get("dh-bsgs").size() > 0,
+                r.out());
+        assertTrue(Files.readString(svg).contains("<svg"), "per-phase plot");
+        assertTrue(Files.readString(dir.resolve("s-pareto.svg")).contains("<svg"), "Pareto plot");
         Run bad = run("schedule", "--table2", "--onchip-mb", "1");
         assertNotEquals(0, bad.code());
         assertTrue(bad.out().contains("smallest feasible"), bad.out());
@@ -138,54 +245,184 @@ class CliTest {
     void ltBlockMatrixJsonReportsBlocksCountsAndPrecision() {
         // 1500×700 at 1024 slots: 2×1 blocks of 1024 (the last block row 476 rows), both thread counts
         for (String threads : new String[] {"1", "2"}) {
-            Run r = run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--rows", "1500", "--cols", "700",
-                    "--split", "8,8,16", "--threads", threads, "--json");
+            Run r = run(
+                    "lt",
+                    "--logN",
+                    "11",
+                    "--logQ",
+                    "50,40,40",
+                    "--logP",
+                    "60",
+                    "--insecure",
+                    "--rows",
+                    "1500",
+                    "--cols",
+                    "700",
+                    "--split",
+                    "8,8,16",
+                    "--threads",
+                    threads,
+                    "--json");
             assertEquals(0, r.code(), r.out());
             String blocks = object(r.out(), "blocks");
-            for (String k : new String[] {"\"rows\":2", "\"cols\":1", "\"dimension\":1024", "\"inputCiphertexts\":1", "\"outputCiphertexts\":2"}) {
+            for (String k : new String[] {
+                "\"rows\":2", "\"cols\":1", "\"dimension\":1024", "\"inputCiphertexts\":1", "\"outputCiphertexts\":2"
+            }) {
                 assertTrue(blocks.contains(k), k + " missing: " + blocks);
             }
             assertTrue(r.out().contains("\"countsMatch\":true"), r.out());
             assertTrue(r.out().contains("\"threads\":" + threads), r.out());
-            assertTrue(r.out().contains("\"rotationKeys\":29"), r.out());   // 7 + 7 + 15
+            assertTrue(r.out().contains("\"rotationKeys\":29"), r.out()); // 7 + 7 + 15
         }
         // a matrix that fits one ciphertext takes one block of the smallest power of two
-        Run small = run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--rows", "40", "--cols", "100", "--json");
+        Run small = run(
+                "lt",
+                "--logN",
+                "11",
+                "--logQ",
+                "50,40,40",
+                "--logP",
+                "60",
+                "--insecure",
+                "--rows",
+                "40",
+                "--cols",
+                "100",
+                "--json");
         assertEquals(0, small.code(), small.out());
         assertTrue(object(small.out(), "blocks").contains("\"dimension\":128"), small.out());
-        assertEquals(2, run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--rows", "64", "--n", "64").code());
-        assertEquals(2, run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--rows", "64", "--block", "48").code());
+        assertEquals(
+                2,
+                run(
+                                "lt",
+                                "--logN",
+                                "11",
+                                "--logQ",
+                                "50,40,40",
+                                "--logP",
+                                "60",
+                                "--insecure",
+                                "--rows",
+                                "64",
+                                "--n",
+                                "64")
+                        .code());
+        assertEquals(
+                2,
+                run(
+                                "lt",
+                                "--logN",
+                                "11",
+                                "--logQ",
+                                "50,40,40",
+                                "--logP",
+                                "60",
+                                "--insecure",
+                                "--rows",
+                                "64",
+                                "--block",
+                                "48")
+                        .code());
     }
 
     @Test
     void ltBlockMatrixOnThePhasedSchedule() {
-        // 300×200 in blocks of 128 (3×2) under a 0.5 MB working set: bit-identical to direct, traffic equal to the expected
+        // 300×200 in blocks of 128 (3×2) under a 0.5 MB working set: bit-identical to direct, traffic equal to the
+        // expected
         // ledger (the walk without data: block (2, 1) keeps 44 rows and 72 columns, so some of its diagonals are zero)
-        Run r = run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--rows", "300", "--cols", "200", "--block", "128",
-                "--split", "4,8,4", "--schedule", "phased", "--onchip-mb", "0.5", "--compare-direct", "--json");
+        Run r = run(
+                "lt",
+                "--logN",
+                "11",
+                "--logQ",
+                "50,40,40",
+                "--logP",
+                "60",
+                "--insecure",
+                "--rows",
+                "300",
+                "--cols",
+                "200",
+                "--block",
+                "128",
+                "--split",
+                "4,8,4",
+                "--schedule",
+                "phased",
+                "--onchip-mb",
+                "0.5",
+                "--compare-direct",
+                "--json");
         assertEquals(0, r.code(), r.out());
-        for (String k : new String[] {"\"schedule\":\"phased\"", "\"onchipBudgetBytes\":500000", "\"match\":true", "\"bitIdenticalToDirect\":true", "\"countsMatch\":true"}) {
+        for (String k : new String[] {
+            "\"schedule\":\"phased\"",
+            "\"onchipBudgetBytes\":500000",
+            "\"match\":true",
+            "\"bitIdenticalToDirect\":true",
+            "\"countsMatch\":true"
+        }) {
             assertTrue(r.out().contains(k), k + " missing: " + r.out());
         }
-        long peak = Long.parseLong(r.out().replaceAll(".*\"peakWorkingSet\":(\\d+).*", "$1").trim());
+        long peak = Long.parseLong(
+                r.out().replaceAll(".*\"peakWorkingSet\":(\\d+).*", "$1").trim());
         assertTrue(peak > 0 && peak <= 500_000, "peak working set " + peak);
-        assertEquals(2, run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--rows", "300", "--cols", "200", "--block", "128",
-                "--compare-direct").code(), "--compare-direct needs --schedule phased");
+        assertEquals(
+                2,
+                run(
+                                "lt",
+                                "--logN",
+                                "11",
+                                "--logQ",
+                                "50,40,40",
+                                "--logP",
+                                "60",
+                                "--insecure",
+                                "--rows",
+                                "300",
+                                "--cols",
+                                "200",
+                                "--block",
+                                "128",
+                                "--compare-direct")
+                        .code(),
+                "--compare-direct needs --schedule phased");
     }
 
     @Test
     void ltPhasedReportsTrafficMemoryAndBitIdentity() {
-        Run r = run("lt", "--algo", "th-bsgs", "--logN", "11", "--logQ", "50,40,40", "--logP", "60,60", "--insecure", "--n", "64",
-                "--schedule", "phased", "--onchip-mb", "1", "--compare-direct", "--storage", "compact", "--json");
+        Run r = run(
+                "lt",
+                "--algo",
+                "th-bsgs",
+                "--logN",
+                "11",
+                "--logQ",
+                "50,40,40",
+                "--logP",
+                "60,60",
+                "--insecure",
+                "--n",
+                "64",
+                "--schedule",
+                "phased",
+                "--onchip-mb",
+                "1",
+                "--compare-direct",
+                "--storage",
+                "compact",
+                "--json");
         assertEquals(0, r.code(), r.out());
         var j = json(r);
         assertEquals("phased", j.get("schedule").asText());
         assertTrue(j.get("bitIdenticalToDirect").asBoolean());
         assertTrue(j.get("traffic").get("match").asBoolean());
         assertEquals(j.get("traffic").get("measured"), j.get("traffic").get("expected"));
-        for (String k : new String[] {"1", "2", "3", "4", "5", "6", "offchipBytes"}) assertTrue(j.get("traffic").get("measured").has(k), k);
+        for (String k : new String[] {"1", "2", "3", "4", "5", "6", "offchipBytes"})
+            assertTrue(j.get("traffic").get("measured").has(k), k);
         var mem = j.get("memoryBytes");
-        for (String k : new String[] {"keys", "diagonals", "peakWorkingSet", "allocatedPerEvaluate", "allocatedFirstEvaluate"}) assertTrue(mem.has(k), k);
+        for (String k :
+                new String[] {"keys", "diagonals", "peakWorkingSet", "allocatedPerEvaluate", "allocatedFirstEvaluate"})
+            assertTrue(mem.has(k), k);
         assertTrue(mem.get("peakWorkingSet").asLong() <= 1_000_000L);
         // doubles keep their precision (the old writer cut them to 3 decimals)
         String bits = j.get("precision").get("minBits").asText();
@@ -196,10 +433,27 @@ class CliTest {
     }
 
     @Test
-    void keygenStoreInspectAndStoredKeyEvaluation(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        String store = dir.resolve("keys.hks").toString(), secret = dir.resolve("sk.hsk").toString();
+    void keygenStoreInspectAndStoredKeyEvaluation(@TempDir Path dir) throws Exception {
+        String store = dir.resolve("keys.hks").toString(),
+                secret = dir.resolve("sk.hsk").toString();
         String[] params = {"--logN", "11", "--logQ", "50,40,40", "--logP", "60,60", "--insecure"};
-        Run kg = run(cat(new String[] {"keygen", "--algo", "th-bsgs", "--n", "64", "--split", "4,4,4", "--seeded", "--out", store, "--secret-out", secret, "--json"}, params));
+        Run kg = run(cat(
+                new String[] {
+                    "keygen",
+                    "--algo",
+                    "th-bsgs",
+                    "--n",
+                    "64",
+                    "--split",
+                    "4,4,4",
+                    "--seeded",
+                    "--out",
+                    store,
+                    "--secret-out",
+                    secret,
+                    "--json"
+                },
+                params));
         assertEquals(0, kg.code(), kg.out());
         assertEquals(9, json(kg).get("rotationKeys").asInt());
         Run ins = run("inspect", store, "--json");
@@ -208,33 +462,80 @@ class CliTest {
         assertEquals("key store", ij.get("kind").asText());
         assertTrue(ij.get("seeded").asBoolean() && ij.get("checksumOk").asBoolean());
         assertEquals(9, ij.get("galoisElements").size());
-        Run lt = run(cat(new String[] {"lt", "--algo", "th-bsgs", "--n", "64", "--split", "4,4,4", "--keys", store, "--secret", secret, "--json"}, params));
+        Run lt = run(cat(
+                new String[] {
+                    "lt",
+                    "--algo",
+                    "th-bsgs",
+                    "--n",
+                    "64",
+                    "--split",
+                    "4,4,4",
+                    "--keys",
+                    store,
+                    "--secret",
+                    secret,
+                    "--json"
+                },
+                params));
         assertEquals(0, lt.code(), lt.out());
         var lj = json(lt);
         assertEquals(9, lj.get("keyStore").get("keysLoaded").asInt());
         assertTrue(lj.get("precision").get("minBits").asDouble() > 18);
         // a plan that needs a key the store lacks is refused, naming it
-        Run miss = run(cat(new String[] {"lt", "--algo", "th-bsgs", "--n", "64", "--split", "2,4,8", "--keys", store, "--secret", secret}, params));
+        Run miss = run(cat(
+                new String[] {
+                    "lt", "--algo", "th-bsgs", "--n", "64", "--split", "2,4,8", "--keys", store, "--secret", secret
+                },
+                params));
         assertEquals(2, miss.code(), miss.out());
         assertTrue(miss.out().contains("has no key for rotation by"), miss.out());
         // other parameters: refused
-        Run other = run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "61", "--insecure", "--n", "64", "--keys", store, "--secret", secret);
+        Run other = run(
+                "lt",
+                "--logN",
+                "11",
+                "--logQ",
+                "50,40,40",
+                "--logP",
+                "61",
+                "--insecure",
+                "--n",
+                "64",
+                "--keys",
+                store,
+                "--secret",
+                secret);
         assertEquals(2, other.code(), other.out());
         assertTrue(other.out().contains("other parameters"), other.out());
         // a corrupted store: one line, non-zero exit, from inspect and from lt
-        byte[] b = java.nio.file.Files.readAllBytes(dir.resolve("keys.hks"));
+        byte[] b = Files.readAllBytes(dir.resolve("keys.hks"));
         b[b.length / 2] ^= 4;
-        java.nio.file.Files.write(dir.resolve("bad.hks"), b);
+        Files.write(dir.resolve("bad.hks"), b);
         Run bad = run("inspect", dir.resolve("bad.hks").toString());
         assertEquals(1, bad.code(), bad.out());
         assertTrue(bad.out().contains("damaged") && bad.out().strip().lines().count() == 1, bad.out());
-        Run badLt = run(cat(new String[] {"lt", "--algo", "th-bsgs", "--n", "64", "--split", "4,4,4", "--keys", dir.resolve("bad.hks").toString(), "--secret", secret}, params));
+        Run badLt = run(cat(
+                new String[] {
+                    "lt",
+                    "--algo",
+                    "th-bsgs",
+                    "--n",
+                    "64",
+                    "--split",
+                    "4,4,4",
+                    "--keys",
+                    dir.resolve("bad.hks").toString(),
+                    "--secret",
+                    secret
+                },
+                params));
         assertEquals(2, badLt.code(), badLt.out());
         assertTrue(badLt.out().startsWith("hoist: ") && badLt.out().contains("checksum"), badLt.out());
     }
 
     static String[] cat(String[] a, String[] b) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
@@ -242,33 +543,49 @@ class CliTest {
     @Test
     void probedInputsGetOneLineErrorsAndNonZeroExits() {
         String[][] bad = {
-                {"ntt", "--backend", "fpga-sim", "--sweep-limbs", "1..99999"},
-                {"ntt", "--backend", "fpga-sim", "--sweep-limbs", ".."},
-                {"ntt", "--logN", "1"},
-                {"ntt", "--backend", "fpga-sim", "--mode", "nope", "--logN", "10"},
-                {"lt", "--preset", "n13", "--n", "2147483647"},
-                {"lt", "--preset", "n13", "--n", "5000"},
-                {"lt", "--preset", "n13", "--n", "64", "--sparse", "5000"},
-                {"lt", "--preset", "n13", "--n", "16", "--storage", "nope"},
-                {"lt", "--preset", "n13", "--n", "16", "--logScale", "0"},
-                {"lt", "--preset", "n13", "--n", "16", "--logSlots", "-1"},
-                {"offload", "--op", "rotate", "--preset", "n13", "--runs", "0"},
-                {"offload", "--op", "rotate", "--preset", "n13", "--cpu-backend", "fpga-sim"},
-                {"ops", "--preset", "n13", "--logScale", "0"},
-                {"lt", "--logN", "11", "--logQ", "50,40x100000", "--logP", "60", "--n", "16"},
-                {"lt", "--logN", "11", "--logQ", "50,,40", "--logP", "60", "--n", "16"},
-                {"lt", "--logN", "11", "--logQ", "50,40x0", "--logP", "60", "--n", "16"},
+            {"ntt", "--backend", "fpga-sim", "--sweep-limbs", "1..99999"},
+            {"ntt", "--backend", "fpga-sim", "--sweep-limbs", ".."},
+            {"ntt", "--logN", "1"},
+            {"ntt", "--backend", "fpga-sim", "--mode", "nope", "--logN", "10"},
+            {"lt", "--preset", "n13", "--n", "2147483647"},
+            {"lt", "--preset", "n13", "--n", "5000"},
+            {"lt", "--preset", "n13", "--n", "64", "--sparse", "5000"},
+            {"lt", "--preset", "n13", "--n", "16", "--storage", "nope"},
+            {"lt", "--preset", "n13", "--n", "16", "--logScale", "0"},
+            {"lt", "--preset", "n13", "--n", "16", "--logSlots", "-1"},
+            {"offload", "--op", "rotate", "--preset", "n13", "--runs", "0"},
+            {"offload", "--op", "rotate", "--preset", "n13", "--cpu-backend", "fpga-sim"},
+            {"ops", "--preset", "n13", "--logScale", "0"},
+            {"lt", "--logN", "11", "--logQ", "50,40x100000", "--logP", "60", "--n", "16"},
+            {"lt", "--logN", "11", "--logQ", "50,,40", "--logP", "60", "--n", "16"},
+            {"lt", "--logN", "11", "--logQ", "50,40x0", "--logP", "60", "--n", "16"},
         };
-        String[] expect = {"--sweep-limbs wants 1 ≤ a ≤ b ≤ 64", "--sweep-limbs wants a..b", "--logN must be in [10, 17]", "--mode must be streaming or mm",
-                "--n must be in [1, 4096]", "--n must be in [1, 4096]", "--sparse must be in [1, 64]", "--storage must be precomputed or compact",
-                "scale must be", "logSlots must be", "--runs must be in [1, 1000]", "--cpu-backend must be a CPU backend", "scale must be",
-                "--logQ: '40x100000' gives more than 256 primes", "--logQ: '' is not a bit size", "--logQ: '40x0' gives no primes"};
+        String[] expect = {
+            "--sweep-limbs wants 1 ≤ a ≤ b ≤ 64",
+            "--sweep-limbs wants a..b",
+            "--logN must be in [10, 17]",
+            "--mode must be streaming or mm",
+            "--n must be in [1, 4096]",
+            "--n must be in [1, 4096]",
+            "--sparse must be in [1, 64]",
+            "--storage must be precomputed or compact",
+            "scale must be",
+            "logSlots must be",
+            "--runs must be in [1, 1000]",
+            "--cpu-backend must be a CPU backend",
+            "scale must be",
+            "--logQ: '40x100000' gives more than 256 primes",
+            "--logQ: '' is not a bit size",
+            "--logQ: '40x0' gives no primes"
+        };
         for (int i = 0; i < bad.length; i++) {
             long t0 = System.nanoTime();
             Run r = run(bad[i]);
             assertNotEquals(0, r.code(), String.join(" ", bad[i]) + ": " + r.out());
             assertTrue(r.out().contains(expect[i]), String.join(" ", bad[i]) + " → " + r.out());
-            assertTrue(r.out().strip().lines().count() <= 2 && !r.out().contains("\tat "), "one line, no stack trace: " + r.out());
+            assertTrue(
+                    r.out().strip().lines().count() <= 2 && !r.out().contains("\tat "),
+                    "one line, no stack trace: " + r.out());
             assertTrue(System.nanoTime() - t0 < 20_000_000_000L, "refused quickly: " + String.join(" ", bad[i]));
         }
     }

@@ -6,7 +6,6 @@ import io.hoist.ckks.io.ParametersSerialization;
 import io.hoist.lt.Algorithm;
 import io.hoist.lt.Plan;
 import io.hoist.lt.TransformSerialization;
-
 import java.io.Serializable;
 import java.util.Objects;
 import java.util.UUID;
@@ -27,12 +26,29 @@ public final class BlockJob implements Serializable {
     private final KeySource keys;
     private final String backend;
 
-    private BlockJob(CkksParameters params, Plan plan, int level, MatrixSource matrix, KeySource keys, int rowGroups, String backend) {
-        Preconditions.checkArgument(plan.algorithm() != Algorithm.BSGS, "block products need diagonal, dh-bsgs or th-bsgs, not bsgs");
-        Preconditions.checkArgument(plan.dimension() == matrix.blockDimension(), "plan of dimension %s for blocks of %s", plan.dimension(), matrix.blockDimension());
-        Preconditions.checkArgument(level >= 1 && level <= params.maxLevel(), "level %s outside [1, %s]", level, params.maxLevel());
+    private BlockJob(
+            CkksParameters params,
+            Plan plan,
+            int level,
+            MatrixSource matrix,
+            KeySource keys,
+            int rowGroups,
+            String backend) {
+        Preconditions.checkArgument(
+                plan.algorithm() != Algorithm.BSGS, "block products need diagonal, dh-bsgs or th-bsgs, not bsgs");
+        Preconditions.checkArgument(
+                plan.dimension() == matrix.blockDimension(),
+                "plan of dimension %s for blocks of %s",
+                plan.dimension(),
+                matrix.blockDimension());
+        Preconditions.checkArgument(
+                level >= 1 && level <= params.maxLevel(), "level %s outside [1, %s]", level, params.maxLevel());
         int blockRows = (matrix.rows() + matrix.blockDimension() - 1) / matrix.blockDimension();
-        Preconditions.checkArgument(rowGroups >= 1 && rowGroups <= blockRows, "row groups must be in [1, %s] (the block rows), got %s", blockRows, rowGroups);
+        Preconditions.checkArgument(
+                rowGroups >= 1 && rowGroups <= blockRows,
+                "row groups must be in [1, %s] (the block rows), got %s",
+                blockRows,
+                rowGroups);
         this.id = UUID.randomUUID().toString();
         this.params = ParametersSerialization.write(params);
         this.plan = TransformSerialization.write(plan);
@@ -48,22 +64,57 @@ public final class BlockJob implements Serializable {
      * {@code level}; {@code rowGroups} splits each block column's work into that many tasks (more
      * parallelism, each task repeating the column's rotations); {@code backend} null for the default.
      */
-    public static BlockJob of(CkksParameters params, Plan plan, int level, MatrixSource matrix, KeySource keys, int rowGroups, String backend) {
+    public static BlockJob of(
+            CkksParameters params,
+            Plan plan,
+            int level,
+            MatrixSource matrix,
+            KeySource keys,
+            int rowGroups,
+            String backend) {
         return new BlockJob(params, plan, level, matrix, keys, rowGroups, backend);
     }
 
     /** Unique per job: executors keep one context and key set per job. */
-    public String id() { return id; }
-    public CkksParameters params() { return ParametersSerialization.read(params); }
-    public Plan plan() { return TransformSerialization.readPlan(plan); }
-    public int level() { return level; }
-    public MatrixSource matrix() { return matrix; }
-    public KeySource keys() { return keys; }
-    public int rowGroups() { return rowGroups; }
-    public String backend() { return backend; }
+    public String id() {
+        return id;
+    }
 
-    public int blockRows() { return (matrix.rows() + matrix.blockDimension() - 1) / matrix.blockDimension(); }
-    public int blockCols() { return (matrix.cols() + matrix.blockDimension() - 1) / matrix.blockDimension(); }
+    public CkksParameters params() {
+        return ParametersSerialization.read(params);
+    }
+
+    public Plan plan() {
+        return TransformSerialization.readPlan(plan);
+    }
+
+    public int level() {
+        return level;
+    }
+
+    public MatrixSource matrix() {
+        return matrix;
+    }
+
+    public KeySource keys() {
+        return keys;
+    }
+
+    public int rowGroups() {
+        return rowGroups;
+    }
+
+    public String backend() {
+        return backend;
+    }
+
+    public int blockRows() {
+        return (matrix.rows() + matrix.blockDimension() - 1) / matrix.blockDimension();
+    }
+
+    public int blockCols() {
+        return (matrix.cols() + matrix.blockDimension() - 1) / matrix.blockDimension();
+    }
 
     /** The row group of block row {@code br}: contiguous runs of rows, as even as possible. */
     public int rowGroupOf(int br) {

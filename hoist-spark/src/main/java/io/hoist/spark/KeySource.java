@@ -1,11 +1,14 @@
 package io.hoist.spark;
 
-import org.apache.spark.SparkFiles;
-import org.apache.spark.api.java.JavaSparkContext;
-
+import io.hoist.ckks.io.MalformedDataException;
+import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.UUID;
+import org.apache.spark.SparkFiles;
+import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * Where executors find the rotation-key store (a {@link io.hoist.ckks.io.KeyStore} file, which
@@ -35,18 +38,18 @@ public sealed interface KeySource extends Serializable {
     static KeySource ship(JavaSparkContext sc, Path path) {
         if (!Files.isRegularFile(path)) throw new IllegalArgumentException("no key store at " + path);
         Path abs = path.toAbsolutePath();
-        Path unique = abs.resolveSibling(".hoist-" + java.util.UUID.randomUUID() + "-" + abs.getFileName());
+        Path unique = abs.resolveSibling(".hoist-" + UUID.randomUUID() + "-" + abs.getFileName());
         try {
             try {
                 Files.createLink(unique, abs);
-            } catch (UnsupportedOperationException | java.io.IOException e) {
+            } catch (UnsupportedOperationException | IOException e) {
                 Files.copy(abs, unique);
             }
             unique.toFile().deleteOnExit();
             sc.addFile(unique.toString());
             return new Shipped(unique.getFileName().toString(), Files.size(abs));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot ship the key store " + path + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot ship the key store " + path + ": " + e.getMessage(), e);
         }
     }
 
@@ -66,7 +69,8 @@ public sealed interface KeySource extends Serializable {
         @Override
         public void check(long fileBytes, Path where) {
             if (fileBytes != bytes) {
-                throw new io.hoist.ckks.io.MalformedDataException("the key store shipped as " + fileName + " has " + fileBytes + " bytes at " + where + ", the job's had " + bytes);
+                throw new MalformedDataException("the key store shipped as " + fileName + " has " + fileBytes
+                        + " bytes at " + where + ", the job's had " + bytes);
             }
         }
     }

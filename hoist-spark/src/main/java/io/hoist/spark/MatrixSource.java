@@ -2,7 +2,6 @@ package io.hoist.spark;
 
 import io.hoist.lt.BlockLinearTransform;
 import io.hoist.lt.LinearTransform;
-
 import java.io.Serializable;
 
 /**

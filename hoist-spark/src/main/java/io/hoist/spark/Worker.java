@@ -2,6 +2,7 @@ package io.hoist.spark;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
+import com.google.common.util.concurrent.ExecutionError;
 import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -10,7 +11,7 @@ import io.hoist.ckks.io.KeyStore;
 import io.hoist.lt.BlockLinearTransform;
 import io.hoist.lt.LinearTransformEvaluator;
 import io.hoist.lt.Plan;
-
+import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -20,7 +21,8 @@ import java.util.concurrent.ExecutionException;
  */
 final class Worker {
     /** One job at a time: a new job's worker lets the previous one's keys go (at N = 2^16 they are gigabytes). */
-    private static final Cache<String, Worker> WORKERS = CacheBuilder.newBuilder().maximumSize(1).build();
+    private static final Cache<String, Worker> WORKERS =
+            CacheBuilder.newBuilder().maximumSize(1).build();
 
     final CkksContext ctx;
     final Plan plan;
@@ -32,7 +34,7 @@ final class Worker {
         CkksParameters params = job.params();
         this.ctx = CkksContext.create(params, job.backend(), threads);
         this.plan = job.plan();
-        java.nio.file.Path path = job.keys().resolve();
+        Path path = job.keys().resolve();
         try (KeyStore store = KeyStore.open(path, ctx, false)) {
             job.keys().check(store.fileBytes(), path);
             this.keys = store.load(plan.rotationKeys(params));
@@ -45,7 +47,7 @@ final class Worker {
     static Worker of(BlockJob job, int threads) {
         try {
             return WORKERS.get(job.id() + "/" + threads, () -> new Worker(job, threads));
-        } catch (ExecutionException | UncheckedExecutionException | com.google.common.util.concurrent.ExecutionError e) {
+        } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
             Throwable c = e.getCause();
             if (c instanceof RuntimeException r) throw r;
             if (c instanceof Error err) throw err;

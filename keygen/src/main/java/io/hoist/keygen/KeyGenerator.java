@@ -7,21 +7,26 @@ import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.Prng;
+import io.hoist.ckks.Progress;
 import io.hoist.ckks.PublicKey;
 import io.hoist.ckks.RelinearizationKey;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.Sampler;
 import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.SwitchingKey;
+import io.hoist.math.ModArith;
 import io.hoist.ring.Domain;
+import io.hoist.ring.Parallel;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
-
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Generates secret, public, relinearization and Galois keys. Switching keys follow the
@@ -36,7 +41,7 @@ public final class KeyGenerator {
     private final KeySwitcher ks;
 
     public KeyGenerator(CkksContext ctx) {
-        java.util.Objects.requireNonNull(ctx, "ctx is null");
+        Objects.requireNonNull(ctx, "ctx is null");
         this.ctx = ctx;
         this.params = ctx.params();
         this.ks = new KeySwitcher(ctx);
@@ -44,7 +49,8 @@ public final class KeyGenerator {
 
     public SecretKey genSecretKey() {
         long[] coeffs = Sampler.ternary(Prng.fresh(), ctx.n(), params.secret());
-        PolyQP s = new PolyQP(Sampler.fromSigned(ctx.ringQ(), params.maxLevel(), coeffs),
+        PolyQP s = new PolyQP(
+                Sampler.fromSigned(ctx.ringQ(), params.maxLevel(), coeffs),
                 Sampler.fromSigned(ctx.ringP(), params.alpha() - 1, coeffs));
         ctx.ringQ().ntt(s.q());
         ctx.ringP().ntt(s.p());
@@ -53,7 +59,7 @@ public final class KeyGenerator {
 
     /** (b, a) = (−a·s + e, a) over Q at the top level. */
     public PublicKey genPublicKey(SecretKey sk) {
-        java.util.Objects.requireNonNull(sk, "sk is null");
+        Objects.requireNonNull(sk, "sk is null");
         check(sk);
         Ring rq = ctx.ringQ();
         int level = params.maxLevel();
@@ -68,13 +74,13 @@ public final class KeyGenerator {
     }
 
     public RelinearizationKey genRelinearizationKey(SecretKey sk) {
-        java.util.Objects.requireNonNull(sk, "sk is null");
+        Objects.requireNonNull(sk, "sk is null");
         return genRelinearizationKey(sk, params.maxLevel());
     }
 
     /** The switching key s² → s at {@code level}. */
     public RelinearizationKey genRelinearizationKey(SecretKey sk, int level) {
-        java.util.Objects.requireNonNull(sk, "sk is null");
+        Objects.requireNonNull(sk, "sk is null");
         check(sk);
         PolyQP s = sk.s();
         PolyQP s2 = PolyQP.zero(ctx, params.maxLevel(), Domain.NTT);
@@ -85,7 +91,7 @@ public final class KeyGenerator {
 
     /** The Galois key for g at {@code level}: switches s → φ_{g^-1}(s), applied before φ_g. */
     public GaloisKey genGaloisKey(SecretKey sk, long galoisElement, int level) {
-        java.util.Objects.requireNonNull(sk, "sk is null");
+        Objects.requireNonNull(sk, "sk is null");
         check(sk);
         int logN = params.logN();
         long twoN = 2L << logN;
@@ -101,36 +107,38 @@ public final class KeyGenerator {
 
     /** Galois keys for the given elements (duplicates collapsed), at {@code level}. */
     public RotationKeySet genRotationKeys(SecretKey sk, int level, Collection<Long> galoisElements) {
-        java.util.Objects.requireNonNull(sk, "sk is null");
-        java.util.Objects.requireNonNull(galoisElements, "galoisElements is null");
-        return genRotationKeys(sk, level, galoisElements, io.hoist.ckks.Progress.NONE);
+        Objects.requireNonNull(sk, "sk is null");
+        Objects.requireNonNull(galoisElements, "galoisElements is null");
+        return genRotationKeys(sk, level, galoisElements, Progress.NONE);
     }
 
     /** {@link #genRotationKeys(SecretKey, int, Collection)}, reporting each key made to {@code progress}. */
-    public RotationKeySet genRotationKeys(SecretKey sk, int level, Collection<Long> galoisElements, io.hoist.ckks.Progress progress) {
-        java.util.Objects.requireNonNull(sk, "sk is null");
-        java.util.Objects.requireNonNull(galoisElements, "galoisElements is null");
+    public RotationKeySet genRotationKeys(SecretKey sk, int level, Collection<Long> galoisElements, Progress progress) {
+        Objects.requireNonNull(sk, "sk is null");
+        Objects.requireNonNull(galoisElements, "galoisElements is null");
         Set<Long> seen = new LinkedHashSet<>();
         long twoN = 2L << params.logN();
         for (long g : galoisElements) seen.add(Math.floorMod(g, twoN));
         List<Long> gs = new ArrayList<>(seen);
         GaloisKey[] keys = new GaloisKey[gs.size()];
-        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
         // keys are independent (each draws its own seed and noise): made over the context's threads
-        io.hoist.ring.Parallel.forEach(ctx.engine().threads(), keys.length, i -> {
+        Parallel.forEach(ctx.engine().threads(), keys.length, i -> {
             keys[i] = genGaloisKey(sk, gs.get(i), level);
-            synchronized (progress) { progress.step(done.incrementAndGet(), keys.length); }
+            synchronized (progress) {
+                progress.step(done.incrementAndGet(), keys.length);
+            }
         });
-        return new RotationKeySet(params, java.util.Arrays.asList(keys));
+        return new RotationKeySet(params, Arrays.asList(keys));
     }
 
     /** Galois keys for left rotations by {@code steps} (negative steps rotate right), plus conjugation if asked. */
     public RotationKeySet genRotationKeysForSteps(SecretKey sk, int level, int[] steps, boolean conjugation) {
-        java.util.Objects.requireNonNull(sk, "sk is null");
-        java.util.Objects.requireNonNull(steps, "steps is null");
+        Objects.requireNonNull(sk, "sk is null");
+        Objects.requireNonNull(steps, "steps is null");
         List<Long> gs = new ArrayList<>();
         for (int k : steps) {
-            if (Math.floorMod(k, params.slots()) == 0) continue;   // rotation by 0 needs no key
+            if (Math.floorMod(k, params.slots()) == 0) continue; // rotation by 0 needs no key
             gs.add(params.galoisElementForRotation(k));
         }
         if (conjugation) gs.add(params.galoisElementForConjugation());
@@ -142,8 +150,8 @@ public final class KeyGenerator {
      * (−a_t·s_out + e_t + P·s_in·𝟙_t, a_t) over Q_ℓ·P, NTT, a_t expanded from one fresh seed.
      */
     public SwitchingKey genSwitchingKey(PolyQP sIn, PolyQP sOut, int level) {
-        java.util.Objects.requireNonNull(sIn, "sIn is null");
-        java.util.Objects.requireNonNull(sOut, "sOut is null");
+        Objects.requireNonNull(sIn, "sIn is null");
+        Objects.requireNonNull(sOut, "sOut is null");
         if (level < 0 || level > params.maxLevel()) {
             throw new IllegalArgumentException("key level " + level + " outside [0, " + params.maxLevel() + "]");
         }
@@ -153,7 +161,7 @@ public final class KeyGenerator {
         Prng noise = Prng.fresh();
         PolyQP in = sIn.atLevel(level), out = sOut.atLevel(level);
         PolyQP[] b = new PolyQP[beta];
-        PolyQP[] a = SwitchingKey.uniformParts(ctx, seed, level);   // Montgomery form
+        PolyQP[] a = SwitchingKey.uniformParts(ctx, seed, level); // Montgomery form
         for (int t = 0; t < beta; t++) {
             PolyQP at = a[t];
             long[] ec = Sampler.gaussian(noise, ctx.n(), params.sigma());
@@ -162,7 +170,7 @@ public final class KeyGenerator {
             rp.ntt(bt.p());
             RnsPoly tmpQ = rq.newPoly(level, Domain.NTT);
             RnsPoly tmpP = rp.newPoly(params.alpha() - 1, Domain.NTT);
-            rq.mulCoeffs(at.q(), out.q(), tmpQ);   // a_t·R·s_out: brought back from Montgomery form below
+            rq.mulCoeffs(at.q(), out.q(), tmpQ); // a_t·R·s_out: brought back from Montgomery form below
             rp.mulCoeffs(at.p(), out.p(), tmpP);
             fromMontgomery(tmpQ, rq);
             fromMontgomery(tmpP, rp);
@@ -184,10 +192,10 @@ public final class KeyGenerator {
     /** In place: x·R → x (multiplies by R^-1 = 2^-64 mod q). */
     private static void fromMontgomery(RnsPoly p, Ring ring) {
         for (int i = 0; i < p.limbCount(); i++) {
-            long q = ring.prime(i), rInv = io.hoist.math.ModArith.invMod(io.hoist.math.ModArith.montgomeryR(q), q);
-            long ws = io.hoist.math.ModArith.shoupQuotient(rInv, q);
+            long q = ring.prime(i), rInv = ModArith.invMod(ModArith.montgomeryR(q), q);
+            long ws = ModArith.shoupQuotient(rInv, q);
             long[] l = p.limb(i);
-            for (int k = 0; k < l.length; k++) l[k] = io.hoist.math.ModArith.mulShoup(l[k], rInv, ws, q);
+            for (int k = 0; k < l.length; k++) l[k] = ModArith.mulShoup(l[k], rInv, ws, q);
         }
     }
 

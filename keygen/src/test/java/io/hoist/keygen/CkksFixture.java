@@ -1,9 +1,9 @@
 package io.hoist.keygen;
 
+import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.ComplexVector;
-import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.Decryptor;
 import io.hoist.ckks.Encoder;
 import io.hoist.ckks.Encryptor;
@@ -39,7 +39,13 @@ final class CkksFixture {
     }
 
     static CkksParameters small(int logN, int[] logQ, int[] logP) {
-        return CkksParameters.builder().logN(logN).logQ(logQ).logP(logP).scale(0x1p40).allowInsecure().build();
+        return CkksParameters.builder()
+                .logN(logN)
+                .logQ(logQ)
+                .logP(logP)
+                .scale(0x1p40)
+                .allowInsecure()
+                .build();
     }
 
     Evaluator evaluator(RotationKeySet rot) {

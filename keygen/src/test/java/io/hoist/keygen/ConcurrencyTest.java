@@ -1,21 +1,20 @@
 package io.hoist.keygen;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.RotationKeySet;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** One Evaluator shared by several threads: every result must be what a single thread computes. */
 class ConcurrencyTest {
@@ -42,11 +41,14 @@ class ConcurrencyTest {
                         int idx = (i + offset) % steps.length;
                         if (!ev.rotate(a, steps[idx]).equals(reference.get(idx))) return false;
                     }
-                    return ev.rescale(ev.mulRelin(a, b)).equals(refMul) && ev.rotateHoisted(a, steps).get(steps[offset % steps.length])
-                            .equals(reference.get(offset % steps.length));
+                    return ev.rescale(ev.mulRelin(a, b)).equals(refMul)
+                            && ev.rotateHoisted(a, steps)
+                                    .get(steps[offset % steps.length])
+                                    .equals(reference.get(offset % steps.length));
                 }));
             }
-            for (Future<Boolean> j : jobs) assertTrue(j.get(), "a concurrent result differs from the single-threaded one");
+            for (Future<Boolean> j : jobs)
+                assertTrue(j.get(), "a concurrent result differs from the single-threaded one");
         } finally {
             pool.shutdown();
         }

@@ -1,9 +1,18 @@
 package io.hoist.keygen;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Encryptor;
+import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.Plaintext;
+import io.hoist.ckks.PublicKey;
+import io.hoist.ckks.RelinearizationKey;
+import io.hoist.ckks.SecretKey;
+import io.hoist.ckks.SeededCiphertext;
 import io.hoist.ckks.io.CiphertextSerialization;
 import io.hoist.ckks.io.KeySerialization;
 import io.hoist.ckks.io.KeyStore;
@@ -11,21 +20,20 @@ import io.hoist.ckks.io.MalformedDataException;
 import io.hoist.ckks.io.ParametersSerialization;
 import io.hoist.testing.SeededFuzz;
 import io.hoist.testing.SeededFuzz.Mutation;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.zip.CRC32C;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * Mutation fuzzing of every reader ({@link SeededFuzz}): valid encodings of every kind, mutated by bit
@@ -41,6 +49,7 @@ class FuzzTest {
     static Map<String, Function<byte[], Object>> readers;
     /** Each format is canonical: an input a reader accepts is exactly what writing its object gives. */
     static Map<String, Function<Object, byte[]>> writers;
+
     static Path store;
 
     static final int CI_TRIES = 3000;
@@ -59,7 +68,9 @@ class FuzzTest {
                 "relinKeySeeded", KeySerialization.write(f.rlk, true),
                 "galoisKey", KeySerialization.write(gk, false),
                 "ciphertext", CiphertextSerialization.write(ct),
-                "seededCiphertext", CiphertextSerialization.write(Encryptor.withSecretKey(ctx, f.sk).encryptSeeded(pt)),
+                "seededCiphertext",
+                        CiphertextSerialization.write(
+                                Encryptor.withSecretKey(ctx, f.sk).encryptSeeded(pt)),
                 "plaintext", CiphertextSerialization.write(pt));
         readers = Map.of(
                 "parameters", ParametersSerialization::read,
@@ -71,14 +82,14 @@ class FuzzTest {
                 "seededCiphertext", b -> CiphertextSerialization.readSeededCiphertext(b, ctx),
                 "plaintext", b -> CiphertextSerialization.readPlaintext(b, ctx));
         writers = Map.of(
-                "parameters", o -> ParametersSerialization.write((io.hoist.ckks.CkksParameters) o),
-                "secretKey", o -> KeySerialization.writeSecretKey((io.hoist.ckks.SecretKey) o),
-                "publicKey", o -> KeySerialization.write((io.hoist.ckks.PublicKey) o),
-                "relinKeySeeded", o -> KeySerialization.write((io.hoist.ckks.RelinearizationKey) o, true),
-                "galoisKey", o -> KeySerialization.write((io.hoist.ckks.GaloisKey) o, false),
+                "parameters", o -> ParametersSerialization.write((CkksParameters) o),
+                "secretKey", o -> KeySerialization.writeSecretKey((SecretKey) o),
+                "publicKey", o -> KeySerialization.write((PublicKey) o),
+                "relinKeySeeded", o -> KeySerialization.write((RelinearizationKey) o, true),
+                "galoisKey", o -> KeySerialization.write((GaloisKey) o, false),
                 "ciphertext", o -> CiphertextSerialization.write((Ciphertext) o),
-                "seededCiphertext", o -> CiphertextSerialization.write((io.hoist.ckks.SeededCiphertext) o),
-                "plaintext", o -> CiphertextSerialization.write((io.hoist.ckks.Plaintext) o));
+                "seededCiphertext", o -> CiphertextSerialization.write((SeededCiphertext) o),
+                "plaintext", o -> CiphertextSerialization.write((Plaintext) o));
         store = Files.createTempFile("hoist-fuzz", ".hks");
         store.toFile().deleteOnExit();
     }
@@ -90,18 +101,23 @@ class FuzzTest {
     }
 
     private static void readOne(Mutation m) {
-        for (String kind : new java.util.TreeSet<>(seeds.keySet())) {   // a fixed order: the seed reproduces the run
+        for (String kind : new TreeSet<>(seeds.keySet())) { // a fixed order: the seed reproduces the run
             byte[] input = SeededFuzz.mutate(seeds.get(kind), m);
             long before = SeededFuzz.allocatedBytes();
             try {
                 Object o = readers.get(kind).apply(input);
-                assertTrue(java.util.Arrays.equals(writers.get(kind).apply(o), input), kind + ": an accepted input is not what its object writes back");
+                assertTrue(
+                        Arrays.equals(writers.get(kind).apply(o), input),
+                        kind + ": an accepted input is not what its object writes back");
             } catch (MalformedDataException expected) {
                 // the typed error: fine
             }
             long used = SeededFuzz.allocatedBytes() - before;
-            // a seeded key rebuilds its uniform parts (as large as the stored ones); parsing may hold two copies of the input
-            assertTrue(used <= 6L * input.length + (4 << 20), kind + " " + m + ": allocated " + used + " bytes for " + input.length + " input bytes");
+            // a seeded key rebuilds its uniform parts (as large as the stored ones); parsing may hold two copies of the
+            // input
+            assertTrue(
+                    used <= 6L * input.length + (4 << 20),
+                    kind + " " + m + ": allocated " + used + " bytes for " + input.length + " input bytes");
         }
     }
 
@@ -118,7 +134,8 @@ class FuzzTest {
     }
 
     private static void readStore(Mutation m) throws IOException {
-        byte[] input = SeededFuzz.mutate(RotationKeysHolder.bytes, new Mutation(m.op(), m.position(), m.value(), false));
+        byte[] input =
+                SeededFuzz.mutate(RotationKeysHolder.bytes, new Mutation(m.op(), m.position(), m.value(), false));
         if (m.fixCrc() && input.length > 100) {
             // fix the index checksum so the index checks are reached
             int count = ByteBuffer.wrap(input).order(ByteOrder.LITTLE_ENDIAN).getInt(68);

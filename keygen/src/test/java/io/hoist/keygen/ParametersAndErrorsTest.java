@@ -1,30 +1,31 @@
 package io.hoist.keygen;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.ComplexVector;
-import io.hoist.ckks.EncodingOverflowException;
 import io.hoist.ckks.Encoder;
+import io.hoist.ckks.EncodingOverflowException;
 import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.InsecureParametersException;
 import io.hoist.ckks.LevelMismatchException;
+import io.hoist.ckks.MissingRelinearizationKeyException;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.ScaleMismatchException;
 import io.hoist.ckks.SecretDistribution;
 import io.hoist.ckks.WrongOperandException;
+import java.util.Arrays;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.util.SplittableRandom;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ParametersAndErrorsTest {
     final SplittableRandom r = new SplittableRandom(61);
@@ -33,7 +34,8 @@ class ParametersAndErrorsTest {
     @ParameterizedTest
     @ValueSource(strings = {"alpha2-L5", "alpha1", "beta1", "sparse"})
     void keySwitchingForEveryDigitLayout(String shape) {
-        CkksParameters.Builder b = CkksParameters.builder().logN(11).scale(0x1p40).allowInsecure();
+        CkksParameters.Builder b =
+                CkksParameters.builder().logN(11).scale(0x1p40).allowInsecure();
         switch (shape) {
             case "alpha2-L5" -> b.logQ(55, 40, 40, 40, 40).logP(61, 61);
             case "alpha1" -> b.logQ(55, 40, 40).logP(61);
@@ -41,7 +43,12 @@ class ParametersAndErrorsTest {
             default -> b.logQ(55, 40, 40).logP(61, 61).logSlots(6).secret(SecretDistribution.sparseTernary(64));
         }
         CkksFixture f = new CkksFixture(b.build());
-        int expectedBeta = switch (shape) { case "alpha2-L5" -> 3; case "alpha1" -> 3; case "beta1" -> 1; default -> 2; };
+        int expectedBeta = switch (shape) {
+            case "alpha2-L5" -> 3;
+            case "alpha1" -> 3;
+            case "beta1" -> 1;
+            default -> 2;
+        };
         assertEquals(expectedBeta, f.params.beta());
         RotationKeySet rot = f.kg.genRotationKeysForSteps(f.sk, f.params.maxLevel(), new int[] {1, -3}, true);
         Evaluator ev = f.evaluator(rot);
@@ -92,7 +99,7 @@ class ParametersAndErrorsTest {
         assertThrows(LevelMismatchException.class, () -> ev.rescale(ev.atLevel(a, 0)));
         var pt = f.encoder.encode(v, 0, f.params.defaultScale());
         assertThrows(LevelMismatchException.class, () -> ev.mulPlain(a, pt), "plaintext below the ciphertext");
-        assertThrows(io.hoist.ckks.MissingRelinearizationKeyException.class, () -> new Evaluator(f.ctx).relinearize(ev.mul(a, a)));
+        assertThrows(MissingRelinearizationKeyException.class, () -> new Evaluator(f.ctx).relinearize(ev.mul(a, a)));
         assertThrows(ParameterMismatchException.class, () -> new Evaluator(f.ctx, g.rlk, null));
     }
 
@@ -101,7 +108,7 @@ class ParametersAndErrorsTest {
         CkksFixture f = new CkksFixture(CkksFixture.small(11, new int[] {55, 40}, new int[] {61}));
         Encoder enc = f.encoder;
         double[] big = new double[f.params.slots()];
-        java.util.Arrays.fill(big, 1e6);
+        Arrays.fill(big, 1e6);
         // at level 0 Q has 55 bits: 1e6·2^40 ≈ 2^60 does not fit; at level 1 (95 bits) it does
         var e = assertThrows(EncodingOverflowException.class, () -> enc.encode(big, 0, 0x1p40));
         assertTrue(e.getMessage().contains("bits"), e.getMessage());
@@ -118,13 +125,25 @@ class ParametersAndErrorsTest {
     /** Edge cases a review found: a secret of full Hamming weight, and α = 16 special primes (17-prime merged ModDown). */
     @Test
     void fullWeightSecretAndManySpecialPrimes() {
-        CkksFixture f = new CkksFixture(CkksParameters.builder().logN(10).logQ(50, 40).logP(61, 61).scale(0x1p40)
-                .secret(SecretDistribution.sparseTernary(1 << 10)).allowInsecure().build());
+        CkksFixture f = new CkksFixture(CkksParameters.builder()
+                .logN(10)
+                .logQ(50, 40)
+                .logP(61, 61)
+                .scale(0x1p40)
+                .secret(SecretDistribution.sparseTernary(1 << 10))
+                .allowInsecure()
+                .build());
         ComplexVector v = ComplexVector.random(r, f.params.slots());
         SchemeTest.assertBits(f, v, f.encrypt(v), 19, "h = N");
         int[] p16 = new int[16];
-        java.util.Arrays.fill(p16, 50);
-        CkksFixture g = new CkksFixture(CkksParameters.builder().logN(11).logQ(55, 40, 40).logP(p16).scale(0x1p40).allowInsecure().build());
+        Arrays.fill(p16, 50);
+        CkksFixture g = new CkksFixture(CkksParameters.builder()
+                .logN(11)
+                .logQ(55, 40, 40)
+                .logP(p16)
+                .scale(0x1p40)
+                .allowInsecure()
+                .build());
         assertEquals(16, g.params.alpha());
         Evaluator ev = g.evaluator(g.kg.genRotationKeysForSteps(g.sk, g.params.maxLevel(), new int[] {3}, false));
         ComplexVector w = ComplexVector.random(r, g.params.slots());
@@ -139,10 +158,20 @@ class ParametersAndErrorsTest {
 
     @Test
     void securityCheckAndPresets() {
-        var e = assertThrows(InsecureParametersException.class,
-                () -> CkksParameters.builder().logN(12).logQ(60, 40, 40).logP(60).build());
+        var e = assertThrows(
+                InsecureParametersException.class,
+                () -> CkksParameters.builder()
+                        .logN(12)
+                        .logQ(60, 40, 40)
+                        .logP(60)
+                        .build());
         assertTrue(e.getMessage().contains("log QP") && e.getMessage().contains("109"), e.getMessage());
-        CkksParameters insecure = CkksParameters.builder().logN(12).logQ(60, 40, 40).logP(60).allowInsecure().build();
+        CkksParameters insecure = CkksParameters.builder()
+                .logN(12)
+                .logQ(60, 40, 40)
+                .logP(60)
+                .allowInsecure()
+                .build();
         assertFalse(insecure.secure());
         assertTrue(insecure.securityLabel().startsWith("NOT SECURE"));
         for (String name : CkksParameters.presetNames()) {
@@ -156,11 +185,31 @@ class ParametersAndErrorsTest {
         assertEquals(4, n16.beta());
         // explicit primes reproduce the generated ones
         CkksParameters n13 = CkksParameters.preset("n13");
-        CkksParameters same = CkksParameters.builder().logN(13).qPrimes(n13.qPrimes()).pPrimes(n13.pPrimes()).scale(0x1p40).build();
+        CkksParameters same = CkksParameters.builder()
+                .logN(13)
+                .qPrimes(n13.qPrimes())
+                .pPrimes(n13.pPrimes())
+                .scale(0x1p40)
+                .build();
         assertEquals(n13.logQP(), same.logQP());
         assertThrows(IllegalArgumentException.class, () -> CkksParameters.preset("n99"));
-        assertThrows(IllegalArgumentException.class, () -> CkksParameters.builder().logN(12).logQ(40).logP(40).logSlots(12).allowInsecure().build());
-        assertThrows(IllegalArgumentException.class, () -> CkksParameters.builder().logN(12).qPrimes(16385).logP(40).allowInsecure().build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> CkksParameters.builder()
+                        .logN(12)
+                        .logQ(40)
+                        .logP(40)
+                        .logSlots(12)
+                        .allowInsecure()
+                        .build());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> CkksParameters.builder()
+                        .logN(12)
+                        .qPrimes(16385)
+                        .logP(40)
+                        .allowInsecure()
+                        .build());
         CkksContext.create(n13);
     }
 }

@@ -1,8 +1,10 @@
 package io.hoist.keygen;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CiphertextQP;
-import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Encryptor;
 import io.hoist.ckks.Evaluator;
@@ -11,14 +13,12 @@ import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SeededCiphertext;
+import io.hoist.ring.Domain;
 import io.hoist.ring.Op;
-import org.junit.jupiter.api.Test;
-
+import java.util.Arrays;
 import java.util.Map;
 import java.util.SplittableRandom;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * Every operation against plaintext arithmetic at N = 2^12, Δ = 2^40, values in the unit square.
@@ -56,7 +56,9 @@ class SchemeTest {
         SeededCiphertext sc = sym.encryptSeeded(pt);
         Ciphertext full = sym.expand(sc);
         check(v, full, FRESH_BITS, "v, full");
-        assertTrue(sc.sizeBytes() * 2 <= full.sizeBytes() + 64, "seeded " + sc.sizeBytes() + " vs full " + full.sizeBytes());
+        assertTrue(
+                sc.sizeBytes() * 2 <= full.sizeBytes() + 64,
+                "seeded " + sc.sizeBytes() + " vs full " + full.sizeBytes());
         // the server expands without any key
         Ciphertext again = Encryptor.withPublicKey(F.ctx, F.pk).expand(sc);
         assertEquals(full, again);
@@ -134,7 +136,9 @@ class SchemeTest {
         assertEquals(2, used.get(Op.MOD_DOWN));
         assertEquals(1, used.get(Op.KS_INNER_PRODUCT));
         int logN = F.params.logN(), l = c.level(), beta = F.params.beta(l), d = l + 1 + F.params.alpha();
-        assertEquals((long) beta * d + 2L * d, used.get(Op.NTT_LIMBS) + used.get(Op.INTT_LIMBS),
+        assertEquals(
+                (long) beta * d + 2L * d,
+                used.get(Op.NTT_LIMBS) + used.get(Op.INTT_LIMBS),
                 "limb transforms: β·D per Decompose, D per ModDown");
 
         // lazy hoisted rotations stay in QP; ModDown brings them back
@@ -156,7 +160,7 @@ class SchemeTest {
         var ptw = F.encoder.encodeQP(w, c.level(), F.params.q(c.level()));
         var ringQ = F.ctx.ringQ();
         var ringP = F.ctx.ringP();
-        PolyQP a = PolyQP.zero(F.ctx, c.level(), io.hoist.ring.Domain.NTT), b = PolyQP.zero(F.ctx, c.level(), io.hoist.ring.Domain.NTT);
+        PolyQP a = PolyQP.zero(F.ctx, c.level(), Domain.NTT), b = PolyQP.zero(F.ctx, c.level(), Domain.NTT);
         ringQ.mulCoeffs(lazy.a().q(), ptw.poly().q(), a.q());
         ringP.mulCoeffs(lazy.a().p(), ptw.poly().p(), a.p());
         ringQ.mulCoeffs(lazy.b().q(), ptw.poly().q(), b.q());
@@ -182,7 +186,7 @@ class SchemeTest {
 
     static double[] filled(double x) {
         double[] a = new double[F.params.slots()];
-        java.util.Arrays.fill(a, x);
+        Arrays.fill(a, x);
         return a;
     }
 }

@@ -1,5 +1,10 @@
 package io.hoist.keygen;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -8,11 +13,10 @@ import io.hoist.ckks.Encryptor;
 import io.hoist.ckks.GaloisKey;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.Plaintext;
-import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.PublicKey;
 import io.hoist.ckks.RotationKeySet;
-import io.hoist.ckks.SeededCiphertext;
 import io.hoist.ckks.SecretKey;
+import io.hoist.ckks.SeededCiphertext;
 import io.hoist.ckks.SwitchingKey;
 import io.hoist.ckks.io.CiphertextSerialization;
 import io.hoist.ckks.io.Inspector;
@@ -20,25 +24,19 @@ import io.hoist.ckks.io.KeySerialization;
 import io.hoist.ckks.io.KeyStore;
 import io.hoist.ckks.io.MalformedDataException;
 import io.hoist.ckks.io.ParametersSerialization;
-import io.hoist.ring.Domain;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
+import io.hoist.testing.SeededFuzz;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Function;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Round trips of every kind, the key store, and refusals of damaged input (issue 11). */
 class SerializationTest {
@@ -72,7 +70,10 @@ class SerializationTest {
         assertEquals(f.pk.b(), pk.b());
         assertEquals(f.pk.a(), pk.a());
         for (boolean seeded : new boolean[] {false, true}) {
-            assertSameKey(f.rlk.key(), KeySerialization.readRelinearizationKey(KeySerialization.write(f.rlk, seeded), ctx).key());
+            assertSameKey(
+                    f.rlk.key(),
+                    KeySerialization.readRelinearizationKey(KeySerialization.write(f.rlk, seeded), ctx)
+                            .key());
             GaloisKey gk = f.kg.genGaloisKey(f.sk, f.params.galoisElementForRotation(3), 1);
             GaloisKey back = KeySerialization.readGaloisKey(KeySerialization.write(gk, seeded), ctx);
             assertEquals(gk.galoisElement(), back.galoisElement());
@@ -90,14 +91,21 @@ class SerializationTest {
         assertEquals(pt.scale(), pb.scale());
         SeededCiphertext sc = Encryptor.withSecretKey(ctx, f.sk).encryptSeeded(pt);
         SeededCiphertext sb = CiphertextSerialization.readSeededCiphertext(CiphertextSerialization.write(sc), ctx);
-        assertEquals(Encryptor.withSecretKey(ctx, f.sk).expand(sc), Encryptor.withSecretKey(ctx, f.sk).expand(sb));
-        assertTrue(CiphertextSerialization.write(sc).length < 0.55 * CiphertextSerialization.write(Encryptor.withSecretKey(ctx, f.sk).expand(sc)).length);
+        assertEquals(
+                Encryptor.withSecretKey(ctx, f.sk).expand(sc),
+                Encryptor.withSecretKey(ctx, f.sk).expand(sb));
+        assertTrue(CiphertextSerialization.write(sc).length
+                < 0.55
+                        * CiphertextSerialization.write(
+                                        Encryptor.withSecretKey(ctx, f.sk).expand(sc))
+                                .length);
     }
 
     @Test
     void keyStoreLoadsOnlyWhatIsAskedAndSeededIsAboutHalf(@TempDir Path dir) throws Exception {
         CkksFixture f = fixture(11);
-        RotationKeySet keys = f.kg.genRotationKeysForSteps(f.sk, f.params.maxLevel(), new int[] {1, 2, 3, 5, 8, 13}, true);
+        RotationKeySet keys =
+                f.kg.genRotationKeysForSteps(f.sk, f.params.maxLevel(), new int[] {1, 2, 3, 5, 8, 13}, true);
         Path full = dir.resolve("full.hks"), seeded = dir.resolve("seeded.hks");
         KeyStore.write(full, keys, false);
         KeyStore.write(seeded, keys, true);
@@ -115,7 +123,9 @@ class SerializationTest {
                     assertEquals(2, st.keysLoaded());
                     assertEquals(2, two.size());
                     assertSameKey(keys.get(g3, "3").key(), two.get(g3, "3").key());
-                    var e = assertThrows(MissingRotationKeyException.class, () -> st.load(List.of(f.params.galoisElementForRotation(4))));
+                    var e = assertThrows(
+                            MissingRotationKeyException.class,
+                            () -> st.load(List.of(f.params.galoisElementForRotation(4))));
                     assertTrue(e.getMessage().contains("rotation by 4"), e.getMessage());
                     assertEquals(keys.size(), st.verifyAll());
                 }
@@ -129,7 +139,7 @@ class SerializationTest {
         assertTrue(e.getMessage().contains("other parameters"), e.getMessage());
         // a damaged key is found when it is read, and by inspection; the others still load
         byte[] bytes = Files.readAllBytes(full);
-        bytes[bytes.length - 100] ^= 1;   // inside the last key
+        bytes[bytes.length - 100] ^= 1; // inside the last key
         Path bad = dir.resolve("bad.hks");
         Files.write(bad, bytes);
         assertFalse(Inspector.inspect(bad).ok());
@@ -148,8 +158,8 @@ class SerializationTest {
         Ciphertext ct = f.encrypt(ComplexVector.random(new SplittableRandom(1), f.params.slots()));
         byte[] good = CiphertextSerialization.write(ct);
         Function<byte[], Object> read = b -> CiphertextSerialization.readCiphertext(b, f.ctx);
-        assertRefused(read, java.util.Arrays.copyOf(good, good.length - 1), "truncated");
-        assertRefused(read, java.util.Arrays.copyOf(good, 40), "truncated");
+        assertRefused(read, Arrays.copyOf(good, good.length - 1), "truncated");
+        assertRefused(read, Arrays.copyOf(good, 40), "truncated");
         byte[] flip = good.clone();
         flip[500] ^= 0x10;
         assertRefused(read, flip, "checksum");
@@ -171,7 +181,7 @@ class SerializationTest {
         // a residue ≥ its prime, with the checksum fixed up: the body check catches it
         byte[] big = good.clone();
         ByteBuffer.wrap(big).order(ByteOrder.LITTLE_ENDIAN).putLong(69, -1L);
-        io.hoist.testing.SeededFuzz.fixTrailingCrc(big);
+        SeededFuzz.fixTrailingCrc(big);
         assertRefused(read, big, "not below its prime");
     }
 

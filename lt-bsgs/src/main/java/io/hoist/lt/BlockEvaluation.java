@@ -4,21 +4,24 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ring.Op;
-
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * A block product's output ciphertexts (one per block row) and this evaluation's own counts; on the
  * six-phase schedule also the grouping it ran with and its traffic ledger (summed over the blocks).
  */
-public record BlockEvaluation(ImmutableList<Ciphertext> outputs, ImmutableMap<Op, Long> counts,
-                              Optional<Grouping> grouping, Optional<TrafficLedger> traffic) {
+public record BlockEvaluation(
+        ImmutableList<Ciphertext> outputs,
+        ImmutableMap<Op, Long> counts,
+        Optional<Grouping> grouping,
+        Optional<TrafficLedger> traffic) {
 
     public BlockEvaluation {
-        java.util.Objects.requireNonNull(outputs, "outputs");
-        java.util.Objects.requireNonNull(counts, "counts");
-        java.util.Objects.requireNonNull(grouping, "grouping");
-        java.util.Objects.requireNonNull(traffic, "traffic");
+        Objects.requireNonNull(outputs, "outputs");
+        Objects.requireNonNull(counts, "counts");
+        Objects.requireNonNull(grouping, "grouping");
+        Objects.requireNonNull(traffic, "traffic");
     }
 
     /** The direct schedule's result: no grouping, no ledger. */

@@ -1,15 +1,19 @@
 package io.hoist.lt;
 
+import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.KeySwitcher;
+import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbPool;
 import io.hoist.ring.OpCounters;
-
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 
 /**
  * A block product on the direct schedule, hoisted across blocks. Column by column: the input
@@ -22,8 +26,15 @@ import java.util.List;
 final class BlockExecutor {
     private BlockExecutor() {}
 
-    static List<Ciphertext> run(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys,
-                                List<Ciphertext> inputs, EncodedBlockTransform ebt, OpCounters counters, double scale) {
+    static List<Ciphertext> run(
+            CkksContext ctx,
+            KeySwitcher ks,
+            LimbPool pool,
+            RotationKeySet keys,
+            List<Ciphertext> inputs,
+            EncodedBlockTransform ebt,
+            OpCounters counters,
+            double scale) {
         return run(ctx, ks, pool, keys, inputs, ebt, counters, scale, null);
     }
 
@@ -32,14 +43,23 @@ final class BlockExecutor {
      * phases 1–3, each block's phase 4 and each row's phases 5–6 walked by {@code walker} (one
      * working set and ledger for the whole product); null runs the direct schedule.
      */
-    static List<Ciphertext> run(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys,
-                                List<Ciphertext> inputs, EncodedBlockTransform ebt, OpCounters counters, double scale, PhasedExecutor walker) {
-        ExecState[] row = accumulate(ctx, ks, pool, keys, inputs::get, allColumns(ebt.blockCols()), ebt, counters, walker);
+    static List<Ciphertext> run(
+            CkksContext ctx,
+            KeySwitcher ks,
+            LimbPool pool,
+            RotationKeySet keys,
+            List<Ciphertext> inputs,
+            EncodedBlockTransform ebt,
+            OpCounters counters,
+            double scale,
+            PhasedExecutor walker) {
+        ExecState[] row =
+                accumulate(ctx, ks, pool, keys, inputs::get, allColumns(ebt.blockCols()), ebt, counters, walker);
         try {
             List<Ciphertext> out = new ArrayList<>(row.length);
             for (int br = 0; br < row.length; br++) {
                 if (row[br] == null) {
-                    out.add(zero(ctx, ebt.level() - 1, scale));   // an all-zero block row: M·x is exactly 0 there
+                    out.add(zero(ctx, ebt.level() - 1, scale)); // an all-zero block row: M·x is exactly 0 there
                     continue;
                 }
                 if (walker != null) walker.output(row[br]);
@@ -81,8 +101,16 @@ final class BlockExecutor {
      * column, accumulated into the row states. A row with no block in these columns has no state
      * (null). The caller closes the states.
      */
-    static ExecState[] accumulate(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys, java.util.function.IntFunction<Ciphertext> input,
-                                  int[] columns, EncodedBlockTransform ebt, OpCounters counters, PhasedExecutor walker) {
+    static ExecState[] accumulate(
+            CkksContext ctx,
+            KeySwitcher ks,
+            LimbPool pool,
+            RotationKeySet keys,
+            IntFunction<Ciphertext> input,
+            int[] columns,
+            EncodedBlockTransform ebt,
+            OpCounters counters,
+            PhasedExecutor walker) {
         EncodedTransform any = firstBlock(ebt);
         ExecState[] row = new ExecState[ebt.blockRows()];
         if (any == null) return row;
@@ -112,18 +140,25 @@ final class BlockExecutor {
     }
 
     /** Phases 1–4 for {@code inputs} (block column → ciphertext): each touched block row's partial sums. */
-    static List<BlockRowPartial> partials(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys,
-                                          java.util.SortedMap<Integer, Ciphertext> inputs, EncodedBlockTransform ebt, OpCounters counters, double scale) {
+    static List<BlockRowPartial> partials(
+            CkksContext ctx,
+            KeySwitcher ks,
+            LimbPool pool,
+            RotationKeySet keys,
+            SortedMap<Integer, Ciphertext> inputs,
+            EncodedBlockTransform ebt,
+            OpCounters counters,
+            double scale) {
         int[] columns = inputs.keySet().stream().mapToInt(Integer::intValue).toArray();
         ExecState[] row = accumulate(ctx, ks, pool, keys, inputs::get, columns, ebt, counters, null);
         try {
             List<BlockRowPartial> out = new ArrayList<>();
             for (int br = 0; br < row.length; br++) {
                 if (row[br] == null) continue;
-                com.google.common.collect.ImmutableSortedSet.Builder<Integer> cols = com.google.common.collect.ImmutableSortedSet.naturalOrder();
+                ImmutableSortedSet.Builder<Integer> cols = ImmutableSortedSet.naturalOrder();
                 for (int bc : columns) if (ebt.block(br, bc) != null) cols.add(bc);
                 int[] ids = ExecState.sumBuffers(row[br].prog);
-                io.hoist.ckks.PolyQP[] u = new io.hoist.ckks.PolyQP[ids.length];
+                PolyQP[] u = new PolyQP[ids.length];
                 for (int i = 0; i < ids.length; i++) u[i] = row[br].copyOut(ids[i]);
                 out.add(new BlockRowPartial(ctx.params(), ebt.plan(), ebt.level(), br, scale, cols.build(), u));
             }
@@ -134,10 +169,19 @@ final class BlockExecutor {
     }
 
     /** Phases 5–6 of a block row from its summed partials: the row's output ciphertext. */
-    static Ciphertext finish(CkksContext ctx, KeySwitcher ks, LimbPool pool, RotationKeySet keys, LtProgram prog, BlockRowPartial sum, OpCounters counters) {
+    static Ciphertext finish(
+            CkksContext ctx,
+            KeySwitcher ks,
+            LimbPool pool,
+            RotationKeySet keys,
+            LtProgram prog,
+            BlockRowPartial sum,
+            OpCounters counters) {
         try (ExecState st = new ExecState(ctx, ks, pool, prog, null, keys, null, counters)) {
             int[] ids = ExecState.sumBuffers(prog);
-            if (ids.length != sum.polynomialCount()) throw new IllegalArgumentException("the partial holds " + sum.polynomialCount() + " polynomials, the program sums into " + ids.length);
+            if (ids.length != sum.polynomialCount())
+                throw new IllegalArgumentException("the partial holds " + sum.polynomialCount()
+                        + " polynomials, the program sums into " + ids.length);
             for (int i = 0; i < ids.length; i++) st.copyIn(ids[i], sum.sum(i));
             DirectExecutor.runPhases(st, 5, 6);
             return st.output(sum.scale());
@@ -145,7 +189,7 @@ final class BlockExecutor {
     }
 
     private static int[] allColumns(int cols) {
-        return java.util.stream.IntStream.range(0, cols).toArray();
+        return IntStream.range(0, cols).toArray();
     }
 
     private static void close(ExecState[] states) {
@@ -171,6 +215,10 @@ final class BlockExecutor {
 
     /** The trivial encryption of zero (both parts zero). */
     private static Ciphertext zero(CkksContext ctx, int level, double scale) {
-        return new Ciphertext(ctx.params(), scale, ctx.ringQ().newPoly(level, Domain.NTT), ctx.ringQ().newPoly(level, Domain.NTT));
+        return new Ciphertext(
+                ctx.params(),
+                scale,
+                ctx.ringQ().newPoly(level, Domain.NTT),
+                ctx.ringQ().newPoly(level, Domain.NTT));
     }
 }

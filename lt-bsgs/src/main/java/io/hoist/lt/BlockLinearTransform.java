@@ -4,10 +4,13 @@ import com.google.common.base.Preconditions;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.ComplexVector;
-
+import io.hoist.ckks.SizeLimitException;
+import it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.function.IntPredicate;
 
 /**
  * An m×n matrix cut into b×b blocks, b a power of two dividing the slot count: ⌈m/b⌉ block rows
@@ -35,12 +38,17 @@ public final class BlockLinearTransform {
     private final BlockSource source;
 
     private BlockLinearTransform(int rows, int cols, int blockDim, BlockSource source) {
-        Preconditions.checkArgument(rows >= 1 && cols >= 1, "a matrix needs at least one row and one column, got %s×%s", rows, cols);
-        Preconditions.checkArgument(blockDim >= 1 && Integer.bitCount(blockDim) == 1, "the block dimension must be a power of two, got %s", blockDim);
+        Preconditions.checkArgument(
+                rows >= 1 && cols >= 1, "a matrix needs at least one row and one column, got %s×%s", rows, cols);
+        Preconditions.checkArgument(
+                blockDim >= 1 && Integer.bitCount(blockDim) == 1,
+                "the block dimension must be a power of two, got %s",
+                blockDim);
         long blocks = blockCount(rows, cols, blockDim);
         if (blocks > MAX_BLOCKS) {
-            throw new io.hoist.ckks.SizeLimitException("a " + rows + "×" + cols + " matrix in blocks of " + blockDim + " has " + ceilDiv(rows, blockDim) + "×"
-                    + ceilDiv(cols, blockDim) + " = " + blocks + " blocks, more than the " + MAX_BLOCKS + " one product can index; use larger blocks");
+            throw new SizeLimitException("a " + rows + "×" + cols + " matrix in blocks of " + blockDim
+                    + " has " + ceilDiv(rows, blockDim) + "×" + ceilDiv(cols, blockDim) + " = " + blocks
+                    + " blocks, more than the " + MAX_BLOCKS + " one product can index; use larger blocks");
         }
         this.rows = rows;
         this.cols = cols;
@@ -126,8 +134,9 @@ public final class BlockLinearTransform {
     private static LinearTransform block(int rows, int cols, int b, int br, int bc, Entries re, Entries im) {
         int i0 = br * b, j0 = bc * b;
         int h = Math.min(b, rows - i0), w = Math.min(b, cols - j0);
-        if (h <= 0 || w <= 0) throw new IndexOutOfBoundsException("block (" + br + ", " + bc + ") is outside the matrix");
-        it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap<ComplexVector> diags = new it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap<>();
+        if (h <= 0 || w <= 0)
+            throw new IndexOutOfBoundsException("block (" + br + ", " + bc + ") is outside the matrix");
+        Int2ObjectAVLTreeMap<ComplexVector> diags = new Int2ObjectAVLTreeMap<>();
         for (int r = 0; r < b; r++) {
             double[] a = new double[b], c = new double[b];
             boolean nonzero = false;
@@ -140,25 +149,44 @@ public final class BlockLinearTransform {
             }
             if (nonzero) diags.put(r, new ComplexVector(a, c));
         }
-        return diags.isEmpty() ? null : LinearTransform.ofDiagonals(b, diags);   // b is a power of two: the indices are final
+        return diags.isEmpty()
+                ? null
+                : LinearTransform.ofDiagonals(b, diags); // b is a power of two: the indices are final
     }
 
     /**
      * The same matrix with only the blocks whose row and column pass the filters (the others read as
      * zero): the share of one worker of a block product split across machines.
      */
-    public BlockLinearTransform restrictedTo(java.util.function.IntPredicate blockRows, java.util.function.IntPredicate blockCols) {
+    public BlockLinearTransform restrictedTo(IntPredicate blockRows, IntPredicate blockCols) {
         Objects.requireNonNull(blockRows, "blockRows");
         Objects.requireNonNull(blockCols, "blockCols");
-        return new BlockLinearTransform(rows, cols, blockDim, (br, bc) -> blockRows.test(br) && blockCols.test(bc) ? source.block(br, bc) : null);
+        return new BlockLinearTransform(
+                rows,
+                cols,
+                blockDim,
+                (br, bc) -> blockRows.test(br) && blockCols.test(bc) ? source.block(br, bc) : null);
     }
 
-    public int rows() { return rows; }
-    public int cols() { return cols; }
+    public int rows() {
+        return rows;
+    }
+
+    public int cols() {
+        return cols;
+    }
     /** b: each block is b×b and each ciphertext carries b entries. */
-    public int blockDimension() { return blockDim; }
-    public int blockRows() { return (rows - 1) / blockDim + 1; }
-    public int blockCols() { return (cols - 1) / blockDim + 1; }
+    public int blockDimension() {
+        return blockDim;
+    }
+
+    public int blockRows() {
+        return (rows - 1) / blockDim + 1;
+    }
+
+    public int blockCols() {
+        return (cols - 1) / blockDim + 1;
+    }
 
     /** Block (row, column), checked against the block dimension; null when all zero. */
     public LinearTransform block(int blockRow, int blockCol) {
@@ -166,7 +194,8 @@ public final class BlockLinearTransform {
         Objects.checkIndex(blockCol, blockCols());
         LinearTransform t = source.block(blockRow, blockCol);
         if (t != null && t.dimension() != blockDim) {
-            throw new IllegalArgumentException("block (" + blockRow + ", " + blockCol + ") has dimension " + t.dimension() + ", expected " + blockDim);
+            throw new IllegalArgumentException("block (" + blockRow + ", " + blockCol + ") has dimension "
+                    + t.dimension() + ", expected " + blockDim);
         }
         return t;
     }
@@ -186,22 +215,30 @@ public final class BlockLinearTransform {
 
     /** x (length cols) cut into the block columns' vectors of b entries, the last zero-padded. */
     public ImmutableList<ComplexVector> splitInput(ComplexVector x) {
-        if (x.length() != cols) throw new IllegalArgumentException("input has " + x.length() + " entries, the matrix " + cols + " columns");
+        if (x.length() != cols)
+            throw new IllegalArgumentException("input has " + x.length() + " entries, the matrix " + cols + " columns");
         return split(x, blockCols());
     }
 
     /** One block column's vector (b entries) repeated to fill {@code slots}, ready to encode. */
     public ComplexVector replicate(ComplexVector part, int slots) {
-        if (part.length() != blockDim) throw new IllegalArgumentException("a block column's vector has " + blockDim + " entries, got " + part.length());
-        if (slots % blockDim != 0) throw new IllegalArgumentException("block dimension " + blockDim + " does not divide " + slots + " slots");
+        if (part.length() != blockDim)
+            throw new IllegalArgumentException(
+                    "a block column's vector has " + blockDim + " entries, got " + part.length());
+        if (slots % blockDim != 0)
+            throw new IllegalArgumentException("block dimension " + blockDim + " does not divide " + slots + " slots");
         double[] a = new double[slots], c = new double[slots];
-        for (int t = 0; t < slots; t++) { a[t] = part.re(t % blockDim); c[t] = part.im(t % blockDim); }
+        for (int t = 0; t < slots; t++) {
+            a[t] = part.re(t % blockDim);
+            c[t] = part.im(t % blockDim);
+        }
         return new ComplexVector(a, c);
     }
 
     /** The output vector (length rows) from the block rows' vectors (their first b entries). */
     public ComplexVector joinOutput(List<ComplexVector> parts) {
-        if (parts.size() != blockRows()) throw new IllegalArgumentException(parts.size() + " output parts for " + blockRows() + " block rows");
+        if (parts.size() != blockRows())
+            throw new IllegalArgumentException(parts.size() + " output parts for " + blockRows() + " block rows");
         double[] a = new double[rows], c = new double[rows];
         for (int i = 0; i < rows; i++) {
             ComplexVector p = parts.get(i / blockDim);
@@ -214,7 +251,7 @@ public final class BlockLinearTransform {
     /** Plaintext reference y = M·x block by block (reads every block). */
     public ComplexVector apply(ComplexVector x) {
         List<ComplexVector> xs = splitInput(x);
-        List<ComplexVector> ys = new java.util.ArrayList<>();
+        List<ComplexVector> ys = new ArrayList<>();
         for (int br = 0; br < blockRows(); br++) {
             ComplexVector y = ComplexVector.zeros(blockDim);
             for (int bc = 0; bc < blockCols(); bc++) {
@@ -240,6 +277,7 @@ public final class BlockLinearTransform {
 
     @Override
     public String toString() {
-        return "BlockLinearTransform[" + rows + "×" + cols + ", " + blockRows() + "×" + blockCols() + " blocks of " + blockDim + "]";
+        return "BlockLinearTransform[" + rows + "×" + cols + ", " + blockRows() + "×" + blockCols() + " blocks of "
+                + blockDim + "]";
     }
 }

@@ -7,8 +7,7 @@ import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.ScaleMismatchException;
-import io.hoist.ring.RnsPoly;
-
+import java.util.Iterator;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -30,7 +29,14 @@ public final class BlockRowPartial {
     /** The phase-4 outputs in program order (U_{0,k}, U_{1,k} per giant step); never handed out. */
     private final PolyQP[] sums;
 
-    BlockRowPartial(CkksParameters params, Plan plan, int level, int blockRow, double scale, ImmutableSortedSet<Integer> columns, PolyQP[] sums) {
+    BlockRowPartial(
+            CkksParameters params,
+            Plan plan,
+            int level,
+            int blockRow,
+            double scale,
+            ImmutableSortedSet<Integer> columns,
+            PolyQP[] sums) {
         this.params = params;
         this.plan = plan;
         this.level = level;
@@ -40,19 +46,34 @@ public final class BlockRowPartial {
         this.sums = sums;
     }
 
-    public CkksParameters params() { return params; }
+    public CkksParameters params() {
+        return params;
+    }
     /** The plan of the block product (one for every block). */
-    public Plan plan() { return plan; }
+    public Plan plan() {
+        return plan;
+    }
     /** The level of the input ciphertexts (the output is one below). */
-    public int level() { return level; }
-    public int blockRow() { return blockRow; }
+    public int level() {
+        return level;
+    }
+
+    public int blockRow() {
+        return blockRow;
+    }
     /** The scale the row's output ciphertext will have: Δ_in·Δ_pt/q_ℓ. */
-    public double scale() { return scale; }
+    public double scale() {
+        return scale;
+    }
     /** The block columns summed in. */
-    public ImmutableSortedSet<Integer> columns() { return columns; }
+    public ImmutableSortedSet<Integer> columns() {
+        return columns;
+    }
 
     /** Polynomials held (each over QP, or Q only where the program keeps Q limbs only). */
-    public int polynomialCount() { return sums.length; }
+    public int polynomialCount() {
+        return sums.length;
+    }
 
     /** Bytes of the residues held. */
     public long memoryBytes() {
@@ -80,7 +101,7 @@ public final class BlockRowPartial {
      * produce them lazily (parsed from bytes as the iteration reaches them).
      */
     public static BlockRowPartial sum(Iterable<BlockRowPartial> parts, CkksContext ctx) {
-        java.util.Iterator<BlockRowPartial> it = parts.iterator();
+        Iterator<BlockRowPartial> it = parts.iterator();
         Preconditions.checkArgument(it.hasNext(), "no partials to sum");
         BlockRowPartial first = it.next();
         TreeSet<Integer> cols = new TreeSet<>(first.columns);
@@ -93,7 +114,9 @@ public final class BlockRowPartial {
             BlockRowPartial o = it.next();
             first.checkCompatible(o);
             for (int c : o.columns) {
-                if (!cols.add(c)) throw new IllegalArgumentException("block row " + first.blockRow + ": column " + c + " is in two partials (it would be counted twice)");
+                if (!cols.add(c))
+                    throw new IllegalArgumentException("block row " + first.blockRow + ": column " + c
+                            + " is in two partials (it would be counted twice)");
             }
             for (int i = 0; i < acc.length; i++) {
                 PolyQP b = o.sums[i];
@@ -101,26 +124,43 @@ public final class BlockRowPartial {
                 if (acc[i].p() != null) ctx.ringP().add(acc[i].p(), b.p(), acc[i].p());
             }
         }
-        return new BlockRowPartial(first.params, first.plan, first.level, first.blockRow, first.scale, ImmutableSortedSet.copyOf(cols), acc);
+        return new BlockRowPartial(
+                first.params,
+                first.plan,
+                first.level,
+                first.blockRow,
+                first.scale,
+                ImmutableSortedSet.copyOf(cols),
+                acc);
     }
 
     private void checkCompatible(BlockRowPartial o) {
         if (!o.params.equals(params)) throw new ParameterMismatchException("partials made under other parameters");
-        if (o.blockRow != blockRow) throw new IllegalArgumentException("partials of block rows " + blockRow + " and " + o.blockRow + " do not add up");
+        if (o.blockRow != blockRow)
+            throw new IllegalArgumentException(
+                    "partials of block rows " + blockRow + " and " + o.blockRow + " do not add up");
         if (!o.plan.equals(plan) || o.level != level) {
-            throw new IllegalArgumentException("block row " + blockRow + ": partials of other plans or levels (" + plan.describe() + " at level " + level + " vs " + o.plan.describe() + " at level " + o.level + ")");
+            throw new IllegalArgumentException(
+                    "block row " + blockRow + ": partials of other plans or levels (" + plan.describe() + " at level "
+                            + level + " vs " + o.plan.describe() + " at level " + o.level + ")");
         }
-        if (o.scale != scale) throw new ScaleMismatchException("block row " + blockRow + ": partials with scales " + scale + " and " + o.scale);
-        if (o.sums.length != sums.length) throw new IllegalArgumentException("partials with " + sums.length + " and " + o.sums.length + " polynomials");
+        if (o.scale != scale)
+            throw new ScaleMismatchException(
+                    "block row " + blockRow + ": partials with scales " + scale + " and " + o.scale);
+        if (o.sums.length != sums.length)
+            throw new IllegalArgumentException(
+                    "partials with " + sums.length + " and " + o.sums.length + " polynomials");
         for (int i = 0; i < sums.length; i++) {
             if ((o.sums[i].p() == null) != (sums[i].p() == null) || o.sums[i].domain() != sums[i].domain()) {
-                throw new IllegalArgumentException("block row " + blockRow + ": polynomial " + i + " has another shape or domain in the two partials");
+                throw new IllegalArgumentException("block row " + blockRow + ": polynomial " + i
+                        + " has another shape or domain in the two partials");
             }
         }
     }
 
     @Override
     public String toString() {
-        return "BlockRowPartial[row " + blockRow + ", columns " + columns + ", " + plan.describe() + ", level " + level + "]";
+        return "BlockRowPartial[row " + blockRow + ", columns " + columns + ", " + plan.describe() + ", level " + level
+                + "]";
     }
 }

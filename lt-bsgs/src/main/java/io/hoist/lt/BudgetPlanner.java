@@ -26,20 +26,36 @@ public final class BudgetPlanner {
     public record WorkingSet(LatencyModel model) implements Budget {}
 
     /** The fastest plan of {@code algorithm} (null: any) for one matrix with diagonal {@code indices} of dimension n. */
-    public static Plan fastest(int n, Collection<Integer> indices, LimbLayout lay, Algorithm algorithm, Budget budget, CostModel model, Storage storage) {
-        return fastest(List.of(n), List.of(indices), lay, algorithm, budget, model, storage).get(0);
+    public static Plan fastest(
+            int n,
+            Collection<Integer> indices,
+            LimbLayout lay,
+            Algorithm algorithm,
+            Budget budget,
+            CostModel model,
+            Storage storage) {
+        return fastest(List.of(n), List.of(indices), lay, algorithm, budget, model, storage)
+                .get(0);
     }
 
     /**
      * The fastest plans for several matrices at one layout; under a key or key-memory budget their
      * keys are one union (rotation amounts: the matrices act on the same slots).
      */
-    public static List<Plan> fastest(List<Integer> dims, List<? extends Collection<Integer>> indices, LimbLayout lay, Algorithm algorithm,
-                                     Budget budget, CostModel model, Storage storage) {
-        if (dims.size() != indices.size() || dims.isEmpty()) throw new IllegalArgumentException(dims.size() + " dimensions for " + indices.size() + " index sets");
+    public static List<Plan> fastest(
+            List<Integer> dims,
+            List<? extends Collection<Integer>> indices,
+            LimbLayout lay,
+            Algorithm algorithm,
+            Budget budget,
+            CostModel model,
+            Storage storage) {
+        if (dims.size() != indices.size() || dims.isEmpty())
+            throw new IllegalArgumentException(dims.size() + " dimensions for " + indices.size() + " index sets");
         if (budget instanceof WorkingSet ws) {
             List<Plan> out = new ArrayList<>();
-            for (int i = 0; i < dims.size(); i++) out.add(fastestInWorkingSet(dims.get(i), indices.get(i), lay, algorithm, ws.model(), storage));
+            for (int i = 0; i < dims.size(); i++)
+                out.add(fastestInWorkingSet(dims.get(i), indices.get(i), lay, algorithm, ws.model(), storage));
             return out;
         }
         int maxKeys = switch (budget) {
@@ -51,7 +67,8 @@ public final class BudgetPlanner {
         for (int i = 0; i < dims.size(); i++) {
             List<JointPlanner.Candidate> c = new ArrayList<>();
             for (Plan p : Plan.candidates(dims.get(i), indices.get(i), algorithm)) {
-                long[] keys = p.rotations().stream().mapToLong(Integer::longValue).toArray();
+                long[] keys =
+                        p.rotations().stream().mapToLong(Integer::longValue).toArray();
                 c.add(new JointPlanner.Candidate(p, keys, model.predictNanos(p.cost(lay, storage), lay)));
             }
             cands.add(c);
@@ -59,22 +76,36 @@ public final class BudgetPlanner {
         return JointPlanner.choose(cands, new long[0], maxKeys, false).plans();
     }
 
-    private static Plan fastestInWorkingSet(int n, Collection<Integer> indices, LimbLayout lay, Algorithm algorithm, LatencyModel model, Storage storage) {
+    private static Plan fastestInWorkingSet(
+            int n,
+            Collection<Integer> indices,
+            LimbLayout lay,
+            Algorithm algorithm,
+            LatencyModel model,
+            Storage storage) {
         Plan best = null;
         double bestMicros = Double.POSITIVE_INFINITY;
         long smallest = Long.MAX_VALUE;
         for (Plan p : Plan.candidates(n, indices, algorithm)) {
-            if (p.algorithm() == Algorithm.BSGS) continue;   // full rotations over Q: no six-phase schedule
+            if (p.algorithm() == Algorithm.BSGS) continue; // full rotations over Q: no six-phase schedule
             LtProgram prog = LtProgram.compile(p, lay);
             long min = ScheduleCompiler.minimalBudget(prog, storage);
             smallest = Math.min(smallest, min);
             if (min > model.onChipBytes()) continue;
-            double micros = ScheduleCompiler.evaluate(prog, storage, ScheduleCompiler.bestGrouping(prog, storage, model.onChipBytes()), model).latencyMicros();
-            if (micros < bestMicros) { best = p; bestMicros = micros; }
+            double micros = ScheduleCompiler.evaluate(
+                            prog, storage, ScheduleCompiler.bestGrouping(prog, storage, model.onChipBytes()), model)
+                    .latencyMicros();
+            if (micros < bestMicros) {
+                best = p;
+                bestMicros = micros;
+            }
         }
         if (best == null) {
-            throw new WorkingSetTooSmallException("no split fits a working set of " + model.onChipBytes() + " bytes (the smallest feasible is "
-                    + smallest + " bytes)", model.onChipBytes(), smallest);
+            throw new WorkingSetTooSmallException(
+                    "no split fits a working set of " + model.onChipBytes() + " bytes (the smallest feasible is "
+                            + smallest + " bytes)",
+                    model.onChipBytes(),
+                    smallest);
         }
         return best;
     }

@@ -5,5 +5,13 @@ package io.hoist.lt;
  * polynomial), key-switching inner products, plaintext products, limb (I)NTTs, rotation keys and
  * their bytes (full and seeded), and modular multiplications by the §6.2 model.
  */
-public record Cost(long decompose, long modDown, long keySwitchInnerProducts, long ptMuls, long ntt,
-                   int rotationKeys, long keyBytes, long seededKeyBytes, double modMuls) {}
+public record Cost(
+        long decompose,
+        long modDown,
+        long keySwitchInnerProducts,
+        long ptMuls,
+        long ntt,
+        int rotationKeys,
+        long keyBytes,
+        long seededKeyBytes,
+        double modMuls) {}

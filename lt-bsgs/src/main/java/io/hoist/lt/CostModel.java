@@ -1,9 +1,8 @@
 package io.hoist.lt;
 
 import com.google.common.base.Preconditions;
-import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
-
 import java.util.List;
+import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 
 /**
  * A linear time model of one evaluation: t = a·(pointwise modular multiplications: BConv, KS-IP,
@@ -24,7 +23,8 @@ public record CostModel(double nanosPerModMul, double nanosPerKeyByte, double na
     public static double[] features(Cost c, LimbLayout lay) {
         double perTransform = CountingInterpreter.transformMults(lay);
         double priced = ((double) c.decompose() * lay.beta() * lay.d() + (double) c.modDown() * lay.d()) * perTransform;
-        double keyBytesStreamed = c.rotationKeys() == 0 ? 0 : (double) c.keySwitchInnerProducts() * c.keyBytes() / c.rotationKeys();
+        double keyBytesStreamed =
+                c.rotationKeys() == 0 ? 0 : (double) c.keySwitchInnerProducts() * c.keyBytes() / c.rotationKeys();
         return new double[] {c.modMuls() - priced, keyBytesStreamed, c.ntt() * perTransform};
     }
 
@@ -35,8 +35,14 @@ public record CostModel(double nanosPerModMul, double nanosPerKeyByte, double na
 
     /** Least-squares constants from measured runs (cost, its layout, nanoseconds); needs at least three runs. */
     public static CostModel fit(List<Cost> costs, List<LimbLayout> layouts, List<Double> nanos) {
-        Preconditions.checkArgument(costs.size() == nanos.size() && costs.size() == layouts.size(), "%s costs, %s layouts, %s times", costs.size(), layouts.size(), nanos.size());
-        Preconditions.checkArgument(costs.size() >= 3, "fitting three constants needs at least three measured runs, got %s", costs.size());
+        Preconditions.checkArgument(
+                costs.size() == nanos.size() && costs.size() == layouts.size(),
+                "%s costs, %s layouts, %s times",
+                costs.size(),
+                layouts.size(),
+                nanos.size());
+        Preconditions.checkArgument(
+                costs.size() >= 3, "fitting three constants needs at least three measured runs, got %s", costs.size());
         double[][] x = new double[costs.size()][];
         double[] y = new double[costs.size()];
         for (int i = 0; i < y.length; i++) {

@@ -1,5 +1,7 @@
 package io.hoist.lt;
 
+import java.util.List;
+import java.util.Set;
 
 /**
  * Walks an {@link LtProgram} without arithmetic. {@link #counts} adds up each step's closed-form
@@ -22,11 +24,15 @@ public final class CountingInterpreter {
      * 1–3 once per input ciphertext ({@code blockCols}), phase 4 once per nonzero block with that
      * block's own diagonals, phases 5–6 once per output ciphertext ({@code blockRows}).
      */
-    public static Cost blockCounts(LtProgram program, Storage storage, int blockRows, int blockCols,
-                                   java.util.List<? extends java.util.Set<Integer>> blockDiagonals) {
+    public static Cost blockCounts(
+            LtProgram program,
+            Storage storage,
+            int blockRows,
+            int blockCols,
+            List<? extends Set<Integer>> blockDiagonals) {
         long[] sum = new long[5];
         add(sum, tally(program, storage, 1, 3, null), blockCols);
-        for (java.util.Set<Integer> b : blockDiagonals) add(sum, tally(program, storage, 4, 4, b), 1);
+        for (Set<Integer> b : blockDiagonals) add(sum, tally(program, storage, 4, 4, b), 1);
         add(sum, tally(program, storage, 5, 6, null), blockRows);
         return total(program, sum);
     }
@@ -36,18 +42,24 @@ public final class CountingInterpreter {
     }
 
     /** {decompose, modDown, ksip, ptMuls, ntt} of the steps of phases [from, to]; diagonal sums over {@code only} when given. */
-    private static long[] tally(LtProgram program, Storage storage, int fromPhase, int toPhase, java.util.Set<Integer> only) {
+    private static long[] tally(LtProgram program, Storage storage, int fromPhase, int toPhase, Set<Integer> only) {
         LimbLayout lay = program.layout();
         int d = lay.d(), lq = lay.lq(), beta = lay.beta();
         long dec = 0, md = 0, ksip = 0, pt = 0, ntt = 0;
         for (LtProgram.Step s : program.steps()) {
             if (s.phase() < fromPhase || s.phase() > toPhase) continue;
             switch (s.kind()) {
-                case DECOMPOSE -> { dec++; ntt += (long) beta * d; }
+                case DECOMPOSE -> {
+                    dec++;
+                    ntt += (long) beta * d;
+                }
                 case KEY_SWITCH -> ksip++;
                 case INTT -> ntt += d;
-                case MOD_DOWN -> md++;   // coefficient domain: its INTT is the preceding INTT step, no NTT after
-                case MOD_DOWN_RESCALE, MOD_DOWN_KEEP_LEVEL -> { md++; ntt += d; }
+                case MOD_DOWN -> md++; // coefficient domain: its INTT is the preceding INTT step, no NTT after
+                case MOD_DOWN_RESCALE, MOD_DOWN_KEEP_LEVEL -> {
+                    md++;
+                    ntt += d;
+                }
                 case DIAGONAL_SUM -> {
                     for (int t = 0; t < s.diagonals().length(); t++) {
                         if (only != null && !only.contains(s.diagonals().get(t))) continue;
@@ -55,7 +67,7 @@ public final class CountingInterpreter {
                         if (storage == Storage.COMPACT) ntt += s.babies().get(t) == 0 ? lq : d;
                     }
                 }
-                case TIMES_P, MOVE -> { }
+                case TIMES_P, MOVE -> {}
             }
         }
         return new long[] {dec, md, ksip, pt, ntt};
@@ -64,7 +76,10 @@ public final class CountingInterpreter {
     private static Cost total(LtProgram program, long[] c) {
         LimbLayout lay = program.layout();
         int keys = program.plan().rotations().size();
-        double mults = c[0] * decomposeMults(lay) + c[1] * modDownMults(lay) + c[2] * keySwitchMults(lay) + c[3] * 2.0 * lay.d() * lay.n();
+        double mults = c[0] * decomposeMults(lay)
+                + c[1] * modDownMults(lay)
+                + c[2] * keySwitchMults(lay)
+                + c[3] * 2.0 * lay.d() * lay.n();
         return new Cost(c[0], c[1], c[2], c[3], c[4], keys, keys * lay.keyBytes(), keys * lay.seededKeyBytes(), mults);
     }
 
@@ -85,7 +100,9 @@ public final class CountingInterpreter {
 
     /** §6.2: ModDown = D·C_T + N·α(L+2) + N(L+1), with L + 1 = Lq. */
     static double modDownMults(LimbLayout lay) {
-        return lay.d() * transformMults(lay) + (double) lay.n() * lay.alpha() * (lay.level() + 2) + (double) lay.n() * lay.lq();
+        return lay.d() * transformMults(lay)
+                + (double) lay.n() * lay.alpha() * (lay.level() + 2)
+                + (double) lay.n() * lay.lq();
     }
 
     /** §6.2: KS-IP = 2βDN. */
@@ -111,11 +128,18 @@ public final class CountingInterpreter {
         TrafficLedger.Builder led = new TrafficLedger.Builder();
         for (LtProgram.Step s : program.steps()) {
             int p = s.phase();
-            long r0 = 0, w0 = 0;   // ciphertext-part limbs read / written
+            long r0 = 0, w0 = 0; // ciphertext-part limbs read / written
             long dig = 0, digW = 0, keys = 0, diag = 0, tw = 0;
             switch (s.kind()) {
-                case DECOMPOSE -> { r0 = lq; tw = (long) beta * d; digW = (long) beta * d; }
-                case TIMES_P -> { r0 = lq; w0 = lq; }
+                case DECOMPOSE -> {
+                    r0 = lq;
+                    tw = (long) beta * d;
+                    digW = (long) beta * d;
+                }
+                case TIMES_P -> {
+                    r0 = lq;
+                    w0 = lq;
+                }
                 case KEY_SWITCH -> {
                     dig = (long) beta * d;
                     keys = 2L * beta * d;
@@ -124,10 +148,25 @@ public final class CountingInterpreter {
                     if (s.accumulate()) r0 += 2L * d;
                     w0 = 2L * d;
                 }
-                case INTT -> { r0 = d; tw = d; w0 = d; }
-                case MOD_DOWN -> { r0 = d; w0 = lq; }
-                case MOD_DOWN_RESCALE -> { r0 = d; tw = d; w0 = lq - 1; }
-                case MOD_DOWN_KEEP_LEVEL -> { r0 = d; tw = d; w0 = lq; }
+                case INTT -> {
+                    r0 = d;
+                    tw = d;
+                    w0 = d;
+                }
+                case MOD_DOWN -> {
+                    r0 = d;
+                    w0 = lq;
+                }
+                case MOD_DOWN_RESCALE -> {
+                    r0 = d;
+                    tw = d;
+                    w0 = lq - 1;
+                }
+                case MOD_DOWN_KEEP_LEVEL -> {
+                    r0 = d;
+                    tw = d;
+                    w0 = lq;
+                }
                 case DIAGONAL_SUM -> {
                     for (int t = 0; t < s.babies().length(); t++) {
                         int limbs = s.babies().get(t) == 0 ? lq : d;
@@ -137,9 +176,11 @@ public final class CountingInterpreter {
                     }
                     w0 = 2L * d;
                 }
-                case MOVE -> { }
+                case MOVE -> {}
             }
-            long compact = s.kind() == LtProgram.Kind.DIAGONAL_SUM && storage == Storage.COMPACT ? (long) s.diagonals().length() * lay.compactBytes() : 0;
+            long compact = s.kind() == LtProgram.Kind.DIAGONAL_SUM && storage == Storage.COMPACT
+                    ? (long) s.diagonals().length() * lay.compactBytes()
+                    : 0;
             led.read(p, LedgerKind.CIPHERTEXT, r0 * lb);
             led.read(p, LedgerKind.DIGITS, dig * lb);
             led.read(p, LedgerKind.KEYS, keys * lb);

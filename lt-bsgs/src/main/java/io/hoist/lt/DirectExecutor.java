@@ -1,7 +1,7 @@
 package io.hoist.lt;
 
 import io.hoist.ckks.Ciphertext;
-
+import io.hoist.ring.Parallel;
 import java.util.List;
 
 /**
@@ -38,9 +38,9 @@ final class DirectExecutor {
             }
             switch (s.kind()) {
                 case DECOMPOSE -> {
-                    if (st.hasDigits(s.out().get(0))) break;   // shared with another transform (evaluateMany)
+                    if (st.hasDigits(s.out().get(0))) break; // shared with another transform (evaluateMany)
                     ExecState.DecomposeJob job = st.new DecomposeJob(s);
-                    io.hoist.ring.Parallel.ranges(st.threads, d, job::limbs);
+                    Parallel.ranges(st.threads, d, job::limbs);
                     job.end();
                 }
                 case TIMES_P -> st.timesP(s);
@@ -69,7 +69,9 @@ final class DirectExecutor {
     private static int layerEnd(List<LtProgram.Step> steps, int from, int threads) {
         if (threads < 2) return from;
         int end = from;
-        while (end < steps.size() && steps.get(end).kind() == LtProgram.Kind.KEY_SWITCH && !steps.get(end).accumulate()
+        while (end < steps.size()
+                && steps.get(end).kind() == LtProgram.Kind.KEY_SWITCH
+                && !steps.get(end).accumulate()
                 && steps.get(end).phase() == steps.get(from).phase()) end++;
         return end - from >= threads ? end : from;
     }

@@ -2,6 +2,11 @@ package io.hoist.lt;
 
 import com.google.common.base.Preconditions;
 import io.hoist.ckks.CkksParameters;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.IntUnaryOperator;
 
 /**
  * A {@link BlockLinearTransform}'s blocks encoded for one plan at one level: every block under the
@@ -18,8 +23,17 @@ public final class EncodedBlockTransform {
     /** [blockRow][blockCol], null for a zero block. */
     private final EncodedTransform[][] blocks;
 
-    EncodedBlockTransform(CkksParameters params, Plan plan, int level, double scale, Storage storage, BlockLinearTransform t, EncodedTransform[][] blocks) {
-        Preconditions.checkArgument(plan.algorithm() != Algorithm.BSGS, "block products hoist each input's rotations and need a hoisted algorithm (diagonal, dh-bsgs, th-bsgs), not bsgs");
+    EncodedBlockTransform(
+            CkksParameters params,
+            Plan plan,
+            int level,
+            double scale,
+            Storage storage,
+            BlockLinearTransform t,
+            EncodedTransform[][] blocks) {
+        Preconditions.checkArgument(
+                plan.algorithm() != Algorithm.BSGS,
+                "block products hoist each input's rotations and need a hoisted algorithm (diagonal, dh-bsgs, th-bsgs), not bsgs");
         this.params = params;
         this.plan = plan;
         this.level = level;
@@ -33,19 +47,45 @@ public final class EncodedBlockTransform {
         this.blocks = blocks;
     }
 
-    public CkksParameters params() { return params; }
+    public CkksParameters params() {
+        return params;
+    }
     /** The plan every block shares. */
-    public Plan plan() { return plan; }
-    public int level() { return level; }
-    public double scale() { return scale; }
-    public Storage storage() { return storage; }
-    public int rows() { return rows; }
-    public int cols() { return cols; }
-    public int blockDimension() { return blockDim; }
+    public Plan plan() {
+        return plan;
+    }
+
+    public int level() {
+        return level;
+    }
+
+    public double scale() {
+        return scale;
+    }
+
+    public Storage storage() {
+        return storage;
+    }
+
+    public int rows() {
+        return rows;
+    }
+
+    public int cols() {
+        return cols;
+    }
+
+    public int blockDimension() {
+        return blockDim;
+    }
     /** Output ciphertexts. */
-    public int blockRows() { return blockRows; }
+    public int blockRows() {
+        return blockRows;
+    }
     /** Input ciphertexts. */
-    public int blockCols() { return blockCols; }
+    public int blockCols() {
+        return blockCols;
+    }
 
     /** Blocks that are not all zero. */
     public int nonzeroBlocks() {
@@ -81,18 +121,25 @@ public final class EncodedBlockTransform {
      * evaluates a column apart, as tasks of a distributed product do: the input part of the program
      * runs once per column and row group holding a block of it; the rest is as in {@link #cost()}.
      */
-    public Cost cost(java.util.function.IntUnaryOperator rowGroupOf) {
+    public Cost cost(IntUnaryOperator rowGroupOf) {
         int rowsUsed = nonzeroRows(), colsUsed = 0;
         for (int bc = 0; bc < blockCols; bc++) {
-            java.util.Set<Integer> groups = new java.util.HashSet<>();
+            Set<Integer> groups = new HashSet<>();
             for (int br = 0; br < blockRows; br++) if (blocks[br][bc] != null) groups.add(rowGroupOf.applyAsInt(br));
             colsUsed += groups.size();
         }
-        EncodedTransform any = BlockExecutor.firstBlock(this);   // every block carries the one compiled program
+        EncodedTransform any = BlockExecutor.firstBlock(this); // every block carries the one compiled program
         LtProgram prog = any != null ? any.program() : LtProgram.compile(plan, LimbLayout.of(params, level));
-        return CountingInterpreter.blockCounts(prog, storage, rowsUsed, colsUsed,
-                java.util.Arrays.stream(blocks).flatMap(java.util.Arrays::stream).filter(java.util.Objects::nonNull)
-                        .map(EncodedTransform::diagonalIndexSet).toList());
+        return CountingInterpreter.blockCounts(
+                prog,
+                storage,
+                rowsUsed,
+                colsUsed,
+                Arrays.stream(blocks)
+                        .flatMap(Arrays::stream)
+                        .filter(Objects::nonNull)
+                        .map(EncodedTransform::diagonalIndexSet)
+                        .toList());
     }
 
     /**
@@ -107,7 +154,8 @@ public final class EncodedBlockTransform {
         if (any == null) return new TrafficLedger.Builder().build();
         int rowsUsed = nonzeroRows(), colsUsed = 0, dense = 0;
         for (int bc = 0; bc < blockCols; bc++) if (BlockExecutor.columnHasBlocks(this, bc)) colsUsed++;
-        for (EncodedTransform[] row : blocks) for (EncodedTransform b : row) if (b != null && b.diagonalCount() == plan.dimension()) dense++;
+        for (EncodedTransform[] row : blocks)
+            for (EncodedTransform b : row) if (b != null && b.diagonalCount() == plan.dimension()) dense++;
         if (plan.indices().size() == plan.dimension() && dense == nonzeroBlocks()) {
             return PhaseModel.of(plan, any.program().layout(), storage).blockLedger(g, colsUsed, rowsUsed, dense);
         }
@@ -123,6 +171,7 @@ public final class EncodedBlockTransform {
 
     @Override
     public String toString() {
-        return "EncodedBlockTransform[" + rows + "×" + cols + ", " + blockRows + "×" + blockCols + " blocks, " + plan.describe() + ", level " + level + "]";
+        return "EncodedBlockTransform[" + rows + "×" + cols + ", " + blockRows + "×" + blockCols + " blocks, "
+                + plan.describe() + ", level " + level + "]";
     }
 }

@@ -3,7 +3,6 @@ package io.hoist.lt;
 import com.google.common.collect.ImmutableMap;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ring.Op;
-
 import java.util.Optional;
 
 /**
@@ -12,7 +11,11 @@ import java.util.Optional;
  * time on the same evaluator), and, for the phased schedule, the grouping used and the traffic
  * ledger measured while it ran.
  */
-public record Evaluation(Ciphertext result, ImmutableMap<Op, Long> counts, Optional<Grouping> grouping, Optional<TrafficLedger> traffic) {
+public record Evaluation(
+        Ciphertext result,
+        ImmutableMap<Op, Long> counts,
+        Optional<Grouping> grouping,
+        Optional<TrafficLedger> traffic) {
     public long count(Op op) {
         return counts.getOrDefault(op, 0L);
     }

@@ -6,16 +6,19 @@ import io.hoist.ckks.GaloisKey;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.math.ModArith;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
 import io.hoist.ring.LimbPool;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
+import io.hoist.ring.Parallel;
 import io.hoist.ring.RnsPoly;
-
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * The buffers of one execution of an {@link LtProgram} and the kernels of its steps, each over a
@@ -37,6 +40,7 @@ final class ExecState implements AutoCloseable {
     final int level, lq, d, n;
     /** The engine's threads: the limbs of a key switch, a Decompose or a diagonal sum are spread over them. */
     final int threads;
+
     private final PolyQP[] polys;
     private final PolyQP[][] digits;
     private final GaloisKey[] keyOf;
@@ -46,12 +50,27 @@ final class ExecState implements AutoCloseable {
     /** R = 2^64 mod the QP prime of each limb, and its Shoup quotient: the compact lift lands in Montgomery form. */
     private final long[] montR, montRShoup;
 
-    ExecState(CkksContext ctx, KeySwitcher ks, LimbPool pool, LtProgram prog, EncodedTransform et, RotationKeySet keys, Ciphertext ct) {
+    ExecState(
+            CkksContext ctx,
+            KeySwitcher ks,
+            LimbPool pool,
+            LtProgram prog,
+            EncodedTransform et,
+            RotationKeySet keys,
+            Ciphertext ct) {
         this(ctx, ks, pool, prog, et, keys, ct, ctx.counters().child());
     }
 
     /** A state counting into {@code counters} (shared by the states of one block product). */
-    ExecState(CkksContext ctx, KeySwitcher ks, LimbPool pool, LtProgram prog, EncodedTransform et, RotationKeySet keys, Ciphertext ct, OpCounters counters) {
+    ExecState(
+            CkksContext ctx,
+            KeySwitcher ks,
+            LimbPool pool,
+            LtProgram prog,
+            EncodedTransform et,
+            RotationKeySet keys,
+            Ciphertext ct,
+            OpCounters counters) {
         this.ctx = ctx;
         this.ks = ks;
         this.pool = pool;
@@ -71,17 +90,18 @@ final class ExecState implements AutoCloseable {
         // every key up front, so a missing one is named before any work
         for (LtProgram.Step s : prog.steps()) {
             if (s.kind() == LtProgram.Kind.KEY_SWITCH) {
-                keyOf[s.index()] = keys.get(ctx.params().galoisElementForRotation(s.rotation()), "rotation by " + s.rotation());
+                keyOf[s.index()] =
+                        keys.get(ctx.params().galoisElementForRotation(s.rotation()), "rotation by " + s.rotation());
             }
         }
         this.montR = new long[d];
         this.montRShoup = new long[d];
         for (int j = 0; j < d; j++) {
             long q = ctx.primeQP(level, j);
-            montR[j] = io.hoist.math.ModArith.montgomeryR(q);
-            montRShoup[j] = io.hoist.math.ModArith.shoupQuotient(montR[j], q);
+            montR[j] = ModArith.montgomeryR(q);
+            montRShoup[j] = ModArith.shoupQuotient(montR[j], q);
         }
-        if (ct != null) {   // null for a state that resumes after phase 4 (a block row's summed partials)
+        if (ct != null) { // null for a state that resumes after phase 4 (a block row's summed partials)
             polys[prog.input0()] = new PolyQP(ct.poly(0), null);
             polys[prog.input1()] = new PolyQP(ct.poly(1), null);
         }
@@ -89,7 +109,9 @@ final class ExecState implements AutoCloseable {
 
     /** The buffers phase 4 writes (U_{0,k}, U_{1,k} per giant step), in program order. */
     static int[] sumBuffers(LtProgram prog) {
-        return prog.phase(4).stream().flatMapToInt(s -> java.util.stream.IntStream.of(s.out().get(0), s.out().get(1))).toArray();
+        return prog.phase(4).stream()
+                .flatMapToInt(s -> IntStream.of(s.out().get(0), s.out().get(1)))
+                .toArray();
     }
 
     /** A copy of buffer {@code id} in fresh (unpooled) arrays, for a value that outlives this state. */
@@ -101,8 +123,11 @@ final class ExecState implements AutoCloseable {
     /** Buffer {@code id} borrowed from the pool and filled with {@code src}'s residues. */
     void copyIn(int id, PolyQP src) {
         PolyQP dst = ensure(id, src.domain());
-        for (int j = 0; j < src.q().limbCount(); j++) System.arraycopy(src.q().limb(j), 0, dst.q().limb(j), 0, n);
-        if (src.p() != null) for (int j = 0; j < src.p().limbCount(); j++) System.arraycopy(src.p().limb(j), 0, dst.p().limb(j), 0, n);
+        for (int j = 0; j < src.q().limbCount(); j++)
+            System.arraycopy(src.q().limb(j), 0, dst.q().limb(j), 0, n);
+        if (src.p() != null)
+            for (int j = 0; j < src.p().limbCount(); j++)
+                System.arraycopy(src.p().limb(j), 0, dst.p().limb(j), 0, n);
         dst.q().setDomain(src.domain());
         if (dst.p() != null) dst.p().setDomain(src.domain());
     }
@@ -118,7 +143,8 @@ final class ExecState implements AutoCloseable {
         PolyQP p = polys[id];
         if (p == null) {
             LtProgram.Buffer b = prog.buffer(id);
-            if (b.role() == LtProgram.Role.OUTPUT) p = new PolyQP(ctx.ringQ().newPoly(prog.rescales() ? level - 1 : level, domain), null);
+            if (b.role() == LtProgram.Role.OUTPUT)
+                p = new PolyQP(ctx.ringQ().newPoly(prog.rescales() ? level - 1 : level, domain), null);
             else if (b.qOnly()) p = new PolyQP(ctx.ringQ().wrap(pool.get(lq), domain), null);
             else p = PolyQP.borrow(ctx, pool, level, domain);
             polys[id] = p;
@@ -165,7 +191,11 @@ final class ExecState implements AutoCloseable {
     public void close() {
         for (DecomposeJob j : List.copyOf(openJobs)) j.free();
         for (int id = 0; id < polys.length; id++) release(id);
-        if (t0 != null) { pool.put(t0); pool.put(t1); t0 = t1 = null; }
+        if (t0 != null) {
+            pool.put(t0);
+            pool.put(t1);
+            t0 = t1 = null;
+        }
     }
 
     Ciphertext output(double scale) {
@@ -206,7 +236,9 @@ final class ExecState implements AutoCloseable {
             }
             prep = ks.decomposePrepare(coeff, pool, counters);
             out = ensureDigits(s.out().get(0));
-            synchronized (openJobs) { openJobs.add(this); }
+            synchronized (openJobs) {
+                openJobs.add(this);
+            }
         }
 
         void limbs(int from, int to) {
@@ -222,7 +254,9 @@ final class ExecState implements AutoCloseable {
 
         /** Gives the prepared digits and the coefficient copy back to the pool (once). */
         private void free() {
-            synchronized (openJobs) { if (!openJobs.remove(this)) return; }
+            synchronized (openJobs) {
+                if (!openJobs.remove(this)) return;
+            }
             ks.release(prep, pool);
             if (ownCoeff) pool.put(coeff.limbs());
         }
@@ -233,7 +267,10 @@ final class ExecState implements AutoCloseable {
 
     /** KEY_SWITCH over QP limbs [from, to); counts the KS-IP when {@code last}. */
     void keySwitch(LtProgram.Step s, int from, int to, boolean last) {
-        if (t0 == null) { t0 = pool.get(); t1 = pool.get(); }
+        if (t0 == null) {
+            t0 = pool.get();
+            t1 = pool.get();
+        }
         keySwitch(s, from, to, last, t0, t1);
     }
 
@@ -244,10 +281,13 @@ final class ExecState implements AutoCloseable {
 
     /** KEY_SWITCH over QP limbs [from, to), spread over the engine's threads (each sub-range with its own scratch); counts when {@code last}. */
     void keySwitchRange(LtProgram.Step s, int from, int to, boolean last) {
-        if (threads == 1 || to - from < 2) { keySwitch(s, from, to, last); return; }
-        ensure(s.out().get(0), Domain.NTT);   // before the ranges, so that no two threads create a buffer
+        if (threads == 1 || to - from < 2) {
+            keySwitch(s, from, to, last);
+            return;
+        }
+        ensure(s.out().get(0), Domain.NTT); // before the ranges, so that no two threads create a buffer
         ensure(s.out().get(1), Domain.NTT);
-        io.hoist.ring.Parallel.ranges(threads, to - from, (a0, a1) -> {
+        Parallel.ranges(threads, to - from, (a0, a1) -> {
             long[] a = pool.get(), b = pool.get();
             try {
                 keySwitch(s, from + a0, from + a1, last && a0 == 0, a, b);
@@ -260,13 +300,16 @@ final class ExecState implements AutoCloseable {
 
     /** Limbs [from, to) of a Decompose, spread over the engine's threads. */
     void decomposeRange(DecomposeJob job, int from, int to) {
-        io.hoist.ring.Parallel.ranges(threads, to - from, (a0, a1) -> job.limbs(from + a0, from + a1));
+        Parallel.ranges(threads, to - from, (a0, a1) -> job.limbs(from + a0, from + a1));
     }
 
     /** Independent KEY_SWITCH steps (one layer's rotations, distinct outputs), one whole step per task over the engine's threads. */
     void keySwitchBatch(List<LtProgram.Step> steps) {
-        for (LtProgram.Step s : steps) { ensure(s.out().get(0), Domain.NTT); ensure(s.out().get(1), Domain.NTT); }
-        io.hoist.ring.Parallel.forEach(threads, steps.size(), i -> {
+        for (LtProgram.Step s : steps) {
+            ensure(s.out().get(0), Domain.NTT);
+            ensure(s.out().get(1), Domain.NTT);
+        }
+        Parallel.forEach(threads, steps.size(), i -> {
             long[] a = pool.get(), b = pool.get();
             try {
                 keySwitch(steps.get(i), 0, d, true, a, b);
@@ -318,7 +361,7 @@ final class ExecState implements AutoCloseable {
                 polys[src] = null;
             } else {
                 PolyQP c = ensure(dst, Domain.NTT);
-                for (int j = 0; j < d; j++) java.util.Arrays.fill(c.limb(j), 0L);
+                for (int j = 0; j < d; j++) Arrays.fill(c.limb(j), 0L);
             }
         }
     }
@@ -341,10 +384,26 @@ final class ExecState implements AutoCloseable {
     }
 
     /** The diagonal sums of {@code group} over QP limbs [from, to), spread over the engine's threads; counts when {@code last}. */
-    void diagonalSumsRange(ExecState src, EncodedTransform block, List<LtProgram.Step> group, int from, int to, boolean last, boolean accumulate) {
-        if (threads == 1 || to - from < 2) { diagonalSums(src, block, group, from, to, last, accumulate); return; }
-        for (LtProgram.Step s : group) { ensure(s.out().get(0), Domain.NTT); ensure(s.out().get(1), Domain.NTT); }
-        io.hoist.ring.Parallel.ranges(threads, to - from, (a0, a1) -> diagonalSums(src, block, group, from + a0, from + a1, last && a0 == 0, accumulate));
+    void diagonalSumsRange(
+            ExecState src,
+            EncodedTransform block,
+            List<LtProgram.Step> group,
+            int from,
+            int to,
+            boolean last,
+            boolean accumulate) {
+        if (threads == 1 || to - from < 2) {
+            diagonalSums(src, block, group, from, to, last, accumulate);
+            return;
+        }
+        for (LtProgram.Step s : group) {
+            ensure(s.out().get(0), Domain.NTT);
+            ensure(s.out().get(1), Domain.NTT);
+        }
+        Parallel.ranges(
+                threads,
+                to - from,
+                (a0, a1) -> diagonalSums(src, block, group, from + a0, from + a1, last && a0 == 0, accumulate));
     }
 
     /**
@@ -354,17 +413,28 @@ final class ExecState implements AutoCloseable {
      * Diagonals the block does not hold are zero and skipped. Compact diagonals are expanded one limb
      * and at most {@link #COMPACT_CHUNK} babies at a time. Counts the PtMuls when {@code last}.
      */
-    void diagonalSums(ExecState src, EncodedTransform block, List<LtProgram.Step> group, int from, int to, boolean last, boolean accumulate) {
+    void diagonalSums(
+            ExecState src,
+            EncodedTransform block,
+            List<LtProgram.Step> group,
+            int from,
+            int to,
+            boolean last,
+            boolean accumulate) {
         int outs = group.size();
-        int[] babies = group.stream().flatMapToInt(s -> s.babies().stream()).distinct().sorted().toArray();
+        int[] babies = group.stream()
+                .flatMapToInt(s -> s.babies().stream())
+                .distinct()
+                .sorted()
+                .toArray();
         // term table: diag[o][t] = r, or −1 when giant step o has no diagonal with baby t
         int[][] diag = new int[outs][babies.length];
         int[] aBuf = new int[babies.length], bBuf = new int[babies.length];
         for (int o = 0; o < outs; o++) {
             LtProgram.Step s = group.get(o);
-            java.util.Arrays.fill(diag[o], -1);
+            Arrays.fill(diag[o], -1);
             for (int t = 0; t < s.babies().length(); t++) {
-                int ti = java.util.Arrays.binarySearch(babies, s.babies().get(t));
+                int ti = Arrays.binarySearch(babies, s.babies().get(t));
                 int r = s.diagonals().get(t);
                 diag[o][ti] = block.contains(r) ? r : -1;
                 aBuf[ti] = s.in().get(2 * t);
@@ -384,18 +454,26 @@ final class ExecState implements AutoCloseable {
         List<long[]> scratch = new ArrayList<>();
         for (int j = from; j < to; j++) {
             long q = ctx.primeQP(level, j);
-            for (int o = 0; o < outs; o++) { o0[o] = u0[o].limb(j); o1[o] = u1[o].limb(j); }
+            for (int o = 0; o < outs; o++) {
+                o0[o] = u0[o].limb(j);
+                o1[o] = u1[o].limb(j);
+            }
             boolean first = !accumulate;
             for (int c0 = 0; c0 < babies.length; c0 += chunk) {
                 int terms = 0;
                 for (int t = c0; t < Math.min(babies.length, c0 + chunk); t++) {
-                    if (j >= lq && babies[t] == 0) continue;   // A_0, B_0 have no P limbs
+                    if (j >= lq && babies[t] == 0) continue; // A_0, B_0 have no P limbs
                     boolean any = false;
                     for (int o = 0; o < outs; o++) any |= diag[o][t] >= 0;
                     if (!any) continue;
                     x[terms] = src.polys[aBuf[t]].limb(j);
                     y[terms] = src.polys[bBuf[t]].limb(j);
-                    for (int o = 0; o < outs; o++) f[o][terms] = diag[o][t] < 0 ? null : compact ? expand(block, diag[o][t], j, q, scratch) : block.qp(diag[o][t]).limb(j);
+                    for (int o = 0; o < outs; o++)
+                        f[o][terms] = diag[o][t] < 0
+                                ? null
+                                : compact
+                                        ? expand(block, diag[o][t], j, q, scratch)
+                                        : block.qp(diag[o][t]).limb(j);
                     terms++;
                 }
                 if (terms == 0) continue;
@@ -405,7 +483,11 @@ final class ExecState implements AutoCloseable {
                 for (long[] a : scratch) pool.put(a);
                 scratch.clear();
             }
-            if (first) for (int o = 0; o < outs; o++) { java.util.Arrays.fill(o0[o], 0L); java.util.Arrays.fill(o1[o], 0L); }
+            if (first)
+                for (int o = 0; o < outs; o++) {
+                    Arrays.fill(o0[o], 0L);
+                    Arrays.fill(o1[o], 0L);
+                }
         }
         if (last) {
             for (int o = 0; o < outs; o++) {
@@ -429,7 +511,7 @@ final class ExecState implements AutoCloseable {
         if (scratch.isEmpty()) return;
         NttTables t = ctx.tablesQP(level, j);
         NttTables[] ts = new NttTables[scratch.size()];
-        java.util.Arrays.fill(ts, t);
+        Arrays.fill(ts, t);
         ctx.engine().forward(scratch.toArray(new long[0][]), ts, ts.length, counters);
     }
 }

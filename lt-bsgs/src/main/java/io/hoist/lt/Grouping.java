@@ -1,7 +1,7 @@
 package io.hoist.lt;
 
 import com.google.common.base.Preconditions;
-
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -18,7 +18,7 @@ import java.util.Map;
 public record Grouping(int l1, int m1, int l2, int m2, int l3, int m3, int m4, int l4, int m5, int l5, int m6, int l6) {
     public Grouping {
         int[] all = {l1, m1, l2, m2, l3, m3, m4, l4, m5, l5, m6, l6};
-        for (int v : all) Preconditions.checkArgument(v >= 1, "every group size must be ≥ 1: %s", java.util.Arrays.toString(all));
+        for (int v : all) Preconditions.checkArgument(v >= 1, "every group size must be ≥ 1: %s", Arrays.toString(all));
     }
 
     /** Every group of one limb and one polynomial: the smallest working set. */
@@ -34,8 +34,18 @@ public record Grouping(int l1, int m1, int l2, int m2, int l3, int m3, int m4, i
     /** As an ordered map (reports). */
     public Map<String, Integer> asMap() {
         Map<String, Integer> m = new LinkedHashMap<>();
-        m.put("l1", l1); m.put("m1", m1); m.put("l2", l2); m.put("m2", m2); m.put("l3", l3); m.put("m3", m3);
-        m.put("m4", m4); m.put("l4", l4); m.put("m5", m5); m.put("l5", l5); m.put("m6", m6); m.put("l6", l6);
+        m.put("l1", l1);
+        m.put("m1", m1);
+        m.put("l2", l2);
+        m.put("m2", m2);
+        m.put("l3", l3);
+        m.put("m3", m3);
+        m.put("m4", m4);
+        m.put("l4", l4);
+        m.put("m5", m5);
+        m.put("l5", l5);
+        m.put("m6", m6);
+        m.put("l6", l6);
         return m;
     }
 
@@ -54,6 +64,7 @@ public record Grouping(int l1, int m1, int l2, int m2, int l3, int m3, int m4, i
 
     @Override
     public String toString() {
-        return "l=" + l1 + "," + l2 + "," + l3 + "," + l4 + "," + l5 + "," + l6 + " m=" + m1 + "," + m2 + "," + m3 + "," + m4 + "," + m5 + "," + m6;
+        return "l=" + l1 + "," + l2 + "," + l3 + "," + l4 + "," + l5 + "," + l6 + " m=" + m1 + "," + m2 + "," + m3 + ","
+                + m4 + "," + m5 + "," + m6;
     }
 }

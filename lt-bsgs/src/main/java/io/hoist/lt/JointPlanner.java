@@ -1,7 +1,7 @@
 package io.hoist.lt;
 
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongAVLTreeSet;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -37,7 +37,9 @@ public final class JointPlanner {
 
     /** The chosen plans in matrix order, whether the search proved them optimal, the union's size and the total cost. */
     public record Choice(List<Plan> plans, boolean exact, int unionSize, double cost) {
-        public Choice { plans = List.copyOf(plans); }
+        public Choice {
+            plans = List.copyOf(plans);
+        }
     }
 
     /**
@@ -50,23 +52,24 @@ public final class JointPlanner {
             if (c.isEmpty()) throw new IllegalArgumentException("a matrix has no candidate plan");
             slots.add(new Slot(nonDominated(c)));
         }
-        int floor = fixed.length;   // every matrix needs at least its own fewest keys
+        int floor = fixed.length; // every matrix needs at least its own fewest keys
         for (Slot sl : slots) floor = Math.max(floor, fixed.length + sl.cands.get(0).keys.length);
         if (floor > budget) {
-            throw new IllegalArgumentException("no choice of splits keeps the union of rotation keys within " + budget + " (at least " + floor + " are needed)");
+            throw new IllegalArgumentException("no choice of splits keeps the union of rotation keys within " + budget
+                    + " (at least " + floor + " are needed)");
         }
         Search s = new Search(slots, fixed, budget, keysFirst);
         s.run();
         if (s.best == null) {
             Search least = s.smallestUnion();
             throw new IllegalArgumentException("no choice of splits keeps the union of rotation keys within " + budget
-                    + (s.exact ? "" : " found within the search limit") + " (the smallest union " + (least.exact ? "is " : "found is ") + least.bestKeys + ")");
+                    + (s.exact ? "" : " found within the search limit") + " (the smallest union "
+                    + (least.exact ? "is " : "found is ") + least.bestKeys + ")");
         }
         List<Plan> plans = new ArrayList<>();
         for (int k = 0; k < slots.size(); k++) plans.add(slots.get(k).cands.get(s.best[k]).plan);
         return new Choice(plans, s.exact, s.bestKeys, s.bestCost);
     }
-
 
     private record Slot(List<Candidate> cands) {}
 
@@ -78,7 +81,10 @@ public final class JointPlanner {
         for (Candidate c : all) {
             boolean dominated = false;
             for (Candidate k : kept) {
-                if (k.cost <= c.cost && subset(k.keys, c.keys)) { dominated = true; break; }
+                if (k.cost <= c.cost && subset(k.keys, c.keys)) {
+                    dominated = true;
+                    break;
+                }
             }
             if (!dominated) kept.add(c);
         }
@@ -97,7 +103,7 @@ public final class JointPlanner {
         final int budget;
         final boolean keysFirst;
         final double[] minRestCost;
-        final it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap count = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
+        final Long2IntOpenHashMap count = new Long2IntOpenHashMap();
         int union;
         int[] choice, best;
         int bestKeys = Integer.MAX_VALUE;
@@ -121,11 +127,15 @@ public final class JointPlanner {
 
         void run() {
             for (long g : fixed) push(g);
-            int[] seed = new int[slots.size()];   // fewest keys per matrix: a good first bound
+            int[] seed = new int[slots.size()]; // fewest keys per matrix: a good first bound
             double seedCost = 0;
             for (int k = 0; k < seed.length; k++) seedCost += slots.get(k).cands.get(0).cost;
             int seedKeys = unionSize(seed);
-            if (seedKeys <= budget) { best = seed; bestKeys = seedKeys; bestCost = seedCost; }
+            if (seedKeys <= budget) {
+                best = seed;
+                bestKeys = seedKeys;
+                bestCost = seedCost;
+            }
             dfs(0, 0);
             if (nodes > NODE_LIMIT) {
                 exact = false;
@@ -133,14 +143,23 @@ public final class JointPlanner {
             }
         }
 
-        private void push(long g) { if (count.addTo(g, 1) == 0) union++; }
-        private void pop(long g) { if (count.addTo(g, -1) == 1) union--; }
+        private void push(long g) {
+            if (count.addTo(g, 1) == 0) union++;
+        }
+
+        private void pop(long g) {
+            if (count.addTo(g, -1) == 1) union--;
+        }
 
         private void dfs(int i, double mults) {
             if (++nodes > NODE_LIMIT) return;
             if (union > budget) return;
             if (i == slots.size()) {
-                if (better(union, mults)) { bestKeys = union; bestCost = mults; best = choice.clone(); }
+                if (better(union, mults)) {
+                    bestKeys = union;
+                    bestCost = mults;
+                    best = choice.clone();
+                }
                 return;
             }
             if (!mayBeat(union, mults + minRestCost[i])) return;
@@ -176,8 +195,14 @@ public final class JointPlanner {
                         trial[i] = c;
                         int keys = unionSize(trial);
                         double mults = 0;
-                        for (int k = 0; k < trial.length; k++) mults += slots.get(k).cands.get(trial[k]).cost;
-                        if (keys <= budget && better(keys, mults)) { best = trial; bestKeys = keys; bestCost = mults; improved = true; }
+                        for (int k = 0; k < trial.length; k++)
+                            mults += slots.get(k).cands.get(trial[k]).cost;
+                        if (keys <= budget && better(keys, mults)) {
+                            best = trial;
+                            bestKeys = keys;
+                            bestCost = mults;
+                            improved = true;
+                        }
                     }
                 }
             }

@@ -14,7 +14,8 @@ public record LatencyModel(double bandwidthBytesPerSecond, double clockHz, int p
     public static final LatencyModel U280 = new LatencyModel(480e9, 300e6, 512, 43_000_000L);
 
     public LatencyModel {
-        Preconditions.checkArgument(bandwidthBytesPerSecond > 0 && clockHz > 0 && processingElements > 0 && onChipBytes > 0,
+        Preconditions.checkArgument(
+                bandwidthBytesPerSecond > 0 && clockHz > 0 && processingElements > 0 && onChipBytes > 0,
                 "bandwidth, clock, processing elements and on-chip bytes must be positive");
     }
 
@@ -54,9 +55,12 @@ public record LatencyModel(double bandwidthBytesPerSecond, double clockHz, int p
                 case DECOMPOSE -> CountingInterpreter.decomposeMults(lay);
                 case KEY_SWITCH -> CountingInterpreter.keySwitchMults(lay);
                 case INTT -> lay.d() * ct;
-                case MOD_DOWN -> CountingInterpreter.modDownMults(lay) - lay.d() * ct;   // its transforms are the INTT step's
+                case MOD_DOWN ->
+                    CountingInterpreter.modDownMults(lay) - lay.d() * ct; // its transforms are the INTT step's
                 case MOD_DOWN_RESCALE, MOD_DOWN_KEEP_LEVEL -> CountingInterpreter.modDownMults(lay);
-                case DIAGONAL_SUM -> s.diagonals().length() * (2.0 * lay.d() * lay.n() + (storage == Storage.COMPACT ? lay.d() * ct : 0));
+                case DIAGONAL_SUM ->
+                    s.diagonals().length()
+                            * (2.0 * lay.d() * lay.n() + (storage == Storage.COMPACT ? lay.d() * ct : 0));
                 case TIMES_P -> (double) lay.lq() * lay.n();
                 case MOVE -> 0;
             };

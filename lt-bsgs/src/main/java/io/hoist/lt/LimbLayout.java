@@ -2,6 +2,7 @@ package io.hoist.lt;
 
 import com.google.common.base.Preconditions;
 import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.Prng;
 
 /**
  * The limb geometry of one linear-transform evaluation (spec §7.2): ring degree N = 2^logN, the
@@ -27,23 +28,41 @@ public record LimbLayout(int logN, int level, int alpha, int wordBits) {
         return new LimbLayout(16, 31, 12, 54);
     }
 
-    public int n() { return 1 << logN; }
+    public int n() {
+        return 1 << logN;
+    }
     /** Q limbs, ℓ+1. */
-    public int lq() { return level + 1; }
+    public int lq() {
+        return level + 1;
+    }
     /** QP limbs, ℓ+1+α. */
-    public int d() { return level + 1 + alpha; }
+    public int d() {
+        return level + 1 + alpha;
+    }
     /** Digits, ⌈(ℓ+1)/α⌉. */
-    public int beta() { return (lq() + alpha - 1) / alpha; }
+    public int beta() {
+        return (lq() + alpha - 1) / alpha;
+    }
     /** Q primes in digit t (the last digit may be shorter). */
-    public int digitSize(int t) { return Math.min(alpha, lq() - t * alpha); }
+    public int digitSize(int t) {
+        return Math.min(alpha, lq() - t * alpha);
+    }
     /** Bytes of one limb, N·w/8. */
-    public long limbBytes() { return (long) n() * wordBits / 8; }
+    public long limbBytes() {
+        return (long) n() * wordBits / 8;
+    }
     /** Bytes of one compact diagonal: one 64-bit word per coefficient. */
-    public long compactBytes() { return 8L * n(); }
+    public long compactBytes() {
+        return 8L * n();
+    }
 
     /** Bytes of one switching key: 2·β·D limbs of this word size (spec §11 oracle 5). */
-    public long keyBytes() { return 2L * beta() * d() * limbBytes(); }
+    public long keyBytes() {
+        return 2L * beta() * d() * limbBytes();
+    }
 
     /** Bytes of one seeded switching key: the β·D limbs of its b part and the seed of its a part. */
-    public long seededKeyBytes() { return (long) beta() * d() * limbBytes() + io.hoist.ckks.Prng.SEED_BYTES; }
+    public long seededKeyBytes() {
+        return (long) beta() * d() * limbBytes() + Prng.SEED_BYTES;
+    }
 }

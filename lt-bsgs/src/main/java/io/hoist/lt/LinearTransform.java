@@ -1,13 +1,15 @@
 package io.hoist.lt;
 
+import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.SizeLimitException;
 import it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap;
 import it.unimi.dsi.fastutil.ints.Int2ObjectSortedMap;
 import it.unimi.dsi.fastutil.ints.Int2ObjectSortedMaps;
-import it.unimi.dsi.fastutil.ints.IntSortedSet;
-
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A linear map y = M·x on n slots, held by its nonzero diagonals f_r[t] = M[t][(t+r) mod n]
@@ -31,9 +33,12 @@ public final class LinearTransform {
      * are (no copies: a block of 2^24 entries would otherwise pass through three).
      */
     static LinearTransform ofDiagonals(int n, Int2ObjectAVLTreeMap<ComplexVector> diagonals) {
-        if (Integer.bitCount(n) != 1 || diagonals.isEmpty()) throw new IllegalArgumentException("a power-of-two dimension and at least one diagonal, got " + n);
+        if (Integer.bitCount(n) != 1 || diagonals.isEmpty())
+            throw new IllegalArgumentException("a power-of-two dimension and at least one diagonal, got " + n);
         for (var e : diagonals.int2ObjectEntrySet()) {
-            if (e.getIntKey() < 0 || e.getIntKey() >= n || e.getValue().length() != n) throw new IllegalArgumentException("diagonal " + e.getIntKey() + " of " + e.getValue().length() + " entries in dimension " + n);
+            if (e.getIntKey() < 0 || e.getIntKey() >= n || e.getValue().length() != n)
+                throw new IllegalArgumentException(
+                        "diagonal " + e.getIntKey() + " of " + e.getValue().length() + " entries in dimension " + n);
         }
         return new LinearTransform(n, n, diagonals);
     }
@@ -41,16 +46,17 @@ public final class LinearTransform {
     /** The power of two a d×d matrix is padded to (d itself when it is one). */
     public static int paddedDimension(int d) {
         if (d < 1) throw new IllegalArgumentException("dimension must be positive: " + d);
-        if (d > 1 << 30) throw new io.hoist.ckks.SizeLimitException("dimension " + d + " pads past 2^30");
+        if (d > 1 << 30) throw new SizeLimitException("dimension " + d + " pads past 2^30");
         return Integer.highestOneBit(d) == d ? d : Integer.highestOneBit(d) << 1;
     }
 
     /** From a dense d×d matrix (imaginary part may be null); all-zero diagonals are dropped. */
     public static LinearTransform dense(double[][] re, double[][] im) {
-        java.util.Objects.requireNonNull(re, "re is null");
+        Objects.requireNonNull(re, "re is null");
         int d = re.length;
         for (int i = 0; i < d; i++) {
-            if (re[i].length != d || (im != null && im[i].length != d)) throw new IllegalArgumentException("matrix is not square: row " + i);
+            if (re[i].length != d || (im != null && im[i].length != d))
+                throw new IllegalArgumentException("matrix is not square: row " + i);
         }
         int n = paddedDimension(d);
         Int2ObjectAVLTreeMap<ComplexVector> diags = new Int2ObjectAVLTreeMap<>();
@@ -78,14 +84,16 @@ public final class LinearTransform {
      * diagonals r (entries with t + r &lt; d) and r − d mod n (the wrapped entries).
      */
     public static LinearTransform fromDiagonals(int d, Map<Integer, ComplexVector> diagonals) {
-        java.util.Objects.requireNonNull(diagonals, "diagonals is null");
+        Objects.requireNonNull(diagonals, "diagonals is null");
         int n = paddedDimension(d);
         if (diagonals.isEmpty()) throw new IllegalArgumentException("a transform needs at least one diagonal");
         Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
-        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        Set<Integer> seen = new HashSet<>();
         for (var e : diagonals.entrySet()) {
             ComplexVector v = Objects.requireNonNull(e.getValue(), "diagonal " + e.getKey());
-            if (v.length() > d) throw new IllegalArgumentException("diagonal " + e.getKey() + " has " + v.length() + " entries, dimension is " + d);
+            if (v.length() > d)
+                throw new IllegalArgumentException(
+                        "diagonal " + e.getKey() + " has " + v.length() + " entries, dimension is " + d);
             int r = Math.floorMod(e.getKey(), d);
             if (!seen.add(r)) throw new IllegalArgumentException("two diagonals map to index " + r + " mod " + d);
             for (int t = 0; t < v.length(); t++) {
@@ -97,7 +105,8 @@ public final class LinearTransform {
             }
         }
         Int2ObjectAVLTreeMap<ComplexVector> diags = new Int2ObjectAVLTreeMap<>();
-        for (var e : acc.int2ObjectEntrySet()) diags.put(e.getIntKey(), new ComplexVector(e.getValue()[0], e.getValue()[1]));
+        for (var e : acc.int2ObjectEntrySet())
+            diags.put(e.getIntKey(), new ComplexVector(e.getValue()[0], e.getValue()[1]));
         if (diags.isEmpty()) diags.put(0, ComplexVector.zeros(n));
         return new LinearTransform(n, d, diags);
     }
@@ -108,8 +117,8 @@ public final class LinearTransform {
      * to exactly zero are dropped.
      */
     public static LinearTransform product(LinearTransform a, LinearTransform b) {
-        java.util.Objects.requireNonNull(a, "a is null");
-        java.util.Objects.requireNonNull(b, "b is null");
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(b, "b is null");
         if (a.n != b.n) throw new IllegalArgumentException("dimensions differ: " + a.n + " and " + b.n);
         int n = a.n;
         Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
@@ -133,14 +142,16 @@ public final class LinearTransform {
     /** c·M. */
     public LinearTransform scaled(double c) {
         Int2ObjectAVLTreeMap<ComplexVector> d = new Int2ObjectAVLTreeMap<>();
-        for (var e : diagonals.int2ObjectEntrySet()) d.put(e.getIntKey(), e.getValue().scale(c));
+        for (var e : diagonals.int2ObjectEntrySet())
+            d.put(e.getIntKey(), e.getValue().scale(c));
         return new LinearTransform(n, originalDimension, d);
     }
 
     /** diag(mask)·M: row t multiplied by mask[t] (mask of length n). */
     public LinearTransform rowScaled(ComplexVector mask) {
-        java.util.Objects.requireNonNull(mask, "mask is null");
-        if (mask.length() != n) throw new IllegalArgumentException("mask of length " + mask.length() + " for dimension " + n);
+        Objects.requireNonNull(mask, "mask is null");
+        if (mask.length() != n)
+            throw new IllegalArgumentException("mask of length " + mask.length() + " for dimension " + n);
         Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
         for (var e : diagonals.int2ObjectEntrySet()) {
             ComplexVector m = e.getValue().mul(mask);
@@ -156,7 +167,8 @@ public final class LinearTransform {
      * a map whose output is periodic.
      */
     public LinearTransform periodicExtension(int dimension) {
-        if (dimension % n != 0 || Integer.bitCount(dimension) != 1) throw new IllegalArgumentException("dimension " + dimension + " is not a power-of-two multiple of " + n);
+        if (dimension % n != 0 || Integer.bitCount(dimension) != 1)
+            throw new IllegalArgumentException("dimension " + dimension + " is not a power-of-two multiple of " + n);
         Int2ObjectAVLTreeMap<ComplexVector> d = new Int2ObjectAVLTreeMap<>();
         for (var e : diagonals.int2ObjectEntrySet()) d.put(e.getIntKey(), replicate(e.getValue(), dimension));
         return new LinearTransform(dimension, dimension, d);
@@ -175,16 +187,29 @@ public final class LinearTransform {
     }
 
     /** The (padded, power-of-two) dimension n. */
-    public int dimension() { return n; }
+    public int dimension() {
+        return n;
+    }
     /** The dimension before padding. */
-    public int originalDimension() { return originalDimension; }
-    public com.google.common.collect.ImmutableSortedSet<Integer> diagonalIndices() { return com.google.common.collect.ImmutableSortedSet.copyOf(diagonals.keySet()); }
-    public ComplexVector diagonal(int r) { return diagonals.get(r); }
-    public int diagonalCount() { return diagonals.size(); }
+    public int originalDimension() {
+        return originalDimension;
+    }
+
+    public ImmutableSortedSet<Integer> diagonalIndices() {
+        return ImmutableSortedSet.copyOf(diagonals.keySet());
+    }
+
+    public ComplexVector diagonal(int r) {
+        return diagonals.get(r);
+    }
+
+    public int diagonalCount() {
+        return diagonals.size();
+    }
 
     /** Plaintext reference y = M·x = Σ_r f_r ⊙ Rot_r(x) on n slots (x shorter than n is zero-padded). */
     public ComplexVector apply(ComplexVector x) {
-        java.util.Objects.requireNonNull(x, "x is null");
+        Objects.requireNonNull(x, "x is null");
         ComplexVector xs = pad(x, n);
         ComplexVector y = ComplexVector.zeros(n);
         for (var e : diagonals.int2ObjectEntrySet()) y = y.add(e.getValue().mul(xs.rotate(e.getIntKey())));
@@ -193,16 +218,21 @@ public final class LinearTransform {
 
     /** x (length ≤ n) zero-padded to n and repeated to fill {@code slots}. */
     public ComplexVector replicate(ComplexVector x, int slots) {
-        java.util.Objects.requireNonNull(x, "x is null");
-        if (slots % n != 0) throw new IllegalArgumentException("transform dimension " + n + " does not divide " + slots + " slots");
+        Objects.requireNonNull(x, "x is null");
+        if (slots % n != 0)
+            throw new IllegalArgumentException("transform dimension " + n + " does not divide " + slots + " slots");
         ComplexVector xs = pad(x, n);
         double[] a = new double[slots], b = new double[slots];
-        for (int t = 0; t < slots; t++) { a[t] = xs.re(t % n); b[t] = xs.im(t % n); }
+        for (int t = 0; t < slots; t++) {
+            a[t] = xs.re(t % n);
+            b[t] = xs.im(t % n);
+        }
         return new ComplexVector(a, b);
     }
 
     static ComplexVector pad(ComplexVector x, int n) {
-        if (x.length() > n) throw new IllegalArgumentException("vector of length " + x.length() + " exceeds the dimension " + n);
+        if (x.length() > n)
+            throw new IllegalArgumentException("vector of length " + x.length() + " exceeds the dimension " + n);
         double[] a = new double[n], b = new double[n];
         System.arraycopy(x.re(), 0, a, 0, x.length());
         System.arraycopy(x.im(), 0, b, 0, x.length());

@@ -1,5 +1,8 @@
 package io.hoist.lt;
 
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
@@ -7,27 +10,41 @@ import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Encoder;
 import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.InvalidScaleException;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
+import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.Sampler;
+import io.hoist.ckks.ScaleMismatchException;
 import io.hoist.ckks.WrongOperandException;
+import io.hoist.math.ModArith;
 import io.hoist.ring.Domain;
+import io.hoist.ring.KernelWarmup;
 import io.hoist.ring.LimbKernels;
 import io.hoist.ring.LimbPool;
+import io.hoist.ring.NttTables;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
+import io.hoist.ring.Parallel;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
-
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Encodes and evaluates linear transforms by a {@link Plan}. The hoisted algorithms (diagonal,
@@ -50,12 +67,12 @@ public final class LinearTransformEvaluator {
     private final LimbPool pool;
     private final Schedule schedule;
     /** The compiler's grouping per transform and budget: it depends on nothing else, so it is searched once. */
-    private final com.google.common.cache.Cache<EncodedTransform, java.util.concurrent.ConcurrentMap<Long, Grouping>> groupings =
-            com.google.common.cache.CacheBuilder.newBuilder().weakKeys().build();
+    private final Cache<EncodedTransform, ConcurrentMap<Long, Grouping>> groupings =
+            CacheBuilder.newBuilder().weakKeys().build();
 
     public LinearTransformEvaluator(CkksContext ctx, RotationKeySet keys) {
-        java.util.Objects.requireNonNull(ctx, "ctx is null");
-        java.util.Objects.requireNonNull(keys, "keys is null");
+        Objects.requireNonNull(ctx, "ctx is null");
+        Objects.requireNonNull(keys, "keys is null");
         this(ctx, keys, Schedule.direct());
     }
 
@@ -65,16 +82,17 @@ public final class LinearTransformEvaluator {
      * in the background, overlapping the encoding that precedes any evaluation.
      */
     public LinearTransformEvaluator(CkksContext ctx, RotationKeySet keys, Schedule schedule) {
-        java.util.Objects.requireNonNull(ctx, "ctx is null");
-        java.util.Objects.requireNonNull(keys, "keys is null");
-        java.util.Objects.requireNonNull(schedule, "schedule is null");
-        io.hoist.ring.KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());
+        Objects.requireNonNull(ctx, "ctx is null");
+        Objects.requireNonNull(keys, "keys is null");
+        Objects.requireNonNull(schedule, "schedule is null");
+        KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());
         this.ctx = ctx;
         this.params = ctx.params();
         this.encoder = new Encoder(ctx);
         this.ks = new KeySwitcher(ctx);
         this.keys = Objects.requireNonNull(keys, "keys");
-        if (!keys.params().equals(params)) throw new ParameterMismatchException("rotation keys made under other parameters");
+        if (!keys.params().equals(params))
+            throw new ParameterMismatchException("rotation keys made under other parameters");
         this.kernels = ctx.engine().kernels();
         this.pool = new LimbPool(ctx.n());
         this.schedule = Objects.requireNonNull(schedule, "schedule");
@@ -108,17 +126,17 @@ public final class LinearTransformEvaluator {
 
     /** Encodes the diagonals of {@code t} for {@code plan}, to be applied to ciphertexts at {@code level}. */
     public EncodedTransform encode(LinearTransform t, Plan plan, int level, Storage storage) {
-        java.util.Objects.requireNonNull(t, "t is null");
-        java.util.Objects.requireNonNull(plan, "plan is null");
-        java.util.Objects.requireNonNull(storage, "storage is null");
-        return encode(t, plan, level, storage, io.hoist.ckks.Progress.NONE);
+        Objects.requireNonNull(t, "t is null");
+        Objects.requireNonNull(plan, "plan is null");
+        Objects.requireNonNull(storage, "storage is null");
+        return encode(t, plan, level, storage, Progress.NONE);
     }
 
     /** {@link #encode(LinearTransform, Plan, int, Storage)}, reporting each diagonal encoded to {@code progress}. */
-    public EncodedTransform encode(LinearTransform t, Plan plan, int level, Storage storage, io.hoist.ckks.Progress progress) {
-        java.util.Objects.requireNonNull(t, "t is null");
-        java.util.Objects.requireNonNull(plan, "plan is null");
-        java.util.Objects.requireNonNull(storage, "storage is null");
+    public EncodedTransform encode(LinearTransform t, Plan plan, int level, Storage storage, Progress progress) {
+        Objects.requireNonNull(t, "t is null");
+        Objects.requireNonNull(plan, "plan is null");
+        Objects.requireNonNull(storage, "storage is null");
         return encode(t, plan, level, storage, params.q(level), true, progress);
     }
 
@@ -127,10 +145,17 @@ public final class LinearTransformEvaluator {
      * ModDown and keeps the level, so that several transforms share one rescale (Lattigo's
      * {@code Levels}: k transforms at scales whose product is q_ℓ, only the last one rescaling).
      */
-    public EncodedTransform encode(LinearTransform t, Plan plan, int level, Storage storage, double scale, boolean rescale, io.hoist.ckks.Progress progress) {
-        java.util.Objects.requireNonNull(t, "t is null");
-        java.util.Objects.requireNonNull(plan, "plan is null");
-        java.util.Objects.requireNonNull(storage, "storage is null");
+    public EncodedTransform encode(
+            LinearTransform t,
+            Plan plan,
+            int level,
+            Storage storage,
+            double scale,
+            boolean rescale,
+            Progress progress) {
+        Objects.requireNonNull(t, "t is null");
+        Objects.requireNonNull(plan, "plan is null");
+        Objects.requireNonNull(storage, "storage is null");
         if (plan.dimension() != t.dimension() || !plan.indices().equals(t.diagonalIndices())) {
             throw new IllegalArgumentException("plan " + plan + " was made for another transform than " + t);
         }
@@ -140,32 +165,49 @@ public final class LinearTransformEvaluator {
 
     private void checkEncode(int dimension, int level, double scale, boolean rescale) {
         if (params.slots() % dimension != 0) {
-            throw new IllegalArgumentException("transform dimension " + dimension + " does not divide the " + params.slots() + " slots");
+            throw new IllegalArgumentException(
+                    "transform dimension " + dimension + " does not divide the " + params.slots() + " slots");
         }
         if (level < (rescale ? 1 : 0) || level > params.maxLevel()) {
-            throw new LevelMismatchException("linear transforms need a ciphertext level in [" + (rescale ? 1 : 0) + ", " + params.maxLevel() + "], got " + level);
+            throw new LevelMismatchException("linear transforms need a ciphertext level in [" + (rescale ? 1 : 0) + ", "
+                    + params.maxLevel() + "], got " + level);
         }
-        if (!(scale >= 2) || Double.isInfinite(scale)) throw new io.hoist.ckks.InvalidScaleException("a transform's plaintext scale must be finite and ≥ 2, got " + scale);
+        if (!(scale >= 2) || Double.isInfinite(scale))
+            throw new InvalidScaleException("a transform's plaintext scale must be finite and ≥ 2, got " + scale);
     }
 
     /** Encodes {@code t}'s diagonals (a subset of the plan's) for {@code plan}; {@code program} is compiled when null. */
-    private EncodedTransform encodeDiagonals(LinearTransform t, Plan plan, int level, Storage storage, double scale, boolean rescale,
-                                             io.hoist.ckks.Progress progress, LtProgram program) {
+    private EncodedTransform encodeDiagonals(
+            LinearTransform t,
+            Plan plan,
+            int level,
+            Storage storage,
+            double scale,
+            boolean rescale,
+            Progress progress,
+            LtProgram program) {
         boolean overQ = plan.algorithm() == Algorithm.BSGS;
         Int2ObjectOpenHashMap<PolyQP> qp = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<RnsPoly> q = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<long[]> compact = new Int2ObjectOpenHashMap<>();
         int[] rs = t.diagonalIndices().stream().mapToInt(Integer::intValue).toArray();
-        Object[] encoded = new Object[rs.length];   // each diagonal is independent: encoded over the engine's threads, one slot each
-        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
-        io.hoist.ring.Parallel.forEach(ctx.engine().threads(), rs.length, i -> {
+        Object[] encoded =
+                new Object[rs.length]; // each diagonal is independent: encoded over the engine's threads, one slot each
+        AtomicInteger done = new AtomicInteger();
+        Parallel.forEach(ctx.engine().threads(), rs.length, i -> {
             int r = rs[i], k = plan.outer(r);
             double[][] v = preRotated(t.diagonal(r), k);
             long[] coeffs = encoder.encodeToIntegers(v[0], v[1], scale);
             if (storage == Storage.COMPACT) encoded[i] = coeffs;
-            else if (overQ || plan.baby(r) == 0) encoded[i] = ctx.ringQ().wrap(liftMontgomery(coeffs, level, level + 1), Domain.NTT);   // baby 0 multiplies P·c: no P limbs
+            else if (overQ || plan.baby(r) == 0)
+                encoded[i] = ctx.ringQ()
+                        .wrap(
+                                liftMontgomery(coeffs, level, level + 1),
+                                Domain.NTT); // baby 0 multiplies P·c: no P limbs
             else encoded[i] = liftMontgomeryQP(coeffs, level);
-            synchronized (progress) { progress.step(done.incrementAndGet(), rs.length); }   // monotonic for the bars
+            synchronized (progress) {
+                progress.step(done.incrementAndGet(), rs.length);
+            } // monotonic for the bars
         });
         for (int i = 0; i < rs.length; i++) {
             switch (encoded[i]) {
@@ -192,14 +234,18 @@ public final class LinearTransformEvaluator {
      * product rescales once per output ciphertext. Blocks are read one at a time, so only the
      * encoded form of the whole matrix is held; {@code progress} counts blocks.
      */
-    public EncodedBlockTransform encode(BlockLinearTransform t, Plan plan, int level, Storage storage, io.hoist.ckks.Progress progress) {
-        java.util.Objects.requireNonNull(t, "t is null");
-        java.util.Objects.requireNonNull(plan, "plan is null");
-        java.util.Objects.requireNonNull(storage, "storage is null");
+    public EncodedBlockTransform encode(
+            BlockLinearTransform t, Plan plan, int level, Storage storage, Progress progress) {
+        Objects.requireNonNull(t, "t is null");
+        Objects.requireNonNull(plan, "plan is null");
+        Objects.requireNonNull(storage, "storage is null");
         if (plan.dimension() != t.blockDimension()) {
-            throw new IllegalArgumentException("plan " + plan + " has dimension " + plan.dimension() + ", the blocks " + t.blockDimension());
+            throw new IllegalArgumentException(
+                    "plan " + plan + " has dimension " + plan.dimension() + ", the blocks " + t.blockDimension());
         }
-        if (plan.algorithm() == Algorithm.BSGS) throw new IllegalArgumentException("block products hoist each input's rotations and need diagonal, dh-bsgs or th-bsgs, not bsgs");
+        if (plan.algorithm() == Algorithm.BSGS)
+            throw new IllegalArgumentException(
+                    "block products hoist each input's rotations and need diagonal, dh-bsgs or th-bsgs, not bsgs");
         double scale = params.q(level);
         checkEncode(t.blockDimension(), level, scale, true);
         LtProgram program = LtProgram.compile(plan, LimbLayout.of(params, level));
@@ -210,11 +256,14 @@ public final class LinearTransformEvaluator {
                 LinearTransform b = t.block(br, bc);
                 if (b != null) {
                     if (!plan.indices().containsAll(b.diagonalIndices())) {
-                        throw new IllegalArgumentException("block (" + br + ", " + bc + ") has diagonals outside plan " + plan + ": make the plan for the union of the blocks' diagonals");
+                        throw new IllegalArgumentException("block (" + br + ", " + bc + ") has diagonals outside plan "
+                                + plan + ": make the plan for the union of the blocks' diagonals");
                     }
-                    blocks[br][bc] = encodeDiagonals(b, plan, level, storage, scale, true, io.hoist.ckks.Progress.NONE, program);
+                    blocks[br][bc] = encodeDiagonals(b, plan, level, storage, scale, true, Progress.NONE, program);
                 }
-                synchronized (progress) { progress.step((long) br * cols + bc + 1, (long) rows * cols); }
+                synchronized (progress) {
+                    progress.step((long) br * cols + bc + 1, (long) rows * cols);
+                }
             }
         }
         return new EncodedBlockTransform(params, plan, level, scale, storage, t, blocks);
@@ -242,10 +291,10 @@ public final class LinearTransformEvaluator {
      */
     private long[][] liftMontgomery(long[] coeffs, int level, int limbs) {
         long[][] out = new long[limbs][params.n()];
-        io.hoist.ring.NttTables[] t = new io.hoist.ring.NttTables[limbs];
+        NttTables[] t = new NttTables[limbs];
         for (int j = 0; j < limbs; j++) {
-            long q = ctx.primeQP(level, j), r = io.hoist.math.ModArith.montgomeryR(q);
-            kernels.liftSigned(coeffs, r, io.hoist.math.ModArith.shoupQuotient(r, q), q, out[j]);
+            long q = ctx.primeQP(level, j), r = ModArith.montgomeryR(q);
+            kernels.liftSigned(coeffs, r, ModArith.shoupQuotient(r, q), q, out[j]);
             t[j] = ctx.tablesQP(level, j);
         }
         ctx.engine().forward(out, t, limbs);
@@ -255,12 +304,14 @@ public final class LinearTransformEvaluator {
     private PolyQP liftMontgomeryQP(long[] coeffs, int level) {
         int lq = level + 1;
         long[][] all = liftMontgomery(coeffs, level, lq + params.alpha());
-        return new PolyQP(ctx.ringQ().wrap(java.util.Arrays.copyOfRange(all, 0, lq), Domain.NTT),
-                ctx.ringP().wrap(java.util.Arrays.copyOfRange(all, lq, all.length), Domain.NTT));
+        return new PolyQP(
+                ctx.ringQ().wrap(Arrays.copyOfRange(all, 0, lq), Domain.NTT),
+                ctx.ringP().wrap(Arrays.copyOfRange(all, lq, all.length), Domain.NTT));
     }
 
     private RnsPoly montgomery(RnsPoly p) {
-        for (int i = 0; i < p.limbCount(); i++) ks.toMontgomery(p.limb(i), ctx.ringQ().prime(i));
+        for (int i = 0; i < p.limbCount(); i++)
+            ks.toMontgomery(p.limb(i), ctx.ringQ().prime(i));
         return p;
     }
 
@@ -268,19 +319,21 @@ public final class LinearTransformEvaluator {
 
     /** M·x by this evaluator's schedule: the output is at level ℓ−1 with the input's scale (Δ·q_ℓ/q_ℓ). */
     public Ciphertext evaluate(Ciphertext ct, EncodedTransform et) {
-        java.util.Objects.requireNonNull(ct, "ct is null");
-        java.util.Objects.requireNonNull(et, "et is null");
+        Objects.requireNonNull(ct, "ct is null");
+        Objects.requireNonNull(et, "et is null");
         return evaluate(ct, et, schedule).result();
     }
 
     /** M·x by {@code schedule}, with this evaluation's own counts and (phased) traffic ledger. */
     public Evaluation evaluate(Ciphertext ct, EncodedTransform et, Schedule schedule) {
-        java.util.Objects.requireNonNull(ct, "ct is null");
-        java.util.Objects.requireNonNull(et, "et is null");
-        java.util.Objects.requireNonNull(schedule, "schedule is null");
+        Objects.requireNonNull(ct, "ct is null");
+        Objects.requireNonNull(et, "et is null");
+        Objects.requireNonNull(schedule, "schedule is null");
         check(ct, et);
         if (et.plan().algorithm() == Algorithm.BSGS) {
-            if (schedule instanceof Schedule.Phased) throw new IllegalArgumentException("BSGS runs full rotations over Q and has no phased schedule; use Schedule.direct()");
+            if (schedule instanceof Schedule.Phased)
+                throw new IllegalArgumentException(
+                        "BSGS runs full rotations over Q and has no phased schedule; use Schedule.direct()");
             OpCounters c = ctx.counters().child();
             Ciphertext y = evaluateBsgs(ct, et, c);
             return new Evaluation(y, counts(c), Optional.empty(), Optional.empty());
@@ -288,9 +341,11 @@ public final class LinearTransformEvaluator {
         double scale = outputScale(ct, et);
         try (ExecState st = new ExecState(ctx, ks, pool, et.program(), et, keys, ct)) {
             if (schedule instanceof Schedule.Phased ph) {
-                if (!et.rescales()) throw new IllegalArgumentException("a transform sharing its level (no rescale) runs on the direct schedule only");
+                if (!et.rescales())
+                    throw new IllegalArgumentException(
+                            "a transform sharing its level (no rescale) runs on the direct schedule only");
                 Grouping g = ph.grouping();
-                if (g != null) checkBudget(et, g, ph.budgetBytes());   // the compiler's groupings fit by construction
+                if (g != null) checkBudget(et, g, ph.budgetBytes()); // the compiler's groupings fit by construction
                 else g = compiledGrouping(et, ph.budgetBytes());
                 TrafficLedger[] led = new TrafficLedger[1];
                 Ciphertext y = PhasedExecutor.run(st, et.storage(), g, ph.budgetBytes(), scale, led);
@@ -303,10 +358,11 @@ public final class LinearTransformEvaluator {
 
     private Grouping compiledGrouping(EncodedTransform et, long budget) {
         try {
-            return groupings.get(et, java.util.concurrent.ConcurrentHashMap::new)
+            return groupings
+                    .get(et, ConcurrentHashMap::new)
                     .computeIfAbsent(budget, b -> ScheduleCompiler.bestGrouping(et.program(), et.storage(), b));
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException(e.getCause());   // a map constructor does not throw
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause()); // a map constructor does not throw
         }
     }
 
@@ -314,9 +370,16 @@ public final class LinearTransformEvaluator {
         long need = ScheduleCompiler.ledger(et.program(), et.storage(), g).peakResidentBytes();
         if (need > budget) {
             long min = ScheduleCompiler.minimalBudget(et.program(), et.storage());
-            throw new WorkingSetTooSmallException(String.format(java.util.Locale.ROOT,
-                    "grouping %s needs a working set of %d bytes, over the budget of %d bytes (the smallest feasible is %d bytes)",
-                    g, need, budget, min), budget, Math.max(min, need));
+            throw new WorkingSetTooSmallException(
+                    String.format(
+                            Locale.ROOT,
+                            "grouping %s needs a working set of %d bytes, over the budget of %d bytes (the smallest feasible is %d bytes)",
+                            g,
+                            need,
+                            budget,
+                            min),
+                    budget,
+                    Math.max(min, need));
         }
     }
 
@@ -331,21 +394,25 @@ public final class LinearTransformEvaluator {
      * transform runs on the direct executor with buffers of its own.
      */
     public List<Ciphertext> evaluateMany(Ciphertext ct, List<EncodedTransform> transforms) {
-        java.util.Objects.requireNonNull(ct, "ct is null");
-        java.util.Objects.requireNonNull(transforms, "transforms is null");
+        Objects.requireNonNull(ct, "ct is null");
+        Objects.requireNonNull(transforms, "transforms is null");
         PolyQP[] d0 = null;
         List<Ciphertext> out = new ArrayList<>();
         try {
             for (EncodedTransform et : transforms) {
                 check(ct, et);
-                if (et.plan().algorithm() == Algorithm.BSGS) { out.add(evaluate(ct, et, Schedule.direct()).result()); continue; }
+                if (et.plan().algorithm() == Algorithm.BSGS) {
+                    out.add(evaluate(ct, et, Schedule.direct()).result());
+                    continue;
+                }
                 double scale = outputScale(ct, et);
                 try (ExecState st = new ExecState(ctx, ks, pool, et.program(), et, keys, ct)) {
                     LtProgram.Step first = et.program().steps().get(0);
                     if (first.kind() == LtProgram.Kind.DECOMPOSE) {
                         if (d0 == null) {
                             d0 = new PolyQP[params.beta(ct.level())];
-                            for (int t = 0; t < d0.length; t++) d0[t] = PolyQP.borrow(ctx, pool, ct.level(), Domain.NTT);
+                            for (int t = 0; t < d0.length; t++)
+                                d0[t] = PolyQP.borrow(ctx, pool, ct.level(), Domain.NTT);
                             ks.decompose(ct.poly(1), d0, pool, ctx.counters());
                         }
                         st.presetDigits(first.out().get(0), d0);
@@ -367,8 +434,8 @@ public final class LinearTransformEvaluator {
      * runs block products phased too (its grouping must fit one block's program).
      */
     public BlockEvaluation evaluate(List<Ciphertext> inputs, EncodedBlockTransform ebt) {
-        java.util.Objects.requireNonNull(inputs, "inputs is null");
-        java.util.Objects.requireNonNull(ebt, "ebt is null");
+        Objects.requireNonNull(inputs, "inputs is null");
+        Objects.requireNonNull(ebt, "ebt is null");
         return evaluate(inputs, ebt, schedule);
     }
 
@@ -381,30 +448,35 @@ public final class LinearTransformEvaluator {
      * empty.
      */
     public BlockEvaluation evaluate(List<Ciphertext> inputs, EncodedBlockTransform ebt, Schedule schedule) {
-        java.util.Objects.requireNonNull(inputs, "inputs is null");
-        java.util.Objects.requireNonNull(ebt, "ebt is null");
+        Objects.requireNonNull(inputs, "inputs is null");
+        Objects.requireNonNull(ebt, "ebt is null");
         Objects.requireNonNull(schedule, "schedule");
         if (inputs.size() != ebt.blockCols()) {
-            throw new IllegalArgumentException(inputs.size() + " input ciphertexts for " + ebt.blockCols() + " block columns (" + ebt.cols() + " columns in blocks of " + ebt.blockDimension() + ")");
+            throw new IllegalArgumentException(inputs.size() + " input ciphertexts for " + ebt.blockCols()
+                    + " block columns (" + ebt.cols() + " columns in blocks of " + ebt.blockDimension() + ")");
         }
         double scale = checkBlockInputs(inputs, ebt);
         OpCounters c = ctx.counters().child();
         EncodedTransform any = BlockExecutor.firstBlock(ebt);
         if (schedule instanceof Schedule.Phased ph && any == null) {
-            List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale);   // zero ciphertexts
-            return new BlockEvaluation(com.google.common.collect.ImmutableList.copyOf(out), counts(c), Optional.ofNullable(ph.grouping()),
+            List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale); // zero ciphertexts
+            return new BlockEvaluation(
+                    ImmutableList.copyOf(out),
+                    counts(c),
+                    Optional.ofNullable(ph.grouping()),
                     Optional.of(new TrafficLedger.Builder().build()));
         }
         if (schedule instanceof Schedule.Phased ph) {
             Grouping g = ph.grouping();
-            if (g != null) checkBudget(any, g, ph.budgetBytes());   // one block's peak is the product's
+            if (g != null) checkBudget(any, g, ph.budgetBytes()); // one block's peak is the product's
             else g = compiledGrouping(any, ph.budgetBytes());
             PhasedExecutor walker = PhasedExecutor.forBlocks(any.program(), ebt.storage(), g, ph.budgetBytes());
             List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale, walker);
-            return new BlockEvaluation(com.google.common.collect.ImmutableList.copyOf(out), counts(c), Optional.of(g), Optional.of(walker.ledger()));
+            return new BlockEvaluation(
+                    ImmutableList.copyOf(out), counts(c), Optional.of(g), Optional.of(walker.ledger()));
         }
         List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale);
-        return new BlockEvaluation(com.google.common.collect.ImmutableList.copyOf(out), counts(c));
+        return new BlockEvaluation(ImmutableList.copyOf(out), counts(c));
     }
 
     /**
@@ -416,17 +488,18 @@ public final class LinearTransformEvaluator {
      * result is bit-identical to {@link #evaluate(List, EncodedBlockTransform)}, and the counts of
      * all the halves add up to its counts.
      */
-    public BlockPartialEvaluation evaluatePartial(java.util.SortedMap<Integer, Ciphertext> inputs, EncodedBlockTransform ebt) {
-        java.util.Objects.requireNonNull(inputs, "inputs is null");
-        java.util.Objects.requireNonNull(ebt, "ebt is null");
+    public BlockPartialEvaluation evaluatePartial(SortedMap<Integer, Ciphertext> inputs, EncodedBlockTransform ebt) {
+        Objects.requireNonNull(inputs, "inputs is null");
+        Objects.requireNonNull(ebt, "ebt is null");
         if (inputs.isEmpty()) throw new IllegalArgumentException("no input ciphertexts");
         for (int bc : inputs.keySet()) {
-            if (bc < 0 || bc >= ebt.blockCols()) throw new IllegalArgumentException("block column " + bc + " outside [0, " + ebt.blockCols() + ")");
+            if (bc < 0 || bc >= ebt.blockCols())
+                throw new IllegalArgumentException("block column " + bc + " outside [0, " + ebt.blockCols() + ")");
         }
         double scale = checkBlockInputs(List.copyOf(inputs.values()), ebt);
         OpCounters c = ctx.counters().child();
         List<BlockRowPartial> parts = BlockExecutor.partials(ctx, ks, pool, keys, inputs, ebt, c, scale);
-        return new BlockPartialEvaluation(com.google.common.collect.ImmutableList.copyOf(parts), counts(c));
+        return new BlockPartialEvaluation(ImmutableList.copyOf(parts), counts(c));
     }
 
     /**
@@ -435,24 +508,30 @@ public final class LinearTransformEvaluator {
      * row have been summed. The output is at level ℓ−1.
      */
     public Evaluation finishBlockRow(BlockRowPartial sum) {
-        java.util.Objects.requireNonNull(sum, "sum is null");
+        Objects.requireNonNull(sum, "sum is null");
         if (!sum.params().equals(params)) throw new ParameterMismatchException("partial made under other parameters");
         LtProgram prog = LtProgram.compile(sum.plan(), LimbLayout.of(params, sum.level()));
         OpCounters c = ctx.counters().child();
         Ciphertext out = BlockExecutor.finish(ctx, ks, pool, keys, prog, sum, c);
-        return new Evaluation(out, counts(c), java.util.Optional.empty(), java.util.Optional.empty());
+        return new Evaluation(out, counts(c), Optional.empty(), Optional.empty());
     }
 
     /** Checks block-product inputs; returns the output scale Δ_in·Δ_pt/q_ℓ. */
     private double checkBlockInputs(List<Ciphertext> inputs, EncodedBlockTransform ebt) {
-        if (!ebt.params().equals(params)) throw new ParameterMismatchException("block transform made under other parameters");
+        if (!ebt.params().equals(params))
+            throw new ParameterMismatchException("block transform made under other parameters");
         for (int i = 0; i < inputs.size(); i++) {
             Ciphertext ct = inputs.get(i);
-            if (!ct.params().equals(params)) throw new ParameterMismatchException("input " + i + " made under other parameters");
-            if (ct.degree() != 1) throw new WrongOperandException("input " + i + ": linear transforms need a degree-1 ciphertext");
-            if (ct.level() != ebt.level()) throw new LevelMismatchException("transform encoded for level " + ebt.level() + ", input " + i + " at level " + ct.level());
+            if (!ct.params().equals(params))
+                throw new ParameterMismatchException("input " + i + " made under other parameters");
+            if (ct.degree() != 1)
+                throw new WrongOperandException("input " + i + ": linear transforms need a degree-1 ciphertext");
+            if (ct.level() != ebt.level())
+                throw new LevelMismatchException(
+                        "transform encoded for level " + ebt.level() + ", input " + i + " at level " + ct.level());
             if (ct.scale() != inputs.get(0).scale()) {
-                throw new io.hoist.ckks.ScaleMismatchException("input " + i + " has scale " + ct.scale() + ", input 0 " + inputs.get(0).scale() + ": the blocks of a row are summed");
+                throw new ScaleMismatchException("input " + i + " has scale " + ct.scale() + ", input 0 "
+                        + inputs.get(0).scale() + ": the blocks of a row are summed");
             }
         }
         return inputs.get(0).scale() * ebt.scale() / params.q(ebt.level());
@@ -464,10 +543,12 @@ public final class LinearTransformEvaluator {
     }
 
     private void check(Ciphertext ct, EncodedTransform et) {
-        if (!ct.params().equals(params) || !et.params().equals(params)) throw new ParameterMismatchException("ciphertext or transform made under other parameters");
+        if (!ct.params().equals(params) || !et.params().equals(params))
+            throw new ParameterMismatchException("ciphertext or transform made under other parameters");
         if (ct.degree() != 1) throw new WrongOperandException("linear transforms need a degree-1 ciphertext");
         if (ct.level() != et.level()) {
-            throw new LevelMismatchException("transform encoded for level " + et.level() + ", ciphertext at level " + ct.level());
+            throw new LevelMismatchException(
+                    "transform encoded for level " + et.level() + ", ciphertext at level " + ct.level());
         }
     }
 
@@ -477,7 +558,7 @@ public final class LinearTransformEvaluator {
     private Ciphertext evaluateBsgs(Ciphertext ct, EncodedTransform et, OpCounters c) {
         Plan plan = et.plan();
         int level = ct.level();
-        for (int r : plan.rotations()) key(r);   // a missing key is named before any work
+        for (int r : plan.rotations()) key(r); // a missing key is named before any work
         Int2ObjectOpenHashMap<Ciphertext> baby = new Int2ObjectOpenHashMap<>();
         for (int i : plan.innerRotations()) baby.put(i, i == 0 ? ct : rotate(ct, i, c));
         RnsPoly acc0 = null, acc1 = null;
@@ -505,15 +586,21 @@ public final class LinearTransformEvaluator {
             c.add(Op.MOD_MULS, 2L * terms * (level + 1) * params.n());
             Ciphertext u = new Ciphertext(params, ct.scale() * et.scale(), u0, u1);
             if (g.getKey() != 0) u = rotate(u, g.getKey(), c);
-            if (acc0 == null) { acc0 = u.poly(0); acc1 = u.poly(1); }
-            else { rq.add(acc0, u.poly(0), acc0); rq.add(acc1, u.poly(1), acc1); }
+            if (acc0 == null) {
+                acc0 = u.poly(0);
+                acc1 = u.poly(1);
+            } else {
+                rq.add(acc0, u.poly(0), acc0);
+                rq.add(acc1, u.poly(1), acc1);
+            }
         }
         if (!et.rescales()) return new Ciphertext(params, ct.scale() * et.scale(), acc0, acc1);
-        return new Ciphertext(params, ct.scale() * et.scale() / params.q(level), ks.rescale(acc0, c), ks.rescale(acc1, c));
+        return new Ciphertext(
+                params, ct.scale() * et.scale() / params.q(level), ks.rescale(acc0, c), ks.rescale(acc1, c));
     }
 
     private RnsPoly liftQ(long[] coeffs, int level, OpCounters c) {
-        RnsPoly p = io.hoist.ckks.Sampler.fromSigned(ctx.ringQ(), level, coeffs);
+        RnsPoly p = Sampler.fromSigned(ctx.ringQ(), level, coeffs);
         ctx.ringQ().ntt(p, c);
         return p;
     }
@@ -532,7 +619,7 @@ public final class LinearTransformEvaluator {
      * real/imaginary split of CoeffsToSlots.
      */
     public Evaluation conjugate(Ciphertext a) {
-        java.util.Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(a, "a is null");
         if (!a.params().equals(params)) throw new ParameterMismatchException("ciphertext made under other parameters");
         if (a.degree() != 1) throw new WrongOperandException("conjugation needs a degree-1 ciphertext");
         OpCounters c = ctx.counters().child();

@@ -3,10 +3,12 @@ package io.hoist.lt;
 import com.google.common.base.Preconditions;
 import com.google.common.collect.ImmutableList;
 import com.google.common.primitives.ImmutableIntArray;
+import io.hoist.ckks.LevelMismatchException;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
-
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A hoisted linear transform (diagonal method, DH-BSGS, TH-BSGS) compiled from its {@link Plan}:
@@ -47,7 +49,11 @@ public final class LtProgram {
     }
 
     /** What a buffer holds. */
-    public enum Role { INPUT, TEMPORARY, OUTPUT }
+    public enum Role {
+        INPUT,
+        TEMPORARY,
+        OUTPUT
+    }
 
     /**
      * A named buffer: one polynomial (Q only or QP) or β digits. {@code qOnly} buffers have Q limbs
@@ -62,8 +68,18 @@ public final class LtProgram {
      * the KEY_SWITCH's rotation, {@code outer} a DIAGONAL_SUM's k; {@code diagonals} and
      * {@code babies} its terms r and b = r − k.
      */
-    public record Step(int index, Kind kind, int line, int phase, ImmutableIntArray in, ImmutableIntArray out,
-                       int rotation, boolean accumulate, int outer, ImmutableIntArray diagonals, ImmutableIntArray babies) {
+    public record Step(
+            int index,
+            Kind kind,
+            int line,
+            int phase,
+            ImmutableIntArray in,
+            ImmutableIntArray out,
+            int rotation,
+            boolean accumulate,
+            int outer,
+            ImmutableIntArray diagonals,
+            ImmutableIntArray babies) {
         public String lines() {
             return switch (kind) {
                 case KEY_SWITCH -> line + "–" + (line + 1);
@@ -80,7 +96,15 @@ public final class LtProgram {
     private final ImmutableIntArray lastUse;
     private final int ct0, ct1, out0, out1;
 
-    private LtProgram(Plan plan, LimbLayout layout, List<Buffer> buffers, List<Step> steps, int ct0, int ct1, int out0, int out1) {
+    private LtProgram(
+            Plan plan,
+            LimbLayout layout,
+            List<Buffer> buffers,
+            List<Step> steps,
+            int ct0,
+            int ct1,
+            int out0,
+            int out1) {
         this.plan = plan;
         this.layout = layout;
         this.buffers = ImmutableList.copyOf(buffers);
@@ -90,7 +114,7 @@ public final class LtProgram {
         this.out0 = out0;
         this.out1 = out1;
         int[] last = new int[buffers.size()];
-        java.util.Arrays.fill(last, -1);
+        Arrays.fill(last, -1);
         for (Step s : steps) {
             for (int b : s.in().toArray()) if (b >= 0) last[b] = s.index();
             for (int b : s.out().toArray()) if (b >= 0) last[b] = Math.max(last[b], s.index());
@@ -108,8 +132,10 @@ public final class LtProgram {
      * at the input's level (a transform sharing its level with the next, as Lattigo's {@code Levels}).
      */
     public static LtProgram compile(Plan plan, LimbLayout layout, boolean rescale) {
-        Preconditions.checkArgument(plan.algorithm() != Algorithm.BSGS, "BSGS runs full rotations over Q and has no LT program");
-        if (rescale && layout.level() < 1) throw new io.hoist.ckks.LevelMismatchException("linear transforms need a ciphertext level ≥ 1 (line 19 rescales)");
+        Preconditions.checkArgument(
+                plan.algorithm() != Algorithm.BSGS, "BSGS runs full rotations over Q and has no LT program");
+        if (rescale && layout.level() < 1)
+            throw new LevelMismatchException("linear transforms need a ciphertext level ≥ 1 (line 19 rescales)");
         return new Compiler(plan, layout, rescale).run();
     }
 
@@ -118,17 +144,45 @@ public final class LtProgram {
         return steps.get(steps.size() - 1).kind() == Kind.MOD_DOWN_RESCALE;
     }
 
-    public Plan plan() { return plan; }
-    public LimbLayout layout() { return layout; }
-    public ImmutableList<Buffer> buffers() { return buffers; }
-    public ImmutableList<Step> steps() { return steps; }
-    public Buffer buffer(int id) { return buffers.get(id); }
+    public Plan plan() {
+        return plan;
+    }
+
+    public LimbLayout layout() {
+        return layout;
+    }
+
+    public ImmutableList<Buffer> buffers() {
+        return buffers;
+    }
+
+    public ImmutableList<Step> steps() {
+        return steps;
+    }
+
+    public Buffer buffer(int id) {
+        return buffers.get(id);
+    }
     /** Index of the last step that reads or writes buffer {@code id}. */
-    public int lastUse(int id) { return lastUse.get(id); }
-    public int input0() { return ct0; }
-    public int input1() { return ct1; }
-    public int output0() { return out0; }
-    public int output1() { return out1; }
+    public int lastUse(int id) {
+        return lastUse.get(id);
+    }
+
+    public int input0() {
+        return ct0;
+    }
+
+    public int input1() {
+        return ct1;
+    }
+
+    public int output0() {
+        return out0;
+    }
+
+    public int output1() {
+        return out1;
+    }
 
     /** The steps of phase {@code p} in program order. */
     public List<Step> phase(int p) {
@@ -139,10 +193,17 @@ public final class LtProgram {
     public String listing() {
         StringBuilder sb = new StringBuilder();
         for (Step s : steps) {
-            sb.append(String.format(java.util.Locale.ROOT, "%3d  phase %d  line %-6s %-17s", s.index(), s.phase(), s.lines(), s.kind()));
+            sb.append(String.format(
+                    Locale.ROOT, "%3d  phase %d  line %-6s %-17s", s.index(), s.phase(), s.lines(), s.kind()));
             sb.append(names(s.in())).append(" → ").append(names(s.out()));
-            if (s.kind() == Kind.KEY_SWITCH) sb.append("  rot ").append(s.rotation()).append(s.accumulate() ? " (+=)" : "");
-            if (s.kind() == Kind.DIAGONAL_SUM) sb.append("  k=").append(s.outer()).append(", ").append(s.diagonals().length()).append(" diagonals");
+            if (s.kind() == Kind.KEY_SWITCH)
+                sb.append("  rot ").append(s.rotation()).append(s.accumulate() ? " (+=)" : "");
+            if (s.kind() == Kind.DIAGONAL_SUM)
+                sb.append("  k=")
+                        .append(s.outer())
+                        .append(", ")
+                        .append(s.diagonals().length())
+                        .append(" diagonals");
             sb.append('\n');
         }
         return sb.toString();
@@ -150,7 +211,8 @@ public final class LtProgram {
 
     private String names(ImmutableIntArray ids) {
         List<String> n = new ArrayList<>();
-        for (int i = 0; i < ids.length(); i++) n.add(ids.get(i) < 0 ? "—" : buffers.get(ids.get(i)).name());
+        for (int i = 0; i < ids.length(); i++)
+            n.add(ids.get(i) < 0 ? "—" : buffers.get(ids.get(i)).name());
         return n.size() > 4 ? n.subList(0, 4) + "…(" + n.size() + ")" : n.toString();
     }
 
@@ -178,15 +240,36 @@ public final class LtProgram {
             step(kind, line, phase, in, out, 0, false, 0, NONE, NONE);
         }
 
-        private void step(Kind kind, int line, int phase, int[] in, int[] out, int rotation, boolean acc, int outer,
-                          ImmutableIntArray diagonals, ImmutableIntArray babies) {
-            steps.add(new Step(steps.size(), kind, line, phase, ImmutableIntArray.copyOf(in), ImmutableIntArray.copyOf(out),
-                    rotation, acc, outer, diagonals, babies));
+        private void step(
+                Kind kind,
+                int line,
+                int phase,
+                int[] in,
+                int[] out,
+                int rotation,
+                boolean acc,
+                int outer,
+                ImmutableIntArray diagonals,
+                ImmutableIntArray babies) {
+            steps.add(new Step(
+                    steps.size(),
+                    kind,
+                    line,
+                    phase,
+                    ImmutableIntArray.copyOf(in),
+                    ImmutableIntArray.copyOf(out),
+                    rotation,
+                    acc,
+                    outer,
+                    diagonals,
+                    babies));
         }
 
         LtProgram run() {
             int ct0 = buffer("C'0", Role.INPUT, false, true), ct1 = buffer("C'1", Role.INPUT, false, true);
-            Int2IntOpenHashMap a = new Int2IntOpenHashMap(), b = new Int2IntOpenHashMap(), digits = new Int2IntOpenHashMap();
+            Int2IntOpenHashMap a = new Int2IntOpenHashMap(),
+                    b = new Int2IntOpenHashMap(),
+                    digits = new Int2IntOpenHashMap();
             // line 1: D_0 ← Decompose(C'_1); A_0 ← P·C'_0, B_0 ← P·C'_1
             if (plan.needsFirstDecompose()) {
                 digits.put(0, buffer("D0", Role.TEMPORARY, true, false));
@@ -201,7 +284,17 @@ public final class LtProgram {
                 if (i == 0) continue;
                 a.put(i, buffer("A" + i, Role.TEMPORARY, false, false));
                 b.put(i, buffer("B" + i, Role.TEMPORARY, false, false));
-                step(Kind.KEY_SWITCH, 3, 1, new int[] {digits.get(0), a.get(0)}, new int[] {a.get(i), b.get(i)}, i, false, 0, NONE, NONE);
+                step(
+                        Kind.KEY_SWITCH,
+                        3,
+                        1,
+                        new int[] {digits.get(0), a.get(0)},
+                        new int[] {a.get(i), b.get(i)},
+                        i,
+                        false,
+                        0,
+                        NONE,
+                        NONE);
             }
             // line 5: b_i ← INTT(B_i) for the inner indices the middle layer uses
             var sources = plan.middleSources();
@@ -223,7 +316,17 @@ public final class LtProgram {
                 for (int i : e.getValue()) {
                     a.put(j + i, buffer("A" + (j + i), Role.TEMPORARY, false, false));
                     b.put(j + i, buffer("B" + (j + i), Role.TEMPORARY, false, false));
-                    step(Kind.KEY_SWITCH, 10, 3, new int[] {digits.get(i), a.get(i)}, new int[] {a.get(j + i), b.get(j + i)}, j, false, 0, NONE, NONE);
+                    step(
+                            Kind.KEY_SWITCH,
+                            10,
+                            3,
+                            new int[] {digits.get(i), a.get(i)},
+                            new int[] {a.get(j + i), b.get(j + i)},
+                            j,
+                            false,
+                            0,
+                            NONE,
+                            NONE);
                 }
             }
             // lines 12–14: U_k = Σ_b F̃_{k,b} ⊙ (A_b, B_b)
@@ -241,8 +344,17 @@ public final class LtProgram {
                 }
                 u0.put(k, buffer("U0_" + k, Role.TEMPORARY, false, false));
                 u1.put(k, buffer("U1_" + k, Role.TEMPORARY, false, false));
-                step(Kind.DIAGONAL_SUM, 12, 4, in, new int[] {u0.get(k), u1.get(k)}, 0, false, k,
-                        ImmutableIntArray.copyOf(rs), ImmutableIntArray.copyOf(babies));
+                step(
+                        Kind.DIAGONAL_SUM,
+                        12,
+                        4,
+                        in,
+                        new int[] {u0.get(k), u1.get(k)},
+                        0,
+                        false,
+                        k,
+                        ImmutableIntArray.copyOf(rs),
+                        ImmutableIntArray.copyOf(babies));
             }
             // C_0 ← U_{0,0}, C_1 ← U_{1,0}
             int c0 = buffer("C0", Role.TEMPORARY, false, false), c1 = buffer("C1", Role.TEMPORARY, false, false);

@@ -34,8 +34,12 @@ public final class PhaseModel {
 
     /** The model of a dense plan (every diagonal present). */
     public static PhaseModel of(Plan plan, LimbLayout layout, Storage storage) {
-        Preconditions.checkArgument(plan.indices().size() == plan.dimension(), "the closed forms are for dense matrices; %s has %s of %s diagonals",
-                plan, plan.indices().size(), plan.dimension());
+        Preconditions.checkArgument(
+                plan.indices().size() == plan.dimension(),
+                "the closed forms are for dense matrices; %s has %s of %s diagonals",
+                plan,
+                plan.indices().size(),
+                plan.dimension());
         int[] s = plan.split();
         return switch (plan.algorithm()) {
             case TH_BSGS -> new PhaseModel(layout, storage, s[0], s[1], s[2]);
@@ -67,8 +71,15 @@ public final class PhaseModel {
      * read back (2·n3·D limbs) for every block after the row's first. Peaks are those of one block.
      */
     public TrafficLedger blockLedger(Grouping g, int inputs, int outputs, int blocks) {
-        Preconditions.checkArgument(inputs >= 0 && outputs >= 0 && blocks >= Math.max(inputs, outputs) && (long) blocks <= (long) inputs * outputs,
-                "%s blocks cannot cover %s inputs and %s outputs", blocks, inputs, outputs);
+        Preconditions.checkArgument(
+                inputs >= 0
+                        && outputs >= 0
+                        && blocks >= Math.max(inputs, outputs)
+                        && (long) blocks <= (long) inputs * outputs,
+                "%s blocks cannot cover %s inputs and %s outputs",
+                blocks,
+                inputs,
+                outputs);
         TrafficLedger.Builder b = new TrafficLedger.Builder();
         if (blocks == 0) return b.build();
         for (int i = 0; i < inputs; i++) for (int p = 1; p <= 3; p++) phase(p, g, b);
@@ -94,12 +105,12 @@ public final class PhaseModel {
 
     void phase(int p, Grouping g, TrafficLedger.Builder b) {
         long lb = lay.limbBytes();
-        int i1 = n1 - 1;                         // inner rotations
-        int s = n2 > 1 ? n1 - 1 : 0;             // sources of the middle layer (b_i → b'_i → D_i)
-        int j = n2 - 1;                          // middle rotations
-        int bb = n1 * n2;                        // baby steps B
-        int k1 = n3 - 1;                         // outer rotations
-        boolean d0 = i1 > 0 || j > 0;            // is D_0 needed
+        int i1 = n1 - 1; // inner rotations
+        int s = n2 > 1 ? n1 - 1 : 0; // sources of the middle layer (b_i → b'_i → D_i)
+        int j = n2 - 1; // middle rotations
+        int bb = n1 * n2; // baby steps B
+        int k1 = n3 - 1; // outer rotations
+        boolean d0 = i1 > 0 || j > 0; // is D_0 needed
         switch (p) {
             case 1 -> {
                 b.read(1, LedgerKind.CIPHERTEXT, 2L * lq * lb);
@@ -110,7 +121,15 @@ public final class PhaseModel {
                 b.iterations(1, d0 ? ceil(d, g.l1()) * Math.max(1, ceil(i1, g.m1())) : 0);
                 long l = Math.min(g.l1(), d), m = Math.min(g.m1(), i1);
                 long sb = s > 0 ? 1 : 0;
-                b.peak(1, (d0 ? 2L * lq + beta + Math.min(l, lq) + l * (1 + beta + sb + 2L * beta * m + (2 + sb) * m) : 2L * lq) * lb);
+                b.peak(
+                        1,
+                        (d0
+                                        ? 2L * lq
+                                                + beta
+                                                + Math.min(l, lq)
+                                                + l * (1 + beta + sb + 2L * beta * m + (2 + sb) * m)
+                                        : 2L * lq)
+                                * lb);
             }
             case 2 -> {
                 b.read(2, LedgerKind.CIPHERTEXT, (long) s * d * lb);
@@ -128,7 +147,8 @@ public final class PhaseModel {
                 b.write(3, LedgerKind.CIPHERTEXT, 2L * n1 * j * d * lb);
                 b.iterations(3, j == 0 ? 0 : ceil(d, g.l3()) * kg * ceil(n1, g.m4()));
                 long l = Math.min(g.l3(), d), m3 = Math.min(g.m3(), j), m4 = Math.min(g.m4(), n1);
-                long first = (m4 - 1) * l + Math.min(l, lq) + m4 * beta * l;   // the source group holding A_0 (Q limbs only)
+                long first =
+                        (m4 - 1) * l + Math.min(l, lq) + m4 * beta * l; // the source group holding A_0 (Q limbs only)
                 long other = n1 > m4 ? Math.min(m4, n1 - m4) * (l + beta * l) : 0;
                 b.peak(3, j == 0 ? 0 : (2L * beta * m3 * l + Math.max(first, other) + 2 * l) * lb);
             }

@@ -3,7 +3,6 @@ package io.hoist.lt;
 import io.hoist.ckks.Ciphertext;
 import it.unimi.dsi.fastutil.ints.Int2ObjectLinkedOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +24,7 @@ final class PhasedExecutor {
     private final Storage storage;
     private final Grouping g;
     private final WorkingSet ws;
-    private ExecState st;   // the state the current phase computes on; null: the walk without data
+    private ExecState st; // the state the current phase computes on; null: the walk without data
     private final LimbLayout lay;
     private final int lq, d, beta, level;
     private final long lb;
@@ -94,7 +93,8 @@ final class PhasedExecutor {
     }
 
     /** Runs the schedule on {@code st}'s buffers; the ledger is returned through {@code ledgerOut[0]}. */
-    static Ciphertext run(ExecState st, Storage storage, Grouping g, long budget, double scale, TrafficLedger[] ledgerOut) {
+    static Ciphertext run(
+            ExecState st, Storage storage, Grouping g, long budget, double scale, TrafficLedger[] ledgerOut) {
         ledgerOut[0] = walk(st.prog, storage, g, budget, st);
         return st.output(scale);
     }
@@ -195,15 +195,19 @@ final class PhasedExecutor {
     private void phase1() {
         List<LtProgram.Step> steps = prog.phase(1);
         ws.beginPhase(1);
-        LtProgram.Step dec = of(steps, LtProgram.Kind.DECOMPOSE).stream().findFirst().orElse(null);
+        LtProgram.Step dec =
+                of(steps, LtProgram.Kind.DECOMPOSE).stream().findFirst().orElse(null);
         List<LtProgram.Step> times = of(steps, LtProgram.Kind.TIMES_P);
         List<LtProgram.Step> inner = of(steps, LtProgram.Kind.KEY_SWITCH);
         Map<Integer, LtProgram.Step> intt = new HashMap<>();
         for (LtProgram.Step s : of(steps, LtProgram.Kind.INTT)) intt.put(s.in().get(0), s);
         int ct0 = prog.input0(), ct1 = prog.input1();
         int a0 = times.get(0).out().get(0), b0 = times.get(1).out().get(0);
-        if (st != null) { st.timesP(times.get(0)); st.timesP(times.get(1)); }
-        if (dec == null) {   // no rotation: A_0 and B_0 only
+        if (st != null) {
+            st.timesP(times.get(0));
+            st.timesP(times.get(1));
+        }
+        if (dec == null) { // no rotation: A_0 and B_0 only
             loadBuf(ct0, 0, lq);
             ws.produce(buf(a0, 0), 0, lq);
             ws.drop(buf(ct0, 0), 0, lq);
@@ -217,7 +221,10 @@ final class PhasedExecutor {
         }
         loadBuf(ct1, 0, lq);
         WorkingSet.Obj tw = twi();
-        for (int j = 0; j < lq; j++) { ws.load(tw, j, j + 1); ws.drop(tw, j, j + 1); }
+        for (int j = 0; j < lq; j++) {
+            ws.load(tw, j, j + 1);
+            ws.drop(tw, j, j + 1);
+        }
         WorkingSet.Obj y = scratch(lq), u = scratch(beta);
         ws.produce(y, 0, lq);
         ws.produce(u, 0, beta);
@@ -332,21 +339,26 @@ final class PhasedExecutor {
         List<LtProgram.Step> steps = prog.phase(3);
         ws.beginPhase(3);
         Int2ObjectLinkedOpenHashMap<List<LtProgram.Step>> byRot = new Int2ObjectLinkedOpenHashMap<>();
-        for (LtProgram.Step s : steps) byRot.computeIfAbsent(s.rotation(), k -> new ArrayList<>()).add(s);
+        for (LtProgram.Step s : steps)
+            byRot.computeIfAbsent(s.rotation(), k -> new ArrayList<>()).add(s);
         List<Integer> rots = new ArrayList<>(byRot.keySet());
         for (int[] lg : limbGroups(g.l3())) {
             int f = lg[0], t = lg[1];
             for (List<Integer> kg : groups(rots, g.m3())) {
                 for (int r : kg) loadKey(r, f, t);
-                IntArrayList srcs = new IntArrayList();   // digits buffer ids, in first-use order
-                for (int r : kg) for (LtProgram.Step s : byRot.get(r)) if (!srcs.contains(s.in().get(0))) srcs.add(s.in().get(0));
+                IntArrayList srcs = new IntArrayList(); // digits buffer ids, in first-use order
+                for (int r : kg)
+                    for (LtProgram.Step s : byRot.get(r)) if (!srcs.contains(s.in().get(0))) srcs.add(s.in().get(0));
                 srcs.sort(null);
                 for (List<Integer> sg : groups(new ArrayList<>(srcs), g.m4())) {
                     ws.iteration();
                     List<LtProgram.Step> tile = new ArrayList<>();
                     for (int r : kg) for (LtProgram.Step s : byRot.get(r)) if (sg.contains(s.in().get(0))) tile.add(s);
                     for (int src : sg) {
-                        LtProgram.Step any = tile.stream().filter(s -> s.in().get(0) == src).findFirst().orElseThrow();
+                        LtProgram.Step any = tile.stream()
+                                .filter(s -> s.in().get(0) == src)
+                                .findFirst()
+                                .orElseThrow();
                         loadBuf(any.in().get(1), f, t);
                         loadDigits(src, f, t);
                     }
@@ -358,7 +370,10 @@ final class PhasedExecutor {
                         ws.evict(buf(s.out().get(1), 0), f, t);
                     }
                     for (int src : sg) {
-                        LtProgram.Step any = tile.stream().filter(s -> s.in().get(0) == src).findFirst().orElseThrow();
+                        LtProgram.Step any = tile.stream()
+                                .filter(s -> s.in().get(0) == src)
+                                .findFirst()
+                                .orElseThrow();
                         ws.drop(buf(any.in().get(1), 0), f, t);
                         dropDigits(src, f, t);
                     }
@@ -384,8 +399,13 @@ final class PhasedExecutor {
         ws.beginPhase(4);
         boolean compact = storage == Storage.COMPACT;
         for (List<LtProgram.Step> og : groups(steps, g.m5())) {
-            int[] babies = og.stream().flatMapToInt(s -> s.babies().stream()).distinct().sorted().toArray();
-            if (accumulate && og.stream().noneMatch(s -> s.diagonals().stream().anyMatch(block::contains))) continue;   // U unchanged: nothing moves
+            int[] babies = og.stream()
+                    .flatMapToInt(s -> s.babies().stream())
+                    .distinct()
+                    .sorted()
+                    .toArray();
+            if (accumulate && og.stream().noneMatch(s -> s.diagonals().stream().anyMatch(block::contains)))
+                continue; // U unchanged: nothing moves
             for (int[] lg : limbGroups(g.l4())) {
                 int f = lg[0], t = lg[1];
                 if (compact) ws.load(twf(), f, t);
@@ -406,10 +426,11 @@ final class PhasedExecutor {
                             if (s.babies().get(i) != b) continue;
                             aId = s.in().get(2 * i);
                             bId = s.in().get(2 * i + 1);
-                            if (block == null || block.contains(s.diagonals().get(i))) rs.add(s.diagonals().get(i));
+                            if (block == null || block.contains(s.diagonals().get(i)))
+                                rs.add(s.diagonals().get(i));
                         }
                     }
-                    if (rs.isEmpty()) continue;   // no diagonal of this block uses baby b
+                    if (rs.isEmpty()) continue; // no diagonal of this block uses baby b
                     ws.iteration();
                     if (f >= tb) continue;
                     loadBuf(aId, f, tb);
@@ -457,7 +478,8 @@ final class PhasedExecutor {
         boolean fromU = move.in().get(0) >= 0;
         if (st != null) st.move(move);
         List<LtProgram.Step[]> quads = new ArrayList<>();
-        for (int i = 1; i < steps.size(); i += 4) quads.add(new LtProgram.Step[] {steps.get(i), steps.get(i + 1), steps.get(i + 2), steps.get(i + 3)});
+        for (int i = 1; i < steps.size(); i += 4)
+            quads.add(new LtProgram.Step[] {steps.get(i), steps.get(i + 1), steps.get(i + 2), steps.get(i + 3)});
         boolean first = true;
         for (List<LtProgram.Step[]> grp : groups(quads, g.m6())) {
             List<ExecState.DecomposeJob> jobs = new ArrayList<>();
@@ -474,8 +496,11 @@ final class PhasedExecutor {
                 WorkingSet.Obj c = scratch(1);
                 ws.produce(c, 0, 1);
                 centring.add(c);
-                uks.add(scratch(lq));   // u_k never leaves the chip
-                if (st != null) { st.intt(q[0], 0, d); st.modDown(q[1]); }
+                uks.add(scratch(lq)); // u_k never leaves the chip
+                if (st != null) {
+                    st.intt(q[0], 0, d);
+                    st.modDown(q[1]);
+                }
             }
             for (int j = 0; j < lq; j++) {
                 ws.load(twi(), j, j + 1);
@@ -523,7 +548,7 @@ final class PhasedExecutor {
                     dropKey(q[3].rotation(), f, t);
                     ws.drop(buf(u0, 0), f, t);
                 }
-                ws.produce(buf(c0, 0), f, t);   // C += …: its limbs are now dirty
+                ws.produce(buf(c0, 0), f, t); // C += …: its limbs are now dirty
                 ws.produce(buf(c1, 0), f, t);
                 ws.evict(buf(c0, 0), f, t);
                 ws.evict(buf(c1, 0), f, t);

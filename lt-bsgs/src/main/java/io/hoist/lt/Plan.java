@@ -1,23 +1,22 @@
 package io.hoist.lt;
 
-import io.hoist.ckks.CkksParameters;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSortedMap;
 import com.google.common.collect.ImmutableSortedSet;
+import io.hoist.ckks.CkksParameters;
 import it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap;
 import it.unimi.dsi.fastutil.ints.Int2ObjectSortedMap;
-import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntAVLTreeSet;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntList;
 import it.unimi.dsi.fastutil.ints.IntSortedSet;
 import it.unimi.dsi.fastutil.ints.IntSortedSets;
 import it.unimi.dsi.fastutil.longs.LongAVLTreeSet;
-import it.unimi.dsi.fastutil.longs.LongSortedSet;
-import it.unimi.dsi.fastutil.longs.LongSortedSets;
-
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * How a transform is evaluated: the algorithm, its split, and everything that follows from them
@@ -41,9 +40,11 @@ public final class Plan {
     private final IntSortedSet inner, middle, outer;
     /** Middle rotation j → the inner indices i it is applied to (pairs with j ≠ 0). */
     private final Int2ObjectSortedMap<IntSortedSet> middlePairs;
+
     private final IntSortedSet middleSources;
     /** Outer k → its diagonal indices r. */
     private final Int2ObjectSortedMap<IntList> groups;
+
     private final ImmutableSortedSet<Integer> indicesView, innerView, middleView, outerView, sourcesView;
     private final ImmutableSortedMap<Integer, ImmutableSortedSet<Integer>> pairsView;
     private final ImmutableSortedMap<Integer, ImmutableList<Integer>> groupsView;
@@ -53,12 +54,24 @@ public final class Plan {
         this.n = n;
         this.split = split.clone();
         switch (algorithm) {
-            case DIAGONAL -> { b1 = n; b2 = n; }
-            case BSGS, DH_BSGS -> { b1 = split[0]; b2 = split[0]; }
-            default -> { b1 = split[0]; b2 = split[0] * split[1]; }
+            case DIAGONAL -> {
+                b1 = n;
+                b2 = n;
+            }
+            case BSGS, DH_BSGS -> {
+                b1 = split[0];
+                b2 = split[0];
+            }
+            default -> {
+                b1 = split[0];
+                b2 = split[0] * split[1];
+            }
         }
         this.indices = IntSortedSets.unmodifiable(new IntAVLTreeSet(indices));
-        IntAVLTreeSet in = new IntAVLTreeSet(), mid = new IntAVLTreeSet(), out = new IntAVLTreeSet(), src = new IntAVLTreeSet();
+        IntAVLTreeSet in = new IntAVLTreeSet(),
+                mid = new IntAVLTreeSet(),
+                out = new IntAVLTreeSet(),
+                src = new IntAVLTreeSet();
         Int2ObjectAVLTreeMap<IntSortedSet> pairs = new Int2ObjectAVLTreeMap<>();
         Int2ObjectAVLTreeMap<IntList> grp = new Int2ObjectAVLTreeMap<>();
         for (int r : indices) {
@@ -93,7 +106,7 @@ public final class Plan {
 
     /** A plan for {@code transform} with an explicit split (none for DIAGONAL). */
     public static Plan of(LinearTransform transform, Algorithm algorithm, int... split) {
-        java.util.Objects.requireNonNull(transform, "transform is null");
+        Objects.requireNonNull(transform, "transform is null");
         return forIndices(transform.dimension(), transform.diagonalIndices(), algorithm, split);
     }
 
@@ -105,22 +118,27 @@ public final class Plan {
     }
 
     /** A plan for the diagonal index set {@code indices} (each in [0, n)) of an n-dimensional transform. */
-    public static Plan forIndices(int n, java.util.Collection<Integer> indexSet, Algorithm algorithm, int... split) {
-        java.util.Objects.requireNonNull(indexSet, "indexSet is null");
+    public static Plan forIndices(int n, Collection<Integer> indexSet, Algorithm algorithm, int... split) {
+        Objects.requireNonNull(indexSet, "indexSet is null");
         IntSortedSet indices = new IntAVLTreeSet(indexSet);
-        if (Integer.bitCount(n) != 1) throw new IllegalArgumentException("transform dimension must be a power of two after padding: " + n);
+        if (Integer.bitCount(n) != 1)
+            throw new IllegalArgumentException("transform dimension must be a power of two after padding: " + n);
         if (indices.isEmpty()) throw new IllegalArgumentException("no diagonals");
-        if (indices.firstInt() < 0 || indices.lastInt() >= n) throw new IllegalArgumentException("diagonal indices must lie in [0, " + n + ")");
+        if (indices.firstInt() < 0 || indices.lastInt() >= n)
+            throw new IllegalArgumentException("diagonal indices must lie in [0, " + n + ")");
         int[] s = algorithm == Algorithm.DIAGONAL && split.length == 0 ? new int[] {n} : split;
         if (s.length != algorithm.splitParts()) {
-            throw new IllegalArgumentException(algorithm.cliName() + " takes a split of " + algorithm.splitParts() + " factors, got " + Arrays.toString(split));
+            throw new IllegalArgumentException(algorithm.cliName() + " takes a split of " + algorithm.splitParts()
+                    + " factors, got " + Arrays.toString(split));
         }
         long prod = 1;
         for (int f : s) {
             if (f < 1) throw new IllegalArgumentException("split factors must be ≥ 1: " + Arrays.toString(s));
             prod *= f;
         }
-        if (prod != n) throw new IllegalArgumentException("split " + Arrays.toString(s) + " multiplies to " + prod + ", not the dimension " + n);
+        if (prod != n)
+            throw new IllegalArgumentException(
+                    "split " + Arrays.toString(s) + " multiplies to " + prod + ", not the dimension " + n);
         return new Plan(algorithm, n, s, indices);
     }
 
@@ -129,24 +147,41 @@ public final class Plan {
      * searching the power-of-two splits; costs are evaluated at {@code level} of {@code params}.
      * TH-BSGS splits keep every factor ≥ 2 when n ≥ 8 (a factor 1 degenerates to DH-BSGS).
      */
-    public static Plan auto(LinearTransform t, CkksParameters params, int level, Algorithm algorithm, Objective objective, int keyBudget) {
-        java.util.Objects.requireNonNull(t, "t is null");
-        java.util.Objects.requireNonNull(params, "params is null");
-        java.util.Objects.requireNonNull(objective, "objective is null");
+    public static Plan auto(
+            LinearTransform t,
+            CkksParameters params,
+            int level,
+            Algorithm algorithm,
+            Objective objective,
+            int keyBudget) {
+        Objects.requireNonNull(t, "t is null");
+        Objects.requireNonNull(params, "params is null");
+        Objects.requireNonNull(objective, "objective is null");
         return autoForIndices(t.dimension(), t.diagonalIndices(), params, level, algorithm, objective, keyBudget);
     }
 
-    public static Plan autoForIndices(int n, java.util.Collection<Integer> indices, CkksParameters params, int level, Algorithm algorithm,
-                                      Objective objective, int keyBudget) {
+    public static Plan autoForIndices(
+            int n,
+            Collection<Integer> indices,
+            CkksParameters params,
+            int level,
+            Algorithm algorithm,
+            Objective objective,
+            int keyBudget) {
         List<Plan> candidates = candidates(n, indices, algorithm);
         Plan best = null;
         Cost bestCost = null;
         for (Plan p : candidates) {
             Cost c = p.cost(params, level, Storage.PRECOMPUTED);
             if (objective == Objective.FEWEST_MULTS_UNDER_KEY_BUDGET && c.rotationKeys() > keyBudget) continue;
-            if (best == null || better(c, bestCost, objective)) { best = p; bestCost = c; }
+            if (best == null || better(c, bestCost, objective)) {
+                best = p;
+                bestCost = c;
+            }
         }
-        if (best == null) throw new IllegalArgumentException("no split of " + n + " fits a budget of " + keyBudget + " rotation keys");
+        if (best == null)
+            throw new IllegalArgumentException(
+                    "no split of " + n + " fits a budget of " + keyBudget + " rotation keys");
         return best;
     }
 
@@ -155,8 +190,8 @@ public final class Plan {
      * the search space of {@link #autoForIndices} and of joint planning over several transforms.
      * TH-BSGS splits keep every factor ≥ 2 when n ≥ 8 (a factor 1 degenerates to DH-BSGS).
      */
-    public static List<Plan> candidates(int n, java.util.Collection<Integer> indices, Algorithm algorithm) {
-        java.util.Objects.requireNonNull(indices, "indices is null");
+    public static List<Plan> candidates(int n, Collection<Integer> indices, Algorithm algorithm) {
+        Objects.requireNonNull(indices, "indices is null");
         List<Plan> candidates = new ArrayList<>();
         for (Algorithm a : algorithm == null ? Algorithm.values() : new Algorithm[] {algorithm}) {
             for (int[] s : powerOfTwoSplits(n, a.splitParts())) {
@@ -169,7 +204,9 @@ public final class Plan {
 
     static boolean better(Cost a, Cost b, Objective o) {
         if (o == Objective.FEWEST_KEYS) {
-            return a.rotationKeys() != b.rotationKeys() ? a.rotationKeys() < b.rotationKeys() : a.modMuls() < b.modMuls();
+            return a.rotationKeys() != b.rotationKeys()
+                    ? a.rotationKeys() < b.rotationKeys()
+                    : a.modMuls() < b.modMuls();
         }
         return a.modMuls() != b.modMuls() ? a.modMuls() < b.modMuls() : a.rotationKeys() < b.rotationKeys();
     }
@@ -177,37 +214,75 @@ public final class Plan {
     static List<int[]> powerOfTwoSplits(int n, int parts) {
         int e = Integer.numberOfTrailingZeros(n);
         List<int[]> out = new ArrayList<>();
-        if (parts == 1) { out.add(new int[] {n}); return out; }
+        if (parts == 1) {
+            out.add(new int[] {n});
+            return out;
+        }
         for (int a = 0; a <= e; a++) {
-            if (parts == 2) { out.add(new int[] {1 << a, 1 << (e - a)}); continue; }
+            if (parts == 2) {
+                out.add(new int[] {1 << a, 1 << (e - a)});
+                continue;
+            }
             for (int b = 0; a + b <= e; b++) out.add(new int[] {1 << a, 1 << b, 1 << (e - a - b)});
         }
         return out;
     }
 
-    public int inner(int r) { return r % b1; }
-    public int middle(int r) { return r % b2 - r % b1; }
-    public int outer(int r) { return r - r % b2; }
-    /** The baby-step index b = r mod b2 = i + j whose (A_b, B_b) the diagonal r multiplies. */
-    public int baby(int r) { return r % b2; }
+    public int inner(int r) {
+        return r % b1;
+    }
 
-    public Algorithm algorithm() { return algorithm; }
-    public int dimension() { return n; }
-    public int[] split() { return split.clone(); }
+    public int middle(int r) {
+        return r % b2 - r % b1;
+    }
+
+    public int outer(int r) {
+        return r - r % b2;
+    }
+    /** The baby-step index b = r mod b2 = i + j whose (A_b, B_b) the diagonal r multiplies. */
+    public int baby(int r) {
+        return r % b2;
+    }
+
+    public Algorithm algorithm() {
+        return algorithm;
+    }
+
+    public int dimension() {
+        return n;
+    }
+
+    public int[] split() {
+        return split.clone();
+    }
     /** The diagonal indices, sorted. */
-    public ImmutableSortedSet<Integer> indices() { return indicesView; }
+    public ImmutableSortedSet<Integer> indices() {
+        return indicesView;
+    }
     /** Inner rotations (including 0). */
-    public ImmutableSortedSet<Integer> innerRotations() { return innerView; }
+    public ImmutableSortedSet<Integer> innerRotations() {
+        return innerView;
+    }
     /** Middle rotations (including 0); only TH-BSGS has nonzero ones. */
-    public ImmutableSortedSet<Integer> middleRotations() { return middleView; }
+    public ImmutableSortedSet<Integer> middleRotations() {
+        return middleView;
+    }
     /** Outer (giant) rotations (including 0). */
-    public ImmutableSortedSet<Integer> outerRotations() { return outerView; }
+    public ImmutableSortedSet<Integer> outerRotations() {
+        return outerView;
+    }
     /** Inner indices whose B part is ModDowned and decomposed for the middle layer (Algorithm 2 lines 6–7). */
-    public ImmutableSortedSet<Integer> middleSources() { return sourcesView; }
+    public ImmutableSortedSet<Integer> middleSources() {
+        return sourcesView;
+    }
     /** Middle rotation j ≠ 0 → inner indices i it applies to. */
-    public ImmutableSortedMap<Integer, ImmutableSortedSet<Integer>> middlePairs() { return pairsView; }
+    public ImmutableSortedMap<Integer, ImmutableSortedSet<Integer>> middlePairs() {
+        return pairsView;
+    }
     /** Outer k → diagonal indices r with outer(r) = k, ascending. */
-    public ImmutableSortedMap<Integer, ImmutableList<Integer>> groups() { return groupsView; }
+    public ImmutableSortedMap<Integer, ImmutableList<Integer>> groups() {
+        return groupsView;
+    }
 
     /** Whether the first Decompose (of c_1) is needed: some inner or middle rotation starts from it. */
     public boolean needsFirstDecompose() {
@@ -225,9 +300,10 @@ public final class Plan {
 
     /** The exact Galois elements this plan needs, known before anything is encoded. */
     public ImmutableSortedSet<Long> rotationKeys(CkksParameters params) {
-        java.util.Objects.requireNonNull(params, "params is null");
+        Objects.requireNonNull(params, "params is null");
         if (params.slots() % n != 0) {
-            throw new IllegalArgumentException("transform dimension " + n + " does not divide the " + params.slots() + " slots");
+            throw new IllegalArgumentException(
+                    "transform dimension " + n + " does not divide the " + params.slots() + " slots");
         }
         LongAVLTreeSet gs = new LongAVLTreeSet();
         for (int r : rotations()) gs.add(params.galoisElementForRotation(r));
@@ -240,41 +316,55 @@ public final class Plan {
      * (the program the executors run), for BSGS its own formula (§4.2).
      */
     public Cost cost(CkksParameters params, int level, Storage storage) {
-        java.util.Objects.requireNonNull(params, "params is null");
-        java.util.Objects.requireNonNull(storage, "storage is null");
+        Objects.requireNonNull(params, "params is null");
+        Objects.requireNonNull(storage, "storage is null");
         return cost(LimbLayout.of(params, level), storage);
     }
 
     /** {@link #cost(CkksParameters, int, Storage)} at a bare limb layout (studies of parameters that are not built). */
     public Cost cost(LimbLayout lay, Storage storage) {
-        java.util.Objects.requireNonNull(lay, "lay is null");
-        java.util.Objects.requireNonNull(storage, "storage is null");
+        Objects.requireNonNull(lay, "lay is null");
+        Objects.requireNonNull(storage, "storage is null");
         if (algorithm != Algorithm.BSGS) return CountingInterpreter.counts(LtProgram.compile(this, lay), storage);
         int lq = lay.lq(), beta = lay.beta(), d = lay.d();
         long rot = inner.size() - 1 + outer.size() - 1;
         long pt = indices.size();
         long ntt = rot * ((long) beta * d + 2L * d) + 2L * lq + (storage == Storage.COMPACT ? pt * lq : 0);
         int keys = rotations().size();
-        double mults = rot * CountingInterpreter.decomposeMults(lay) + 2 * rot * CountingInterpreter.modDownMults(lay)
-                + rot * CountingInterpreter.keySwitchMults(lay) + pt * 2.0 * lq * lay.n();
+        double mults = rot * CountingInterpreter.decomposeMults(lay)
+                + 2 * rot * CountingInterpreter.modDownMults(lay)
+                + rot * CountingInterpreter.keySwitchMults(lay)
+                + pt * 2.0 * lq * lay.n();
         return new Cost(rot, 2 * rot, rot, pt, ntt, keys, keys * lay.keyBytes(), keys * lay.seededKeyBytes(), mults);
     }
 
     /** "th-bsgs 16·16·16" and the like. */
     public String describe() {
-        return algorithm.cliName() + (algorithm == Algorithm.DIAGONAL ? "" : " " + String.join("·", Arrays.stream(split).mapToObj(Integer::toString).toList()));
+        return algorithm.cliName()
+                + (algorithm == Algorithm.DIAGONAL
+                        ? ""
+                        : " "
+                                + String.join(
+                                        "·",
+                                        Arrays.stream(split)
+                                                .mapToObj(Integer::toString)
+                                                .toList()));
     }
 
     /** Plans are equal when algorithm, dimension, split and diagonal set are: everything else follows from those. */
     @Override
     public boolean equals(Object o) {
-        java.util.Objects.requireNonNull(o, "o is null");
-        return o instanceof Plan p && p.algorithm == algorithm && p.n == n && Arrays.equals(p.split, split) && p.indices.equals(indices);
+        Objects.requireNonNull(o, "o is null");
+        return o instanceof Plan p
+                && p.algorithm == algorithm
+                && p.n == n
+                && Arrays.equals(p.split, split)
+                && p.indices.equals(indices);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(algorithm, n, Arrays.hashCode(split), indices);
+        return Objects.hash(algorithm, n, Arrays.hashCode(split), indices);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.hoist.lt;
 
 import com.google.common.base.Preconditions;
+import java.util.Objects;
 
 /**
  * How an {@link LtProgram} is executed: {@link #direct()} (step by step on whole polynomials) or
@@ -21,11 +22,13 @@ public sealed interface Schedule {
 
     /** The six-phase schedule with {@code grouping}; refused if it needs more than {@code budgetBytes}. */
     static Schedule phased(Grouping grouping, long budgetBytes) {
-        return new Phased(java.util.Objects.requireNonNull(grouping, "grouping"), budgetBytes);
+        return new Phased(Objects.requireNonNull(grouping, "grouping"), budgetBytes);
     }
 
     /** The direct executor. */
-    enum Direct implements Schedule { INSTANCE }
+    enum Direct implements Schedule {
+        INSTANCE
+    }
 
     /** The phased executor; a null grouping means "search for the budget". */
     record Phased(Grouping grouping, long budgetBytes) implements Schedule {

@@ -1,10 +1,12 @@
 package io.hoist.lt;
 
 import com.google.common.collect.ImmutableList;
-
+import io.hoist.ckks.Progress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The schedule compiler (spec §7.2, "searches every feasible setting under the on-chip limit"):
@@ -19,12 +21,23 @@ public final class ScheduleCompiler {
     private ScheduleCompiler() {}
 
     /** What the split search minimises. */
-    public enum Goal { TRAFFIC, LATENCY }
+    public enum Goal {
+        TRAFFIC,
+        LATENCY
+    }
 
     /** A scheduled plan: its grouping, ledger and modelled latency (total and per phase, µs). */
-    public record Result(Plan plan, LimbLayout layout, Storage storage, Grouping grouping, TrafficLedger ledger,
-                         double latencyMicros, ImmutableList<Double> phaseMicros) {
-        public long offchipBytes() { return ledger.offchipBytes(); }
+    public record Result(
+            Plan plan,
+            LimbLayout layout,
+            Storage storage,
+            Grouping grouping,
+            TrafficLedger ledger,
+            double latencyMicros,
+            ImmutableList<Double> phaseMicros) {
+        public long offchipBytes() {
+            return ledger.offchipBytes();
+        }
     }
 
     /** One point of the budget → traffic front. */
@@ -35,7 +48,8 @@ public final class ScheduleCompiler {
     /** The ledger of {@code program} under {@code g}: closed forms for dense plans, the dry walk otherwise. */
     public static TrafficLedger ledger(LtProgram program, Storage storage, Grouping g) {
         Plan plan = program.plan();
-        if (plan.indices().size() == plan.dimension()) return PhaseModel.of(plan, program.layout(), storage).ledger(g);
+        if (plan.indices().size() == plan.dimension())
+            return PhaseModel.of(plan, program.layout(), storage).ledger(g);
         return CountingInterpreter.traffic(program, storage, g);
     }
 
@@ -48,15 +62,24 @@ public final class ScheduleCompiler {
     public static Grouping bestGrouping(LtProgram program, Storage storage, long budgetBytes) {
         long min = minimalBudget(program, storage);
         if (budgetBytes < min) {
-            throw new WorkingSetTooSmallException(String.format(java.util.Locale.ROOT,
-                    "working-set budget of %d bytes is below the smallest feasible one, %d bytes, for %s at level %d",
-                    budgetBytes, min, program.plan().describe(), program.layout().level()), budgetBytes, min);
+            throw new WorkingSetTooSmallException(
+                    String.format(
+                            Locale.ROOT,
+                            "working-set budget of %d bytes is below the smallest feasible one, %d bytes, for %s at level %d",
+                            budgetBytes,
+                            min,
+                            program.plan().describe(),
+                            program.layout().level()),
+                    budgetBytes,
+                    min);
         }
         Plan plan = program.plan();
         boolean dense = plan.indices().size() == plan.dimension();
         PhaseModel model = dense ? PhaseModel.of(plan, program.layout(), storage) : null;
         int d = program.layout().d();
-        int inner = plan.innerRotations().size() - 1, sources = plan.middleSources().size(), middle = plan.middleRotations().size() - 1;
+        int inner = plan.innerRotations().size() - 1,
+                sources = plan.middleSources().size(),
+                middle = plan.middleRotations().size() - 1;
         int outer = plan.outerRotations().size();
         int b1 = Math.max(1, plan.innerRotations().size());
         Grouping g = Grouping.minimal();
@@ -68,7 +91,10 @@ public final class ScheduleCompiler {
                 for (int m : sizes(counts[p - 1][0])) {
                     for (int m2 : p == 3 ? sizes(counts[2][1]) : new int[] {1}) {
                         Grouping c = g.withPhase(p, l, m, m2);
-                        TrafficLedger.PhaseTraffic pt = dense ? phaseOf(model, p, c) : CountingInterpreter.traffic(program, storage, c).phase(p);
+                        TrafficLedger.PhaseTraffic pt = dense
+                                ? phaseOf(model, p, c)
+                                : CountingInterpreter.traffic(program, storage, c)
+                                        .phase(p);
                         if (pt.peakResidentBytes() > budgetBytes) continue;
                         if (pt.total() < bestT || (pt.total() == bestT && pt.iterations() < bestIt)) {
                             best = c;
@@ -104,11 +130,13 @@ public final class ScheduleCompiler {
 
     /** The straightforward execution of {@code program} (the baseline) with its serial latency. */
     public static Result baseline(LtProgram program, Storage storage, LatencyModel model) {
-        return result(program, storage, null, CountingInterpreter.straightforwardTraffic(program, storage), model, true);
+        return result(
+                program, storage, null, CountingInterpreter.straightforwardTraffic(program, storage), model, true);
     }
 
     /** Per phase: compute and memory overlapped, or (the baseline) one after the other. */
-    private static Result result(LtProgram program, Storage storage, Grouping g, TrafficLedger led, LatencyModel model, boolean serial) {
+    private static Result result(
+            LtProgram program, Storage storage, Grouping g, TrafficLedger led, LatencyModel model, boolean serial) {
         double[] mults = LatencyModel.phaseMults(program, storage);
         ImmutableList.Builder<Double> per = ImmutableList.builder();
         double total = 0;
@@ -129,21 +157,24 @@ public final class ScheduleCompiler {
     private static List<Candidate> candidates(int n, Algorithm algorithm, LimbLayout layout, Storage storage) {
         List<Candidate> out = new ArrayList<>();
         for (int[] s : Plan.powerOfTwoSplits(n, algorithm.splitParts())) {
-            if (algorithm == Algorithm.TH_BSGS && n >= 8 && java.util.Arrays.stream(s).anyMatch(f -> f < 2)) continue;
+            if (algorithm == Algorithm.TH_BSGS && n >= 8 && Arrays.stream(s).anyMatch(f -> f < 2)) continue;
             LtProgram prog = LtProgram.compile(Plan.dense(n, algorithm, s), layout);
             out.add(new Candidate(prog, minimalBudget(prog, storage)));
         }
         return out;
     }
 
-    private static List<Result> search(List<Candidate> cs, Storage storage, long budgetBytes, LatencyModel model, Goal goal) {
+    private static List<Result> search(
+            List<Candidate> cs, Storage storage, long budgetBytes, LatencyModel model, Goal goal) {
         List<Result> out = new ArrayList<>();
         for (Candidate c : cs) {
             if (c.minimalBudget() > budgetBytes) continue;
             out.add(evaluate(c.program(), storage, bestGrouping(c.program(), storage, budgetBytes), model));
         }
-        out.sort(goal == Goal.TRAFFIC ? Comparator.comparingLong(Result::offchipBytes).thenComparingDouble(Result::latencyMicros)
-                : Comparator.comparingDouble(Result::latencyMicros).thenComparingLong(Result::offchipBytes));
+        out.sort(
+                goal == Goal.TRAFFIC
+                        ? Comparator.comparingLong(Result::offchipBytes).thenComparingDouble(Result::latencyMicros)
+                        : Comparator.comparingDouble(Result::latencyMicros).thenComparingLong(Result::offchipBytes));
         return out;
     }
 
@@ -152,31 +183,54 @@ public final class ScheduleCompiler {
      * under {@code budgetBytes}, sorted by {@code goal}; splits that cannot fit the budget are left out.
      * TH-BSGS splits keep every factor ≥ 2 (a factor 1 is DH-BSGS).
      */
-    public static List<Result> searchSplits(int n, Algorithm algorithm, LimbLayout layout, Storage storage, long budgetBytes,
-                                            LatencyModel model, Goal goal) {
+    public static List<Result> searchSplits(
+            int n,
+            Algorithm algorithm,
+            LimbLayout layout,
+            Storage storage,
+            long budgetBytes,
+            LatencyModel model,
+            Goal goal) {
         return search(candidates(n, algorithm, layout, storage), storage, budgetBytes, model, goal);
     }
 
     /** The best split and grouping under {@code budgetBytes}; refused with the smallest feasible budget named. */
-    public static Result best(int n, Algorithm algorithm, LimbLayout layout, Storage storage, long budgetBytes, LatencyModel model, Goal goal) {
+    public static Result best(
+            int n,
+            Algorithm algorithm,
+            LimbLayout layout,
+            Storage storage,
+            long budgetBytes,
+            LatencyModel model,
+            Goal goal) {
         List<Candidate> cs = candidates(n, algorithm, layout, storage);
         List<Result> r = search(cs, storage, budgetBytes, model, goal);
         if (r.isEmpty()) {
             long min = cs.stream().mapToLong(Candidate::minimalBudget).min().orElse(Long.MAX_VALUE);
-            throw new WorkingSetTooSmallException("working-set budget of " + budgetBytes + " bytes is below the smallest feasible one, "
-                    + min + " bytes, for any " + algorithm.cliName() + " split of n = " + n, budgetBytes, min);
+            throw new WorkingSetTooSmallException(
+                    "working-set budget of " + budgetBytes + " bytes is below the smallest feasible one, " + min
+                            + " bytes, for any " + algorithm.cliName() + " split of n = " + n,
+                    budgetBytes,
+                    min);
         }
         return r.get(0);
     }
 
     /** The least traffic reachable at each budget (budgets ascending; infeasible and non-improving ones are skipped). */
-    public static List<FrontPoint> paretoFront(int n, Algorithm algorithm, LimbLayout layout, Storage storage, LatencyModel model, long[] budgets) {
-        return paretoFront(n, algorithm, layout, storage, model, budgets, io.hoist.ckks.Progress.NONE);
+    public static List<FrontPoint> paretoFront(
+            int n, Algorithm algorithm, LimbLayout layout, Storage storage, LatencyModel model, long[] budgets) {
+        return paretoFront(n, algorithm, layout, storage, model, budgets, Progress.NONE);
     }
 
     /** {@link #paretoFront(int, Algorithm, LimbLayout, Storage, LatencyModel, long[])}, reporting each budget done. */
-    public static List<FrontPoint> paretoFront(int n, Algorithm algorithm, LimbLayout layout, Storage storage, LatencyModel model, long[] budgets,
-                                               io.hoist.ckks.Progress progress) {
+    public static List<FrontPoint> paretoFront(
+            int n,
+            Algorithm algorithm,
+            LimbLayout layout,
+            Storage storage,
+            LatencyModel model,
+            long[] budgets,
+            Progress progress) {
         List<Candidate> cs = candidates(n, algorithm, layout, storage);
         List<FrontPoint> out = new ArrayList<>();
         long last = Long.MAX_VALUE;

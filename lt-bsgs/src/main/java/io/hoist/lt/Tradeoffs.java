@@ -2,7 +2,6 @@ package io.hoist.lt;
 
 import com.google.common.collect.ImmutableList;
 import io.hoist.ckks.Progress;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -21,9 +20,26 @@ public final class Tradeoffs {
      * One point of a study. {@code offchipBytes} and {@code latencyMicros} are null when no budget was
      * given or the plan does not fit it.
      */
-    public record Point(int logN, int levels, int alpha, int beta, int wordBits, int n, String algorithm, List<Integer> split,
-                        int rotationKeys, long keyBytes, long seededKeyBytes, long decompose, long modDown, long keySwitchInnerProducts,
-                        long ptMuls, long ntt, double modMuls, Long offchipBytes, Double latencyMicros) {
+    public record Point(
+            int logN,
+            int levels,
+            int alpha,
+            int beta,
+            int wordBits,
+            int n,
+            String algorithm,
+            List<Integer> split,
+            int rotationKeys,
+            long keyBytes,
+            long seededKeyBytes,
+            long decompose,
+            long modDown,
+            long keySwitchInnerProducts,
+            long ptMuls,
+            long ntt,
+            double modMuls,
+            Long offchipBytes,
+            Double latencyMicros) {
         public Point {
             split = List.copyOf(split);
         }
@@ -42,7 +58,8 @@ public final class Tradeoffs {
         Double latency = null;
         if (budgetBytes > 0 && prog != null) {
             try {
-                ScheduleCompiler.Result r = ScheduleCompiler.evaluate(prog, storage, ScheduleCompiler.bestGrouping(prog, storage, budgetBytes), model);
+                ScheduleCompiler.Result r = ScheduleCompiler.evaluate(
+                        prog, storage, ScheduleCompiler.bestGrouping(prog, storage, budgetBytes), model);
                 traffic = r.offchipBytes();
                 latency = r.latencyMicros();
             } catch (WorkingSetTooSmallException e) {
@@ -50,17 +67,40 @@ public final class Tradeoffs {
             }
         }
         int keys = plan.rotations().size();
-        return new Point(lay.logN(), lay.level(), lay.alpha(), lay.beta(), lay.wordBits(), plan.dimension(), plan.algorithm().cliName(),
-                Arrays.stream(plan.split()).boxed().toList(), keys, c.keyBytes(), c.seededKeyBytes(), c.decompose(), c.modDown(),
-                c.keySwitchInnerProducts(), c.ptMuls(), c.ntt(), c.modMuls(), traffic, latency);
+        return new Point(
+                lay.logN(),
+                lay.level(),
+                lay.alpha(),
+                lay.beta(),
+                lay.wordBits(),
+                plan.dimension(),
+                plan.algorithm().cliName(),
+                Arrays.stream(plan.split()).boxed().toList(),
+                keys,
+                c.keyBytes(),
+                c.seededKeyBytes(),
+                c.decompose(),
+                c.modDown(),
+                c.keySwitchInnerProducts(),
+                c.ptMuls(),
+                c.ntt(),
+                c.modMuls(),
+                traffic,
+                latency);
     }
 
     /**
      * Every power-of-two split of each algorithm for a dense n×n matrix (TH-BSGS factors ≥ 2 when
      * n ≥ 8, as {@link Plan#candidates}), as points in that order.
      */
-    public static ImmutableList<Point> sweep(int n, LimbLayout lay, List<Algorithm> algorithms, Storage storage, long budgetBytes,
-                                             LatencyModel model, Progress progress) {
+    public static ImmutableList<Point> sweep(
+            int n,
+            LimbLayout lay,
+            List<Algorithm> algorithms,
+            Storage storage,
+            long budgetBytes,
+            LatencyModel model,
+            Progress progress) {
         if (n < 2 || Integer.bitCount(n) != 1 || n > lay.n() / 2) {
             throw new IllegalArgumentException("n must be a power of two in [2, N/2 = " + lay.n() / 2 + "], got " + n);
         }
@@ -82,20 +122,29 @@ public final class Tradeoffs {
      */
     public static ImmutableList<Point> paretoFront(List<Point> points) {
         List<Point> sorted = new ArrayList<>(points);
-        sorted.sort(Comparator.comparing(Point::algorithm).thenComparingInt(Point::rotationKeys).thenComparingDouble(Point::modMuls));
+        sorted.sort(Comparator.comparing(Point::algorithm)
+                .thenComparingInt(Point::rotationKeys)
+                .thenComparingDouble(Point::modMuls));
         ImmutableList.Builder<Point> out = ImmutableList.builder();
         String algo = null;
         double best = Double.POSITIVE_INFINITY;
         for (Point p : sorted) {
-            if (!p.algorithm().equals(algo)) { algo = p.algorithm(); best = Double.POSITIVE_INFINITY; }
-            if (p.modMuls() < best) { out.add(p); best = p.modMuls(); }
+            if (!p.algorithm().equals(algo)) {
+                algo = p.algorithm();
+                best = Double.POSITIVE_INFINITY;
+            }
+            if (p.modMuls() < best) {
+                out.add(p);
+                best = p.modMuls();
+            }
         }
         return out.build();
     }
 
     /** Whether {@code a} is at least as good as {@code b} in keys and multiplications and better in one. */
     public static boolean dominates(Point a, Point b) {
-        return a.rotationKeys() <= b.rotationKeys() && a.modMuls() <= b.modMuls()
+        return a.rotationKeys() <= b.rotationKeys()
+                && a.modMuls() <= b.modMuls()
                 && (a.rotationKeys() < b.rotationKeys() || a.modMuls() < b.modMuls());
     }
 }

@@ -2,7 +2,6 @@ package io.hoist.lt;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
-
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +17,24 @@ public final class TrafficLedger {
     static final List<String> LINES = List.of("1–5", "6–7", "8–11", "12–14", "15–18", "19");
 
     /** One phase's row of the ledger. */
-    public record PhaseTraffic(int phase, String lines, ImmutableMap<LedgerKind, Long> readBytes, ImmutableMap<LedgerKind, Long> writeBytes,
-                               long iterations, long peakResidentBytes) {
-        public long read() { return readBytes.values().stream().mapToLong(Long::longValue).sum(); }
-        public long write() { return writeBytes.values().stream().mapToLong(Long::longValue).sum(); }
-        public long total() { return read() + write(); }
+    public record PhaseTraffic(
+            int phase,
+            String lines,
+            ImmutableMap<LedgerKind, Long> readBytes,
+            ImmutableMap<LedgerKind, Long> writeBytes,
+            long iterations,
+            long peakResidentBytes) {
+        public long read() {
+            return readBytes.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        public long write() {
+            return writeBytes.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        public long total() {
+            return read() + write();
+        }
     }
 
     private final ImmutableList<PhaseTraffic> phases;
@@ -52,7 +64,9 @@ public final class TrafficLedger {
 
     /** Bytes of one kind, both directions, all phases. */
     public long bytesOf(LedgerKind k) {
-        return phases.stream().mapToLong(p -> p.readBytes().get(k) + p.writeBytes().get(k)).sum();
+        return phases.stream()
+                .mapToLong(p -> p.readBytes().get(k) + p.writeBytes().get(k))
+                .sum();
     }
 
     @Override
@@ -69,9 +83,18 @@ public final class TrafficLedger {
     public String toString() {
         StringBuilder sb = new StringBuilder("TrafficLedger[");
         for (PhaseTraffic p : phases) {
-            sb.append("\n  phase ").append(p.phase()).append(" (").append(p.lines()).append("): read ").append(p.readBytes())
-                    .append(", write ").append(p.writeBytes()).append(", iterations ").append(p.iterations())
-                    .append(", peak ").append(p.peakResidentBytes());
+            sb.append("\n  phase ")
+                    .append(p.phase())
+                    .append(" (")
+                    .append(p.lines())
+                    .append("): read ")
+                    .append(p.readBytes())
+                    .append(", write ")
+                    .append(p.writeBytes())
+                    .append(", iterations ")
+                    .append(p.iterations())
+                    .append(", peak ")
+                    .append(p.peakResidentBytes());
         }
         return sb.append("\n]").toString();
     }
@@ -83,10 +106,21 @@ public final class TrafficLedger {
         private final long[] iterations = new long[6];
         private final long[] peak = new long[6];
 
-        void read(int phase, LedgerKind k, long bytes) { read[phase - 1][k.ordinal()] += bytes; }
-        void write(int phase, LedgerKind k, long bytes) { write[phase - 1][k.ordinal()] += bytes; }
-        void iterations(int phase, long count) { iterations[phase - 1] += count; }
-        void peak(int phase, long bytes) { peak[phase - 1] = Math.max(peak[phase - 1], bytes); }
+        void read(int phase, LedgerKind k, long bytes) {
+            read[phase - 1][k.ordinal()] += bytes;
+        }
+
+        void write(int phase, LedgerKind k, long bytes) {
+            write[phase - 1][k.ordinal()] += bytes;
+        }
+
+        void iterations(int phase, long count) {
+            iterations[phase - 1] += count;
+        }
+
+        void peak(int phase, long bytes) {
+            peak[phase - 1] = Math.max(peak[phase - 1], bytes);
+        }
 
         TrafficLedger build() {
             ImmutableList.Builder<PhaseTraffic> b = ImmutableList.builder();

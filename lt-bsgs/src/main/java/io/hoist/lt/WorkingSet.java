@@ -29,7 +29,9 @@ final class WorkingSet {
             this.dirty = new long[(limbs + 63) >>> 6];
         }
 
-        boolean isResident(int j) { return (resident[j >>> 6] & (1L << j)) != 0; }
+        boolean isResident(int j) {
+            return (resident[j >>> 6] & (1L << j)) != 0;
+        }
     }
 
     private final long budget;
@@ -124,7 +126,8 @@ final class WorkingSet {
     private void check() {
         ledger.peak(phase, resident);
         if (resident > budget) {
-            throw new IllegalStateException("the schedule holds " + resident + " bytes in phase " + phase + ", over its budget of " + budget + " bytes");
+            throw new IllegalStateException("the schedule holds " + resident + " bytes in phase " + phase
+                    + ", over its budget of " + budget + " bytes");
         }
     }
 

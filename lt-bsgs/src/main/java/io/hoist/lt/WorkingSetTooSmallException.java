@@ -13,6 +13,11 @@ public final class WorkingSetTooSmallException extends CkksException {
         this.requiredBytes = requiredBytes;
     }
 
-    public long budgetBytes() { return budgetBytes; }
-    public long requiredBytes() { return requiredBytes; }
+    public long budgetBytes() {
+        return budgetBytes;
+    }
+
+    public long requiredBytes() {
+        return requiredBytes;
+    }
 }

@@ -1,26 +1,28 @@
 package io.hoist.lt;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ring.Op;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * All four algorithms against plaintext M·x at N = 2^10 and 2^11, dense and sparse, several splits,
@@ -36,9 +38,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LinearTransformTest {
     static final double MIN_BITS = 18;
     static final Map<Integer, LtFixture> FIXTURES = Map.of(
-            1, new LtFixture(10, new int[] {50, 40}, new int[] {60, 60}),       // β = 1
-            2, new LtFixture(10, new int[] {50, 40, 40}, new int[] {60, 60}),   // β = 2, last digit shorter
-            3, new LtFixture(11, new int[] {50, 40, 40}, new int[] {61}));      // β = 3, α = 1
+            1, new LtFixture(10, new int[] {50, 40}, new int[] {60, 60}), // β = 1
+            2, new LtFixture(10, new int[] {50, 40, 40}, new int[] {60, 60}), // β = 2, last digit shorter
+            3, new LtFixture(11, new int[] {50, 40, 40}, new int[] {61})); // β = 3, α = 1
 
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
@@ -52,11 +54,11 @@ class LinearTransformTest {
         out.add(Arguments.of(3, 1024, Algorithm.TH_BSGS, new int[] {16, 8, 8}));
         out.add(Arguments.of(3, 1024, Algorithm.DH_BSGS, new int[] {32, 32}));
         out.add(Arguments.of(3, 1024, Algorithm.BSGS, new int[] {32, 32}));
-        out.add(Arguments.of(2, 64, Algorithm.TH_BSGS, new int[] {2, 4, 8}));     // n < slots: replicated input
-        out.add(Arguments.of(2, 100, Algorithm.TH_BSGS, new int[] {4, 4, 8}));    // d = 100 padded to 128
-        out.add(Arguments.of(2, 64, Algorithm.TH_BSGS, new int[] {1, 8, 8}));     // factor 1: inner loop only rotation 0
-        out.add(Arguments.of(2, 64, Algorithm.TH_BSGS, new int[] {8, 1, 8}));     // factor 1 in the middle
-        out.add(Arguments.of(2, 64, Algorithm.TH_BSGS, new int[] {8, 8, 1}));     // no giant step
+        out.add(Arguments.of(2, 64, Algorithm.TH_BSGS, new int[] {2, 4, 8})); // n < slots: replicated input
+        out.add(Arguments.of(2, 100, Algorithm.TH_BSGS, new int[] {4, 4, 8})); // d = 100 padded to 128
+        out.add(Arguments.of(2, 64, Algorithm.TH_BSGS, new int[] {1, 8, 8})); // factor 1: inner loop only rotation 0
+        out.add(Arguments.of(2, 64, Algorithm.TH_BSGS, new int[] {8, 1, 8})); // factor 1 in the middle
+        out.add(Arguments.of(2, 64, Algorithm.TH_BSGS, new int[] {8, 8, 1})); // no giant step
         out.add(Arguments.of(2, 64, Algorithm.DH_BSGS, new int[] {64, 1}));
         return out.stream();
     }
@@ -73,18 +75,24 @@ class LinearTransformTest {
 
     /** Issue 11 item 1: no slot carries a structured (biased) error, so the worst slot stays near the average. */
     @ParameterizedTest(name = "{0}")
-    @org.junit.jupiter.params.provider.EnumSource(Algorithm.class)
+    @EnumSource(Algorithm.class)
     void worstSlotStaysNearTheAverage(Algorithm algo) {
         LtFixture f = FIXTURES.get(2);
         SplittableRandom r = new SplittableRandom(101 + algo.ordinal());
         LinearTransform t = LtFixture.randomDense(r, 512);
-        int[] split = switch (algo) { case DIAGONAL -> new int[] {}; case BSGS, DH_BSGS -> new int[] {16, 32}; case TH_BSGS -> new int[] {8, 8, 8}; };
+        int[] split = switch (algo) {
+            case DIAGONAL -> new int[] {};
+            case BSGS, DH_BSGS -> new int[] {16, 32};
+            case TH_BSGS -> new int[] {8, 8, 8};
+        };
         Plan plan = Plan.of(t, algo, split);
         ComplexVector x = ComplexVector.random(r, 512);
         LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, f.keysFor(plan));
         Ciphertext y = lte.evaluate(f.encrypt(t, x), lte.encode(t, plan, f.params.maxLevel(), Storage.PRECOMPUTED));
         PrecisionStats p = f.precision(t.replicate(t.apply(x), f.params.slots()), y);
-        assertTrue(p.avgBits() - p.minBits() < 3.0, algo + ": " + p);   // Gaussian tails over 1024 slots stay near 2 bits; a biased slot cost ≈ 7.5
+        assertTrue(
+                p.avgBits() - p.minBits() < 3.0,
+                algo + ": " + p); // Gaussian tails over 1024 slots stay near 2 bits; a biased slot cost ≈ 7.5
     }
 
     static ComplexVector runAndCheck(LtFixture f, LinearTransform t, Plan plan, Storage storage, SplittableRandom r) {
@@ -118,32 +126,42 @@ class LinearTransformTest {
         LtFixture f = FIXTURES.get(2);
         SplittableRandom r = new SplittableRandom(5);
         int n = 256;
-        Map<Integer, ComplexVector> diags = new java.util.HashMap<>();
-        for (int off : new int[] {0, 1, -1, 16, -16, 100}) diags.put(off, ComplexVector.random(r, n).scale(0.2));
-        diags.put(7, ComplexVector.random(r, 40).scale(0.2));   // shorter than the dimension
+        Map<Integer, ComplexVector> diags = new HashMap<>();
+        for (int off : new int[] {0, 1, -1, 16, -16, 100})
+            diags.put(off, ComplexVector.random(r, n).scale(0.2));
+        diags.put(7, ComplexVector.random(r, 40).scale(0.2)); // shorter than the dimension
         LinearTransform t = LinearTransform.fromDiagonals(n, diags);
         assertEquals(7, t.diagonalCount());
         assertTrue(t.diagonalIndices().contains(255) && t.diagonalIndices().contains(240), "negative offsets mod n");
         List<ComplexVector> results = new ArrayList<>();
-        for (Plan p : List.of(Plan.of(t, Algorithm.DIAGONAL), Plan.of(t, Algorithm.BSGS, 16, 16), Plan.of(t, Algorithm.DH_BSGS, 16, 16),
-                Plan.of(t, Algorithm.TH_BSGS, 4, 4, 16), Plan.of(t, Algorithm.TH_BSGS, 2, 8, 16))) {
+        for (Plan p : List.of(
+                Plan.of(t, Algorithm.DIAGONAL),
+                Plan.of(t, Algorithm.BSGS, 16, 16),
+                Plan.of(t, Algorithm.DH_BSGS, 16, 16),
+                Plan.of(t, Algorithm.TH_BSGS, 4, 4, 16),
+                Plan.of(t, Algorithm.TH_BSGS, 2, 8, 16))) {
             results.add(runAndCheck(f, t, p, Storage.PRECOMPUTED, r.split()));
         }
         // only diagonal 0: no rotation at all, no key
         LinearTransform d0 = LinearTransform.fromDiagonals(n, Map.of(0, ComplexVector.random(r, n)));
         for (Algorithm a : Algorithm.values()) {
-            int[] split = switch (a) { case DIAGONAL -> new int[] {}; case BSGS, DH_BSGS -> new int[] {16, 16}; case TH_BSGS -> new int[] {4, 4, 16}; };
+            int[] split = switch (a) {
+                case DIAGONAL -> new int[] {};
+                case BSGS, DH_BSGS -> new int[] {16, 16};
+                case TH_BSGS -> new int[] {4, 4, 16};
+            };
             Plan p = Plan.of(d0, a, split);
             assertEquals(0, p.rotations().size());
             runAndCheck(f, d0, p, Storage.PRECOMPUTED, r.split());
         }
         // a non-power-of-two map form: diagonal r of a 12×12 matrix splits into padded diagonals r and r−12 mod 16
-        Map<Integer, ComplexVector> small = Map.of(0, ComplexVector.random(r, 12), 3, ComplexVector.random(r, 12), -2, ComplexVector.random(r, 12));
+        Map<Integer, ComplexVector> small =
+                Map.of(0, ComplexVector.random(r, 12), 3, ComplexVector.random(r, 12), -2, ComplexVector.random(r, 12));
         LinearTransform t12 = LinearTransform.fromDiagonals(12, small);
         assertEquals(16, t12.dimension());
         ComplexVector x = ComplexVector.random(r, 12);
         ComplexVector y = t12.apply(x);
-        for (int row = 0; row < 12; row++) {   // against the 12×12 definition directly
+        for (int row = 0; row < 12; row++) { // against the 12×12 definition directly
             double re = 0;
             for (var e : small.entrySet()) {
                 int c = Math.floorMod(row + e.getKey(), 12);
@@ -162,21 +180,27 @@ class LinearTransformTest {
         ComplexVector x = ComplexVector.random(r, 128);
         List<ComplexVector> outs = new ArrayList<>();
         long memPre = 0, memCompact = 0;
-        for (Plan p : List.of(Plan.of(t, Algorithm.DIAGONAL), Plan.of(t, Algorithm.BSGS, 8, 16), Plan.of(t, Algorithm.DH_BSGS, 16, 8),
+        for (Plan p : List.of(
+                Plan.of(t, Algorithm.DIAGONAL),
+                Plan.of(t, Algorithm.BSGS, 8, 16),
+                Plan.of(t, Algorithm.DH_BSGS, 16, 8),
                 Plan.of(t, Algorithm.TH_BSGS, 4, 4, 8))) {
             for (Storage s : Storage.values()) {
                 RotationKeySet keys = f.keysFor(p);
                 LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, keys);
                 EncodedTransform et = lte.encode(t, p, f.params.maxLevel(), s);
                 if (p.algorithm() == Algorithm.TH_BSGS) {
-                    if (s == Storage.PRECOMPUTED) memPre = et.memoryBytes(); else memCompact = et.memoryBytes();
+                    if (s == Storage.PRECOMPUTED) memPre = et.memoryBytes();
+                    else memCompact = et.memoryBytes();
                 }
                 outs.add(f.dec.decryptAndDecode(lte.evaluate(f.encrypt(t, x), et), f.encoder));
                 runAndCheck(f, t, p, s, r.split());
             }
         }
-        for (ComplexVector o : outs) assertTrue(PrecisionStats.of(outs.get(0), o).minBits() > MIN_BITS, "algorithms agree");
-        // compact: one word per coefficient; precomputed: D limbs, or Lq for the diagonals of baby step 0 (they multiply P·c)
+        for (ComplexVector o : outs)
+            assertTrue(PrecisionStats.of(outs.get(0), o).minBits() > MIN_BITS, "algorithms agree");
+        // compact: one word per coefficient; precomputed: D limbs, or Lq for the diagonals of baby step 0 (they
+        // multiply P·c)
         Plan th = Plan.of(t, Algorithm.TH_BSGS, 4, 4, 8);
         long limbs = 0;
         for (int d : th.indices()) limbs += th.baby(d) == 0 ? f.params.qCount() : f.params.qCount() + f.params.alpha();
@@ -192,18 +216,25 @@ class LinearTransformTest {
         Plan p1 = Plan.of(t1, Algorithm.TH_BSGS, 4, 4, 4), p2 = Plan.of(t2, Algorithm.DH_BSGS, 8, 8);
         List<Long> gs = new ArrayList<>(p1.rotationKeys(f.params));
         gs.addAll(p2.rotationKeys(f.params));
-        LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, f.kg.genRotationKeys(f.sk, f.params.maxLevel(), gs));
+        LinearTransformEvaluator lte =
+                new LinearTransformEvaluator(f.ctx, f.kg.genRotationKeys(f.sk, f.params.maxLevel(), gs));
         int level = f.params.maxLevel();
-        EncodedTransform e1 = lte.encode(t1, p1, level, Storage.PRECOMPUTED), e2 = lte.encode(t2, p2, level, Storage.PRECOMPUTED);
+        EncodedTransform e1 = lte.encode(t1, p1, level, Storage.PRECOMPUTED),
+                e2 = lte.encode(t2, p2, level, Storage.PRECOMPUTED);
         ComplexVector x = ComplexVector.random(r, 64);
         Ciphertext ct = f.encrypt(t1, x);
         var before = f.ctx.counters().snapshot();
         List<Ciphertext> ys = lte.evaluateMany(ct, List.of(e1, e2));
         var used = f.ctx.counters().since(before);
-        long separate = p1.cost(f.params, level, Storage.PRECOMPUTED).decompose() + p2.cost(f.params, level, Storage.PRECOMPUTED).decompose();
+        long separate = p1.cost(f.params, level, Storage.PRECOMPUTED).decompose()
+                + p2.cost(f.params, level, Storage.PRECOMPUTED).decompose();
         assertEquals(separate - 1, used.get(Op.DECOMPOSE), "the first Decompose is shared");
-        assertTrue(f.precision(t1.replicate(t1.apply(x), f.params.slots()), ys.get(0)).minBits() > MIN_BITS);
-        assertTrue(f.precision(t2.replicate(t2.apply(x), f.params.slots()), ys.get(1)).minBits() > MIN_BITS);
+        assertTrue(f.precision(t1.replicate(t1.apply(x), f.params.slots()), ys.get(0))
+                        .minBits()
+                > MIN_BITS);
+        assertTrue(f.precision(t2.replicate(t2.apply(x), f.params.slots()), ys.get(1))
+                        .minBits()
+                > MIN_BITS);
     }
 
     @Test
@@ -214,15 +245,22 @@ class LinearTransformTest {
         Plan p = Plan.of(t, Algorithm.TH_BSGS, 4, 4, 4);
         List<Long> gs = new ArrayList<>(p.rotationKeys(f.params));
         gs.remove(Long.valueOf(f.params.galoisElementForRotation(48)));
-        LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, f.kg.genRotationKeys(f.sk, f.params.maxLevel(), gs));
+        LinearTransformEvaluator lte =
+                new LinearTransformEvaluator(f.ctx, f.kg.genRotationKeys(f.sk, f.params.maxLevel(), gs));
         EncodedTransform et = lte.encode(t, p, f.params.maxLevel(), Storage.PRECOMPUTED);
         Ciphertext ct = f.encrypt(t, ComplexVector.random(r, 64));
         var e = assertThrows(MissingRotationKeyException.class, () -> lte.evaluate(ct, et));
         assertTrue(e.getMessage().contains("rotation by 48"), e.getMessage());
         LinearTransformEvaluator full = new LinearTransformEvaluator(f.ctx, f.keysFor(p));
-        var lower = new io.hoist.ckks.Evaluator(f.ctx).dropLevel(ct, 1);
+        var lower = new Evaluator(f.ctx).dropLevel(ct, 1);
         assertThrows(LevelMismatchException.class, () -> full.evaluate(lower, et));
-        assertThrows(IllegalArgumentException.class, () -> Plan.of(t, Algorithm.TH_BSGS, 4, 4, 8), "split does not multiply to n");
-        assertThrows(IllegalArgumentException.class, () -> Plan.of(t, Algorithm.DH_BSGS, 4, 4, 4), "wrong number of factors");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Plan.of(t, Algorithm.TH_BSGS, 4, 4, 8),
+                "split does not multiply to n");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Plan.of(t, Algorithm.DH_BSGS, 4, 4, 4),
+                "wrong number of factors");
     }
 }

@@ -11,7 +11,6 @@ import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.keygen.KeyGenerator;
-
 import java.util.SplittableRandom;
 
 /** Small, explicitly insecure parameters with keys made on demand for each plan (also the base of the DFT tests' fixture). */
@@ -30,7 +29,14 @@ public class LtFixture {
 
     /** Parameters with 2^logSlots slots, scale 2^40. */
     public LtFixture(int logN, int logSlots, int[] logQ, int[] logP) {
-        params = CkksParameters.builder().logN(logN).logSlots(logSlots).logQ(logQ).logP(logP).scale(0x1p40).allowInsecure().build();
+        params = CkksParameters.builder()
+                .logN(logN)
+                .logSlots(logSlots)
+                .logQ(logQ)
+                .logP(logP)
+                .scale(0x1p40)
+                .allowInsecure()
+                .build();
         ctx = CkksContext.create(params);
         encoder = new Encoder(ctx);
         kg = new KeyGenerator(ctx);
@@ -55,7 +61,11 @@ public class LtFixture {
     /** Random dense d×d matrix with entries uniform in [−1, 1]/d (outputs stay O(1)). */
     static LinearTransform randomDense(SplittableRandom r, int d) {
         double[][] re = new double[d][d], im = new double[d][d];
-        for (int i = 0; i < d; i++) for (int j = 0; j < d; j++) { re[i][j] = (2 * r.nextDouble() - 1) / d; im[i][j] = (2 * r.nextDouble() - 1) / d; }
+        for (int i = 0; i < d; i++)
+            for (int j = 0; j < d; j++) {
+                re[i][j] = (2 * r.nextDouble() - 1) / d;
+                im[i][j] = (2 * r.nextDouble() - 1) / d;
+            }
         return LinearTransform.dense(re, im);
     }
 }

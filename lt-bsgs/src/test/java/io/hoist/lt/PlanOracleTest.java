@@ -1,10 +1,11 @@
 package io.hoist.lt;
 
-import io.hoist.ckks.CkksParameters;
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hoist.ckks.CkksParameters;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
 
 /** Spec §11 items 1–3 and 5–6, literally: closed-form counts, key sizes and the §6.2 cost model. */
 class PlanOracleTest {
@@ -13,8 +14,8 @@ class PlanOracleTest {
 
     static CkksParameters tableTwo() {
         int[] q = new int[32], p = new int[12];
-        java.util.Arrays.fill(q, 54);
-        java.util.Arrays.fill(p, 54);
+        Arrays.fill(q, 54);
+        Arrays.fill(p, 54);
         return CkksParameters.builder().logN(16).logQ(q).logP(p).allowInsecure().build();
     }
 
@@ -78,12 +79,26 @@ class PlanOracleTest {
 
     @Test
     void autoPlansByObjective() {
-        Plan fewestKeys = Plan.autoForIndices(32768, Plan.dense(32768, Algorithm.TH_BSGS, 32, 32, 32).indices(), TABLE2, 31,
-                Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
+        Plan fewestKeys = Plan.autoForIndices(
+                32768,
+                Plan.dense(32768, Algorithm.TH_BSGS, 32, 32, 32).indices(),
+                TABLE2,
+                31,
+                Algorithm.TH_BSGS,
+                Objective.FEWEST_KEYS,
+                0);
         assertEquals(93, fewestKeys.cost(TABLE2, 31, Storage.PRECOMPUTED).rotationKeys());
-        Plan dhMults = Plan.autoForIndices(32768, fewestKeys.indices(), TABLE2, 31, Algorithm.DH_BSGS, Objective.FEWEST_MULTS, 0);
+        Plan dhMults = Plan.autoForIndices(
+                32768, fewestKeys.indices(), TABLE2, 31, Algorithm.DH_BSGS, Objective.FEWEST_MULTS, 0);
         assertEquals("dh-bsgs 512·64", dhMults.describe());
-        Plan budget = Plan.autoForIndices(32768, fewestKeys.indices(), TABLE2, 31, Algorithm.TH_BSGS, Objective.FEWEST_MULTS_UNDER_KEY_BUDGET, 140);
+        Plan budget = Plan.autoForIndices(
+                32768,
+                fewestKeys.indices(),
+                TABLE2,
+                31,
+                Algorithm.TH_BSGS,
+                Objective.FEWEST_MULTS_UNDER_KEY_BUDGET,
+                140);
         assertTrue(budget.cost(TABLE2, 31, Storage.PRECOMPUTED).rotationKeys() <= 140);
     }
 }

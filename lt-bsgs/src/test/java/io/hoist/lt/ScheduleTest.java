@@ -1,15 +1,14 @@
 package io.hoist.lt;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ring.Op;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,10 +18,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The phased executor against the direct one, bit for bit, over algorithms, splits, dense and sparse
@@ -33,10 +32,10 @@ class ScheduleTest {
     static final Map<Integer, LtFixture> FIX = LinearTransformTest.FIXTURES;
 
     static final Grouping[] GROUPINGS = {
-            Grouping.minimal(),
-            Grouping.uniform(2, 2),
-            new Grouping(3, 2, 5, 3, 2, 3, 2, 4, 3, 3, 2, 2),
-            Grouping.uniform(1000, 1000),
+        Grouping.minimal(),
+        Grouping.uniform(2, 2),
+        new Grouping(3, 2, 5, 3, 2, 3, 2, 4, 3, 3, 2, 2),
+        Grouping.uniform(1000, 1000),
     };
 
     static Stream<Arguments> cases() {
@@ -61,7 +60,8 @@ class ScheduleTest {
         if (sparse == 0) return LtFixture.randomDense(r, n);
         Map<Integer, ComplexVector> diags = new HashMap<>();
         diags.put(0, ComplexVector.random(r, n).scale(0.2));
-        while (diags.size() < sparse) diags.put(r.nextInt(n), ComplexVector.random(r, n).scale(0.2));
+        while (diags.size() < sparse)
+            diags.put(r.nextInt(n), ComplexVector.random(r, n).scale(0.2));
         return LinearTransform.fromDiagonals(n, diags);
     }
 
@@ -87,8 +87,15 @@ class ScheduleTest {
                 assertEquals(direct.result(), ph.result(), what + ": phased == direct, bit for bit");
                 assertCounts(want, ph, what);
                 TrafficLedger measured = ph.traffic().orElseThrow();
-                assertEquals(CountingInterpreter.traffic(et.program(), storage, g), measured, what + ": ledger == counting interpreter");
-                if (sparse == 0) assertEquals(PhaseModel.of(plan, et.program().layout(), storage).ledger(g), measured, what + ": ledger == closed forms");
+                assertEquals(
+                        CountingInterpreter.traffic(et.program(), storage, g),
+                        measured,
+                        what + ": ledger == counting interpreter");
+                if (sparse == 0)
+                    assertEquals(
+                            PhaseModel.of(plan, et.program().layout(), storage).ledger(g),
+                            measured,
+                            what + ": ledger == closed forms");
                 assertEquals(0, lte.pooledLimbsOutstanding(), what + ": every pooled limb came back");
             }
             // the smallest feasible budget: every phase spills, the result is the same
@@ -118,14 +125,25 @@ class ScheduleTest {
         Ciphertext ct = f.encrypt(t, ComplexVector.random(r, 64));
         long min = ScheduleCompiler.minimalBudget(et.program(), Storage.PRECOMPUTED);
         var e = assertThrows(WorkingSetTooSmallException.class, () -> lte.evaluate(ct, et, Schedule.phased(min - 1)));
-        assertTrue(e.getMessage().contains(Long.toString(min - 1)) && e.getMessage().contains(Long.toString(min)), e.getMessage());
+        assertTrue(
+                e.getMessage().contains(Long.toString(min - 1))
+                        && e.getMessage().contains(Long.toString(min)),
+                e.getMessage());
         assertEquals(min, e.requiredBytes());
-        var e2 = assertThrows(WorkingSetTooSmallException.class, () -> lte.evaluate(ct, et, Schedule.phased(Grouping.uniform(8, 8), min)));
+        var e2 = assertThrows(
+                WorkingSetTooSmallException.class,
+                () -> lte.evaluate(ct, et, Schedule.phased(Grouping.uniform(8, 8), min)));
         assertTrue(e2.getMessage().contains(Long.toString(min)), e2.getMessage());
         assertEquals(0, lte.pooledLimbsOutstanding());
         // a larger budget never moves more bytes
-        long small = lte.evaluate(ct, et, Schedule.phased(min)).traffic().orElseThrow().offchipBytes();
-        long large = lte.evaluate(ct, et, Schedule.phased(64 * min)).traffic().orElseThrow().offchipBytes();
+        long small = lte.evaluate(ct, et, Schedule.phased(min))
+                .traffic()
+                .orElseThrow()
+                .offchipBytes();
+        long large = lte.evaluate(ct, et, Schedule.phased(64 * min))
+                .traffic()
+                .orElseThrow()
+                .offchipBytes();
         assertTrue(large <= small, large + " > " + small);
     }
 
@@ -136,8 +154,9 @@ class ScheduleTest {
         LinearTransform t = LtFixture.randomDense(r, 64);
         Plan plan = Plan.of(t, Algorithm.TH_BSGS, 4, 4, 4);
         List<Long> gs = new ArrayList<>(plan.rotationKeys(f.params));
-        gs.remove(Long.valueOf(f.params.galoisElementForRotation(16)));   // an outer key
-        LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, f.kg.genRotationKeys(f.sk, f.params.maxLevel(), gs));
+        gs.remove(Long.valueOf(f.params.galoisElementForRotation(16))); // an outer key
+        LinearTransformEvaluator lte =
+                new LinearTransformEvaluator(f.ctx, f.kg.genRotationKeys(f.sk, f.params.maxLevel(), gs));
         EncodedTransform et = lte.encode(t, plan, f.params.maxLevel(), Storage.COMPACT);
         Ciphertext ct = f.encrypt(t, ComplexVector.random(r, 64));
         for (Schedule s : List.of(Schedule.direct(), Schedule.phased(Grouping.minimal(), Long.MAX_VALUE))) {
@@ -165,7 +184,11 @@ class ScheduleTest {
         for (int i = 0; i < 4; i++) inputs.add(f.encrypt(t, ComplexVector.random(r, 128)));
         List<Schedule> schedules = List.of(Schedule.direct(), Schedule.phased(Grouping.uniform(2, 2), Long.MAX_VALUE));
         Map<String, Ciphertext> sequential = new HashMap<>();
-        for (int i = 0; i < inputs.size(); i++) for (int s = 0; s < 2; s++) sequential.put(i + "/" + s, lte.evaluate(inputs.get(i), et, schedules.get(s)).result());
+        for (int i = 0; i < inputs.size(); i++)
+            for (int s = 0; s < 2; s++)
+                sequential.put(
+                        i + "/" + s,
+                        lte.evaluate(inputs.get(i), et, schedules.get(s)).result());
         Cost want = plan.cost(f.params, f.params.maxLevel(), Storage.PRECOMPUTED);
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {

@@ -1,67 +1,118 @@
 package io.hoist.lt;
 
-import io.hoist.ckks.Progress;
-import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.*;
+
+import io.hoist.ckks.Progress;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
 
 /** Studies from the plans: spec §6.2 and §11 numbers from the sweep's own rows, Pareto fronts, the budget planner, the model fit. */
 class TradeoffsTest {
     private static final LimbLayout T2 = LimbLayout.table2();
 
     private static Tradeoffs.Point find(List<Tradeoffs.Point> ps, Algorithm a, Integer... split) {
-        return ps.stream().filter(p -> p.algorithm().equals(a.cliName()) && p.split().equals(List.of(split))).findFirst().orElseThrow();
+        return ps.stream()
+                .filter(p -> p.algorithm().equals(a.cliName()) && p.split().equals(List.of(split)))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
     void section62NumbersFromTheSweepAtTableII() {
-        List<Tradeoffs.Point> ps = Tradeoffs.sweep(1 << 15, T2, List.of(Algorithm.values()), Storage.PRECOMPUTED, 0, null, Progress.NONE);
-        int thMin = ps.stream().filter(p -> p.algorithm().equals("th-bsgs")).mapToInt(Tradeoffs.Point::rotationKeys).min().orElseThrow();
-        int dhMin = ps.stream().filter(p -> p.algorithm().equals("dh-bsgs")).mapToInt(Tradeoffs.Point::rotationKeys).min().orElseThrow();
+        List<Tradeoffs.Point> ps =
+                Tradeoffs.sweep(1 << 15, T2, List.of(Algorithm.values()), Storage.PRECOMPUTED, 0, null, Progress.NONE);
+        int thMin = ps.stream()
+                .filter(p -> p.algorithm().equals("th-bsgs"))
+                .mapToInt(Tradeoffs.Point::rotationKeys)
+                .min()
+                .orElseThrow();
+        int dhMin = ps.stream()
+                .filter(p -> p.algorithm().equals("dh-bsgs"))
+                .mapToInt(Tradeoffs.Point::rotationKeys)
+                .min()
+                .orElseThrow();
         assertEquals(93, thMin);
         assertEquals(382, dhMin);
         double gib = 1L << 30;
-        Object[][] oracle = {   // algo, split, keys, GiB, Dec, MD, KS-IP, total mults
-                {Algorithm.DH_BSGS, new Integer[] {256, 128}, 382, 41.55, 128, 129, 382, 2.2017e11},
-                {Algorithm.DH_BSGS, new Integer[] {512, 64}, 574, 62.43, 64, 65, 574, 2.1122e11},
-                {Algorithm.TH_BSGS, new Integer[] {32, 32, 32}, 93, 10.12, 63, 64, 1054, 2.1934e11},
-                {Algorithm.TH_BSGS, new Integer[] {2, 256, 64}, 319, 34.70, 65, 66, 574, 2.1142e11},
-                {Algorithm.TH_BSGS, new Integer[] {8, 64, 64}, 133, 14.47, 71, 72, 574, 2.1257e11},
-                {Algorithm.TH_BSGS, new Integer[] {16, 32, 64}, 109, 11.86, 79, 80, 574, 2.1410e11},
-                {Algorithm.DIAGONAL, new Integer[] {1 << 15}, 32767, 3563.9, 1, 2, 32767, 7.5614e11},
-                {Algorithm.BSGS, new Integer[] {256, 128}, 382, 41.55, 382, 764, 382, 2.3678e11}};
+        Object[][] oracle = { // algo, split, keys, GiB, Dec, MD, KS-IP, total mults
+            {Algorithm.DH_BSGS, new Integer[] {256, 128}, 382, 41.55, 128, 129, 382, 2.2017e11},
+            {Algorithm.DH_BSGS, new Integer[] {512, 64}, 574, 62.43, 64, 65, 574, 2.1122e11},
+            {Algorithm.TH_BSGS, new Integer[] {32, 32, 32}, 93, 10.12, 63, 64, 1054, 2.1934e11},
+            {Algorithm.TH_BSGS, new Integer[] {2, 256, 64}, 319, 34.70, 65, 66, 574, 2.1142e11},
+            {Algorithm.TH_BSGS, new Integer[] {8, 64, 64}, 133, 14.47, 71, 72, 574, 2.1257e11},
+            {Algorithm.TH_BSGS, new Integer[] {16, 32, 64}, 109, 11.86, 79, 80, 574, 2.1410e11},
+            {Algorithm.DIAGONAL, new Integer[] {1 << 15}, 32767, 3563.9, 1, 2, 32767, 7.5614e11},
+            {Algorithm.BSGS, new Integer[] {256, 128}, 382, 41.55, 382, 764, 382, 2.3678e11}
+        };
         for (Object[] o : oracle) {
             Tradeoffs.Point p = find(ps, (Algorithm) o[0], (Integer[]) o[1]);
             String at = o[0] + " " + p.split();
             assertEquals((int) o[2], p.rotationKeys(), at);
-            assertEquals((double) o[3], p.keyBytes() / gib, (double) o[3] > 1000 ? 0.05 : 0.006, at);   // the spec rounds
+            assertEquals((double) o[3], p.keyBytes() / gib, (double) o[3] > 1000 ? 0.05 : 0.006, at); // the spec rounds
             assertEquals((int) o[4], p.decompose(), at);
             assertEquals((int) o[5], p.modDown(), at);
             assertEquals((int) o[6], p.keySwitchInnerProducts(), at);
             assertEquals((double) o[7], p.modMuls(), 5e-5 * (double) o[7], at);
         }
-        assertEquals(116_785_152L, T2.keyBytes());   // spec §11 oracle 5
+        assertEquals(116_785_152L, T2.keyBytes()); // spec §11 oracle 5
     }
 
     @Test
     void section11CountOraclesAndEveryPointEqualsTheCountingInterpreter() {
         LimbLayout lay = new LimbLayout(12, 5, 2, 64);
-        int[][] th = {{16, 2, 2, 4, 5, 6, 6, 16, 5}, {16, 4, 2, 2, 5, 6, 8, 16, 5}, {16, 2, 4, 2, 3, 4, 8, 16, 5}, {512, 8, 8, 8, 15, 16, 70, 512, 21}};
+        int[][] th = {
+            {16, 2, 2, 4, 5, 6, 6, 16, 5},
+            {16, 4, 2, 2, 5, 6, 8, 16, 5},
+            {16, 2, 4, 2, 3, 4, 8, 16, 5},
+            {512, 8, 8, 8, 15, 16, 70, 512, 21}
+        };
         for (int[] o : th) {
-            List<Tradeoffs.Point> ps = Tradeoffs.sweep(o[0], new LimbLayout(11, 5, 2, 64), List.of(Algorithm.TH_BSGS, Algorithm.DH_BSGS), Storage.PRECOMPUTED, 0, null, Progress.NONE);
+            List<Tradeoffs.Point> ps = Tradeoffs.sweep(
+                    o[0],
+                    new LimbLayout(11, 5, 2, 64),
+                    List.of(Algorithm.TH_BSGS, Algorithm.DH_BSGS),
+                    Storage.PRECOMPUTED,
+                    0,
+                    null,
+                    Progress.NONE);
             Tradeoffs.Point p = find(ps, Algorithm.TH_BSGS, o[1], o[2], o[3]);
-            assertArrayEquals(new long[] {o[4], o[5], o[6], o[7], o[8]}, new long[] {p.decompose(), p.modDown(), p.keySwitchInnerProducts(), p.ptMuls(), p.rotationKeys()});
+            assertArrayEquals(
+                    new long[] {o[4], o[5], o[6], o[7], o[8]},
+                    new long[] {p.decompose(), p.modDown(), p.keySwitchInnerProducts(), p.ptMuls(), p.rotationKeys()});
         }
         for (int n : new int[] {64, 1024}) {
-            for (Tradeoffs.Point p : Tradeoffs.sweep(n, lay, List.of(Algorithm.values()), Storage.COMPACT, 0, null, Progress.NONE)) {
-                Plan plan = Plan.dense(n, Algorithm.parse(p.algorithm()), p.split().stream().mapToInt(Integer::intValue).toArray());
+            for (Tradeoffs.Point p :
+                    Tradeoffs.sweep(n, lay, List.of(Algorithm.values()), Storage.COMPACT, 0, null, Progress.NONE)) {
+                Plan plan = Plan.dense(
+                        n,
+                        Algorithm.parse(p.algorithm()),
+                        p.split().stream().mapToInt(Integer::intValue).toArray());
                 Cost c = plan.cost(lay, Storage.COMPACT);
-                if (plan.algorithm() != Algorithm.BSGS) assertEquals(CountingInterpreter.counts(LtProgram.compile(plan, lay), Storage.COMPACT), c);
-                assertArrayEquals(new long[] {c.decompose(), c.modDown(), c.keySwitchInnerProducts(), c.ptMuls(), c.ntt(), c.rotationKeys(), c.keyBytes()},
-                        new long[] {p.decompose(), p.modDown(), p.keySwitchInnerProducts(), p.ptMuls(), p.ntt(), p.rotationKeys(), p.keyBytes()}, plan.toString());
+                if (plan.algorithm() != Algorithm.BSGS)
+                    assertEquals(CountingInterpreter.counts(LtProgram.compile(plan, lay), Storage.COMPACT), c);
+                assertArrayEquals(
+                        new long[] {
+                            c.decompose(),
+                            c.modDown(),
+                            c.keySwitchInnerProducts(),
+                            c.ptMuls(),
+                            c.ntt(),
+                            c.rotationKeys(),
+                            c.keyBytes()
+                        },
+                        new long[] {
+                            p.decompose(),
+                            p.modDown(),
+                            p.keySwitchInnerProducts(),
+                            p.ptMuls(),
+                            p.ntt(),
+                            p.rotationKeys(),
+                            p.keyBytes()
+                        },
+                        plan.toString());
                 assertEquals(c.modMuls(), p.modMuls());
             }
         }
@@ -69,13 +120,26 @@ class TradeoffsTest {
 
     @Test
     void paretoFrontsHoldNoDominatedPointAndCoverTheRest() {
-        List<Tradeoffs.Point> ps = Tradeoffs.sweep(1 << 12, new LimbLayout(14, 7, 2, 64), List.of(Algorithm.values()), Storage.PRECOMPUTED, 0, null, Progress.NONE);
+        List<Tradeoffs.Point> ps = Tradeoffs.sweep(
+                1 << 12,
+                new LimbLayout(14, 7, 2, 64),
+                List.of(Algorithm.values()),
+                Storage.PRECOMPUTED,
+                0,
+                null,
+                Progress.NONE);
         List<Tradeoffs.Point> front = Tradeoffs.paretoFront(ps);
         for (Tradeoffs.Point a : front) {
-            for (Tradeoffs.Point b : ps) assertFalse(b.algorithm().equals(a.algorithm()) && Tradeoffs.dominates(b, a), b + " dominates " + a);
+            for (Tradeoffs.Point b : ps)
+                assertFalse(b.algorithm().equals(a.algorithm()) && Tradeoffs.dominates(b, a), b + " dominates " + a);
         }
         for (Tradeoffs.Point b : ps) {
-            assertTrue(front.stream().anyMatch(a -> a.algorithm().equals(b.algorithm()) && a.rotationKeys() <= b.rotationKeys() && a.modMuls() <= b.modMuls()), b.toString());
+            assertTrue(
+                    front.stream()
+                            .anyMatch(a -> a.algorithm().equals(b.algorithm())
+                                    && a.rotationKeys() <= b.rotationKeys()
+                                    && a.modMuls() <= b.modMuls()),
+                    b.toString());
         }
     }
 
@@ -86,26 +150,74 @@ class TradeoffsTest {
         List<Integer> all = new ArrayList<>();
         for (int r = 0; r < n; r++) all.add(r);
         for (int k : new int[] {29, 40, 100}) {
-            Plan p = BudgetPlanner.fastest(n, all, lay, Algorithm.TH_BSGS, new BudgetPlanner.Keys(k), CostModel.MULTS_ONLY, Storage.PRECOMPUTED);
+            Plan p = BudgetPlanner.fastest(
+                    n,
+                    all,
+                    lay,
+                    Algorithm.TH_BSGS,
+                    new BudgetPlanner.Keys(k),
+                    CostModel.MULTS_ONLY,
+                    Storage.PRECOMPUTED);
             assertTrue(p.rotations().size() <= k);
             for (Plan q : Plan.candidates(n, all, Algorithm.TH_BSGS)) {
-                if (q.rotations().size() <= k) assertTrue(p.cost(lay, Storage.PRECOMPUTED).modMuls() <= q.cost(lay, Storage.PRECOMPUTED).modMuls(), q.toString());
+                if (q.rotations().size() <= k)
+                    assertTrue(
+                            p.cost(lay, Storage.PRECOMPUTED).modMuls()
+                                    <= q.cost(lay, Storage.PRECOMPUTED).modMuls(),
+                            q.toString());
             }
         }
-        Plan m = BudgetPlanner.fastest(n, all, lay, null, new BudgetPlanner.KeyMemory(30 * lay.keyBytes()), CostModel.MULTS_ONLY, Storage.PRECOMPUTED);
+        Plan m = BudgetPlanner.fastest(
+                n,
+                all,
+                lay,
+                null,
+                new BudgetPlanner.KeyMemory(30 * lay.keyBytes()),
+                CostModel.MULTS_ONLY,
+                Storage.PRECOMPUTED);
         assertTrue(m.rotations().size() <= 30);
         // two matrices sharing keys: the union stays within the budget
-        List<Plan> two = BudgetPlanner.fastest(List.of(n, n), List.of(all, all.subList(0, 200)), lay, Algorithm.TH_BSGS, new BudgetPlanner.Keys(40),
-                CostModel.MULTS_ONLY, Storage.PRECOMPUTED);
-        java.util.Set<Integer> union = new java.util.HashSet<>(two.get(0).rotations());
+        List<Plan> two = BudgetPlanner.fastest(
+                List.of(n, n),
+                List.of(all, all.subList(0, 200)),
+                lay,
+                Algorithm.TH_BSGS,
+                new BudgetPlanner.Keys(40),
+                CostModel.MULTS_ONLY,
+                Storage.PRECOMPUTED);
+        Set<Integer> union = new HashSet<>(two.get(0).rotations());
         union.addAll(two.get(1).rotations());
         assertTrue(union.size() <= 40);
         LatencyModel ws = LatencyModel.U280.withOnChip(8_000_000);
-        Plan w = BudgetPlanner.fastest(n, all, lay, Algorithm.TH_BSGS, new BudgetPlanner.WorkingSet(ws), CostModel.MULTS_ONLY, Storage.PRECOMPUTED);
+        Plan w = BudgetPlanner.fastest(
+                n,
+                all,
+                lay,
+                Algorithm.TH_BSGS,
+                new BudgetPlanner.WorkingSet(ws),
+                CostModel.MULTS_ONLY,
+                Storage.PRECOMPUTED);
         assertTrue(ScheduleCompiler.minimalBudget(LtProgram.compile(w, lay), Storage.PRECOMPUTED) <= 8_000_000);
-        assertThrows(WorkingSetTooSmallException.class, () -> BudgetPlanner.fastest(n, all, lay, Algorithm.TH_BSGS,
-                new BudgetPlanner.WorkingSet(LatencyModel.U280.withOnChip(1000)), CostModel.MULTS_ONLY, Storage.PRECOMPUTED));
-        assertThrows(IllegalArgumentException.class, () -> BudgetPlanner.fastest(n, all, lay, Algorithm.TH_BSGS, new BudgetPlanner.Keys(2), CostModel.MULTS_ONLY, Storage.PRECOMPUTED));
+        assertThrows(
+                WorkingSetTooSmallException.class,
+                () -> BudgetPlanner.fastest(
+                        n,
+                        all,
+                        lay,
+                        Algorithm.TH_BSGS,
+                        new BudgetPlanner.WorkingSet(LatencyModel.U280.withOnChip(1000)),
+                        CostModel.MULTS_ONLY,
+                        Storage.PRECOMPUTED));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> BudgetPlanner.fastest(
+                        n,
+                        all,
+                        lay,
+                        Algorithm.TH_BSGS,
+                        new BudgetPlanner.Keys(2),
+                        CostModel.MULTS_ONLY,
+                        Storage.PRECOMPUTED));
     }
 
     @Test
@@ -115,8 +227,19 @@ class TradeoffsTest {
         List<Cost> costs = new ArrayList<>();
         List<LimbLayout> rings = new ArrayList<>();
         List<Double> ns = new ArrayList<>();
-        for (Tradeoffs.Point p : Tradeoffs.sweep(256, lay, List.of(Algorithm.TH_BSGS, Algorithm.DH_BSGS, Algorithm.DIAGONAL, Algorithm.BSGS), Storage.PRECOMPUTED, 0, null, Progress.NONE)) {
-            Cost c = Plan.dense(256, Algorithm.parse(p.algorithm()), p.split().stream().mapToInt(Integer::intValue).toArray()).cost(lay, Storage.PRECOMPUTED);
+        for (Tradeoffs.Point p : Tradeoffs.sweep(
+                256,
+                lay,
+                List.of(Algorithm.TH_BSGS, Algorithm.DH_BSGS, Algorithm.DIAGONAL, Algorithm.BSGS),
+                Storage.PRECOMPUTED,
+                0,
+                null,
+                Progress.NONE)) {
+            Cost c = Plan.dense(
+                            256,
+                            Algorithm.parse(p.algorithm()),
+                            p.split().stream().mapToInt(Integer::intValue).toArray())
+                    .cost(lay, Storage.PRECOMPUTED);
             assertTrue(CostModel.features(c, lay)[0] > 0, "pointwise multiplications stay positive: " + p);
             costs.add(c);
             rings.add(lay);
@@ -126,6 +249,8 @@ class TradeoffsTest {
         assertEquals(truth.nanosPerModMul(), fit.nanosPerModMul(), 1e-6);
         assertEquals(truth.nanosPerKeyByte(), fit.nanosPerKeyByte(), 1e-6);
         assertEquals(truth.nanosPerButterfly(), fit.nanosPerButterfly(), 1e-6);
-        assertThrows(IllegalArgumentException.class, () -> CostModel.fit(costs.subList(0, 2), rings.subList(0, 2), ns.subList(0, 2)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> CostModel.fit(costs.subList(0, 2), rings.subList(0, 2), ns.subList(0, 2)));
     }
 }

@@ -1,5 +1,7 @@
 package io.hoist.testing;
 
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -46,7 +48,8 @@ public final class SeededFuzz {
             try {
                 body.accept(m);
             } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError(what + ": seed " + seed + ", index " + i + ", " + m + ": " + e.getMessage(), e);
+                throw new AssertionError(
+                        what + ": seed " + seed + ", index " + i + ", " + m + ": " + e.getMessage(), e);
             }
         }
     }
@@ -60,15 +63,21 @@ public final class SeededFuzz {
             case 0 -> b[pos] ^= (byte) (1 << Math.floorMod(m.value(), 8));
             case 1 -> b[pos] = (byte) m.value();
             case 2 -> b = Arrays.copyOf(b, pos);
-            case 3 -> { if (pos + 4 <= b.length) le.putInt(pos, (int) m.value()); }
+            case 3 -> {
+                if (pos + 4 <= b.length) le.putInt(pos, (int) m.value());
+            }
             case 4 -> b = Arrays.copyOf(b, b.length + 1 + (int) Math.floorMod(m.value(), 64));
-            case 5 -> {   // a field of the 68-byte Hoist header: version, kind, flags, level, scale, body length
+            case 5 -> { // a field of the 68-byte Hoist header: version, kind, flags, level, scale, body length
                 int[] fields = {8, 10, 12, 48, 52, 60};
                 int at = fields[(int) Math.floorMod(m.value(), fields.length)];
                 if (at + 4 <= b.length) le.putInt(at, (int) (m.position() >>> 7));
             }
-            case 6 -> { if (b.length > 80) le.putLong(68 + (int) Math.floorMod(m.position(), (long) b.length - 80), m.value()); }
-            default -> { for (int i = 0; i < 16 && pos + i < b.length; i++) b[pos + i] = (byte) (m.value() >>> (4 * i)); }
+            case 6 -> {
+                if (b.length > 80) le.putLong(68 + (int) Math.floorMod(m.position(), (long) b.length - 80), m.value());
+            }
+            default -> {
+                for (int i = 0; i < 16 && pos + i < b.length; i++) b[pos + i] = (byte) (m.value() >>> (4 * i));
+            }
         }
         if (m.fixCrc()) fixTrailingCrc(b);
         return b;
@@ -84,6 +93,6 @@ public final class SeededFuzz {
 
     /** Bytes this thread has allocated so far (HotSpot's counter). */
     public static long allocatedBytes() {
-        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+        return ((ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
     }
 }

@@ -8,7 +8,6 @@ import io.hoist.ckks.Prng;
 import io.hoist.ckks.SeededCiphertext;
 import io.hoist.ring.Domain;
 import io.hoist.ring.RnsPoly;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -22,7 +21,12 @@ public final class CiphertextSerialization {
 
     public static byte[] write(Ciphertext ct) {
         CkksParameters p = ct.params();
-        ByteBuffer b = Envelope.start(ObjectKind.CIPHERTEXT, Header.NTT, ParametersSerialization.fingerprint(p), ct.level(), ct.scale(),
+        ByteBuffer b = Envelope.start(
+                ObjectKind.CIPHERTEXT,
+                Header.NTT,
+                ParametersSerialization.fingerprint(p),
+                ct.level(),
+                ct.scale(),
                 1 + (ct.degree() + 1) * KeySerialization.qBytes(p, ct.level()));
         b.put((byte) ct.degree());
         for (int i = 0; i <= ct.degree(); i++) Envelope.writeLimbs(b, ct.poly(i));
@@ -35,7 +39,8 @@ public final class CiphertextSerialization {
         if (data.length < Header.SIZE + 1) throw new MalformedDataException("truncated ciphertext");
         int degree = Byte.toUnsignedInt(data[Header.SIZE]);
         if (degree != 1 && degree != 2) throw new MalformedDataException("ciphertext degree " + degree + " (1 or 2)");
-        ByteBuffer b = Envelope.open(data, h, ObjectKind.CIPHERTEXT, p, 1 + (degree + 1) * KeySerialization.qBytes(p, h.level()));
+        ByteBuffer b = Envelope.open(
+                data, h, ObjectKind.CIPHERTEXT, p, 1 + (degree + 1) * KeySerialization.qBytes(p, h.level()));
         b.get();
         RnsPoly[] polys = new RnsPoly[degree + 1];
         for (int i = 0; i <= degree; i++) polys[i] = KeySerialization.readQ(b, ctx, h.level(), "ciphertext");
@@ -44,8 +49,13 @@ public final class CiphertextSerialization {
 
     public static byte[] write(SeededCiphertext ct) {
         CkksParameters p = ct.params();
-        ByteBuffer b = Envelope.start(ObjectKind.SEEDED_CIPHERTEXT, Header.NTT | Header.SEEDED, ParametersSerialization.fingerprint(p), ct.level(),
-                ct.scale(), KeySerialization.qBytes(p, ct.level()) + Prng.SEED_BYTES);
+        ByteBuffer b = Envelope.start(
+                ObjectKind.SEEDED_CIPHERTEXT,
+                Header.NTT | Header.SEEDED,
+                ParametersSerialization.fingerprint(p),
+                ct.level(),
+                ct.scale(),
+                KeySerialization.qBytes(p, ct.level()) + Prng.SEED_BYTES);
         Envelope.writeLimbs(b, ct.c0());
         b.put(ct.seed());
         return Envelope.finish(b);
@@ -54,7 +64,8 @@ public final class CiphertextSerialization {
     public static SeededCiphertext readSeededCiphertext(byte[] data, CkksContext ctx) {
         CkksParameters p = ctx.params();
         Header h = leveledHeader(data, ObjectKind.SEEDED_CIPHERTEXT, p);
-        ByteBuffer b = Envelope.open(data, h, ObjectKind.SEEDED_CIPHERTEXT, p, KeySerialization.qBytes(p, h.level()) + Prng.SEED_BYTES);
+        ByteBuffer b = Envelope.open(
+                data, h, ObjectKind.SEEDED_CIPHERTEXT, p, KeySerialization.qBytes(p, h.level()) + Prng.SEED_BYTES);
         RnsPoly c0 = KeySerialization.readQ(b, ctx, h.level(), "seeded ciphertext");
         byte[] seed = new byte[Prng.SEED_BYTES];
         b.get(seed);
@@ -64,7 +75,12 @@ public final class CiphertextSerialization {
     public static byte[] write(Plaintext pt) {
         CkksParameters p = pt.params();
         int flags = pt.poly().domain() == Domain.NTT ? Header.NTT : 0;
-        ByteBuffer b = Envelope.start(ObjectKind.PLAINTEXT, flags, ParametersSerialization.fingerprint(p), pt.level(), pt.scale(),
+        ByteBuffer b = Envelope.start(
+                ObjectKind.PLAINTEXT,
+                flags,
+                ParametersSerialization.fingerprint(p),
+                pt.level(),
+                pt.scale(),
                 KeySerialization.qBytes(p, pt.level()));
         Envelope.writeLimbs(b, pt.poly());
         return Envelope.finish(b);
@@ -74,21 +90,26 @@ public final class CiphertextSerialization {
         CkksParameters p = ctx.params();
         Header h = leveledHeader(data, ObjectKind.PLAINTEXT, p);
         ByteBuffer b = Envelope.open(data, h, ObjectKind.PLAINTEXT, p, KeySerialization.qBytes(p, h.level()));
-        RnsPoly poly = ctx.ringQ().wrap(Envelope.readLimbs(b, h.level() + 1, ctx.n(), Envelope.qPrimes(p, h.level()), "plaintext"),
-                (h.flags() & Header.NTT) != 0 ? Domain.NTT : Domain.COEFFICIENT);
+        RnsPoly poly = ctx.ringQ()
+                .wrap(
+                        Envelope.readLimbs(b, h.level() + 1, ctx.n(), Envelope.qPrimes(p, h.level()), "plaintext"),
+                        (h.flags() & Header.NTT) != 0 ? Domain.NTT : Domain.COEFFICIENT);
         return new Plaintext(p, poly, h.scale());
     }
 
     /** The header of a {@code kind} object, its level and scale checked against {@code p} before the body is read. */
     private static Header leveledHeader(byte[] data, ObjectKind kind, CkksParameters p) {
         Header h = Envelope.header(data);
-        if (h.kind() != kind) throw new MalformedDataException("expected a " + kind.label() + ", found a " + h.kind().label());
+        if (h.kind() != kind)
+            throw new MalformedDataException(
+                    "expected a " + kind.label() + ", found a " + h.kind().label());
         Envelope.checkLevel(h, p, 0);
         checkScale(h, p);
         return h;
     }
 
     static void checkScale(Header h, CkksParameters p) {
-        if (!(h.scale() >= 1) || Double.isInfinite(h.scale())) throw new MalformedDataException("scale " + h.scale() + " is not a finite number ≥ 1");
+        if (!(h.scale() >= 1) || Double.isInfinite(h.scale()))
+            throw new MalformedDataException("scale " + h.scale() + " is not a finite number ≥ 1");
     }
 }

@@ -2,11 +2,11 @@ package io.hoist.ckks.io;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ring.RnsPoly;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.zip.CRC32C;
 
 /**
@@ -19,7 +19,9 @@ final class Envelope {
     /** A buffer for header + body + trailer, header written, positioned at the body. */
     static ByteBuffer start(ObjectKind kind, int flags, byte[] fingerprint, int level, double scale, long bodyLength) {
         long total = Header.SIZE + bodyLength + 4;
-        if (total > Integer.MAX_VALUE - 64) throw new IllegalArgumentException(kind.label() + " of " + total + " bytes is too large for one array; use the key store");
+        if (total > Integer.MAX_VALUE - 64)
+            throw new IllegalArgumentException(
+                    kind.label() + " of " + total + " bytes is too large for one array; use the key store");
         ByteBuffer b = ByteBuffer.allocate((int) total).order(ByteOrder.LITTLE_ENDIAN);
         new Header(Header.VERSION, kind, flags, fingerprint, level, scale, bodyLength).write(b);
         return b;
@@ -27,7 +29,8 @@ final class Envelope {
 
     /** Appends the CRC32C of everything written so far and returns the array. */
     static byte[] finish(ByteBuffer b) {
-        if (b.remaining() != 4) throw new IllegalStateException("body length mismatch: " + (b.remaining() - 4) + " bytes unwritten");
+        if (b.remaining() != 4)
+            throw new IllegalStateException("body length mismatch: " + (b.remaining() - 4) + " bytes unwritten");
         CRC32C crc = new CRC32C();
         crc.update(b.array(), 0, b.position());
         b.putInt((int) crc.getValue());
@@ -40,21 +43,28 @@ final class Envelope {
      * the checksum. Returns a buffer positioned at the body.
      */
     static ByteBuffer open(byte[] data, Header h, ObjectKind want, CkksParameters params, long expectedBody) {
-        if (h.kind() != want) throw new MalformedDataException("expected a " + want.label() + ", found a " + h.kind().label());
+        if (h.kind() != want)
+            throw new MalformedDataException(
+                    "expected a " + want.label() + ", found a " + h.kind().label());
         checkCanonical(h);
         if (params != null && !Arrays.equals(h.fingerprint(), ParametersSerialization.fingerprint(params))) {
-            throw new MalformedDataException("this " + want.label() + " was made under other parameters (fingerprint differs)");
+            throw new MalformedDataException(
+                    "this " + want.label() + " was made under other parameters (fingerprint differs)");
         }
         if (h.bodyLength() != expectedBody) {
-            throw new MalformedDataException("body length " + h.bodyLength() + " does not match the " + expectedBody + " bytes a " + want.label()
-                    + " at level " + h.level() + " has under these parameters");
+            throw new MalformedDataException("body length " + h.bodyLength() + " does not match the " + expectedBody
+                    + " bytes a " + want.label() + " at level " + h.level() + " has under these parameters");
         }
         if (data.length != Header.SIZE + expectedBody + 4) {
-            throw new MalformedDataException((data.length < Header.SIZE + expectedBody + 4 ? "truncated: " : "trailing bytes: ") + data.length
-                    + " bytes, expected " + (Header.SIZE + expectedBody + 4));
+            throw new MalformedDataException(
+                    (data.length < Header.SIZE + expectedBody + 4 ? "truncated: " : "trailing bytes: ") + data.length
+                            + " bytes, expected " + (Header.SIZE + expectedBody + 4));
         }
         checkCrc(data, 0, (int) (Header.SIZE + expectedBody), "");
-        return ByteBuffer.wrap(data, Header.SIZE, (int) expectedBody).order(ByteOrder.LITTLE_ENDIAN).slice().order(ByteOrder.LITTLE_ENDIAN);
+        return ByteBuffer.wrap(data, Header.SIZE, (int) expectedBody)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .slice()
+                .order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
@@ -71,13 +81,18 @@ final class Envelope {
             case CIPHERTEXT -> f == Header.NTT && h.scale() > 0 && Double.isFinite(h.scale());
             case SEEDED_CIPHERTEXT -> f == (Header.NTT | Header.SEEDED) && h.scale() > 0 && Double.isFinite(h.scale());
             case PLAINTEXT -> (f & ~Header.NTT) == 0 && h.scale() > 0 && Double.isFinite(h.scale());
-            case PLAN -> f == 0 && h.level() == -1 && noScale(h) && Arrays.equals(h.fingerprint(), new byte[32]);   // a plan is independent of parameters
-            case ENCODED_TRANSFORM, BLOCK_ROW_PARTIAL -> f == 0;   // level and scale are checked by their serializer
-            default -> true;   // key stores are checked by KeyStore
+            case PLAN ->
+                f == 0
+                        && h.level() == -1
+                        && noScale(h)
+                        && Arrays.equals(h.fingerprint(), new byte[32]); // a plan is independent of parameters
+            case ENCODED_TRANSFORM, BLOCK_ROW_PARTIAL -> f == 0; // level and scale are checked by their serializer
+            default -> true; // key stores are checked by KeyStore
         };
         if (!ok) {
-            throw new MalformedDataException("a " + h.kind().label() + " with flags 0x" + Integer.toHexString(f) + ", level " + h.level() + " and scale " + h.scale()
-                    + " in its header: not what any writer produces");
+            throw new MalformedDataException(
+                    "a " + h.kind().label() + " with flags 0x" + Integer.toHexString(f) + ", level " + h.level()
+                            + " and scale " + h.scale() + " in its header: not what any writer produces");
         }
     }
 
@@ -87,7 +102,7 @@ final class Envelope {
     }
 
     static Header header(byte[] data) {
-        java.util.Objects.requireNonNull(data, "the data is null");
+        Objects.requireNonNull(data, "the data is null");
         return Header.read(ByteBuffer.wrap(data));
     }
 
@@ -95,7 +110,8 @@ final class Envelope {
         CRC32C crc = new CRC32C();
         crc.update(data, from, to - from);
         int stored = ByteBuffer.wrap(data, to, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-        if (stored != (int) crc.getValue()) throw new MalformedDataException("checksum mismatch" + what + ": the data is damaged");
+        if (stored != (int) crc.getValue())
+            throw new MalformedDataException("checksum mismatch" + what + ": the data is damaged");
     }
 
     static int crc(ByteBuffer b, int from, int to) {
@@ -124,7 +140,9 @@ final class Envelope {
             long q = primes[i];
             long[] l = out[i];
             for (int k = 0; k < n; k++) {
-                if (Long.compareUnsigned(l[k], q) >= 0) throw new MalformedDataException(what + ": residue " + Long.toUnsignedString(l[k]) + " in limb " + i + " is not below its prime " + q);
+                if (Long.compareUnsigned(l[k], q) >= 0)
+                    throw new MalformedDataException(what + ": residue " + Long.toUnsignedString(l[k]) + " in limb " + i
+                            + " is not below its prime " + q);
             }
         }
         b.position(b.position() + (int) need);
@@ -145,7 +163,8 @@ final class Envelope {
 
     static void checkLevel(Header h, CkksParameters p, int min) {
         if (h.level() < min || h.level() > p.maxLevel()) {
-            throw new MalformedDataException("level " + h.level() + " outside [" + min + ", " + p.maxLevel() + "] of these parameters");
+            throw new MalformedDataException(
+                    "level " + h.level() + " outside [" + min + ", " + p.maxLevel() + "] of these parameters");
         }
     }
 }

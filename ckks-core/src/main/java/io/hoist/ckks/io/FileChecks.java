@@ -42,7 +42,8 @@ public final class FileChecks {
         }
         if (a.isDirectory()) throw new FileRefusedException("cannot read " + what + " " + path + ": it is a directory");
         if (!a.isRegularFile()) {
-            throw new FileRefusedException("cannot read " + what + " " + path + ": it is not a regular file (a FIFO, device or socket), refused before reading");
+            throw new FileRefusedException("cannot read " + what + " " + path
+                    + ": it is not a regular file (a FIFO, device or socket), refused before reading");
         }
         return a.size();
     }
@@ -63,11 +64,13 @@ public final class FileChecks {
             Header h = Header.read(hb);
             long announced = Header.SIZE + h.bodyLength() + 4;
             if (h.bodyLength() > MAX_OBJECT_BYTES || announced > MAX_OBJECT_BYTES) {
-                throw new FileRefusedException(what + " " + path + " announces " + announced + " bytes, more than one object may have (" + MAX_OBJECT_BYTES + ")");
+                throw new FileRefusedException(what + " " + path + " announces " + announced
+                        + " bytes, more than one object may have (" + MAX_OBJECT_BYTES + ")");
             }
             if (size != announced) {
-                throw new MalformedDataException(what + " " + path + ": " + (size < announced ? "truncated: " : "trailing bytes: ") + size
-                        + " bytes, its header announces " + announced);
+                throw new MalformedDataException(
+                        what + " " + path + ": " + (size < announced ? "truncated: " : "trailing bytes: ") + size
+                                + " bytes, its header announces " + announced);
             }
             ByteBuffer all = ByteBuffer.allocate((int) announced);
             readFully(ch, all, 0);
@@ -94,10 +97,16 @@ public final class FileChecks {
     public static void requireWritableTarget(Path path, String what) {
         Path abs = path.toAbsolutePath();
         Path dir = abs.getParent();
-        if (dir == null || !Files.isDirectory(dir)) throw new FileRefusedException("cannot write " + what + " " + path + ": the directory " + dir + " does not exist");
-        if (Files.isSymbolicLink(abs)) throw new FileRefusedException("cannot write " + what + " " + path + ": it is a symbolic link (name the file itself)");
+        if (dir == null || !Files.isDirectory(dir))
+            throw new FileRefusedException(
+                    "cannot write " + what + " " + path + ": the directory " + dir + " does not exist");
+        if (Files.isSymbolicLink(abs))
+            throw new FileRefusedException(
+                    "cannot write " + what + " " + path + ": it is a symbolic link (name the file itself)");
         if (Files.exists(abs, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(abs, LinkOption.NOFOLLOW_LINKS)) {
-            throw new FileRefusedException("cannot write " + what + " " + path + ": it exists and is not a regular file (" + (Files.isDirectory(abs) ? "a directory" : "a device, FIFO or socket") + ")");
+            throw new FileRefusedException(
+                    "cannot write " + what + " " + path + ": it exists and is not a regular file ("
+                            + (Files.isDirectory(abs) ? "a directory" : "a device, FIFO or socket") + ")");
         }
     }
 

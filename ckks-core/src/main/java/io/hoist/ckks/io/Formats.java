@@ -1,7 +1,6 @@
 package io.hoist.ckks.io;
 
 import io.hoist.ckks.CkksParameters;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -21,7 +20,8 @@ public final class Formats {
     private Formats() {}
 
     /** A buffer for header + body + trailer, header written, positioned at the body. */
-    public static ByteBuffer start(ObjectKind kind, int flags, byte[] fingerprint, int level, double scale, long bodyLength) {
+    public static ByteBuffer start(
+            ObjectKind kind, int flags, byte[] fingerprint, int level, double scale, long bodyLength) {
         return Envelope.start(kind, flags, fingerprint, level, scale, bodyLength);
     }
 
@@ -70,7 +70,8 @@ public final class Formats {
 
     /** {@code data} in a new temporary file beside {@code path} (owner-only permissions), forced to disk; the caller renames it. */
     static Path writeTemporary(Path path, byte[] data) throws IOException {
-        Path tmp = Files.createTempFile(path.toAbsolutePath().getParent(), path.getFileName().toString(), ".tmp");
+        Path tmp = Files.createTempFile(
+                path.toAbsolutePath().getParent(), path.getFileName().toString(), ".tmp");
         boolean done = false;
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
             ByteBuffer b = ByteBuffer.wrap(data);

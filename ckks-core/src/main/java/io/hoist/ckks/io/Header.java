@@ -20,7 +20,8 @@ import java.util.Arrays;
  * then the body and a CRC32C of header and body (for a key store: of header and index; each key
  * has its own CRC32C in the index, so keys can be read one at a time).
  */
-public record Header(int version, ObjectKind kind, int flags, byte[] fingerprint, int level, double scale, long bodyLength) {
+public record Header(
+        int version, ObjectKind kind, int flags, byte[] fingerprint, int level, double scale, long bodyLength) {
     public static final int SIZE = 68;
     public static final int VERSION = 1;
     public static final int SEEDED = 1, NTT = 2, PAIRED = 4;
@@ -46,25 +47,37 @@ public record Header(int version, ObjectKind kind, int flags, byte[] fingerprint
 
     void write(ByteBuffer b) {
         b.order(ByteOrder.LITTLE_ENDIAN);
-        b.put(MAGIC).putShort((short) version).putShort((short) kind.code()).putInt(flags).put(fingerprint)
-                .putInt(level).putDouble(scale).putLong(bodyLength);
+        b.put(MAGIC)
+                .putShort((short) version)
+                .putShort((short) kind.code())
+                .putInt(flags)
+                .put(fingerprint)
+                .putInt(level)
+                .putDouble(scale)
+                .putLong(bodyLength);
     }
 
     /** Parses and checks the magic, the version and the kind; nothing is allocated from its fields. */
     static Header read(ByteBuffer b) {
-        if (b.remaining() < SIZE) throw new MalformedDataException("truncated: " + b.remaining() + " bytes, a Hoist file starts with a " + SIZE + "-byte header");
+        if (b.remaining() < SIZE)
+            throw new MalformedDataException(
+                    "truncated: " + b.remaining() + " bytes, a Hoist file starts with a " + SIZE + "-byte header");
         b.order(ByteOrder.LITTLE_ENDIAN);
         byte[] magic = new byte[8];
         b.get(magic);
         if (!Arrays.equals(magic, MAGIC)) throw new MalformedDataException("not a Hoist file (bad magic)");
         int version = Short.toUnsignedInt(b.getShort());
-        if (version != VERSION) throw new MalformedDataException("format version " + version + " is not supported (this reader reads version " + VERSION + ")");
+        if (version != VERSION)
+            throw new MalformedDataException(
+                    "format version " + version + " is not supported (this reader reads version " + VERSION + ")");
         ObjectKind kind = ObjectKind.ofCode(Short.toUnsignedInt(b.getShort()));
         int flags = b.getInt();
         if ((flags & PAIRED) != 0 && kind != ObjectKind.SECRET_KEY && kind != ObjectKind.KEY_STORE) {
-            throw new MalformedDataException("a " + kind.label() + " carries no key-pair id (flags 0x" + Integer.toHexString(flags) + ")");
+            throw new MalformedDataException(
+                    "a " + kind.label() + " carries no key-pair id (flags 0x" + Integer.toHexString(flags) + ")");
         }
-        if ((flags & ~(SEEDED | NTT | PAIRED)) != 0) throw new MalformedDataException("unknown header flags 0x" + Integer.toHexString(flags));
+        if ((flags & ~(SEEDED | NTT | PAIRED)) != 0)
+            throw new MalformedDataException("unknown header flags 0x" + Integer.toHexString(flags));
         byte[] fp = new byte[32];
         b.get(fp);
         int level = b.getInt();

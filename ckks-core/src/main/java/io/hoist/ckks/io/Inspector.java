@@ -3,7 +3,6 @@ package io.hoist.ckks.io;
 import com.google.common.collect.ImmutableList;
 import com.google.common.io.BaseEncoding;
 import io.hoist.ckks.CkksParameters;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -11,6 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Objects;
 import java.util.zip.CRC32C;
 
 /**
@@ -22,9 +22,20 @@ public final class Inspector {
     private Inspector() {}
 
     /** The result; {@code damage} is null when every check passed. */
-    public record Inspection(String kind, int version, long fileBytes, long bodyBytes, int level, double scale, boolean seeded,
-                             String parametersFingerprint, String parameters, ImmutableList<Long> galoisElements, boolean checksumOk, String damage,
-                             String keyPairId) {
+    public record Inspection(
+            String kind,
+            int version,
+            long fileBytes,
+            long bodyBytes,
+            int level,
+            double scale,
+            boolean seeded,
+            String parametersFingerprint,
+            String parameters,
+            ImmutableList<Long> galoisElements,
+            boolean checksumOk,
+            String damage,
+            String keyPairId) {
         public boolean ok() {
             return damage == null;
         }
@@ -34,7 +45,7 @@ public final class Inspector {
      * @throws FileRefusedException if {@code path} is not a regular file (nothing is read)
      */
     public static Inspection inspect(Path path) {
-        java.util.Objects.requireNonNull(path, "the path is null");
+        Objects.requireNonNull(path, "the path is null");
         FileChecks.requireRegularFile(path, "the file");
         String pairId = null;
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
@@ -46,7 +57,20 @@ public final class Inspector {
             try {
                 h = Header.read(hb);
             } catch (MalformedDataException e) {
-                return new Inspection("unknown", 0, size, 0, -1, 0, false, null, null, ImmutableList.of(), false, e.getMessage(), pairId);
+                return new Inspection(
+                        "unknown",
+                        0,
+                        size,
+                        0,
+                        -1,
+                        0,
+                        false,
+                        null,
+                        null,
+                        ImmutableList.of(),
+                        false,
+                        e.getMessage(),
+                        pairId);
             }
             String fp = BaseEncoding.base16().lowerCase().encode(h.fingerprint());
             if (h.paired() && h.bodyLength() >= KeyPairId.BYTES && size >= Header.SIZE + KeyPairId.BYTES) {
@@ -56,8 +80,21 @@ public final class Inspector {
             }
             long want = h.bodyLength() > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : Header.SIZE + h.bodyLength() + 4;
             if (size != want) {
-                return new Inspection(h.kind().label(), h.version(), size, h.bodyLength(), h.level(), h.scale(), h.seeded(), fp, null, ImmutableList.of(), false,
-                        (size < want ? "truncated: " : "trailing bytes: ") + size + " bytes, the header announces " + want, pairId);
+                return new Inspection(
+                        h.kind().label(),
+                        h.version(),
+                        size,
+                        h.bodyLength(),
+                        h.level(),
+                        h.scale(),
+                        h.seeded(),
+                        fp,
+                        null,
+                        ImmutableList.of(),
+                        false,
+                        (size < want ? "truncated: " : "trailing bytes: ") + size + " bytes, the header announces "
+                                + want,
+                        pairId);
             }
             if (h.kind() == ObjectKind.KEY_STORE) return inspectStore(ch, h, size, fp, pairId);
             CRC32C crc = new CRC32C();
@@ -76,31 +113,70 @@ public final class Inspector {
             String params = null;
             if (ok && h.kind() == ObjectKind.PARAMETERS) {
                 try {
-                    if (size > FileChecks.MAX_OBJECT_BYTES) throw new MalformedDataException("a parameters file of " + size + " bytes");
+                    if (size > FileChecks.MAX_OBJECT_BYTES)
+                        throw new MalformedDataException("a parameters file of " + size + " bytes");
                     byte[] all = new byte[(int) size];
                     read(ch, ByteBuffer.wrap(all), 0);
                     CkksParameters p = ParametersSerialization.read(all);
                     params = p.toString();
                 } catch (MalformedDataException e) {
-                    return new Inspection(h.kind().label(), h.version(), size, h.bodyLength(), h.level(), h.scale(), h.seeded(), fp, null, ImmutableList.of(), true, e.getMessage(), pairId);
+                    return new Inspection(
+                            h.kind().label(),
+                            h.version(),
+                            size,
+                            h.bodyLength(),
+                            h.level(),
+                            h.scale(),
+                            h.seeded(),
+                            fp,
+                            null,
+                            ImmutableList.of(),
+                            true,
+                            e.getMessage(),
+                            pairId);
                 }
             }
-            return new Inspection(h.kind().label(), h.version(), size, h.bodyLength(), h.level(), h.scale(), h.seeded(), fp, params, ImmutableList.of(), ok,
-                    ok ? null : "checksum mismatch: the data is damaged", pairId);
+            return new Inspection(
+                    h.kind().label(),
+                    h.version(),
+                    size,
+                    h.bodyLength(),
+                    h.level(),
+                    h.scale(),
+                    h.seeded(),
+                    fp,
+                    params,
+                    ImmutableList.of(),
+                    ok,
+                    ok ? null : "checksum mismatch: the data is damaged",
+                    pairId);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + path + ": " + FileChecks.reason(e), e);
         }
     }
 
-    private static Inspection inspectStore(FileChannel ch, Header h, long size, String fp, String pairId) throws IOException {
+    private static Inspection inspectStore(FileChannel ch, Header h, long size, String fp, String pairId)
+            throws IOException {
         int prefix = h.paired() ? KeyPairId.BYTES : 0;
         ByteBuffer cb = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
         read(ch, cb, Header.SIZE + prefix);
         int count = cb.getInt(0);
         long indexBytes = prefix + 4 + 28L * count;
         if (count < 0 || indexBytes > h.bodyLength() || Header.SIZE + indexBytes > FileChecks.MAX_OBJECT_BYTES) {
-            return new Inspection(h.kind().label(), h.version(), size, h.bodyLength(), h.level(), h.scale(), h.seeded(), fp, null, ImmutableList.of(), false,
-                    "key store index of " + count + " keys does not fit its body", pairId);
+            return new Inspection(
+                    h.kind().label(),
+                    h.version(),
+                    size,
+                    h.bodyLength(),
+                    h.level(),
+                    h.scale(),
+                    h.seeded(),
+                    fp,
+                    null,
+                    ImmutableList.of(),
+                    false,
+                    "key store index of " + count + " keys does not fit its body",
+                    pairId);
         }
         byte[] head = new byte[(int) (Header.SIZE + indexBytes)];
         read(ch, ByteBuffer.wrap(head), 0);
@@ -109,10 +185,23 @@ public final class Inspector {
         ByteBuffer t = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
         read(ch, t, Header.SIZE + h.bodyLength());
         if (t.getInt(0) != (int) crc.getValue()) {
-            return new Inspection(h.kind().label(), h.version(), size, h.bodyLength(), h.level(), h.scale(), h.seeded(), fp, null, ImmutableList.of(), false,
-                    "checksum mismatch in the key store's index: the data is damaged", pairId);
+            return new Inspection(
+                    h.kind().label(),
+                    h.version(),
+                    size,
+                    h.bodyLength(),
+                    h.level(),
+                    h.scale(),
+                    h.seeded(),
+                    fp,
+                    null,
+                    ImmutableList.of(),
+                    false,
+                    "checksum mismatch in the key store's index: the data is damaged",
+                    pairId);
         }
-        ByteBuffer ib = ByteBuffer.wrap(head, Header.SIZE + prefix + 4, 28 * count).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer ib =
+                ByteBuffer.wrap(head, Header.SIZE + prefix + 4, 28 * count).order(ByteOrder.LITTLE_ENDIAN);
         ImmutableList.Builder<Long> gs = ImmutableList.builder();
         String damage = null;
         ByteBuffer chunk = ByteBuffer.allocate(1 << 20);
@@ -120,7 +209,10 @@ public final class Inspector {
             long g = ib.getLong(), off = ib.getLong(), len = ib.getLong();
             int want = ib.getInt();
             gs.add(g);
-            if (off < indexBytes || len < 0 || off + len > h.bodyLength()) { damage = "key " + i + " lies outside the body"; break; }
+            if (off < indexBytes || len < 0 || off + len > h.bodyLength()) {
+                damage = "key " + i + " lies outside the body";
+                break;
+            }
             CRC32C c = new CRC32C();
             long pos = Header.SIZE + off, end = pos + len;
             while (pos < end) {
@@ -130,9 +222,23 @@ public final class Inspector {
                 pos += chunk.remaining();
                 c.update(chunk);
             }
-            if ((int) c.getValue() != want) damage = "checksum mismatch in key " + i + " (Galois element " + g + "): the data is damaged";
+            if ((int) c.getValue() != want)
+                damage = "checksum mismatch in key " + i + " (Galois element " + g + "): the data is damaged";
         }
-        return new Inspection(h.kind().label(), h.version(), size, h.bodyLength(), h.level(), h.scale(), h.seeded(), fp, null, gs.build(), damage == null, damage, pairId);
+        return new Inspection(
+                h.kind().label(),
+                h.version(),
+                size,
+                h.bodyLength(),
+                h.level(),
+                h.scale(),
+                h.seeded(),
+                fp,
+                null,
+                gs.build(),
+                damage == null,
+                damage,
+                pairId);
     }
 
     private static void read(FileChannel ch, ByteBuffer b, long pos) throws IOException {

@@ -3,7 +3,6 @@ package io.hoist.ckks.io;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -44,8 +43,9 @@ public final class KeyFiles {
         Objects.requireNonNull(store, "the key store's path is null");
         Objects.requireNonNull(secret, "the secret key's path is null");
         if (FileChecks.sameFile(store, secret)) {
-            throw new FileRefusedException("the key store and the secret key would be the same file (" + store + ", " + secret
-                    + "): the store is meant to be shared and must never hold the secret; name two different files");
+            throw new FileRefusedException(
+                    "the key store and the secret key would be the same file (" + store + ", " + secret
+                            + "): the store is meant to be shared and must never hold the secret; name two different files");
         }
         FileChecks.requireWritableTarget(secret, "the secret key");
         FileChecks.requireWritableTarget(store, "the key store");
@@ -94,12 +94,15 @@ public final class KeyFiles {
                     }
                 } catch (IOException r) {
                     e.addSuppressed(r);
-                    restored = backup != null ? "; the previous secret key could not be put back and is kept at " + backup : "; the new secret key " + secret + " could not be removed";
-                    backup = null;   // keep it: it is the only copy of the old secret
+                    restored = backup != null
+                            ? "; the previous secret key could not be put back and is kept at " + backup
+                            : "; the new secret key " + secret + " could not be removed";
+                    backup = null; // keep it: it is the only copy of the old secret
                 }
             }
             String msg = "cannot write the key pair " + store + " / " + secret + ": "
-                    + (e instanceof IOException io ? FileChecks.reason(io) : e.getMessage()) + "; the previous files are unchanged" + restored;
+                    + (e instanceof IOException io ? FileChecks.reason(io) : e.getMessage())
+                    + "; the previous files are unchanged" + restored;
             if (e instanceof RuntimeException re) throw re;
             throw new UncheckedIOException(msg, (IOException) e);
         } finally {
@@ -136,8 +139,10 @@ public final class KeyFiles {
         Optional<KeyPairId> mine = KeySerialization.secretKeyPairId(data);
         Optional<KeyPairId> theirs = store.pairId();
         if (mine.isEmpty() || theirs.isEmpty() || !mine.get().equals(theirs.get())) {
-            throw new KeyPairMismatchException("the key store " + storePath + " and the secret key " + secret + " were not written as one pair (key-pair ids "
-                    + theirs.map(KeyPairId::toString).orElse("none") + " and " + mine.map(KeyPairId::toString).orElse("none")
+            throw new KeyPairMismatchException("the key store " + storePath + " and the secret key " + secret
+                    + " were not written as one pair (key-pair ids "
+                    + theirs.map(KeyPairId::toString).orElse("none") + " and "
+                    + mine.map(KeyPairId::toString).orElse("none")
                     + "); use the secret-key file hoist keygen wrote with this store");
         }
         return KeySerialization.readSecretKey(data, ctx);

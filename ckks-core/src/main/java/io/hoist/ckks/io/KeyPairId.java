@@ -1,7 +1,6 @@
 package io.hoist.ckks.io;
 
 import com.google.common.io.BaseEncoding;
-
 import java.security.SecureRandom;
 import java.util.Arrays;
 
@@ -30,7 +29,9 @@ public final class KeyPairId {
 
     /** The id in {@code b} (16 bytes, copied). */
     public static KeyPairId of(byte[] b) {
-        if (b == null || b.length != BYTES) throw new IllegalArgumentException("a key-pair id has " + BYTES + " bytes, got " + (b == null ? "null" : b.length));
+        if (b == null || b.length != BYTES)
+            throw new IllegalArgumentException(
+                    "a key-pair id has " + BYTES + " bytes, got " + (b == null ? "null" : b.length));
         return new KeyPairId(b.clone());
     }
 

@@ -11,8 +11,10 @@ import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.SwitchingKey;
 import io.hoist.ring.Domain;
 import io.hoist.ring.RnsPoly;
-
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Keys in the Hoist binary format, apart from the key classes (as Tink keeps its
@@ -38,10 +40,15 @@ public final class KeySerialization {
 
     /** The secret key's own file carrying {@code pairId} (null: none), the id of the key store written with it. */
     public static byte[] writeSecretKey(SecretKey sk, KeyPairId pairId) {
-        java.util.Objects.requireNonNull(sk, "the secret key is null");
+        Objects.requireNonNull(sk, "the secret key is null");
         CkksParameters p = sk.params();
         int prefix = pairId == null ? 0 : KeyPairId.BYTES;
-        ByteBuffer b = Envelope.start(ObjectKind.SECRET_KEY, Header.NTT | (pairId == null ? 0 : Header.PAIRED), ParametersSerialization.fingerprint(p), p.maxLevel(), 0,
+        ByteBuffer b = Envelope.start(
+                ObjectKind.SECRET_KEY,
+                Header.NTT | (pairId == null ? 0 : Header.PAIRED),
+                ParametersSerialization.fingerprint(p),
+                p.maxLevel(),
+                0,
                 prefix + qpBytes(p, p.maxLevel()));
         if (pairId != null) b.put(pairId.toBytes());
         Envelope.writeLimbs(b, sk.s().q());
@@ -52,8 +59,10 @@ public final class KeySerialization {
     public static SecretKey readSecretKey(byte[] data, CkksContext ctx) {
         CkksParameters p = ctx.params();
         Header h = Envelope.header(data);
-        if (h.kind() == ObjectKind.SECRET_KEY && h.level() != p.maxLevel()) throw new MalformedDataException("secret key at level " + h.level() + ", expected " + p.maxLevel());
-        ByteBuffer b = Envelope.open(data, h, ObjectKind.SECRET_KEY, p, (h.paired() ? KeyPairId.BYTES : 0) + qpBytes(p, p.maxLevel()));
+        if (h.kind() == ObjectKind.SECRET_KEY && h.level() != p.maxLevel())
+            throw new MalformedDataException("secret key at level " + h.level() + ", expected " + p.maxLevel());
+        ByteBuffer b = Envelope.open(
+                data, h, ObjectKind.SECRET_KEY, p, (h.paired() ? KeyPairId.BYTES : 0) + qpBytes(p, p.maxLevel()));
         if (h.paired()) b.position(KeyPairId.BYTES);
         return new SecretKey(p, readQP(b, ctx, p.maxLevel(), "secret key"));
     }
@@ -62,12 +71,15 @@ public final class KeySerialization {
      * The key-pair id a secret-key file carries, if any. Reads the header and the id only; call
      * {@link #readSecretKey} for the checked key.
      */
-    public static java.util.Optional<KeyPairId> secretKeyPairId(byte[] data) {
+    public static Optional<KeyPairId> secretKeyPairId(byte[] data) {
         Header h = Envelope.header(data);
-        if (h.kind() != ObjectKind.SECRET_KEY) throw new MalformedDataException("expected a secret key, found a " + h.kind().label());
-        if (!h.paired()) return java.util.Optional.empty();
-        if (data.length < Header.SIZE + KeyPairId.BYTES) throw new MalformedDataException("truncated: " + data.length + " bytes");
-        return java.util.Optional.of(KeyPairId.of(java.util.Arrays.copyOfRange(data, Header.SIZE, Header.SIZE + KeyPairId.BYTES)));
+        if (h.kind() != ObjectKind.SECRET_KEY)
+            throw new MalformedDataException(
+                    "expected a secret key, found a " + h.kind().label());
+        if (!h.paired()) return Optional.empty();
+        if (data.length < Header.SIZE + KeyPairId.BYTES)
+            throw new MalformedDataException("truncated: " + data.length + " bytes");
+        return Optional.of(KeyPairId.of(Arrays.copyOfRange(data, Header.SIZE, Header.SIZE + KeyPairId.BYTES)));
     }
 
     // ---------------------------------------------------------------- public key
@@ -75,7 +87,13 @@ public final class KeySerialization {
     public static byte[] write(PublicKey pk) {
         CkksParameters p = pk.params();
         int level = pk.b().level();
-        ByteBuffer b = Envelope.start(ObjectKind.PUBLIC_KEY, Header.NTT, ParametersSerialization.fingerprint(p), level, 0, 2 * qBytes(p, level));
+        ByteBuffer b = Envelope.start(
+                ObjectKind.PUBLIC_KEY,
+                Header.NTT,
+                ParametersSerialization.fingerprint(p),
+                level,
+                0,
+                2 * qBytes(p, level));
         Envelope.writeLimbs(b, pk.b());
         Envelope.writeLimbs(b, pk.a());
         return Envelope.finish(b);
@@ -97,7 +115,8 @@ public final class KeySerialization {
     }
 
     public static RelinearizationKey readRelinearizationKey(byte[] data, CkksContext ctx) {
-        return new RelinearizationKey(readSwitching(data, ctx, ObjectKind.RELINEARIZATION_KEY).key());
+        return new RelinearizationKey(
+                readSwitching(data, ctx, ObjectKind.RELINEARIZATION_KEY).key());
     }
 
     public static byte[] write(GaloisKey gk, boolean seeded) {
@@ -111,13 +130,20 @@ public final class KeySerialization {
     private static byte[] writeSwitching(ObjectKind kind, SwitchingKey k, long galois, boolean seeded) {
         CkksParameters p = k.params();
         int flags = Header.NTT | (seeded ? Header.SEEDED : 0);
-        ByteBuffer b = Envelope.start(kind, flags, ParametersSerialization.fingerprint(p), k.level(), 0, switchingBytes(p, k.level(), kind, seeded));
+        ByteBuffer b = Envelope.start(
+                kind,
+                flags,
+                ParametersSerialization.fingerprint(p),
+                k.level(),
+                0,
+                switchingBytes(p, k.level(), kind, seeded));
         writeSwitchingBody(b, kind, k, galois, seeded);
         return Envelope.finish(b);
     }
 
     static void writeSwitchingBody(ByteBuffer b, ObjectKind kind, SwitchingKey k, long galois, boolean seeded) {
-        if (seeded && k.seed() == null) throw new IllegalArgumentException("this key has no seed (it was not made from one); write it in full");
+        if (seeded && k.seed() == null)
+            throw new IllegalArgumentException("this key has no seed (it was not made from one); write it in full");
         if (kind == ObjectKind.GALOIS_KEY) b.putLong(galois);
         for (int t = 0; t < k.beta(); t++) {
             Envelope.writeLimbs(b, k.b(t).q());
@@ -148,7 +174,8 @@ public final class KeySerialization {
         if (kind == ObjectKind.GALOIS_KEY) {
             g = b.getLong();
             long twoN = 2L * p.n();
-            if (g <= 0 || g >= twoN || (g & 1) == 0) throw new MalformedDataException("Galois element " + g + " is not an odd number in (0, 2N)");
+            if (g <= 0 || g >= twoN || (g & 1) == 0)
+                throw new MalformedDataException("Galois element " + g + " is not an odd number in (0, 2N)");
         }
         int beta = p.beta(level);
         PolyQP[] bs = new PolyQP[beta], as;
@@ -183,12 +210,16 @@ public final class KeySerialization {
     }
 
     static RnsPoly readQ(ByteBuffer b, CkksContext ctx, int level, String what) {
-        return ctx.ringQ().wrap(Envelope.readLimbs(b, level + 1, ctx.n(), Envelope.qPrimes(ctx.params(), level), what), Domain.NTT);
+        return ctx.ringQ()
+                .wrap(
+                        Envelope.readLimbs(b, level + 1, ctx.n(), Envelope.qPrimes(ctx.params(), level), what),
+                        Domain.NTT);
     }
 
     static PolyQP readQP(ByteBuffer b, CkksContext ctx, int level, String what) {
         RnsPoly q = readQ(b, ctx, level, what);
-        RnsPoly pp = ctx.ringP().wrap(Envelope.readLimbs(b, ctx.alpha(), ctx.n(), ctx.params().pPrimes(), what), Domain.NTT);
+        RnsPoly pp = ctx.ringP()
+                .wrap(Envelope.readLimbs(b, ctx.alpha(), ctx.n(), ctx.params().pPrimes(), what), Domain.NTT);
         return new PolyQP(q, pp);
     }
 }

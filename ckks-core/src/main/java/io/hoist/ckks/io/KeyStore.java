@@ -7,7 +7,6 @@ import io.hoist.ckks.GaloisKey;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.RotationKeySet;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -17,8 +16,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -48,8 +52,17 @@ public final class KeyStore implements AutoCloseable {
     private final Long2IntOpenHashMap index = new Long2IntOpenHashMap();
     private final AtomicInteger loaded = new AtomicInteger();
 
-    private KeyStore(CkksContext ctx, Path path, FileChannel channel, boolean memoryMapped, Header header, KeyPairId pairId, long[] elements, long[] offsets,
-                     int[] crcs, long entryLength) {
+    private KeyStore(
+            CkksContext ctx,
+            Path path,
+            FileChannel channel,
+            boolean memoryMapped,
+            Header header,
+            KeyPairId pairId,
+            long[] elements,
+            long[] offsets,
+            int[] crcs,
+            long entryLength) {
         this.ctx = ctx;
         this.path = path;
         this.channel = channel;
@@ -75,7 +88,7 @@ public final class KeyStore implements AutoCloseable {
      * {@link KeyFiles#writePair} for a store written together with its secret key.
      */
     public static void write(Path path, RotationKeySet keys, boolean seeded, KeyPairId pairId) {
-        java.util.Objects.requireNonNull(path, "the key store's path is null");
+        Objects.requireNonNull(path, "the key store's path is null");
         FileChecks.requireWritableTarget(path, "the key store");
         Path tmp = null;
         try {
@@ -91,39 +104,57 @@ public final class KeyStore implements AutoCloseable {
 
     /** The store written and forced to disk in a temporary file beside {@code path}; the caller renames it into place. */
     static Path writeTemporary(Path path, RotationKeySet keys, boolean seeded, KeyPairId pairId) throws IOException {
-        java.util.Objects.requireNonNull(keys, "the key set is null");
+        Objects.requireNonNull(keys, "the key set is null");
         CkksParameters p = keys.params();
         List<GaloisKey> list = new ArrayList<>();
         for (long g : keys.galoisElements()) list.add(keys.get(g, "Galois element " + g));
         int level = list.isEmpty() ? p.maxLevel() : list.get(0).level();
-        for (GaloisKey k : list) if (k.level() != level) throw new IllegalArgumentException("a key store holds keys of one level; found " + level + " and " + k.level());
+        for (GaloisKey k : list)
+            if (k.level() != level)
+                throw new IllegalArgumentException(
+                        "a key store holds keys of one level; found " + level + " and " + k.level());
         long entry = KeySerialization.switchingBytes(p, level, ObjectKind.GALOIS_KEY, seeded);
         int prefix = pairId == null ? 0 : KeyPairId.BYTES;
         long indexBytes = prefix + 4 + (long) ENTRY * list.size();
         long body = Math.addExact(indexBytes, Math.multiplyExact(entry, (long) list.size()));
         int flags = Header.NTT | (seeded ? Header.SEEDED : 0) | (pairId == null ? 0 : Header.PAIRED);
-        Path tmp = Files.createTempFile(path.toAbsolutePath().getParent(), path.getFileName().toString(), ".tmp");
+        Path tmp = Files.createTempFile(
+                path.toAbsolutePath().getParent(), path.getFileName().toString(), ".tmp");
         boolean done = false;
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer head = ByteBuffer.allocate(Header.SIZE + (int) indexBytes).order(ByteOrder.LITTLE_ENDIAN);
-            new Header(Header.VERSION, ObjectKind.KEY_STORE, flags, ParametersSerialization.fingerprint(p), level, 0, body).write(head);
+            ByteBuffer head =
+                    ByteBuffer.allocate(Header.SIZE + (int) indexBytes).order(ByteOrder.LITTLE_ENDIAN);
+            new Header(
+                            Header.VERSION,
+                            ObjectKind.KEY_STORE,
+                            flags,
+                            ParametersSerialization.fingerprint(p),
+                            level,
+                            0,
+                            body)
+                    .write(head);
             if (pairId != null) head.put(pairId.toBytes());
             head.putInt(list.size());
             ch.position(Header.SIZE + indexBytes);
-            ByteBuffer e = ByteBuffer.allocate((int) entry).order(ByteOrder.LITTLE_ENDIAN);   // one entry buffer, reused
+            ByteBuffer e = ByteBuffer.allocate((int) entry).order(ByteOrder.LITTLE_ENDIAN); // one entry buffer, reused
             for (int i = 0; i < list.size(); i++) {
                 e.clear();
-                KeySerialization.writeSwitchingBody(e, ObjectKind.GALOIS_KEY, list.get(i).key(), list.get(i).galoisElement(), seeded);
+                KeySerialization.writeSwitchingBody(
+                        e, ObjectKind.GALOIS_KEY, list.get(i).key(), list.get(i).galoisElement(), seeded);
                 e.flip();
                 int crc = Envelope.crc(e, 0, e.limit());
-                head.putLong(list.get(i).galoisElement()).putLong(indexBytes + i * entry).putLong(entry).putInt(crc);
+                head.putLong(list.get(i).galoisElement())
+                        .putLong(indexBytes + i * entry)
+                        .putLong(entry)
+                        .putInt(crc);
                 while (e.hasRemaining()) ch.write(e);
             }
             head.flip();
             int headCrc = Envelope.crc(head, 0, head.limit());
             ch.position(0);
             while (head.hasRemaining()) ch.write(head);
-            ByteBuffer tail = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(headCrc);
+            ByteBuffer tail =
+                    ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(headCrc);
             tail.flip();
             ch.position(Header.SIZE + body);
             while (tail.hasRemaining()) ch.write(tail);
@@ -146,8 +177,8 @@ public final class KeyStore implements AutoCloseable {
      * @throws MalformedDataException if the header, the index or the size disagree
      */
     public static KeyStore open(Path path, CkksContext ctx, boolean memoryMapped) {
-        java.util.Objects.requireNonNull(path, "the key store's path is null");
-        java.util.Objects.requireNonNull(ctx, "the context is null");
+        Objects.requireNonNull(path, "the key store's path is null");
+        Objects.requireNonNull(ctx, "the context is null");
         FileChecks.requireRegularFile(path, "the key store");
         FileChannel ch = null;
         try {
@@ -157,25 +188,33 @@ public final class KeyStore implements AutoCloseable {
             readFully(ch, hb, 0);
             hb.flip();
             Header h = Header.read(hb);
-            if (h.kind() != ObjectKind.KEY_STORE) throw new MalformedDataException("expected a key store, found a " + h.kind().label());
+            if (h.kind() != ObjectKind.KEY_STORE)
+                throw new MalformedDataException(
+                        "expected a key store, found a " + h.kind().label());
             CkksParameters p = ctx.params();
-            if (!java.util.Arrays.equals(h.fingerprint(), ParametersSerialization.fingerprint(p))) {
-                throw new MalformedDataException("the key store " + path.getFileName() + " was made under other parameters (fingerprint differs)");
+            if (!Arrays.equals(h.fingerprint(), ParametersSerialization.fingerprint(p))) {
+                throw new MalformedDataException("the key store " + path.getFileName()
+                        + " was made under other parameters (fingerprint differs)");
             }
             Envelope.checkLevel(h, p, 0);
             if (h.bodyLength() > Long.MAX_VALUE - Header.SIZE - 4 || size != Header.SIZE + h.bodyLength() + 4) {
-                throw new MalformedDataException("key store of " + size + " bytes, its header announces " + Header.SIZE + " + " + h.bodyLength() + " + 4"
-                        + (h.bodyLength() <= Long.MAX_VALUE - Header.SIZE - 4 && size < Header.SIZE + h.bodyLength() + 4 ? " (truncated)" : ""));
+                throw new MalformedDataException("key store of " + size + " bytes, its header announces " + Header.SIZE
+                        + " + " + h.bodyLength() + " + 4"
+                        + (h.bodyLength() <= Long.MAX_VALUE - Header.SIZE - 4 && size < Header.SIZE + h.bodyLength() + 4
+                                ? " (truncated)"
+                                : ""));
             }
             int prefix = h.paired() ? KeyPairId.BYTES : 0;
-            if (h.bodyLength() < prefix + 4) throw new MalformedDataException("key store body of " + h.bodyLength() + " bytes");
+            if (h.bodyLength() < prefix + 4)
+                throw new MalformedDataException("key store body of " + h.bodyLength() + " bytes");
             ByteBuffer cb = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
             readFully(ch, cb, Header.SIZE + prefix);
             int count = cb.getInt(0);
             long entry = KeySerialization.switchingBytes(p, h.level(), ObjectKind.GALOIS_KEY, h.seeded());
             long indexBytes = prefix + 4 + (long) ENTRY * count;
             if (count < 0 || count > p.n() || indexBytes + entry * count != h.bodyLength()) {
-                throw new MalformedDataException("key store index of " + count + " keys does not match its body of " + h.bodyLength() + " bytes");
+                throw new MalformedDataException("key store index of " + count + " keys does not match its body of "
+                        + h.bodyLength() + " bytes");
             }
             byte[] head = new byte[(int) (Header.SIZE + indexBytes) + 4];
             ByteBuffer all = ByteBuffer.wrap(head, 0, (int) (Header.SIZE + indexBytes));
@@ -183,19 +222,24 @@ public final class KeyStore implements AutoCloseable {
             ByteBuffer tail = ByteBuffer.wrap(head, (int) (Header.SIZE + indexBytes), 4);
             readFully(ch, tail, Header.SIZE + h.bodyLength());
             Envelope.checkCrc(head, 0, (int) (Header.SIZE + indexBytes), " in the key store's index");
-            KeyPairId pairId = h.paired() ? KeyPairId.of(java.util.Arrays.copyOfRange(head, Header.SIZE, Header.SIZE + KeyPairId.BYTES)) : null;
-            ByteBuffer ib = ByteBuffer.wrap(head, Header.SIZE + prefix + 4, ENTRY * count).order(ByteOrder.LITTLE_ENDIAN);
+            KeyPairId pairId = h.paired()
+                    ? KeyPairId.of(Arrays.copyOfRange(head, Header.SIZE, Header.SIZE + KeyPairId.BYTES))
+                    : null;
+            ByteBuffer ib = ByteBuffer.wrap(head, Header.SIZE + prefix + 4, ENTRY * count)
+                    .order(ByteOrder.LITTLE_ENDIAN);
             long[] gs = new long[count], offs = new long[count];
             int[] crcs = new int[count];
-            java.util.Set<Long> seen = new java.util.HashSet<>();
+            Set<Long> seen = new HashSet<>();
             for (int i = 0; i < count; i++) {
                 gs[i] = ib.getLong();
                 offs[i] = ib.getLong();
                 long len = ib.getLong();
                 crcs[i] = ib.getInt();
-                if (len != entry || offs[i] != indexBytes + i * entry) throw new MalformedDataException("key store index entry " + i + " is inconsistent");
+                if (len != entry || offs[i] != indexBytes + i * entry)
+                    throw new MalformedDataException("key store index entry " + i + " is inconsistent");
                 if (gs[i] <= 0 || gs[i] >= 2L * p.n() || (gs[i] & 1) == 0 || !seen.add(gs[i])) {
-                    throw new MalformedDataException("key store index entry " + i + ": Galois element " + gs[i] + " is invalid or repeated");
+                    throw new MalformedDataException(
+                            "key store index entry " + i + ": Galois element " + gs[i] + " is invalid or repeated");
                 }
             }
             return new KeyStore(ctx, path, ch, memoryMapped, h, pairId, gs, offs, crcs, entry);
@@ -209,8 +253,8 @@ public final class KeyStore implements AutoCloseable {
     }
 
     /** The id of the secret key written with this store, if it was written as a pair ({@link KeyFiles#writePair}). */
-    public java.util.Optional<KeyPairId> pairId() {
-        return java.util.Optional.ofNullable(pairId);
+    public Optional<KeyPairId> pairId() {
+        return Optional.ofNullable(pairId);
     }
 
     private static void readFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {
@@ -270,11 +314,13 @@ public final class KeyStore implements AutoCloseable {
      */
     public RotationKeySet load(Collection<Long> galoisElements) {
         List<GaloisKey> out = new ArrayList<>();
-        java.util.Set<Long> done = new java.util.HashSet<>();
+        Set<Long> done = new HashSet<>();
         for (long g0 : galoisElements) {
             long g = Math.floorMod(g0, 2L * ctx.n());
             if (!done.add(g)) continue;
-            if (!index.containsKey(g)) throw new MissingRotationKeyException("the key store " + path.getFileName() + " has no key for " + describe(g));
+            if (!index.containsKey(g))
+                throw new MissingRotationKeyException(
+                        "the key store " + path.getFileName() + " has no key for " + describe(g));
             out.add(read(index.get(g)));
         }
         return new RotationKeySet(ctx.params(), out);
@@ -287,12 +333,17 @@ public final class KeyStore implements AutoCloseable {
     }
 
     private GaloisKey read(int i) {
-        if (entryLength > FileChecks.MAX_OBJECT_BYTES) throw new FileRefusedException("a key of " + entryLength + " bytes in " + path + " is larger than one object may be");
+        if (entryLength > FileChecks.MAX_OBJECT_BYTES)
+            throw new FileRefusedException(
+                    "a key of " + entryLength + " bytes in " + path + " is larger than one object may be");
         int len = (int) entryLength;
         ByteBuffer b;
         try {
             if (memoryMapped) {
-                b = channel.map(FileChannel.MapMode.READ_ONLY, Header.SIZE + offsets[i], len);   // parsed in place: no copy of the entry
+                b = channel.map(
+                        FileChannel.MapMode.READ_ONLY,
+                        Header.SIZE + offsets[i],
+                        len); // parsed in place: no copy of the entry
             } else {
                 b = ByteBuffer.allocate(len);
                 readFully(channel, b, Header.SIZE + offsets[i]);
@@ -303,10 +354,14 @@ public final class KeyStore implements AutoCloseable {
         }
         b.order(ByteOrder.LITTLE_ENDIAN);
         if (Envelope.crc(b, 0, len) != crcs[i]) {
-            throw new MalformedDataException("checksum mismatch in key " + i + " (" + describe(elements[i]) + "): the data is damaged");
+            throw new MalformedDataException(
+                    "checksum mismatch in key " + i + " (" + describe(elements[i]) + "): the data is damaged");
         }
-        GaloisKey k = KeySerialization.readSwitchingBody(b, ctx, ObjectKind.GALOIS_KEY, header.level(), header.seeded());
-        if (k.galoisElement() != elements[i]) throw new MalformedDataException("key " + i + " holds Galois element " + k.galoisElement() + ", its index says " + elements[i]);
+        GaloisKey k =
+                KeySerialization.readSwitchingBody(b, ctx, ObjectKind.GALOIS_KEY, header.level(), header.seeded());
+        if (k.galoisElement() != elements[i])
+            throw new MalformedDataException(
+                    "key " + i + " holds Galois element " + k.galoisElement() + ", its index says " + elements[i]);
         loaded.incrementAndGet();
         return k;
     }

@@ -30,7 +30,8 @@ public enum ObjectKind {
 
     public static ObjectKind ofCode(int code) {
         for (ObjectKind k : values()) if (k.code == code) return k;
-        throw new MalformedDataException("unknown object kind " + code + " (this reader knows 1 … " + values().length + ")");
+        throw new MalformedDataException(
+                "unknown object kind " + code + " (this reader knows 1 … " + values().length + ")");
     }
 
     public String label() {

@@ -7,9 +7,10 @@ import io.hoist.ring.NttTables;
 import io.hoist.ring.UnsupportedPrimeException;
 import it.unimi.dsi.fastutil.ints.Int2LongAVLTreeMap;
 import it.unimi.dsi.fastutil.ints.Int2LongSortedMap;
-
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
@@ -38,7 +39,9 @@ public final class FpgaSimBackend implements NttBackend {
     private final Map<NttTables, RootTables> roots = new ConcurrentHashMap<>();
     private final Int2LongSortedMap histogram = new Int2LongAVLTreeMap();
     private final DoubleAdder deviceMicros = new DoubleAdder();
-    private final DoubleAdder h2cMicros = new DoubleAdder(), kernelMicros = new DoubleAdder(), c2hMicros = new DoubleAdder();
+    private final DoubleAdder h2cMicros = new DoubleAdder(),
+            kernelMicros = new DoubleAdder(),
+            c2hMicros = new DoubleAdder();
     private final LongAdder shadowNanos = new LongAdder();
 
     public FpgaSimBackend() {
@@ -60,8 +63,13 @@ public final class FpgaSimBackend implements NttBackend {
         return NAME;
     }
 
-    public FpgaTimingModel model() { return model; }
-    public FpgaTimingModel.Mode mode() { return mode; }
+    public FpgaTimingModel model() {
+        return model;
+    }
+
+    public FpgaTimingModel.Mode mode() {
+        return mode;
+    }
 
     @Override
     public boolean accepts(NttTables t) {
@@ -98,7 +106,9 @@ public final class FpgaSimBackend implements NttBackend {
     private void run(long[][] limbs, NttTables[] tables, int count, boolean forward) {
         if (count == 0) return;
         for (int i = 0; i < count; i++) {
-            if (limbs[i].length != tables[i].n()) throw new IllegalArgumentException("limb " + i + " has " + limbs[i].length + " coefficients, tables are for N=" + tables[i].n());
+            if (limbs[i].length != tables[i].n())
+                throw new IllegalArgumentException(
+                        "limb " + i + " has " + limbs[i].length + " coefficients, tables are for N=" + tables[i].n());
             String why = refusal(tables[i]);
             if (why != null) throw new UnsupportedPrimeException(NAME, tables[i].q(), tables[i].logN(), why);
         }
@@ -157,7 +167,7 @@ public final class FpgaSimBackend implements NttBackend {
                     long u = a[j], v = a[j + t];
                     long s = u + v;
                     if (s >= q) s -= q;
-                    a[j] = (s & 1) == 0 ? s >>> 1 : (s + q) >>> 1;   // s/2 mod q: the carry-chain halving
+                    a[j] = (s & 1) == 0 ? s >>> 1 : (s + q) >>> 1; // s/2 mod q: the carry-chain halving
                     long d = u - v;
                     if (d < 0) d += q;
                     a[j + t] = Wlm.mul(d, tf, q);
@@ -172,17 +182,35 @@ public final class FpgaSimBackend implements NttBackend {
     }
 
     /** An immutable reading of the offload statistics. */
-    public record OffloadStats(long calls, long limbs, long bytesIn, long bytesOut, double deviceMicros, double h2cMicros,
-                               double kernelMicros, double c2hMicros, long shadowCpuNanos, Map<Integer, Long> limbsPerCallHistogram) {}
+    public record OffloadStats(
+            long calls,
+            long limbs,
+            long bytesIn,
+            long bytesOut,
+            double deviceMicros,
+            double h2cMicros,
+            double kernelMicros,
+            double c2hMicros,
+            long shadowCpuNanos,
+            Map<Integer, Long> limbsPerCallHistogram) {}
 
     public OffloadStats offloadStats() {
         NttStats.Snapshot s = stats.snapshot();
         Map<Integer, Long> h;
         synchronized (histogram) {
-            h = Map.copyOf(new java.util.TreeMap<>(histogram));
+            h = Map.copyOf(new TreeMap<>(histogram));
         }
-        return new OffloadStats(s.calls(), s.limbs(), s.bytesIn(), s.bytesOut(), deviceMicros.sum(), h2cMicros.sum(), kernelMicros.sum(),
-                c2hMicros.sum(), shadowNanos.sum(), h);
+        return new OffloadStats(
+                s.calls(),
+                s.limbs(),
+                s.bytesIn(),
+                s.bytesOut(),
+                deviceMicros.sum(),
+                h2cMicros.sum(),
+                kernelMicros.sum(),
+                c2hMicros.sum(),
+                shadowNanos.sum(),
+                h);
     }
 
     public void resetStats() {
@@ -204,6 +232,6 @@ public final class FpgaSimBackend implements NttBackend {
 
     @Override
     public String toString() {
-        return NAME + "(" + mode.name().toLowerCase(java.util.Locale.ROOT) + ")";
+        return NAME + "(" + mode.name().toLowerCase(Locale.ROOT) + ")";
     }
 }

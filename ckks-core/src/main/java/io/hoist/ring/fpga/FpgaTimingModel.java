@@ -34,20 +34,23 @@ public record FpgaTimingModel(
 
     /** The paper's figures (Alveo U280-class card, QDMA, 400 MHz kernel). */
     public static final FpgaTimingModel PAPER = new FpgaTimingModel(
-            400e6,      // kernel clock
-            32,         // two 16-lane paths
-            5.88,       // 11 µs measured for one limb minus 5.12 µs of streaming at N = 2^16
-            18.8e9,     // achieved H2C bandwidth (paper: ~18.8 GB/s at 33 limbs)
-            18.8e9,     // achieved C2H bandwidth
-            15.1,       // H2C: 43 µs for one limb minus 27.9 µs of transfer
-            3.1,        // C2H: 31 µs for one limb minus 27.9 µs of transfer
-            4.0,        // 89 µs total minus 43 + 11 + 31
-            7.5e9,      // MM copies at 7.0–8.0 GB/s
-            33.1,       // MM C2H: 103 µs minus 69.9 µs of copy (H2C alike)
-            29.1,       // fitted to the paper's 99 µs per limb when MM calls are pipelined
-            8);         // coefficients travel as 64-bit words
+            400e6, // kernel clock
+            32, // two 16-lane paths
+            5.88, // 11 µs measured for one limb minus 5.12 µs of streaming at N = 2^16
+            18.8e9, // achieved H2C bandwidth (paper: ~18.8 GB/s at 33 limbs)
+            18.8e9, // achieved C2H bandwidth
+            15.1, // H2C: 43 µs for one limb minus 27.9 µs of transfer
+            3.1, // C2H: 31 µs for one limb minus 27.9 µs of transfer
+            4.0, // 89 µs total minus 43 + 11 + 31
+            7.5e9, // MM copies at 7.0–8.0 GB/s
+            33.1, // MM C2H: 103 µs minus 69.9 µs of copy (H2C alike)
+            29.1, // fitted to the paper's 99 µs per limb when MM calls are pipelined
+            8); // coefficients travel as 64-bit words
 
-    public enum Mode { STREAMING, MM }
+    public enum Mode {
+        STREAMING,
+        MM
+    }
 
     /** Kernel time of one limb: N / (coefficients per cycle · clock), µs. */
     public double kernelMicros(int n) {
@@ -73,12 +76,15 @@ public record FpgaTimingModel(
             double extra = (limbs - 1) * interval;
             double h2cPart = callOverheadMicros + h2cSetupMicros + h2c + (interval == h2c ? extra : 0);
             double kernelPart = kernel + (interval == kernelMicros(n) && interval != h2c ? extra : 0);
-            double c2hPart = c2h + c2hSetupMicros + (interval == c2h && interval != h2c && interval != kernelMicros(n) ? extra : 0);
+            double c2hPart = c2h
+                    + c2hSetupMicros
+                    + (interval == c2h && interval != h2c && interval != kernelMicros(n) ? extra : 0);
             return new Breakdown(h2cPart, kernelPart, c2hPart);
         }
         double copy = bytes / mmBytesPerSecond * 1e6;
         double interval = copy + mmTurnaroundMicros;
-        return new Breakdown(mmSetupMicrosPerDirection + copy + (limbs - 1) * interval, kernel, mmSetupMicrosPerDirection + copy);
+        return new Breakdown(
+                mmSetupMicrosPerDirection + copy + (limbs - 1) * interval, kernel, mmSetupMicrosPerDirection + copy);
     }
 
     /** Device time of one call, µs. */

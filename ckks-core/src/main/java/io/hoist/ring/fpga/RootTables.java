@@ -2,7 +2,6 @@ package io.hoist.ring.fpga;
 
 import io.hoist.math.ModArith;
 import io.hoist.ring.NttTables;
-
 import java.math.BigInteger;
 
 /**

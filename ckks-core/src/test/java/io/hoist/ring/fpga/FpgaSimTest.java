@@ -1,5 +1,11 @@
 package io.hoist.ring.fpga;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.hoist.math.ModArith;
 import io.hoist.math.Primes;
 import io.hoist.ring.NttBackend;
@@ -9,16 +15,9 @@ import io.hoist.ring.NttTables;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
 import io.hoist.ring.UnsupportedPrimeException;
-import org.junit.jupiter.api.Test;
-
 import java.math.BigInteger;
 import java.util.SplittableRandom;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class FpgaSimTest {
     private final SplittableRandom r = new SplittableRandom(81);
@@ -42,7 +41,11 @@ class FpgaSimTest {
     }
 
     private static void check(long a, long b, long q, BigInteger bq, BigInteger rInv) {
-        long want = BigInteger.valueOf(a).multiply(BigInteger.valueOf(b)).multiply(rInv).mod(bq).longValue();
+        long want = BigInteger.valueOf(a)
+                .multiply(BigInteger.valueOf(b))
+                .multiply(rInv)
+                .mod(bq)
+                .longValue();
         assertEquals(want, Wlm.mul(a, b, q), a + "·" + b + "·2^-68 mod " + q);
     }
 
@@ -52,10 +55,16 @@ class FpgaSimTest {
             long q = prime(58, 1);
             NttTables t = NttTables.of(logN, q);
             RootTables rt = new RootTables(t);
-            long rModQ = BigInteger.ONE.shiftLeft(Wlm.LOG_R).mod(BigInteger.valueOf(q)).longValue();
+            long rModQ = BigInteger.ONE
+                    .shiftLeft(Wlm.LOG_R)
+                    .mod(BigInteger.valueOf(q))
+                    .longValue();
             long half = ModArith.invMod(2, q), psiInv = ModArith.invMod(t.psi(), q);
             for (int e = 0; e < t.n(); e += (logN == 16 ? 37 : 1)) {
-                assertEquals(ModArith.mulModSlow(ModArith.powMod(t.psi(), e, q), rModQ, q), rt.forwardTwiddle(e), "ψ^e·R, e=" + e);
+                assertEquals(
+                        ModArith.mulModSlow(ModArith.powMod(t.psi(), e, q), rModQ, q),
+                        rt.forwardTwiddle(e),
+                        "ψ^e·R, e=" + e);
                 long inv = ModArith.mulModSlow(ModArith.mulModSlow(ModArith.powMod(psiInv, e, q), half, q), rModQ, q);
                 assertEquals(inv, rt.inverseTwiddle(e), "ψ^-e·2^-1·R, e=" + e);
             }
@@ -69,7 +78,7 @@ class FpgaSimTest {
         NttBackend scalar = NttBackends.scalar();
         for (int logN = 10; logN <= 16; logN++) {
             for (int bits : new int[] {36, 50, 59, 62}) {
-                if (logN >= 15 && bits != 62 && bits != 50) continue;   // keep the biggest rings to two primes
+                if (logN >= 15 && bits != 62 && bits != 50) continue; // keep the biggest rings to two primes
                 NttTables t = NttTables.of(logN, prime(bits, logN % 3));
                 long[] a = new long[t.n()];
                 for (int k = 0; k < a.length; k++) a[k] = r.nextLong(t.q());
@@ -89,10 +98,13 @@ class FpgaSimTest {
     @Test
     void refusedPrimesNameTheConstraintAndTheEngineFallsBack() {
         FpgaSimBackend sim = new FpgaSimBackend();
-        long notWlm = Primes.nttPrimes(10, 50, 1).get(0);   // ≡ 1 mod 2^11 only
-        NttTables bad = NttTables.of(10, notWlm % (1L << 17) == 1 ? Primes.nttPrimes(10, 49, 1).get(0) : notWlm);
+        long notWlm = Primes.nttPrimes(10, 50, 1).get(0); // ≡ 1 mod 2^11 only
+        NttTables bad = NttTables.of(
+                10, notWlm % (1L << 17) == 1 ? Primes.nttPrimes(10, 49, 1).get(0) : notWlm);
         assertFalse(sim.accepts(bad));
-        var e = assertThrows(UnsupportedPrimeException.class, () -> sim.forward(new long[][] {new long[1024]}, new NttTables[] {bad}, 1));
+        var e = assertThrows(
+                UnsupportedPrimeException.class,
+                () -> sim.forward(new long[][] {new long[1024]}, new NttTables[] {bad}, 1));
         assertTrue(e.getMessage().contains("2^17"), e.getMessage());
         NttTables good = NttTables.of(10, prime(50, 0));
         OpCounters counters = new OpCounters();
@@ -144,7 +156,8 @@ class FpgaSimTest {
         assertEquals(4L * 4096 * 8, s.bytesIn());
         assertEquals(1L, s.limbsPerCallHistogram().get(3));
         assertEquals(1L, s.limbsPerCallHistogram().get(1));
-        double want = sim.model().callMicros(FpgaTimingModel.Mode.STREAMING, 3, 4096) + sim.model().callMicros(FpgaTimingModel.Mode.STREAMING, 1, 4096);
+        double want = sim.model().callMicros(FpgaTimingModel.Mode.STREAMING, 3, 4096)
+                + sim.model().callMicros(FpgaTimingModel.Mode.STREAMING, 1, 4096);
         assertEquals(want, s.deviceMicros(), 1e-6);
         assertTrue(s.shadowCpuNanos() > 0);
     }

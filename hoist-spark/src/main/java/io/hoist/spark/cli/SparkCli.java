@@ -2,7 +2,6 @@ package io.hoist.spark.cli;
 
 import io.hoist.cli.CliSupport;
 import io.hoist.cli.HelpCommand;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,7 +9,10 @@ import picocli.CommandLine.Command;
  * The main class of the hoist-spark jar ({@code ./hoist spark-lt}, or {@code spark-submit}): the
  * Spark commands, apart from the rest of the CLI so that only they need Spark on the class path.
  */
-@Command(name = "hoist", mixinStandardHelpOptions = true, subcommands = {SparkLtCommand.class, HelpCommand.class},
+@Command(
+        name = "hoist",
+        mixinStandardHelpOptions = true,
+        subcommands = {SparkLtCommand.class, HelpCommand.class},
         description = "Hoist on Apache Spark (the other commands are in hoist.jar: ./hoist --help).")
 public final class SparkCli implements Runnable {
     @CommandLine.Spec
@@ -27,14 +29,6 @@ public final class SparkCli implements Runnable {
     }
 
     public static void main(String[] args) {
-        CommandLine cl = commandLine();
-        int code;
-        try {
-            code = cl.execute(args);
-        } catch (OutOfMemoryError e) {
-            System.err.println("hoist: out of memory (" + e.getMessage() + "); raise the heap with HOIST_JVM_OPTS=-Xmx… or choose smaller parameters");
-            code = 2;
-        }
-        System.exit(code);
+        System.exit(CliSupport.execute(commandLine(), args));
     }
 }

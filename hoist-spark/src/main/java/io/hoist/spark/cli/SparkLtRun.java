@@ -1,10 +1,7 @@
 package io.hoist.spark.cli;
 
-import io.hoist.cli.Bars;
-import io.hoist.cli.BlockRun;
-import io.hoist.cli.LtRun;
-import io.hoist.cli.MemoryCheck;
-
+import com.google.common.io.MoreFiles;
+import com.google.common.io.RecursiveDeleteOption;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -17,6 +14,10 @@ import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.io.CiphertextSerialization;
 import io.hoist.ckks.io.KeyStore;
+import io.hoist.cli.Bars;
+import io.hoist.cli.BlockRun;
+import io.hoist.cli.LtRun;
+import io.hoist.cli.MemoryCheck;
 import io.hoist.lt.BlockEvaluation;
 import io.hoist.lt.BlockLinearTransform;
 import io.hoist.lt.Cost;
@@ -24,13 +25,11 @@ import io.hoist.lt.EncodedBlockTransform;
 import io.hoist.lt.LinearTransformEvaluator;
 import io.hoist.lt.Plan;
 import io.hoist.lt.Storage;
+import io.hoist.ring.KernelWarmup;
 import io.hoist.spark.BlockJob;
 import io.hoist.spark.KeySource;
 import io.hoist.spark.MatrixSource;
 import io.hoist.spark.SparkBlockProduct;
-import org.apache.spark.SparkConf;
-import org.apache.spark.api.java.JavaSparkContext;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,6 +37,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkException;
+import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * One {@code hoist spark-lt} run: keys made and the vector encrypted on the driver (the secret key
@@ -78,21 +82,26 @@ final class SparkLtRun {
         this.master = master;
     }
 
-    private static final java.util.regex.Pattern MASTER = java.util.regex.Pattern.compile(
+    private static final Pattern MASTER = Pattern.compile(
             "local|local\\[(\\*|[1-9][0-9]{0,4})(,[1-9][0-9]{0,4})?]|local-cluster\\[[1-9][0-9]*,[1-9][0-9]*,[1-9][0-9]*]|spark://[^\\s/:,]+:[0-9]{1,5}(,[^\\s/:,]+:[0-9]{1,5})*|yarn|k8s://\\S+");
 
     /** Refuses a master URL Spark would reject, before Spark is started (its refusal comes as an ERROR line and a trace). */
     static void checkMaster(String master) {
         if (master != null && !MASTER.matcher(master).matches()) {
-            throw new IllegalArgumentException("--master must be local, local[N], local[*], local[N,F] (N, F ≥ 1), spark://HOST:PORT, yarn or k8s://…, got '" + master + "'");
+            throw new IllegalArgumentException(
+                    "--master must be local, local[N], local[*], local[N,F] (N, F ≥ 1), spark://HOST:PORT, yarn or k8s://…, got '"
+                            + master + "'");
         }
     }
 
     /** The Spark configuration of a run: spark-submit's settings, the given master, else local[*]. */
     SparkConf conf() {
-        SparkConf conf = new SparkConf().setIfMissing("spark.master", "local[*]").setAppName("hoist spark-lt")
-                .setIfMissing("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false");
-        if (master != null) conf.setMaster(master);   // else spark-submit's --master (a system property) or local[*]
+        SparkConf conf = new SparkConf()
+                .setIfMissing("spark.master", "local[*]")
+                .setAppName("hoist spark-lt")
+                .setIfMissing("spark.ui.enabled", "false")
+                .set("spark.ui.showConsoleProgress", "false");
+        if (master != null) conf.setMaster(master); // else spark-submit's --master (a system property) or local[*]
         return conf;
     }
 
@@ -114,16 +123,21 @@ final class SparkLtRun {
         long blockRows = (rows - 1) / blockDim + 1, blockCols = (cols - 1) / blockDim + 1;
         int groups = rowGroups != null ? rowGroups : 1;
         long rowsPerTask = Math.ceilDiv(blockRows, groups);
-        long perBlock = MemoryCheck.mul(plan.indices().size(), 8L, params.n());   // compact: one word per coefficient
+        long perBlock = MemoryCheck.mul(plan.indices().size(), 8L, params.n()); // compact: one word per coefficient
         long buffers = LtRun.memoryEstimate(params, plan, Storage.COMPACT) - keys - perBlock;
-        long perTask = MemoryCheck.add(MemoryCheck.mul(rowsPerTask, perBlock), MemoryCheck.mul(rowsPerTask, Math.max(0, buffers)));
+        long perTask = MemoryCheck.add(
+                MemoryCheck.mul(rowsPerTask, perBlock), MemoryCheck.mul(rowsPerTask, Math.max(0, buffers)));
         long tiles = MemoryCheck.mul(blockCols, groups);
         boolean local = m.startsWith("local");
         int slots;
         long executorHeap;
         if (local) {
-            java.util.regex.Matcher lm = java.util.regex.Pattern.compile("local(?:\\[(\\*|\\d+)(?:,\\d+)?])?").matcher(m);
-            slots = !lm.matches() || lm.group(1) == null ? 1 : lm.group(1).equals("*") ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(lm.group(1));
+            Matcher lm = Pattern.compile("local(?:\\[(\\*|\\d+)(?:,\\d+)?])?").matcher(m);
+            slots = !lm.matches() || lm.group(1) == null
+                    ? 1
+                    : lm.group(1).equals("*")
+                            ? Runtime.getRuntime().availableProcessors()
+                            : Integer.parseInt(lm.group(1));
             executorHeap = MemoryCheck.heap();
         } else {
             int cores = conf.getInt("spark.executor.cores", 1), taskCpus = conf.getInt("spark.task.cpus", 1);
@@ -134,14 +148,32 @@ final class SparkLtRun {
         long executor = MemoryCheck.add(keys, MemoryCheck.mul(concurrent, perTask));
         long ciphertexts = MemoryCheck.mul(blockRows + blockCols, 2L * (level + 1), 8L, params.n());
         if (local) {
-            long driver = MemoryCheck.add(skipLocal ? 0 : keys, keys /* the store is written from the driver's copy */, ciphertexts,
+            long driver = MemoryCheck.add(
+                    skipLocal ? 0 : keys,
+                    keys /* the store is written from the driver's copy */,
+                    ciphertexts,
                     skipLocal ? 0 : MemoryCheck.mul(blockRows, blockCols, perBlock));
-            MemoryCheck.require(String.format(Locale.ROOT, "spark-lt on %s (the driver and its in-process executor: keys, %d concurrent tasks of %d block rows each, the inputs%s)",
-                    m, concurrent, rowsPerTask, skipLocal ? "" : " and the one-process reference"), MemoryCheck.add(executor, driver),
-                    executorHeap, skipLocal ? "use more --row-groups" : "use --skip-local or more --row-groups");
+            MemoryCheck.require(
+                    String.format(
+                            Locale.ROOT,
+                            "spark-lt on %s (the driver and its in-process executor: keys, %d concurrent tasks of %d block rows each, the inputs%s)",
+                            m,
+                            concurrent,
+                            rowsPerTask,
+                            skipLocal ? "" : " and the one-process reference"),
+                    MemoryCheck.add(executor, driver),
+                    executorHeap,
+                    skipLocal ? "use more --row-groups" : "use --skip-local or more --row-groups");
         } else {
-            MemoryCheck.require(String.format(Locale.ROOT, "each executor (keys and %d concurrent tasks of %d block rows each)", concurrent, rowsPerTask), executor,
-                    Math.max(0, executorHeap - SPARK_RESERVED_BYTES), "raise spark.executor.memory or use more --row-groups");
+            MemoryCheck.require(
+                    String.format(
+                            Locale.ROOT,
+                            "each executor (keys and %d concurrent tasks of %d block rows each)",
+                            concurrent,
+                            rowsPerTask),
+                    executor,
+                    Math.max(0, executorHeap - SPARK_RESERVED_BYTES),
+                    "raise spark.executor.memory or use more --row-groups");
         }
     }
 
@@ -151,17 +183,17 @@ final class SparkLtRun {
 
     void run(int threads) throws Exception {
         CkksContext ctx = CkksContext.create(params, backendName, threads);
-        io.hoist.ring.KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());
+        KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());
         this.backend = ctx.engine().backend().name();
         this.threads = threads;
         int level = params.maxLevel();
         BlockLinearTransform matrix = matrix();
 
         BlockRun.Keys made = BlockRun.keygen(ctx, plan, level, quiet);
-        SecretKey sk = made.secret();   // stays in this process: only the rotation keys go to the store
+        SecretKey sk = made.secret(); // stays in this process: only the rotation keys go to the store
         RotationKeySet keys = made.rotations();
         keygenMillis = made.millis();
-        made = null;   // so that --skip-local can let the keys go
+        made = null; // so that --skip-local can let the keys go
         rotationKeys = keys.size();
         keyBytes = keys.sizes().fullBytes();
         Path tmp = null;
@@ -171,9 +203,12 @@ final class SparkLtRun {
             store = tmp.resolve("rotation-keys.hks");
         }
         try {
-            KeyStore.write(store, keys, false);   // refused before keygen if it exists without --replace-key-store   // evaluation keys only: the secret key never leaves this process
+            KeyStore.write(
+                    store, keys,
+                    false); // refused before keygen if it exists without --replace-key-store   // evaluation keys only:
+            // the secret key never leaves this process
             keyStoreBytes = Files.size(store);
-            if (skipLocal) keys = null;   // only the reference needs them here; at N = 2^16 they are gigabytes
+            if (skipLocal) keys = null; // only the reference needs them here; at N = 2^16 they are gigabytes
 
             Encoder encoder = new Encoder(ctx);
             Encryptor enc = Encryptor.withSecretKey(ctx, sk);
@@ -192,21 +227,36 @@ final class SparkLtRun {
                 KeySource ks = keyStore != null ? KeySource.shared(store) : KeySource.ship(sc, store);
                 keysShipped = keyStore == null;
                 int blockCols = matrix.blockCols();
-                usedRowGroups = rowGroups != null ? rowGroups
-                        : blockCols >= defaultParallelism ? 1 : Math.min(matrix.blockRows(), (defaultParallelism + blockCols - 1) / blockCols);
+                usedRowGroups = rowGroups != null
+                        ? rowGroups
+                        : blockCols >= defaultParallelism
+                                ? 1
+                                : Math.min(matrix.blockRows(), (defaultParallelism + blockCols - 1) / blockCols);
                 for (int round = 0; round < rounds; round++) {
-                    // alternating in one process: the one that runs first pays the heap's growth and the JIT (docs/distributed.md)
+                    // alternating in one process: the one that runs first pays the heap's growth and the JIT
+                    // (docs/distributed.md)
                     BlockEvaluation local = localFirst && !skipLocal ? runLocal(ctx, keys, matrix, in, ebt) : null;
-                    BlockJob job = BlockJob.of(params, plan, level, MatrixSource.random(rows, cols, blockDim, seed), ks, usedRowGroups, backendName);
+                    BlockJob job = BlockJob.of(
+                            params,
+                            plan,
+                            level,
+                            MatrixSource.random(rows, cols, blockDim, seed),
+                            ks,
+                            usedRowGroups,
+                            backendName);
                     spark = SparkBlockProduct.run(sc, ctx, job, in);
                     if (!localFirst && !skipLocal) local = runLocal(ctx, keys, matrix, in, ebt);
                     sparkMillisPerRound.add(spark.stats().totalMillis());
                     if (local != null) {
                         localMillisPerRound.add(localEncodeMillis + localEvaluateMillis);
-                        expected = ebt[0].cost(job::rowGroupOf);   // each row group rotates its columns again
+                        expected = ebt[0].cost(job::rowGroupOf); // each row group rotates its columns again
                         boolean same = true;
                         for (int i = 0; i < local.outputs().size(); i++) {
-                            same &= Arrays.equals(CiphertextSerialization.write(local.outputs().get(i)), CiphertextSerialization.write(spark.outputs().get(i)));
+                            same &= Arrays.equals(
+                                    CiphertextSerialization.write(
+                                            local.outputs().get(i)),
+                                    CiphertextSerialization.write(
+                                            spark.outputs().get(i)));
                         }
                         bitIdenticalToLocal = (bitIdenticalToLocal == null || bitIdenticalToLocal) && same;
                         ebt[0] = null;
@@ -216,14 +266,23 @@ final class SparkLtRun {
             Decryptor dec = new Decryptor(ctx, sk);
             List<ComplexVector> parts = new ArrayList<>();
             for (Ciphertext c : spark.outputs()) parts.add(dec.decryptAndDecode(c, encoder));
-            precision = PrecisionStats.of(BlockRun.reference(BlockLinearTransform.randomEntries(seed, cols), rows, cols, x, threads), matrix.joinOutput(parts));
+            precision = PrecisionStats.of(
+                    BlockRun.reference(BlockLinearTransform.randomEntries(seed, cols), rows, cols, x, threads),
+                    matrix.joinOutput(parts));
         } finally {
-            if (tmp != null) com.google.common.io.MoreFiles.deleteRecursively(tmp, com.google.common.io.RecursiveDeleteOption.ALLOW_INSECURE);   // the store and its shipped link
+            if (tmp != null)
+                MoreFiles.deleteRecursively(
+                        tmp, RecursiveDeleteOption.ALLOW_INSECURE); // the store and its shipped link
         }
     }
 
     /** The one-process block evaluator on the same ciphertexts (compact diagonals, like the tasks), timed. */
-    private BlockEvaluation runLocal(CkksContext ctx, RotationKeySet keys, BlockLinearTransform matrix, List<Ciphertext> in, EncodedBlockTransform[] ebt) {
+    private BlockEvaluation runLocal(
+            CkksContext ctx,
+            RotationKeySet keys,
+            BlockLinearTransform matrix,
+            List<Ciphertext> in,
+            EncodedBlockTransform[] ebt) {
         LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, keys);
         long t0 = System.nanoTime();
         try (Bars bar = Bars.of("local: encode blocks", quiet)) {
@@ -249,7 +308,7 @@ final class SparkLtRun {
     /** An error for the one-line report: a failed Spark job names the task's exception (Hoist's typed errors included). */
     static String describe(Exception ex) {
         String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();
-        if (ex instanceof org.apache.spark.SparkException) {
+        if (ex instanceof SparkException) {
             int cut = msg.indexOf("\n");
             String first = cut < 0 ? msg : msg.substring(0, cut);
             return "the Spark job failed: " + first;

@@ -1,17 +1,15 @@
 package io.hoist.spark.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /** {@code hoist spark-lt --json} end to end on local[3]: more cores than block columns, so the columns are split into row groups. */
 class SparkLtCliTest {
@@ -22,8 +20,27 @@ class SparkLtCliTest {
         int code;
         try (PrintStream p = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
             System.setOut(p);
-            code = new CommandLine(new SparkCli()).execute("spark-lt", "--master", "local[3]", "--rows", "200", "--cols", "100", "--block", "64",
-                    "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--threads", "2", "--json");
+            code = new CommandLine(new SparkCli())
+                    .execute(
+                            "spark-lt",
+                            "--master",
+                            "local[3]",
+                            "--rows",
+                            "200",
+                            "--cols",
+                            "100",
+                            "--block",
+                            "64",
+                            "--logN",
+                            "11",
+                            "--logQ",
+                            "50,40,40",
+                            "--logP",
+                            "60",
+                            "--insecure",
+                            "--threads",
+                            "2",
+                            "--json");
         } finally {
             System.setOut(old);
         }

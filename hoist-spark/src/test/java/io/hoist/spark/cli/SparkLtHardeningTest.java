@@ -1,9 +1,9 @@
 package io.hoist.spark.cli;
 
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -13,11 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** spark-lt's refusals: one "hoist:" line each, before Spark starts or any key is made. */
 class SparkLtHardeningTest {
@@ -44,13 +42,17 @@ class SparkLtHardeningTest {
 
     @Test
     void badMastersUnknownOptionsAndOversizedJobsAreRefusedUpFront() {
-        assertTrue(oneLine("spark-lt", "--master", "garbage://x", "--rows", "128").contains("--master must be"));
+        assertTrue(
+                oneLine("spark-lt", "--master", "garbage://x", "--rows", "128").contains("--master must be"));
         assertTrue(oneLine("spark-lt", "--master", "local[0]", "--rows", "128").contains("got 'local[0]'"));
         assertTrue(oneLine("spark-lt", "--bogus").contains("see ./hoist spark-lt --help"));
-        String mem = oneLine("spark-lt", "--master", "local[1]", "--preset", "n14", "--rows", "65536", "--block", "8192");
+        String mem =
+                oneLine("spark-lt", "--master", "local[1]", "--preset", "n14", "--rows", "65536", "--block", "8192");
         assertTrue(mem.contains("needs about") && mem.contains("HOIST_JVM_OPTS=-Xmx"), mem);
-        assertTrue(oneLine("spark-lt", "--master", "local[1]", "--rows", "2147483647", "--block", "64").contains("blocks"));
-        assertTrue(oneLine("spark-lt", "--rows", "128", "--replace-key-store").contains("--replace-key-store goes with --key-store"));
+        assertTrue(oneLine("spark-lt", "--master", "local[1]", "--rows", "2147483647", "--block", "64")
+                .contains("blocks"));
+        assertTrue(oneLine("spark-lt", "--rows", "128", "--replace-key-store")
+                .contains("--replace-key-store goes with --key-store"));
     }
 
     @Test
@@ -58,11 +60,38 @@ class SparkLtHardeningTest {
         Path secret = dir.resolve("secret.hsk");
         byte[] bytes = "not a key store".getBytes(StandardCharsets.UTF_8);
         Files.write(secret, bytes);
-        String line = oneLine("spark-lt", "--master", "local[1]", "--rows", "128", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure",
-                "--key-store", secret.toString());
+        String line = oneLine(
+                "spark-lt",
+                "--master",
+                "local[1]",
+                "--rows",
+                "128",
+                "--logN",
+                "11",
+                "--logQ",
+                "50,40,40",
+                "--logP",
+                "60",
+                "--insecure",
+                "--key-store",
+                secret.toString());
         assertTrue(line.contains("exists; pass --replace-key-store"), line);
-        line = oneLine("spark-lt", "--master", "local[1]", "--rows", "128", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure",
-                "--key-store", secret.toString(), "--replace-key-store");
+        line = oneLine(
+                "spark-lt",
+                "--master",
+                "local[1]",
+                "--rows",
+                "128",
+                "--logN",
+                "11",
+                "--logQ",
+                "50,40,40",
+                "--logP",
+                "60",
+                "--insecure",
+                "--key-store",
+                secret.toString(),
+                "--replace-key-store");
         assertTrue(line.contains("is not a Hoist key store"), line);
         assertArrayEquals(bytes, Files.readAllBytes(secret), "untouched");
     }

@@ -1,31 +1,34 @@
 package io.hoist.ckks.io;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.common.primitives.Bytes;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.keygen.KeyGenerator;
+import io.hoist.testing.SpecialFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-import java.util.TreeMap;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A key store and its secret key are written as one unit and read back only as a pair. */
 class KeyFilesTest {
@@ -34,7 +37,13 @@ class KeyFilesTest {
 
     @BeforeAll
     static void setUp() {
-        ctx = CkksContext.create(CkksParameters.builder().logN(10).logQ(40, 30).logP(45).scale(0x1p30).allowInsecure().build());
+        ctx = CkksContext.create(CkksParameters.builder()
+                .logN(10)
+                .logQ(40, 30)
+                .logP(45)
+                .scale(0x1p30)
+                .allowInsecure()
+                .build());
         kg = new KeyGenerator(ctx);
     }
 
@@ -56,7 +65,9 @@ class KeyFilesTest {
         try (Stream<Path> s = Files.list(dir)) {
             for (Path p : s.toList()) {
                 // links, FIFOs and directories made by a test are named, not read (a FIFO would block)
-                m.put(p.getFileName().toString(), Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? Files.readAllBytes(p) : new byte[0]);
+                m.put(
+                        p.getFileName().toString(),
+                        Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) ? Files.readAllBytes(p) : new byte[0]);
             }
         }
         return m;
@@ -78,13 +89,20 @@ class KeyFilesTest {
             if (k == step) throw new IOException("injected failure at step " + k);
         };
         Pair next = freshPair();
-        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> KeyFiles.writePair(store, secret, next.keys(), next.sk(), true));
-        assertTrue(e.getMessage().contains("injected failure at step " + step) && e.getMessage().contains("the previous files are unchanged"), e.getMessage());
+        UncheckedIOException e = assertThrows(
+                UncheckedIOException.class, () -> KeyFiles.writePair(store, secret, next.keys(), next.sk(), true));
+        assertTrue(
+                e.getMessage().contains("injected failure at step " + step)
+                        && e.getMessage().contains("the previous files are unchanged"),
+                e.getMessage());
         assertSameState(before, snapshot(dir));
         try (KeyStore s = KeyStore.open(store, ctx, false)) {
             assertEquals(oldId, s.pairId().orElseThrow());
             SecretKey back = KeyFiles.readSecretKeyFor(s, store, secret, ctx);
-            assertArrayEquals(KeySerialization.writeSecretKey(old.sk()), KeySerialization.writeSecretKey(back), "the old secret reads back");
+            assertArrayEquals(
+                    KeySerialization.writeSecretKey(old.sk()),
+                    KeySerialization.writeSecretKey(back),
+                    "the old secret reads back");
         }
     }
 
@@ -95,7 +113,9 @@ class KeyFilesTest {
             if (k == step) throw new IOException("injected");
         };
         Pair next = freshPair();
-        assertThrows(UncheckedIOException.class, () -> KeyFiles.writePair(dir.resolve("k.hks"), dir.resolve("k.hsk"), next.keys(), next.sk(), false));
+        assertThrows(
+                UncheckedIOException.class,
+                () -> KeyFiles.writePair(dir.resolve("k.hks"), dir.resolve("k.hsk"), next.keys(), next.sk(), false));
         assertTrue(snapshot(dir).isEmpty(), "nothing written: " + snapshot(dir).keySet());
     }
 
@@ -104,16 +124,23 @@ class KeyFilesTest {
         Pair p = freshPair();
         Path store = dir.resolve("k.hks"), secret = dir.resolve("k.hsk");
         KeyPairId id = KeyFiles.writePair(store, secret, p.keys(), p.sk(), true);
-        assertEquals(id, KeySerialization.secretKeyPairId(Files.readAllBytes(secret)).orElseThrow());
+        assertEquals(
+                id, KeySerialization.secretKeyPairId(Files.readAllBytes(secret)).orElseThrow());
         byte[] sBytes = Files.readAllBytes(secret), kBytes = Files.readAllBytes(store);
-        byte[] firstLimb = Arrays.copyOfRange(sBytes, Header.SIZE + KeyPairId.BYTES, Header.SIZE + KeyPairId.BYTES + 64);
-        assertFalse(com.google.common.primitives.Bytes.indexOf(kBytes, firstLimb) >= 0, "the store holds none of the secret's bytes");
-        assertTrue(Files.getPosixFilePermissions(secret).stream().noneMatch(x -> x.name().startsWith("GROUP") || x.name().startsWith("OTHERS")), "secret is owner-only");
+        byte[] firstLimb =
+                Arrays.copyOfRange(sBytes, Header.SIZE + KeyPairId.BYTES, Header.SIZE + KeyPairId.BYTES + 64);
+        assertFalse(Bytes.indexOf(kBytes, firstLimb) >= 0, "the store holds none of the secret's bytes");
+        assertTrue(
+                Files.getPosixFilePermissions(secret).stream()
+                        .noneMatch(x -> x.name().startsWith("GROUP") || x.name().startsWith("OTHERS")),
+                "secret is owner-only");
         Inspector.Inspection i = Inspector.inspect(store);
         assertTrue(i.ok(), i.damage());
         assertEquals(id.toString(), i.keyPairId());
         assertEquals(2, i.galoisElements().size());
-        assertFalse(KeyFiles.writePair(store, secret, p.keys(), p.sk(), true).equals(id), "each pair written gets a fresh id");
+        assertFalse(
+                KeyFiles.writePair(store, secret, p.keys(), p.sk(), true).equals(id),
+                "each pair written gets a fresh id");
     }
 
     @Test
@@ -123,44 +150,74 @@ class KeyFilesTest {
         KeyFiles.writePair(sa, ka, a.keys(), a.sk(), false);
         KeyFiles.writePair(sb, kb, b.keys(), b.sk(), false);
         try (KeyStore s = KeyStore.open(sa, ctx, false)) {
-            KeyPairMismatchException e = assertThrows(KeyPairMismatchException.class, () -> KeyFiles.readSecretKeyFor(s, sa, kb, ctx));
-            assertTrue(e.getMessage().contains(sa.toString()) && e.getMessage().contains(kb.toString()), e.getMessage());
+            KeyPairMismatchException e =
+                    assertThrows(KeyPairMismatchException.class, () -> KeyFiles.readSecretKeyFor(s, sa, kb, ctx));
+            assertTrue(
+                    e.getMessage().contains(sa.toString()) && e.getMessage().contains(kb.toString()), e.getMessage());
         }
         Path unpaired = dir.resolve("old.hsk"), unpairedStore = dir.resolve("old.hks");
         Formats.writeAtomically(unpaired, KeySerialization.writeSecretKey(a.sk()));
         KeyStore.write(unpairedStore, a.keys(), false);
-        try (KeyStore s = KeyStore.open(sa, ctx, false); KeyStore u = KeyStore.open(unpairedStore, ctx, false)) {
-            assertTrue(assertThrows(KeyPairMismatchException.class, () -> KeyFiles.readSecretKeyFor(s, sa, unpaired, ctx)).getMessage().contains("and none"));
-            assertThrows(KeyPairMismatchException.class, () -> KeyFiles.readSecretKeyFor(u, unpairedStore, unpaired, ctx));
-            assertEquals(2, u.load(List.of(ctx.params().galoisElementForRotation(1))).size() + 1, "an unpaired store still loads its keys");
+        try (KeyStore s = KeyStore.open(sa, ctx, false);
+                KeyStore u = KeyStore.open(unpairedStore, ctx, false)) {
+            assertTrue(
+                    assertThrows(KeyPairMismatchException.class, () -> KeyFiles.readSecretKeyFor(s, sa, unpaired, ctx))
+                            .getMessage()
+                            .contains("and none"));
+            assertThrows(
+                    KeyPairMismatchException.class, () -> KeyFiles.readSecretKeyFor(u, unpairedStore, unpaired, ctx));
+            assertEquals(
+                    2,
+                    u.load(List.of(ctx.params().galoisElementForRotation(1))).size() + 1,
+                    "an unpaired store still loads its keys");
         }
     }
 
     @Test
-    void theSameFileTwiceAndTargetsThatAreNotRegularFilesAreRefusedAndNothingIsWritten(@TempDir Path dir) throws Exception {
+    void theSameFileTwiceAndTargetsThatAreNotRegularFilesAreRefusedAndNothingIsWritten(@TempDir Path dir)
+            throws Exception {
         Pair p = freshPair();
         Path same = dir.resolve("same.bin");
-        FileRefusedException e = assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(same, same, p.keys(), p.sk(), false));
+        FileRefusedException e =
+                assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(same, same, p.keys(), p.sk(), false));
         assertTrue(e.getMessage().contains("would be the same file"), e.getMessage());
-        assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(same, dir.resolve(".").resolve("same.bin"), p.keys(), p.sk(), false));
+        assertThrows(
+                FileRefusedException.class,
+                () -> KeyFiles.writePair(same, dir.resolve(".").resolve("same.bin"), p.keys(), p.sk(), false));
         Path store = dir.resolve("k.hks"), secret = dir.resolve("k.hsk");
         KeyFiles.writePair(store, secret, p.keys(), p.sk(), false);
         Path link = dir.resolve("link.hsk");
         Files.createLink(link, store);
         TreeMap<String, byte[]> before = snapshot(dir);
-        assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(store, link, p.keys(), p.sk(), false), "a hard link to the store");
+        assertThrows(
+                FileRefusedException.class,
+                () -> KeyFiles.writePair(store, link, p.keys(), p.sk(), false),
+                "a hard link to the store");
         Path sym = dir.resolve("sym.hsk");
         Files.createSymbolicLink(sym, dir.resolve("elsewhere.hsk"));
         before = snapshot(dir);
-        assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(dir.resolve("n.hks"), sym, p.keys(), p.sk(), false), "a symbolic link");
+        assertThrows(
+                FileRefusedException.class,
+                () -> KeyFiles.writePair(dir.resolve("n.hks"), sym, p.keys(), p.sk(), false),
+                "a symbolic link");
         Path sub = Files.createDirectory(dir.resolve("sub"));
-        assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(dir.resolve("n.hks"), sub, p.keys(), p.sk(), false), "a directory");
-        Path fifo = io.hoist.testing.SpecialFiles.fifo(dir);
-        if (fifo != null) assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(dir.resolve("n.hks"), fifo, p.keys(), p.sk(), false), "a FIFO");
-        assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(dir.resolve("n.hks"), dir.resolve("missing/n.hsk"), p.keys(), p.sk(), false), "a missing directory");
+        assertThrows(
+                FileRefusedException.class,
+                () -> KeyFiles.writePair(dir.resolve("n.hks"), sub, p.keys(), p.sk(), false),
+                "a directory");
+        Path fifo = SpecialFiles.fifo(dir);
+        if (fifo != null)
+            assertThrows(
+                    FileRefusedException.class,
+                    () -> KeyFiles.writePair(dir.resolve("n.hks"), fifo, p.keys(), p.sk(), false),
+                    "a FIFO");
+        assertThrows(
+                FileRefusedException.class,
+                () -> KeyFiles.writePair(dir.resolve("n.hks"), dir.resolve("missing/n.hsk"), p.keys(), p.sk(), false),
+                "a missing directory");
         TreeMap<String, byte[]> after = snapshot(dir);
-        after.keySet().removeAll(java.util.Set.of("sub", "fifo"));
-        before.keySet().removeAll(java.util.Set.of("sub", "fifo"));
+        after.keySet().removeAll(Set.of("sub", "fifo"));
+        before.keySet().removeAll(Set.of("sub", "fifo"));
         assertSameState(before, after);
         assertFalse(Files.exists(dir.resolve("elsewhere.hsk")), "nothing written through the link");
     }

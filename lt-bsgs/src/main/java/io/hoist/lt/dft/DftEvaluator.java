@@ -16,7 +16,6 @@ import io.hoist.lt.LinearTransformEvaluator;
 import io.hoist.lt.Schedule;
 import io.hoist.lt.Storage;
 import io.hoist.ring.Op;
-
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -49,7 +48,13 @@ public final class DftEvaluator {
             final int before = done;
             final int all = total;
             int level = dft.levels().get(i);
-            out.add(lt.encode(dft.matrices().get(i), plan.plans().get(i), level, storage, dft.plaintextScale(i, ctx.params().q(level)), dft.rescales(i),
+            out.add(lt.encode(
+                    dft.matrices().get(i),
+                    plan.plans().get(i),
+                    level,
+                    storage,
+                    dft.plaintextScale(i, ctx.params().q(level)),
+                    dft.rescales(i),
                     (d, n) -> progress.step(before + d, all)));
             done += dft.matrices().get(i).diagonalCount();
         }
@@ -67,8 +72,9 @@ public final class DftEvaluator {
         Ciphertext x = runMatrices(ct, e, counts);
         Evaluation conj = lt.conjugate(x);
         Ciphertext re = ev.add(x, conj.result());
-        ImmutableList<Ciphertext> outs = e.dft().sparse() ? ImmutableList.of(re)
-                : ImmutableList.of(re, ev.mulByI(ev.sub(x, conj.result()), -1));   // (w − w̄)/2 = i·Im w
+        ImmutableList<Ciphertext> outs = e.dft().sparse()
+                ? ImmutableList.of(re)
+                : ImmutableList.of(re, ev.mulByI(ev.sub(x, conj.result()), -1)); // (w − w̄)/2 = i·Im w
         return new DftResult(outs, ImmutableList.copyOf(counts), conj.counts());
     }
 
@@ -80,7 +86,8 @@ public final class DftEvaluator {
         requireKind(e, HomomorphicDft.Kind.SLOTS_TO_COEFFS);
         int want = e.dft().sparse() ? 1 : 2;
         if (in.size() != want) {
-            throw new WrongOperandException("SlotsToCoeffs with " + (want == 1 ? "sparse" : "dense") + " packing takes " + want + " ciphertext(s), got " + in.size());
+            throw new WrongOperandException("SlotsToCoeffs with " + (want == 1 ? "sparse" : "dense") + " packing takes "
+                    + want + " ciphertext(s), got " + in.size());
         }
         Ciphertext x = want == 1 ? in.get(0) : ev.add(in.get(0), ev.mulByI(in.get(1), 1));
         List<ImmutableMap<Op, Long>> counts = new ArrayList<>();
@@ -89,14 +96,16 @@ public final class DftEvaluator {
     }
 
     private Ciphertext runMatrices(Ciphertext ct, EncodedDft e, List<ImmutableMap<Op, Long>> counts) {
-        if (!ct.params().equals(ctx.params())) throw new ParameterMismatchException("ciphertext made under other parameters");
+        if (!ct.params().equals(ctx.params()))
+            throw new ParameterMismatchException("ciphertext made under other parameters");
         int first = e.dft().levels().get(0);
         if (ct.level() != first) {
-            throw new LevelMismatchException(e.dft().kind().label() + " starts at level " + first + ", the ciphertext is at level " + ct.level());
+            throw new LevelMismatchException(e.dft().kind().label() + " starts at level " + first
+                    + ", the ciphertext is at level " + ct.level());
         }
         Ciphertext x = ct;
         for (EncodedTransform m : e.matrices()) {
-            Evaluation r = lt.evaluate(x, m, m.rescales() ? lt.schedule() : io.hoist.lt.Schedule.direct());
+            Evaluation r = lt.evaluate(x, m, m.rescales() ? lt.schedule() : Schedule.direct());
             counts.add(r.counts());
             x = r.result();
         }
@@ -104,7 +113,8 @@ public final class DftEvaluator {
     }
 
     private static void requireKind(EncodedDft e, HomomorphicDft.Kind kind) {
-        if (e.dft().kind() != kind) throw new IllegalArgumentException("expected an encoded " + kind.label() + ", got " + e.dft());
+        if (e.dft().kind() != kind)
+            throw new IllegalArgumentException("expected an encoded " + kind.label() + ", got " + e.dft());
     }
 
     /** Sums of several count maps. */

@@ -4,10 +4,10 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.KeySizes;
+import io.hoist.ckks.LevelMismatchException;
 import io.hoist.lt.Cost;
 import io.hoist.lt.Plan;
 import io.hoist.lt.Storage;
-
 import java.util.Collection;
 import java.util.TreeSet;
 
@@ -20,13 +20,15 @@ import java.util.TreeSet;
 public record DftPlan(HomomorphicDft dft, CkksParameters params, ImmutableList<Plan> plans, boolean exact) {
     public DftPlan {
         plans = ImmutableList.copyOf(plans);
-        if (plans.size() != dft.depth()) throw new IllegalArgumentException(dft.depth() + " matrices but " + plans.size() + " plans");
+        if (plans.size() != dft.depth())
+            throw new IllegalArgumentException(dft.depth() + " matrices but " + plans.size() + " plans");
         if (params.slots() != dft.ciphertextSlots() || params.logN() != dft.logN()) {
-            throw new IllegalArgumentException(dft + " needs logN " + dft.logN() + " and " + dft.ciphertextSlots() + " slots; the parameters have logN "
-                    + params.logN() + " and " + params.slots() + " slots");
+            throw new IllegalArgumentException(dft + " needs logN " + dft.logN() + " and " + dft.ciphertextSlots()
+                    + " slots; the parameters have logN " + params.logN() + " and " + params.slots() + " slots");
         }
         if (dft.levels().get(0) > params.maxLevel()) {
-            throw new io.hoist.ckks.LevelMismatchException(dft + " starts at level " + dft.levels().get(0) + "; the parameters' top level is " + params.maxLevel());
+            throw new LevelMismatchException(dft + " starts at level "
+                    + dft.levels().get(0) + "; the parameters' top level is " + params.maxLevel());
         }
         for (int i = 0; i < plans.size(); i++) {
             Plan p = plans.get(i);

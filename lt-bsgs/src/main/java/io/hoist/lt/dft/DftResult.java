@@ -10,7 +10,10 @@ import io.hoist.ring.Op;
  * real/imaginary split (one conjugation for CoeffsToSlots, nothing keyed for SlotsToCoeffs).
  * CoeffsToSlots outputs [Re, Im] (dense) or one ciphertext [Re | Im] (sparse); SlotsToCoeffs one.
  */
-public record DftResult(ImmutableList<Ciphertext> outputs, ImmutableList<ImmutableMap<Op, Long>> matrixCounts, ImmutableMap<Op, Long> splitCounts) {
+public record DftResult(
+        ImmutableList<Ciphertext> outputs,
+        ImmutableList<ImmutableMap<Op, Long>> matrixCounts,
+        ImmutableMap<Op, Long> splitCounts) {
     public DftResult {
         outputs = ImmutableList.copyOf(outputs);
         matrixCounts = ImmutableList.copyOf(matrixCounts);

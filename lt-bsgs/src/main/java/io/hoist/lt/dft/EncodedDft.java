@@ -7,10 +7,14 @@ import io.hoist.lt.EncodedTransform;
 public record EncodedDft(DftPlan plan, ImmutableList<EncodedTransform> matrices) {
     public EncodedDft {
         matrices = ImmutableList.copyOf(matrices);
-        if (matrices.size() != plan.plans().size()) throw new IllegalArgumentException(plan.plans().size() + " plans but " + matrices.size() + " encoded matrices");
+        if (matrices.size() != plan.plans().size())
+            throw new IllegalArgumentException(
+                    plan.plans().size() + " plans but " + matrices.size() + " encoded matrices");
     }
 
-    public HomomorphicDft dft() { return plan.dft(); }
+    public HomomorphicDft dft() {
+        return plan.dft();
+    }
 
     /** Bytes held by the encoded diagonals of all matrices. */
     public long memoryBytes() {

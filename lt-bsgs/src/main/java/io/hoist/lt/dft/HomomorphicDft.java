@@ -8,9 +8,11 @@ import io.hoist.ckks.SpecialFft;
 import io.hoist.lt.LinearTransform;
 import it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap;
 import it.unimi.dsi.fastutil.ints.IntAVLTreeSet;
-
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The homomorphic DFT of CKKS bootstrapping (spec lt-algorithms §9): CoeffsToSlots (encode
@@ -28,10 +30,17 @@ import java.util.List;
 public final class HomomorphicDft {
     /** Which direction. */
     public enum Kind {
-        COEFFS_TO_SLOTS("CoeffsToSlots"), SLOTS_TO_COEFFS("SlotsToCoeffs");
+        COEFFS_TO_SLOTS("CoeffsToSlots"),
+        SLOTS_TO_COEFFS("SlotsToCoeffs");
         private final String label;
-        Kind(String label) { this.label = label; }
-        public String label() { return label; }
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
     }
 
     private final Kind kind;
@@ -41,8 +50,15 @@ public final class HomomorphicDft {
     private final ImmutableList<Integer> levels;
     private final ImmutableList<Integer> perLevel;
 
-    private HomomorphicDft(Kind kind, int logN, int logSlots, int depth, List<Integer> merge, List<LinearTransform> matrices, List<Integer> levels,
-                           List<Integer> perLevel) {
+    private HomomorphicDft(
+            Kind kind,
+            int logN,
+            int logSlots,
+            int depth,
+            List<Integer> merge,
+            List<LinearTransform> matrices,
+            List<Integer> levels,
+            List<Integer> perLevel) {
         this.kind = kind;
         this.logN = logN;
         this.logSlots = logSlots;
@@ -80,21 +96,24 @@ public final class HomomorphicDft {
     private static int[] ones(int depth) {
         if (depth < 1) throw new IllegalArgumentException("depth must be at least 1, got " + depth);
         int[] a = new int[depth];
-        java.util.Arrays.fill(a, 1);
+        Arrays.fill(a, 1);
         return a;
     }
 
     private static HomomorphicDft build(Kind kind, int logN, int logSlots, int[] matricesPerLevel, int topLevel) {
         int depth = 0;
         for (int k : matricesPerLevel) {
-            if (k < 1) throw new IllegalArgumentException("every level holds at least one matrix: " + java.util.Arrays.toString(matricesPerLevel));
+            if (k < 1)
+                throw new IllegalArgumentException(
+                        "every level holds at least one matrix: " + Arrays.toString(matricesPerLevel));
             depth += k;
         }
         check(logN, logSlots, depth);
         int levelsUsed = matricesPerLevel.length;
         if (topLevel - levelsUsed + 1 < 1) {
-            throw new IllegalArgumentException(kind.label() + " on " + levelsUsed + " levels from level " + topLevel + " would leave level " + (topLevel - levelsUsed)
-                    + "; it needs a ciphertext level of at least " + levelsUsed);
+            throw new IllegalArgumentException(
+                    kind.label() + " on " + levelsUsed + " levels from level " + topLevel + " would leave level "
+                            + (topLevel - levelsUsed) + "; it needs a ciphertext level of at least " + levelsUsed);
         }
         int n = 1 << logSlots;
         boolean sparse = logSlots < logN - 1;
@@ -104,15 +123,20 @@ public final class HomomorphicDft {
         List<LinearTransform> mats = new ArrayList<>();
         List<Integer> levels = new ArrayList<>(), perLevel = new ArrayList<>();
         for (int g = 0; g < levelsUsed; g++) {
-            for (int k = 0; k < matricesPerLevel[g]; k++) { levels.add(topLevel - g); perLevel.add(matricesPerLevel[g]); }
+            for (int k = 0; k < matricesPerLevel[g]; k++) {
+                levels.add(topLevel - g);
+                perLevel.add(matricesPerLevel[g]);
+            }
         }
         int s = 0;
         for (int i = 0; i < depth; i++) {
             LinearTransform m = stages.get(s++);
             for (int k = 1; k < merge[i]; k++) m = LinearTransform.product(stages.get(s++), m);
             m = m.scaled(c);
-            if (sparse && kind == Kind.COEFFS_TO_SLOTS && i == depth - 1) m = m.periodicExtension(2 * n).rowScaled(repackMask(n));
-            if (sparse && kind == Kind.SLOTS_TO_COEFFS && i == 0) m = LinearTransform.product(m.periodicExtension(2 * n), unpack(n));
+            if (sparse && kind == Kind.COEFFS_TO_SLOTS && i == depth - 1)
+                m = m.periodicExtension(2 * n).rowScaled(repackMask(n));
+            if (sparse && kind == Kind.SLOTS_TO_COEFFS && i == 0)
+                m = LinearTransform.product(m.periodicExtension(2 * n), unpack(n));
             mats.add(m);
         }
         List<Integer> mergeList = new ArrayList<>();
@@ -122,8 +146,11 @@ public final class HomomorphicDft {
 
     private static void check(int logN, int logSlots, int depth) {
         Preconditions.checkArgument(logN >= 2, "logN must be at least 2, got %s", logN);
-        if (logSlots < 1 || logSlots > logN - 1) throw new IllegalArgumentException("logSlots must be in [1, logN − 1 = " + (logN - 1) + "], got " + logSlots);
-        if (depth < 1 || depth > logSlots) throw new IllegalArgumentException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
+        if (logSlots < 1 || logSlots > logN - 1)
+            throw new IllegalArgumentException(
+                    "logSlots must be in [1, logN − 1 = " + (logN - 1) + "], got " + logSlots);
+        if (depth < 1 || depth > logSlots)
+            throw new IllegalArgumentException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
     }
 
     /**
@@ -156,8 +183,9 @@ public final class HomomorphicDft {
                     }
                 }
             }
-            java.util.Map<Integer, ComplexVector> diags = new java.util.TreeMap<>();
-            for (var en : d.int2ObjectEntrySet()) diags.put(en.getIntKey(), new ComplexVector(en.getValue()[0], en.getValue()[1]));
+            Map<Integer, ComplexVector> diags = new TreeMap<>();
+            for (var en : d.int2ObjectEntrySet())
+                diags.put(en.getIntKey(), new ComplexVector(en.getValue()[0], en.getValue()[1]));
             out.add(LinearTransform.fromDiagonals(n, diags));
         }
         return out.build();
@@ -172,7 +200,10 @@ public final class HomomorphicDft {
     /** diag([1]·n, [−i]·n): after it, one conjugation and an addition leave [Re w, Im w]. */
     private static ComplexVector repackMask(int n) {
         double[] re = new double[2 * n], im = new double[2 * n];
-        for (int t = 0; t < n; t++) { re[t] = 1; im[n + t] = -1; }
+        for (int t = 0; t < n; t++) {
+            re[t] = 1;
+            im[n + t] = -1;
+        }
         return new ComplexVector(re, im);
     }
 
@@ -180,10 +211,12 @@ public final class HomomorphicDft {
     private static LinearTransform unpack(int n) {
         double[] r0 = new double[2 * n], i0 = new double[2 * n], rn = new double[2 * n], in = new double[2 * n];
         for (int t = 0; t < n; t++) {
-            r0[t] = 1; i0[n + t] = 1;
-            in[t] = 1; rn[n + t] = 1;
+            r0[t] = 1;
+            i0[n + t] = 1;
+            in[t] = 1;
+            rn[n + t] = 1;
         }
-        return LinearTransform.fromDiagonals(2 * n, java.util.Map.of(0, new ComplexVector(r0, i0), n, new ComplexVector(rn, in)));
+        return LinearTransform.fromDiagonals(2 * n, Map.of(0, new ComplexVector(r0, i0), n, new ComplexVector(rn, in)));
     }
 
     /**
@@ -208,7 +241,8 @@ public final class HomomorphicDft {
      * Dense packing only (sparse packing adds the repack offsets).
      */
     public static ImmutableList<ImmutableSortedSet<Integer>> indexSets(int logSlots, int depth, Kind kind) {
-        if (depth < 1 || depth > logSlots) throw new IllegalArgumentException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
+        if (depth < 1 || depth > logSlots)
+            throw new IllegalArgumentException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
         int n = 1 << logSlots;
         int[] merge = mergeChain(logSlots, depth, kind);
         ImmutableList.Builder<ImmutableSortedSet<Integer>> out = ImmutableList.builder();
@@ -236,7 +270,9 @@ public final class HomomorphicDft {
      */
     public double[] coefficientLayout(double[] t) {
         int n2 = 2 << logSlots, gap = (1 << logN) / n2;
-        if (t.length != n2) throw new IllegalArgumentException("expected " + n2 + " values for 2^" + logSlots + " slots, got " + t.length);
+        if (t.length != n2)
+            throw new IllegalArgumentException(
+                    "expected " + n2 + " values for 2^" + logSlots + " slots, got " + t.length);
         double[] c = new double[1 << logN];
         for (int k = 0; k < n2; k++) c[k * gap] = t[k];
         return c;
@@ -245,7 +281,8 @@ public final class HomomorphicDft {
     /** The 2n values t read back from ring coefficients laid out as {@link #coefficientLayout}. */
     public double[] valuesOf(double[] coefficients) {
         int n2 = 2 << logSlots, gap = (1 << logN) / n2;
-        if (coefficients.length != 1 << logN) throw new IllegalArgumentException("expected " + (1 << logN) + " coefficients, got " + coefficients.length);
+        if (coefficients.length != 1 << logN)
+            throw new IllegalArgumentException("expected " + (1 << logN) + " coefficients, got " + coefficients.length);
         double[] t = new double[n2];
         for (int k = 0; k < n2; k++) t[k] = coefficients[k * gap];
         return t;
@@ -271,27 +308,57 @@ public final class HomomorphicDft {
         return ImmutableList.of(ComplexVector.ofReal(both));
     }
 
-    public Kind kind() { return kind; }
-    public int logN() { return logN; }
-    public int logSlots() { return logSlots; }
+    public Kind kind() {
+        return kind;
+    }
+
+    public int logN() {
+        return logN;
+    }
+
+    public int logSlots() {
+        return logSlots;
+    }
     /** 2^logSlots, the DFT size n. */
-    public int dftSize() { return 1 << logSlots; }
+    public int dftSize() {
+        return 1 << logSlots;
+    }
     /** Whether the ciphertext carries 2n slots (logSlots &lt; logN − 1). */
-    public boolean sparse() { return logSlots < logN - 1; }
+    public boolean sparse() {
+        return logSlots < logN - 1;
+    }
     /** The slot count the parameters must have: n (dense) or 2n (sparse). */
-    public int ciphertextSlots() { return sparse() ? 2 << logSlots : 1 << logSlots; }
-    public int depth() { return depth; }
+    public int ciphertextSlots() {
+        return sparse() ? 2 << logSlots : 1 << logSlots;
+    }
+
+    public int depth() {
+        return depth;
+    }
     /** Stages merged into each matrix, in the order the matrices are applied. */
-    public ImmutableList<Integer> merge() { return merge; }
-    public ImmutableList<LinearTransform> matrices() { return matrices; }
+    public ImmutableList<Integer> merge() {
+        return merge;
+    }
+
+    public ImmutableList<LinearTransform> matrices() {
+        return matrices;
+    }
     /** The ciphertext level at which each matrix is applied (it leaves at one below). */
-    public ImmutableList<Integer> levels() { return levels; }
+    public ImmutableList<Integer> levels() {
+        return levels;
+    }
     /** The level of the output. */
-    public int outputLevel() { return levels.get(depth - 1) - 1; }
+    public int outputLevel() {
+        return levels.get(depth - 1) - 1;
+    }
     /** How many matrices share matrix i's level (1 by default). */
-    public int sharing(int i) { return perLevel.get(i); }
+    public int sharing(int i) {
+        return perLevel.get(i);
+    }
     /** Whether matrix i rescales (the last matrix of its level). */
-    public boolean rescales(int i) { return i == depth - 1 || !levels.get(i + 1).equals(levels.get(i)); }
+    public boolean rescales(int i) {
+        return i == depth - 1 || !levels.get(i + 1).equals(levels.get(i));
+    }
     /** Matrix i's plaintext scale at {@code q}, its level's prime: q^{1/k} for the k matrices sharing a level, the last taking the remainder. */
     public double plaintextScale(int i, double q) {
         int k = perLevel.get(i);
@@ -308,10 +375,13 @@ public final class HomomorphicDft {
         return g == 0 ? matrices.get(i).dimension() : g;
     }
 
-    private static int gcd(int a, int b) { return b == 0 ? a : gcd(b, a % b); }
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
 
     @Override
     public String toString() {
-        return kind.label() + "[logN=" + logN + ", logSlots=" + logSlots + ", depth=" + depth + ", merge=" + merge + ", levels=" + levels + "]";
+        return kind.label() + "[logN=" + logN + ", logSlots=" + logSlots + ", depth=" + depth + ", merge=" + merge
+                + ", levels=" + levels + "]";
     }
 }

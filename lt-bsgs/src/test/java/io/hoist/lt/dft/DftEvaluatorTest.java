@@ -1,9 +1,13 @@
 package io.hoist.lt.dft;
 
+import static org.junit.jupiter.api.Assertions.*;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.PrecisionStats;
+import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.lt.Algorithm;
 import io.hoist.lt.Cost;
@@ -12,14 +16,12 @@ import io.hoist.lt.Objective;
 import io.hoist.lt.Schedule;
 import io.hoist.lt.Storage;
 import io.hoist.ring.Op;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
 
 /** Encrypted CoeffsToSlots / SlotsToCoeffs at N = 2^10 … 2^12 against the plaintext coefficients. */
 class DftEvaluatorTest {
@@ -31,7 +33,7 @@ class DftEvaluatorTest {
 
         private static int[] logQ(int levels) {
             int[] logQ = new int[levels + 1];
-            java.util.Arrays.fill(logQ, 45);
+            Arrays.fill(logQ, 45);
             logQ[0] = 60;
             return logQ;
         }
@@ -76,15 +78,17 @@ class DftEvaluatorTest {
         for (int depth = 1; depth <= 9; depth++) {
             HomomorphicDft cts = HomomorphicDft.coeffsToSlots(10, 9, depth, 12);
             HomomorphicDft stc = HomomorphicDft.slotsToCoeffs(10, 9, Math.min(3, 12 - depth), 12 - depth);
-            List<DftPlan> plans = DftPlanner.joint(List.of(cts, stc), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
+            List<DftPlan> plans =
+                    DftPlanner.joint(List.of(cts, stc), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
             DftEvaluator ev = new DftEvaluator(f.ctx, f.keys(plans), Schedule.direct());
             double[] t = f.randomValues(cts, depth);
-            DftResult r = ev.coeffsToSlots(f.encryptCoefficients(cts, t, 12), ev.encode(plans.get(0), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE));
+            DftResult r = ev.coeffsToSlots(
+                    f.encryptCoefficients(cts, t, 12), ev.encode(plans.get(0), Storage.PRECOMPUTED, Progress.NONE));
             assertEquals(2, r.outputs().size());
             assertEquals(12 - depth, r.outputs().get(0).level());
             double bits = f.minBits(cts, t, r);
             assertTrue(bits > 22, "depth " + depth + ": " + bits + " bits");
-            DftResult back = ev.slotsToCoeffs(r.outputs(), ev.encode(plans.get(1), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE));
+            DftResult back = ev.slotsToCoeffs(r.outputs(), ev.encode(plans.get(1), Storage.PRECOMPUTED, Progress.NONE));
             double rt = f.coefficientBits(cts, t, back.outputs().get(0));
             assertTrue(rt > 20, "round trip depth " + depth + ": " + rt + " bits");
         }
@@ -92,7 +96,7 @@ class DftEvaluatorTest {
 
     @Test
     void sparsePackingEveryAlgorithmAndCountsEqualClosedForms() {
-        Fixture f = new Fixture(11, 7, 6);   // 2^6-point DFT in 2^7 slots
+        Fixture f = new Fixture(11, 7, 6); // 2^6-point DFT in 2^7 slots
         HomomorphicDft cts = HomomorphicDft.coeffsToSlots(11, 6, 3, 6);
         HomomorphicDft stc = HomomorphicDft.slotsToCoeffs(11, 6, 2, 3);
         assertTrue(cts.sparse());
@@ -101,7 +105,8 @@ class DftEvaluatorTest {
             DftPlan ps = DftPlanner.perMatrix(stc, f.params, a, Objective.FEWEST_MULTS, 0);
             DftEvaluator ev = new DftEvaluator(f.ctx, f.keys(List.of(pc, ps)), Schedule.direct());
             double[] t = f.randomValues(cts, 7);
-            DftResult r = ev.coeffsToSlots(f.encryptCoefficients(cts, t, 6), ev.encode(pc, Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE));
+            DftResult r = ev.coeffsToSlots(
+                    f.encryptCoefficients(cts, t, 6), ev.encode(pc, Storage.PRECOMPUTED, Progress.NONE));
             assertEquals(1, r.outputs().size());
             assertTrue(f.minBits(cts, t, r) > 22, a + ": " + f.minBits(cts, t, r));
             for (int i = 0; i < cts.depth(); i++) {
@@ -109,12 +114,14 @@ class DftEvaluatorTest {
                 var m = r.matrixCounts().get(i);
                 assertEquals(c.decompose(), (long) m.getOrDefault(Op.DECOMPOSE, 0L), a + " matrix " + i);
                 assertEquals(c.modDown(), (long) m.getOrDefault(Op.MOD_DOWN, 0L), a + " matrix " + i);
-                assertEquals(c.keySwitchInnerProducts(), (long) m.getOrDefault(Op.KS_INNER_PRODUCT, 0L), a + " matrix " + i);
+                assertEquals(
+                        c.keySwitchInnerProducts(), (long) m.getOrDefault(Op.KS_INNER_PRODUCT, 0L), a + " matrix " + i);
                 assertEquals(c.ptMuls(), (long) m.getOrDefault(Op.PT_MUL, 0L), a + " matrix " + i);
             }
             assertEquals(1, r.splitCounts().get(Op.DECOMPOSE));
-            Ciphertext low = new io.hoist.ckks.Evaluator(f.ctx).dropLevel(r.outputs().get(0), r.outputs().get(0).level() - 3);
-            DftResult back = ev.slotsToCoeffs(List.of(low), ev.encode(ps, Storage.COMPACT, io.hoist.ckks.Progress.NONE));
+            Ciphertext low = new Evaluator(f.ctx)
+                    .dropLevel(r.outputs().get(0), r.outputs().get(0).level() - 3);
+            DftResult back = ev.slotsToCoeffs(List.of(low), ev.encode(ps, Storage.COMPACT, Progress.NONE));
             assertTrue(f.coefficientBits(cts, t, back.outputs().get(0)) > 20, a + " round trip");
         }
     }
@@ -124,10 +131,12 @@ class DftEvaluatorTest {
         Fixture f = new Fixture(11, 7, 6);
         for (int depth = 1; depth <= 6; depth++) {
             HomomorphicDft cts = HomomorphicDft.coeffsToSlots(11, 6, depth, 6);
-            DftPlan p = DftPlanner.joint(List.of(cts), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0).get(0);
+            DftPlan p = DftPlanner.joint(List.of(cts), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0)
+                    .get(0);
             DftEvaluator ev = new DftEvaluator(f.ctx, f.keys(List.of(p)), Schedule.direct());
             double[] t = f.randomValues(cts, 100 + depth);
-            DftResult r = ev.coeffsToSlots(f.encryptCoefficients(cts, t, 6), ev.encode(p, Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE));
+            DftResult r = ev.coeffsToSlots(
+                    f.encryptCoefficients(cts, t, 6), ev.encode(p, Storage.PRECOMPUTED, Progress.NONE));
             assertEquals(6 - depth, r.outputs().get(0).level());
             double bits = f.minBits(cts, t, r);
             assertTrue(bits > 22, "sparse depth " + depth + ": " + bits + " bits");
@@ -138,29 +147,36 @@ class DftEvaluatorTest {
     void severalMatricesShareALevelAsLattigosLevels() {
         Fixture f = new Fixture(11, 10, 6);
         HomomorphicDft cts = HomomorphicDft.coeffsToSlots(11, 10, new int[] {2, 2}, 6);
-        assertEquals(java.util.List.of(6, 6, 5, 5), cts.levels());
+        assertEquals(List.of(6, 6, 5, 5), cts.levels());
         assertEquals(4, cts.outputLevel());
         assertFalse(cts.rescales(0));
         assertTrue(cts.rescales(1));
         double q = f.params.q(6);
         assertEquals(q, cts.plaintextScale(0, q) * cts.plaintextScale(1, q), q * 1e-12);
         HomomorphicDft stc = HomomorphicDft.slotsToCoeffs(11, 10, new int[] {2, 1}, 4);
-        List<DftPlan> plans = DftPlanner.joint(List.of(cts, stc), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
+        List<DftPlan> plans =
+                DftPlanner.joint(List.of(cts, stc), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
         DftEvaluator ev = new DftEvaluator(f.ctx, f.keys(plans), Schedule.phased(1L << 30));
         double[] t = f.randomValues(cts, 21);
-        DftResult r = ev.coeffsToSlots(f.encryptCoefficients(cts, t, 6), ev.encode(plans.get(0), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE));
+        DftResult r = ev.coeffsToSlots(
+                f.encryptCoefficients(cts, t, 6), ev.encode(plans.get(0), Storage.PRECOMPUTED, Progress.NONE));
         assertEquals(4, r.outputs().get(0).level());
         assertEquals(f.params.defaultScale(), r.outputs().get(0).scale(), f.params.defaultScale() * 1e-9);
         double bits = f.minBits(cts, t, r);
-        assertTrue(bits > 12, "two matrices per level: " + bits + " bits");   // 45-bit primes: each matrix at scale 2^22.5 (one per level: > 22 bits)
+        assertTrue(
+                bits > 12,
+                "two matrices per level: " + bits
+                        + " bits"); // 45-bit primes: each matrix at scale 2^22.5 (one per level: > 22 bits)
         for (int i = 0; i < 4; i++) {
-            assertEquals(plans.get(0).cost(i, Storage.PRECOMPUTED).modDown(), (long) r.matrixCounts().get(i).getOrDefault(io.hoist.ring.Op.MOD_DOWN, 0L));
+            assertEquals(plans.get(0).cost(i, Storage.PRECOMPUTED).modDown(), (long)
+                    r.matrixCounts().get(i).getOrDefault(Op.MOD_DOWN, 0L));
         }
-        DftResult back = ev.slotsToCoeffs(r.outputs(), ev.encode(plans.get(1), Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE));
+        DftResult back = ev.slotsToCoeffs(r.outputs(), ev.encode(plans.get(1), Storage.PRECOMPUTED, Progress.NONE));
         assertEquals(2, back.outputs().get(0).level());
         assertTrue(f.coefficientBits(cts, t, back.outputs().get(0)) > 12);
         assertThrows(IllegalArgumentException.class, () -> HomomorphicDft.coeffsToSlots(11, 10, new int[] {2, 0}, 6));
-        assertThrows(IllegalArgumentException.class, () -> HomomorphicDft.coeffsToSlots(11, 10, new int[] {4, 4, 3}, 2));
+        assertThrows(
+                IllegalArgumentException.class, () -> HomomorphicDft.coeffsToSlots(11, 10, new int[] {4, 4, 3}, 2));
     }
 
     @Test
@@ -168,7 +184,8 @@ class DftEvaluatorTest {
         Fixture f = new Fixture(12, 11, 5);
         HomomorphicDft cts = HomomorphicDft.coeffsToSlots(12, 11, 4, 5);
         DftPlan per = DftPlanner.perMatrix(cts, f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
-        DftPlan joint = DftPlanner.joint(List.of(cts), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0).get(0);
+        DftPlan joint = DftPlanner.joint(List.of(cts), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0)
+                .get(0);
         assertTrue(joint.exact());
         assertTrue(joint.galoisElements().size() <= per.galoisElements().size());
         TreeSet<Long> union = new TreeSet<>();
@@ -177,26 +194,42 @@ class DftEvaluatorTest {
         assertEquals(union, new TreeSet<>(joint.galoisElements()));
         // under a key budget the joint plan stays within it and is no slower than fewest keys
         int budget = joint.galoisElements().size() + 3;
-        DftPlan fast = DftPlanner.joint(List.of(cts), f.params, Algorithm.TH_BSGS, Objective.FEWEST_MULTS_UNDER_KEY_BUDGET, budget).get(0);
+        DftPlan fast = DftPlanner.joint(
+                        List.of(cts), f.params, Algorithm.TH_BSGS, Objective.FEWEST_MULTS_UNDER_KEY_BUDGET, budget)
+                .get(0);
         assertTrue(fast.galoisElements().size() <= budget);
         double mJoint = 0, mFast = 0;
-        for (int i = 0; i < 4; i++) { mJoint += joint.cost(i, Storage.PRECOMPUTED).modMuls(); mFast += fast.cost(i, Storage.PRECOMPUTED).modMuls(); }
+        for (int i = 0; i < 4; i++) {
+            mJoint += joint.cost(i, Storage.PRECOMPUTED).modMuls();
+            mFast += fast.cost(i, Storage.PRECOMPUTED).modMuls();
+        }
         assertTrue(mFast <= mJoint);
-        assertThrows(IllegalArgumentException.class, () -> DftPlanner.joint(List.of(cts), f.params, Algorithm.TH_BSGS, Objective.FEWEST_MULTS_UNDER_KEY_BUDGET, 2));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> DftPlanner.joint(
+                        List.of(cts), f.params, Algorithm.TH_BSGS, Objective.FEWEST_MULTS_UNDER_KEY_BUDGET, 2));
 
         RotationKeySet all = f.keys(List.of(joint));
         double[] t = f.randomValues(cts, 11);
-        EncodedDft e = new DftEvaluator(f.ctx, all, Schedule.direct()).encode(joint, Storage.PRECOMPUTED, io.hoist.ckks.Progress.NONE);
-        DftResult r = new DftEvaluator(f.ctx, all, Schedule.phased(1L << 30)).coeffsToSlots(f.encryptCoefficients(cts, t, 5), e);
+        EncodedDft e =
+                new DftEvaluator(f.ctx, all, Schedule.direct()).encode(joint, Storage.PRECOMPUTED, Progress.NONE);
+        DftResult r = new DftEvaluator(f.ctx, all, Schedule.phased(1L << 30))
+                .coeffsToSlots(f.encryptCoefficients(cts, t, 5), e);
         assertTrue(f.minBits(cts, t, r) > 22);
         for (long withheld : joint.galoisElements()) {
             List<Long> some = new ArrayList<>(joint.galoisElements());
             some.remove(withheld);
-            RotationKeySet partial = new RotationKeySet(f.params, some.stream().map(g -> all.get(g, "test")).toList());
+            RotationKeySet partial = new RotationKeySet(
+                    f.params, some.stream().map(g -> all.get(g, "test")).toList());
             DftEvaluator ev = new DftEvaluator(f.ctx, partial, Schedule.direct());
             Ciphertext in = f.encryptCoefficients(cts, t, 5);
-            MissingRotationKeyException ex = assertThrows(MissingRotationKeyException.class, () -> ev.coeffsToSlots(in, e));
-            assertTrue(ex.getMessage().contains(withheld == f.params.galoisElementForConjugation() ? "conjugation" : "rotation by"), ex.getMessage());
+            MissingRotationKeyException ex =
+                    assertThrows(MissingRotationKeyException.class, () -> ev.coeffsToSlots(in, e));
+            assertTrue(
+                    ex.getMessage()
+                            .contains(
+                                    withheld == f.params.galoisElementForConjugation() ? "conjugation" : "rotation by"),
+                    ex.getMessage());
         }
     }
 }

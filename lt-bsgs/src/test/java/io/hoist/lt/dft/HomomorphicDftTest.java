@@ -1,5 +1,8 @@
 package io.hoist.lt.dft;
 
+import static org.junit.jupiter.api.Assertions.*;
+
+import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.SpecialFft;
@@ -9,22 +12,23 @@ import io.hoist.lt.LinearTransform;
 import io.hoist.lt.Objective;
 import io.hoist.lt.Plan;
 import io.hoist.lt.Storage;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.SplittableRandom;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
 
 /** The factorisation against the plaintext special FFT, and the §9.3 counts from the plans alone. */
 class HomomorphicDftTest {
-    private static final HomomorphicDft.Kind CTS = HomomorphicDft.Kind.COEFFS_TO_SLOTS, STC = HomomorphicDft.Kind.SLOTS_TO_COEFFS;
+    private static final HomomorphicDft.Kind CTS = HomomorphicDft.Kind.COEFFS_TO_SLOTS,
+            STC = HomomorphicDft.Kind.SLOTS_TO_COEFFS;
 
     /** The matrices in turn; a matrix smaller than the vector acts on its period (the slots are replicated). */
     static ComplexVector apply(List<LinearTransform> ms, ComplexVector x) {
         for (LinearTransform m : ms) {
             int d = m.dimension();
-            if (d == x.length()) { x = m.apply(x); continue; }
+            if (d == x.length()) {
+                x = m.apply(x);
+                continue;
+            }
             double[] re = new double[d], im = new double[d];
             System.arraycopy(x.re(), 0, re, 0, d);
             System.arraycopy(x.im(), 0, im, 0, d);
@@ -42,7 +46,10 @@ class HomomorphicDftTest {
     private static ComplexVector bitReversed(ComplexVector x) {
         int n = x.length(), bits = Integer.numberOfTrailingZeros(n);
         double[] re = new double[n], im = new double[n];
-        for (int t = 0; t < n; t++) { re[t] = x.re(SpecialFft.bitReverse(t, bits)); im[t] = x.im(SpecialFft.bitReverse(t, bits)); }
+        for (int t = 0; t < n; t++) {
+            re[t] = x.re(SpecialFft.bitReverse(t, bits));
+            im[t] = x.im(SpecialFft.bitReverse(t, bits));
+        }
         return new ComplexVector(re, im);
     }
 
@@ -83,7 +90,7 @@ class HomomorphicDftTest {
                 ComplexVector z = ComplexVector.random(rnd, n);
                 double[] re = z.re(), im = z.im();
                 fft.inverse(re, im, n);
-                ComplexVector want = bitReversed(new ComplexVector(re, im)).scale(0.5);   // (1/2n)·n·BR(U0^{-1} z)
+                ComplexVector want = bitReversed(new ComplexVector(re, im)).scale(0.5); // (1/2n)·n·BR(U0^{-1} z)
                 HomomorphicDft cts = HomomorphicDft.coeffsToSlots(logSlots + 1, logSlots, depth, depth);
                 assertTrue(maxDiff(want, apply(cts.matrices(), z)) < 1e-12, "CtS n=" + n + " depth " + depth);
                 int total = cts.merge().stream().mapToInt(Integer::intValue).sum();
@@ -93,10 +100,20 @@ class HomomorphicDftTest {
                 double[] r2 = w.re(), i2 = w.im();
                 fft.forward(r2, i2, n);
                 HomomorphicDft stc = HomomorphicDft.slotsToCoeffs(logSlots + 1, logSlots, depth, depth);
-                assertTrue(maxDiff(new ComplexVector(r2, i2), apply(stc.matrices(), bitReversed(w))) < 1e-10, "StC n=" + n + " depth " + depth);
+                assertTrue(
+                        maxDiff(new ComplexVector(r2, i2), apply(stc.matrices(), bitReversed(w))) < 1e-10,
+                        "StC n=" + n + " depth " + depth);
                 // the structural index sets are the value-based ones
-                assertEquals(HomomorphicDft.indexSets(logSlots, depth, CTS), cts.matrices().stream().map(LinearTransform::diagonalIndices).toList());
-                assertEquals(HomomorphicDft.indexSets(logSlots, depth, STC), stc.matrices().stream().map(LinearTransform::diagonalIndices).toList());
+                assertEquals(
+                        HomomorphicDft.indexSets(logSlots, depth, CTS),
+                        cts.matrices().stream()
+                                .map(LinearTransform::diagonalIndices)
+                                .toList());
+                assertEquals(
+                        HomomorphicDft.indexSets(logSlots, depth, STC),
+                        stc.matrices().stream()
+                                .map(LinearTransform::diagonalIndices)
+                                .toList());
             }
         }
     }
@@ -129,7 +146,10 @@ class HomomorphicDftTest {
     static ComplexVector replicate(ComplexVector x, int times) {
         int n = x.length();
         double[] re = new double[n * times], im = new double[n * times];
-        for (int t = 0; t < n * times; t++) { re[t] = x.re(t % n); im[t] = x.im(t % n); }
+        for (int t = 0; t < n * times; t++) {
+            re[t] = x.re(t % n);
+            im[t] = x.im(t % n);
+        }
         return new ComplexVector(re, im);
     }
 
@@ -140,9 +160,14 @@ class HomomorphicDftTest {
         assertArrayEquals(new int[] {5, 5, 5}, HomomorphicDft.mergeChain(15, 3, CTS));
         assertArrayEquals(new int[] {8, 7}, HomomorphicDft.mergeChain(15, 2, CTS));
         // spec §11 oracle 15
-        assertEquals(List.of(com.google.common.collect.ImmutableSortedSet.of(0, 4, 8, 12), com.google.common.collect.ImmutableSortedSet.of(0, 1, 2, 3, 13, 14, 15)),
+        assertEquals(
+                List.of(ImmutableSortedSet.of(0, 4, 8, 12), ImmutableSortedSet.of(0, 1, 2, 3, 13, 14, 15)),
                 HomomorphicDft.indexSets(4, 2, CTS));
-        assertEquals(HomomorphicDft.indexSets(4, 2, CTS), HomomorphicDft.coeffsToSlots(5, 4, 2, 2).matrices().stream().map(LinearTransform::diagonalIndices).toList());
+        assertEquals(
+                HomomorphicDft.indexSets(4, 2, CTS),
+                HomomorphicDft.coeffsToSlots(5, 4, 2, 2).matrices().stream()
+                        .map(LinearTransform::diagonalIndices)
+                        .toList());
         // spec §11 oracle 13: Lattigo's nonzero (giant, baby) counts at depth 4
         int[][] gb = {{3, 3}, {7, 3}, {7, 3}, {3, 3}};
         var sets = HomomorphicDft.indexSets(15, 4, CTS);
@@ -182,16 +207,22 @@ class HomomorphicDftTest {
                 int level = 24 - i;
                 int n1 = DftPlanner.lattigoN1(sets.get(i), n, 1);
                 assertEquals(dhN1[c][i], n1, at);
-                Cost cd = Plan.forIndices(n, sets.get(i), Algorithm.DH_BSGS, n1, n / n1).cost(params, level, Storage.PRECOMPUTED);
+                Cost cd = Plan.forIndices(n, sets.get(i), Algorithm.DH_BSGS, n1, n / n1)
+                        .cost(params, level, Storage.PRECOMPUTED);
                 assertEquals(dhKeys[c][i], cd.rotationKeys(), at);
                 assertEquals(dhDec[c][i], cd.decompose(), at);
                 assertEquals(dhDec[c][i] + 1, cd.modDown(), at);
                 assertEquals(dhKeys[c][i], cd.keySwitchInnerProducts(), at);
-                Plan th = Plan.autoForIndices(n, sets.get(i), params, level, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
-                assertEquals(thKeys[c][i], th.cost(params, level, Storage.PRECOMPUTED).rotationKeys(), at);
+                Plan th =
+                        Plan.autoForIndices(n, sets.get(i), params, level, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
+                assertEquals(
+                        thKeys[c][i],
+                        th.cost(params, level, Storage.PRECOMPUTED).rotationKeys(),
+                        at);
                 if (depth == 4) {
                     int b1 = specSplit[i][0], b2 = specSplit[i][1];
-                    Cost cs = Plan.forIndices(n, sets.get(i), Algorithm.TH_BSGS, b1, b2 / b1, n / b2).cost(params, level, Storage.PRECOMPUTED);
+                    Cost cs = Plan.forIndices(n, sets.get(i), Algorithm.TH_BSGS, b1, b2 / b1, n / b2)
+                            .cost(params, level, Storage.PRECOMPUTED);
                     assertEquals(thKeys[c][i], cs.rotationKeys(), at);
                     assertEquals(specKsIp[i], cs.keySwitchInnerProducts(), at);
                     assertTrue(cs.decompose() <= 5 && cs.modDown() <= 6, at);
