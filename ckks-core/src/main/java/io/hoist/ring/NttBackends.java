@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -30,9 +31,22 @@ public final class NttBackends {
         FACTORIES.put(FpgaSimBackend.NAME, FpgaSimBackend::new);
     }
 
-    /** Registers a further backend (e.g. a device simulator) under its name. */
+    /**
+     * Registers a further backend (e.g. a device simulator) under a new name; the built-in backends
+     * and every name registered before stay as they are.
+     *
+     * @throws IllegalStateException if the name is taken (a second registration would silently
+     *     change what every later {@link #get} of that name returns)
+     */
     public static void register(String name, Supplier<NttBackend> factory) {
-        FACTORIES.put(name.toLowerCase(Locale.ROOT), factory);
+        Objects.requireNonNull(name, "name is null");
+        Objects.requireNonNull(factory, "factory is null");
+        String key = name.toLowerCase(Locale.ROOT).trim();
+        if (key.isEmpty()) throw new IllegalArgumentException("a backend needs a name");
+        if (FACTORIES.putIfAbsent(key, factory) != null) {
+            throw new IllegalStateException(
+                    "an NTT backend named '" + key + "' is registered already; choose another name");
+        }
     }
 
     /** Names of the registered backends, in a stable order. */

@@ -77,15 +77,15 @@ public final class LinearTransformEvaluator {
     }
 
     /**
-     * An evaluator whose {@link #evaluate(Ciphertext, EncodedTransform)} runs {@code schedule}. The
-     * first evaluator of a JVM starts the kernels' JIT warm-up ({@link io.hoist.ring.KernelWarmup})
-     * in the background, overlapping the encoding that precedes any evaluation.
+     * An evaluator whose {@link #evaluate(Ciphertext, EncodedTransform)} runs {@code schedule}.
+     * Constructing one starts nothing: a program that wants the kernels' JIT warm-up in the
+     * background, overlapping key generation and encoding, calls {@link KernelWarmup#start} itself
+     * (the CLI does).
      */
     public LinearTransformEvaluator(CkksContext ctx, RotationKeySet keys, Schedule schedule) {
         Objects.requireNonNull(ctx, "ctx is null");
         Objects.requireNonNull(keys, "keys is null");
         Objects.requireNonNull(schedule, "schedule is null");
-        KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());
         this.ctx = ctx;
         this.params = ctx.params();
         this.encoder = new Encoder(ctx);
