@@ -8,7 +8,8 @@ import java.util.Objects;
 /** Decrypts: m = c_0 + c_1·s (+ c_2·s²). Thread-safe. */
 public final class Decryptor {
     private final CkksContext ctx;
-    private final SecretKey sk;
+    /** This decryptor's own copy of s (one per decryptor, not one per decryption). */
+    private final PolyQP s;
 
     public Decryptor(CkksContext ctx, SecretKey sk) {
         Objects.requireNonNull(ctx, "ctx is null");
@@ -16,7 +17,7 @@ public final class Decryptor {
         if (!sk.params().equals(ctx.params()))
             throw new ParameterMismatchException("secret key made under other parameters");
         this.ctx = ctx;
-        this.sk = sk;
+        this.s = sk.material(InsecureSecretKeyAccess.get());
     }
 
     public Plaintext decrypt(Ciphertext ct) {
@@ -25,7 +26,7 @@ public final class Decryptor {
             throw new ParameterMismatchException("ciphertext made under other parameters");
         Ring rq = ctx.ringQ();
         int level = ct.level();
-        RnsPoly s = sk.s().q().atLevel(level);
+        RnsPoly s = this.s.q().atLevel(level);
         RnsPoly m = ct.poly(0).copy();
         RnsPoly t = rq.newPoly(level, Domain.NTT);
         rq.mulCoeffs(ct.poly(1), s, t);

@@ -13,12 +13,13 @@ import java.util.Objects;
 public final class Encryptor {
     private final CkksContext ctx;
     private final PublicKey pk;
-    private final SecretKey sk;
+    /** The secret's residues in secret-key mode (this encryptor's own copy), else null. */
+    private final PolyQP sk;
 
     private Encryptor(CkksContext ctx, PublicKey pk, SecretKey sk) {
         this.ctx = ctx;
         this.pk = pk;
-        this.sk = sk;
+        this.sk = sk == null ? null : sk.material(InsecureSecretKeyAccess.get());
     }
 
     public static Encryptor withPublicKey(CkksContext ctx, PublicKey pk) {
@@ -75,7 +76,7 @@ public final class Encryptor {
                 rq, level, Sampler.gaussian(Prng.fresh(), ctx.n(), ctx.params().sigma()));
         rq.ntt(e);
         RnsPoly c0 = rq.newPoly(level, Domain.NTT);
-        rq.mulCoeffs(a, sk.s().q().atLevel(level), c0);
+        rq.mulCoeffs(a, sk.q().atLevel(level), c0);
         rq.neg(c0, c0);
         rq.add(c0, e, c0);
         rq.add(c0, pt.poly(), c0);

@@ -3,6 +3,7 @@ package io.hoist.keygen;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.InsecureSecretKeyAccess;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
@@ -54,7 +55,7 @@ public final class KeyGenerator {
                 Sampler.fromSigned(ctx.ringP(), params.alpha() - 1, coeffs));
         ctx.ringQ().ntt(s.q());
         ctx.ringP().ntt(s.p());
-        return new SecretKey(params, s);
+        return new SecretKey(params, s, InsecureSecretKeyAccess.get());
     }
 
     /** (b, a) = (−a·s + e, a) over Q at the top level. */
@@ -67,7 +68,7 @@ public final class KeyGenerator {
         RnsPoly e = Sampler.fromSigned(rq, level, Sampler.gaussian(Prng.fresh(), ctx.n(), params.sigma()));
         rq.ntt(e);
         RnsPoly b = rq.newPoly(level, Domain.NTT);
-        rq.mulCoeffs(a, sk.s().q(), b);
+        rq.mulCoeffs(a, sk.material(InsecureSecretKeyAccess.get()).q(), b);
         rq.neg(b, b);
         rq.add(b, e, b);
         return new PublicKey(params, b, a);
@@ -82,7 +83,7 @@ public final class KeyGenerator {
     public RelinearizationKey genRelinearizationKey(SecretKey sk, int level) {
         Objects.requireNonNull(sk, "sk is null");
         check(sk);
-        PolyQP s = sk.s();
+        PolyQP s = sk.material(InsecureSecretKeyAccess.get());
         PolyQP s2 = PolyQP.zero(ctx, params.maxLevel(), Domain.NTT);
         ctx.ringQ().mulCoeffs(s.q(), s.q(), s2.q());
         ctx.ringP().mulCoeffs(s.p(), s.p(), s2.p());
@@ -97,8 +98,12 @@ public final class KeyGenerator {
         long twoN = 2L << logN;
         long g = Math.floorMod(galoisElement, twoN);
         if ((g & 1) == 0) throw new IllegalArgumentException("Galois element must be odd: " + galoisElement);
-        long gInv = inverseMod2N(g, twoN);
-        PolyQP s = sk.s();
+        return galoisKey(sk.material(InsecureSecretKeyAccess.get()), g, level);
+    }
+
+    /** The Galois key for the reduced odd element g from the secret's residues {@code s}. */
+    private GaloisKey galoisKey(PolyQP s, long g, int level) {
+        long gInv = inverseMod2N(g, 2L << params.logN());
         PolyQP sOut = PolyQP.zero(ctx, params.maxLevel(), Domain.NTT);
         ctx.ringQ().automorphism(s.q(), gInv, sOut.q());
         ctx.ringP().automorphism(s.p(), gInv, sOut.p());
@@ -120,11 +125,14 @@ public final class KeyGenerator {
         long twoN = 2L << params.logN();
         for (long g : galoisElements) seen.add(Math.floorMod(g, twoN));
         List<Long> gs = new ArrayList<>(seen);
+        for (long g : gs) if ((g & 1) == 0) throw new IllegalArgumentException("Galois element must be odd: " + g);
+        check(sk);
+        PolyQP s = sk.material(InsecureSecretKeyAccess.get()); // one copy of the residues for every key
         GaloisKey[] keys = new GaloisKey[gs.size()];
         AtomicInteger done = new AtomicInteger();
         // keys are independent (each draws its own seed and noise): made over the context's threads
         Parallel.forEach(ctx.engine().threads(), keys.length, i -> {
-            keys[i] = genGaloisKey(sk, gs.get(i), level);
+            keys[i] = galoisKey(s, gs.get(i), level);
             synchronized (progress) {
                 progress.step(done.incrementAndGet(), keys.length);
             }

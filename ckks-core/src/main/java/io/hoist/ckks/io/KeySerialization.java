@@ -3,6 +3,7 @@ package io.hoist.ckks.io;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.InsecureSecretKeyAccess;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.Prng;
 import io.hoist.ckks.PublicKey;
@@ -51,8 +52,9 @@ public final class KeySerialization {
                 0,
                 prefix + qpBytes(p, p.maxLevel()));
         if (pairId != null) b.put(pairId.toBytes());
-        Envelope.writeLimbs(b, sk.s().q());
-        Envelope.writeLimbs(b, sk.s().p());
+        PolyQP s = sk.material(InsecureSecretKeyAccess.get());
+        Envelope.writeLimbs(b, s.q());
+        Envelope.writeLimbs(b, s.p());
         return Envelope.finish(b);
     }
 
@@ -64,7 +66,7 @@ public final class KeySerialization {
         ByteBuffer b = Envelope.open(
                 data, h, ObjectKind.SECRET_KEY, p, (h.paired() ? KeyPairId.BYTES : 0) + qpBytes(p, p.maxLevel()));
         if (h.paired()) b.position(KeyPairId.BYTES);
-        return new SecretKey(p, readQP(b, ctx, p.maxLevel(), "secret key"));
+        return new SecretKey(p, readQP(b, ctx, p.maxLevel(), "secret key"), InsecureSecretKeyAccess.get());
     }
 
     /**
