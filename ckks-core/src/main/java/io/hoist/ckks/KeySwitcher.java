@@ -6,6 +6,7 @@ import io.hoist.ring.BConv;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
 import io.hoist.ring.LimbPool;
+import io.hoist.ring.NttPermutation;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
@@ -218,7 +219,8 @@ public final class KeySwitcher {
         int level = digits[0].level();
         checkKey(key, level);
         int beta = digits.length;
-        int[] idx = g == 1 ? null : Automorphism.nttIndex(ctx.params().logN(), g);
+        NttPermutation idx =
+                g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);
         long[][] x = new long[beta][], y = new long[beta][], z = new long[beta][];
         int lq = level + 1;
         for (int j = from; j < to; j++) {
@@ -337,7 +339,7 @@ public final class KeySwitcher {
             u1 = rq.wrap(pool.get(level + 1), Domain.NTT);
             modDown(t0, u0, pool, cnt);
             modDown(t1, u1, pool, cnt);
-            int[] idx = Automorphism.nttIndex(ctx.params().logN(), g);
+            NttPermutation idx = Automorphism.nttPermutation(ctx.params().logN(), g);
             for (int j = 0; j <= level; j++) {
                 Automorphism.applyNttAdd(
                         u0.limb(j), add0 == null ? null : add0.limb(j), out0.limb(j), idx, rq.prime(j), false);

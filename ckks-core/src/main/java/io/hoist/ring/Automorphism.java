@@ -15,7 +15,7 @@ public final class Automorphism {
 
     private record Key(int logN, long g) {}
 
-    private static final Map<Key, int[]> INDEX = new ConcurrentHashMap<>();
+    private static final Map<Key, NttPermutation> INDEX = new ConcurrentHashMap<>();
 
     /** The Galois element 5^k mod 2N that rotates slots left by k (k may be negative). */
     public static long galoisElement(int logN, long k) {
@@ -43,10 +43,15 @@ public final class Automorphism {
         return r;
     }
 
-    /** The NTT-domain permutation table for g; cached and shared (callers must not modify it). */
-    public static int[] nttIndex(int logN, long g) {
+    /** The NTT-domain permutation of g, shared and immutable. */
+    public static NttPermutation nttPermutation(int logN, long g) {
         long gg = checkG(logN, g);
-        return INDEX.computeIfAbsent(new Key(logN, gg), k -> buildIndex(logN, gg));
+        return INDEX.computeIfAbsent(new Key(logN, gg), k -> new NttPermutation(buildIndex(logN, gg)));
+    }
+
+    /** A copy of the NTT-domain permutation table of g (for inspection; kernels take {@link #nttPermutation}). */
+    public static int[] nttIndex(int logN, long g) {
+        return nttPermutation(logN, g).toArray();
     }
 
     private static int[] buildIndex(int logN, long g) {
@@ -79,8 +84,9 @@ public final class Automorphism {
         }
     }
 
-    /** out = φ_g(in) for one limb in the NTT domain, with the table of {@link #nttIndex}. */
-    public static void applyNtt(long[] in, long[] out, int[] idx) {
+    /** out = φ_g(in) for one limb in the NTT domain, with the permutation of g. */
+    public static void applyNtt(long[] in, long[] out, NttPermutation p) {
+        int[] idx = p.table;
         if (in == out) throw new IllegalArgumentException("automorphism cannot run in place");
         for (int t = 0; t < idx.length; t++) out[t] = in[idx[t]];
     }
@@ -90,11 +96,12 @@ public final class Automorphism {
      * automorphism fused with the additions around it (A_i = φ(A_0 + T0), C += φ(U + T0)); out must
      * not alias x or y. Inputs reduced in [0, q).
      */
-    public static void applyNttAdd(long[] x, long[] y, long[] out, int[] idx, long q, boolean accumulate) {
+    public static void applyNttAdd(long[] x, long[] y, long[] out, NttPermutation p, long q, boolean accumulate) {
+        int[] idx = p.table;
         if (out == x || out == y) throw new IllegalArgumentException("automorphism cannot run in place");
         final int n = idx.length;
         if (y == null && !accumulate) {
-            applyNtt(x, out, idx);
+            applyNtt(x, out, p);
             return;
         }
         for (int t = 0; t < n; t++) {

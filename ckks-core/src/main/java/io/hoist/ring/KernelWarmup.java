@@ -57,7 +57,7 @@ public final class KernelWarmup {
         long[][][] in = new long[3][maxTerms][n];
         long[][] out = new long[4][n];
         long[][][] f = new long[2][maxTerms][];
-        int[] idx = Automorphism.nttIndex(logN, 5);
+        NttPermutation idx = Automorphism.nttPermutation(logN, 5);
         NttTables[] tables = new NttTables[primes.length];
         for (int p = 0; p < primes.length; p++) tables[p] = NttTables.of(logN, primes[p]);
         for (int i = 0; i < rounds; i++) {

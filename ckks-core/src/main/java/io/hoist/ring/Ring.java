@@ -205,7 +205,7 @@ public final class Ring {
         same(a, a, out, "automorphism");
         if (a == out) throw new IllegalArgumentException("automorphism cannot run in place");
         if (a.domain() == Domain.NTT) {
-            int[] idx = Automorphism.nttIndex(logN, g);
+            NttPermutation idx = Automorphism.nttPermutation(logN, g);
             for (int i = 0; i < a.limbCount(); i++) Automorphism.applyNtt(a.limbs[i], out.limbs[i], idx);
         } else {
             for (int i = 0; i < a.limbCount(); i++)
