@@ -1,12 +1,12 @@
 package io.hoist.ring;
 
 import io.hoist.math.Primes;
-import io.hoist.ring.fpga.FpgaSimBackend;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.ServiceLoader;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -28,7 +28,9 @@ public final class NttBackends {
     static {
         FACTORIES.put(ScalarNttBackend.NAME, ScalarNttBackend::new);
         FACTORIES.put(VectorNttBackend.NAME, VectorNttBackend::new);
-        FACTORIES.put(FpgaSimBackend.NAME, FpgaSimBackend::new);
+        for (NttBackendProvider p : ServiceLoader.load(NttBackendProvider.class, NttBackends.class.getClassLoader())) {
+            FACTORIES.putIfAbsent(p.name().toLowerCase(Locale.ROOT), p::create);
+        }
     }
 
     /**

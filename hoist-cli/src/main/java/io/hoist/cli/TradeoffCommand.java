@@ -5,7 +5,7 @@ import io.hoist.lt.Algorithm;
 import io.hoist.lt.LatencyModel;
 import io.hoist.lt.LimbLayout;
 import io.hoist.lt.Storage;
-import io.hoist.lt.Tradeoffs;
+import io.hoist.lt.planning.Tradeoffs;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

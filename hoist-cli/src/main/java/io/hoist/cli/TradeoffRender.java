@@ -8,7 +8,7 @@ import io.hoist.lt.LtProgram;
 import io.hoist.lt.Plan;
 import io.hoist.lt.ScheduleCompiler;
 import io.hoist.lt.Storage;
-import io.hoist.lt.Tradeoffs;
+import io.hoist.lt.planning.Tradeoffs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;

@@ -84,7 +84,7 @@ public final class CountingInterpreter {
     }
 
     /** §6.2: C_T = (N/2)·log2 N per limb (I)NTT. */
-    static double transformMults(LimbLayout lay) {
+    public static double transformMults(LimbLayout lay) {
         return (lay.n() / 2.0) * lay.logN();
     }
 

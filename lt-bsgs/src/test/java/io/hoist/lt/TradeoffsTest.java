@@ -3,6 +3,9 @@ package io.hoist.lt;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.hoist.ckks.Progress;
+import io.hoist.lt.planning.BudgetPlanner;
+import io.hoist.lt.planning.CostModel;
+import io.hoist.lt.planning.Tradeoffs;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

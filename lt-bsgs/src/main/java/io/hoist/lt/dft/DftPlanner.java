@@ -5,10 +5,10 @@ import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.lt.Algorithm;
-import io.hoist.lt.JointPlanner;
 import io.hoist.lt.Objective;
 import io.hoist.lt.Plan;
 import io.hoist.lt.Storage;
+import io.hoist.lt.planning.JointPlanner;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -21,7 +21,7 @@ import java.util.Set;
  * rotation keys — the fewest keys in the union (conjugation included), or the fewest modular
  * multiplications with the union within a key budget.
  *
- * <p>The joint search is {@link io.hoist.lt.JointPlanner}'s branch and bound over each matrix's
+ * <p>The joint search is {@link io.hoist.lt.planning.JointPlanner}'s branch and bound over each matrix's
  * non-dominated splits, with Galois elements as keys and the §6.2 multiplications as cost.
  */
 public final class DftPlanner {

@@ -1,5 +1,13 @@
-package io.hoist.lt;
+package io.hoist.lt.planning;
 
+import io.hoist.lt.Algorithm;
+import io.hoist.lt.LatencyModel;
+import io.hoist.lt.LimbLayout;
+import io.hoist.lt.LtProgram;
+import io.hoist.lt.Plan;
+import io.hoist.lt.ScheduleCompiler;
+import io.hoist.lt.Storage;
+import io.hoist.lt.WorkingSetTooSmallException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

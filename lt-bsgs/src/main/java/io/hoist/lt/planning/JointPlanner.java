@@ -1,5 +1,6 @@
-package io.hoist.lt;
+package io.hoist.lt.planning;
 
+import io.hoist.lt.Plan;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongAVLTreeSet;
 import java.util.ArrayList;

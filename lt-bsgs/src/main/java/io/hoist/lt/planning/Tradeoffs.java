@@ -1,7 +1,17 @@
-package io.hoist.lt;
+package io.hoist.lt.planning;
 
 import com.google.common.collect.ImmutableList;
 import io.hoist.ckks.Progress;
+import io.hoist.lt.Algorithm;
+import io.hoist.lt.Cost;
+import io.hoist.lt.CountingInterpreter;
+import io.hoist.lt.LatencyModel;
+import io.hoist.lt.LimbLayout;
+import io.hoist.lt.LtProgram;
+import io.hoist.lt.Plan;
+import io.hoist.lt.ScheduleCompiler;
+import io.hoist.lt.Storage;
+import io.hoist.lt.WorkingSetTooSmallException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

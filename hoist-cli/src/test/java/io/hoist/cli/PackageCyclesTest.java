@@ -1,0 +1,125 @@
+package io.hoist.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No package of the project depends on another that depends back on it, and the modules' main code
+ * keeps the layering of docs/architecture.md. The graph is read from the main sources' imports:
+ * Error Prone's UnnecessarilyFullyQualified (an error in this build) leaves no inline qualified
+ * names, so the imports are every cross-package reference.
+ */
+class PackageCyclesTest {
+    private static final Pattern PACKAGE = Pattern.compile("^package ([\\w.]+);", Pattern.MULTILINE);
+    private static final Pattern IMPORT =
+            Pattern.compile("^import (?:static )?((?:io\\.hoist)(?:\\.[a-z]\\w*)*)\\.[A-Z]", Pattern.MULTILINE);
+
+    static Map<String, Set<String>> graph() throws IOException {
+        Map<String, Set<String>> edges = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(Path.of(".."))) {
+            for (Path f : files.filter(
+                            p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/java/"))
+                    .toList()) {
+                String s = Files.readString(f);
+                Matcher pm = PACKAGE.matcher(s);
+                if (!pm.find()) continue;
+                String pkg = pm.group(1);
+                Set<String> out = edges.computeIfAbsent(pkg, k -> new TreeSet<>());
+                Matcher im = IMPORT.matcher(s);
+                while (im.find()) if (!im.group(1).equals(pkg)) out.add(im.group(1));
+            }
+        }
+        return edges;
+    }
+
+    /** The strongly connected components with more than one package (Tarjan). */
+    static List<Set<String>> cycles(Map<String, Set<String>> g) {
+        Map<String, Integer> index = new HashMap<>(), low = new HashMap<>();
+        Deque<String> stack = new ArrayDeque<>();
+        Set<String> onStack = new TreeSet<>();
+        List<Set<String>> out = new ArrayList<>();
+        int[] next = {0};
+        for (String v : g.keySet()) if (!index.containsKey(v)) strong(v, g, index, low, stack, onStack, out, next);
+        return out;
+    }
+
+    private static void strong(
+            String v,
+            Map<String, Set<String>> g,
+            Map<String, Integer> index,
+            Map<String, Integer> low,
+            Deque<String> stack,
+            Set<String> onStack,
+            List<Set<String>> out,
+            int[] next) {
+        index.put(v, next[0]);
+        low.put(v, next[0]++);
+        stack.push(v);
+        onStack.add(v);
+        for (String w : g.getOrDefault(v, Set.of())) {
+            if (!index.containsKey(w)) {
+                strong(w, g, index, low, stack, onStack, out, next);
+                low.put(v, Math.min(low.get(v), low.get(w)));
+            } else if (onStack.contains(w)) {
+                low.put(v, Math.min(low.get(v), index.get(w)));
+            }
+        }
+        if (low.get(v).equals(index.get(v))) {
+            Set<String> c = new TreeSet<>();
+            String w;
+            do {
+                w = stack.pop();
+                onStack.remove(w);
+                c.add(w);
+            } while (!w.equals(v));
+            if (c.size() > 1) out.add(c);
+        }
+    }
+
+    @Test
+    void noPackageCycleAndTheLayersPointDown() throws IOException {
+        Map<String, Set<String>> g = graph();
+        assertTrue(
+                g.containsKey("io.hoist.lt") && g.containsKey("io.hoist.ring"),
+                "the sources were found: " + g.keySet());
+        assertEquals(List.of(), cycles(g), "package cycles");
+        for (String low : List.of("io.hoist.math", "io.hoist.ring", "io.hoist.ckks", "io.hoist.ckks.io")) {
+            for (String dep : g.getOrDefault(low, Set.of())) {
+                assertTrue(
+                        !dep.startsWith("io.hoist.lt")
+                                && !dep.startsWith("io.hoist.keygen")
+                                && !dep.startsWith("io.hoist.cli"),
+                        low + " -> " + dep);
+            }
+        }
+        assertTrue(
+                g.get("io.hoist.lt").stream().noneMatch(d -> d.startsWith("io.hoist.keygen")),
+                "lt-bsgs main code uses no key generator");
+        assertTrue(
+                g.get("io.hoist.spark").stream()
+                        .noneMatch(d -> d.startsWith("io.hoist.cli") || d.startsWith("io.hoist.bench")),
+                "the Spark library needs no CLI");
+    }
+
+    @Test
+    void aCycleIsFound() {
+        assertEquals(List.of(Set.of("a", "b")), cycles(Map.of("a", Set.of("b"), "b", Set.of("a", "c"), "c", Set.of())));
+    }
+}
