@@ -46,11 +46,38 @@ public final class Prng {
         return new Prng(newSeed(), 0);
     }
 
-    /** 32 bytes from {@link SecureRandom}. */
+    /** 32 bytes from {@link SecureRandom} (from the deterministic test stream while one is installed). */
     public static byte[] newSeed() {
         byte[] s = new byte[SEED_BYTES];
-        SECURE.nextBytes(s);
+        Prng test = testSeeds;
+        if (test == null) {
+            SECURE.nextBytes(s);
+            return s;
+        }
+        synchronized (test) {
+            for (int i = 0; i < SEED_BYTES; i += 8) {
+                long x = test.nextLong();
+                for (int k = 0; k < 8; k++) s[i + k] = (byte) (x >>> (8 * k));
+            }
+        }
         return s;
+    }
+
+    private static volatile Prng testSeeds;
+
+    /**
+     * For tests that freeze the wire format (golden digests) only: until the returned handle is
+     * closed, every seed this JVM draws — secret keys, noise, uniform parts, seeded ciphertexts —
+     * comes from the AES-CTR stream of {@code seed}, so the same calls give the same bytes. Keys
+     * made meanwhile are known to anyone who knows the seed: never use them. One at a time.
+     */
+    public static AutoCloseable insecureDeterministicSeedsForTesting(long seed) {
+        byte[] key = ByteBuffer.allocate(SEED_BYTES).putLong(seed).array();
+        synchronized (Prng.class) {
+            if (testSeeds != null) throw new IllegalStateException("deterministic test seeds are installed already");
+            testSeeds = new Prng(key, 0x7e57L);
+        }
+        return () -> testSeeds = null;
     }
 
     public long nextLong() {

@@ -15,11 +15,13 @@ public final class Sampler {
         double bound = 6 * sigma;
         for (int i = 0; i < n; i += 2) {
             double g0, g1;
-            do { // Box–Muller pair; resample the (rare) pair with a value past the bound
+            // Box–Muller pair; resample the (rare) pair with a value past the bound. StrictMath: the
+            // same stream gives the same noise on every JVM and CPU (the format-freeze digests rely on it)
+            do {
                 double u1 = prng.nextDouble(), u2 = prng.nextDouble();
-                double r = Math.sqrt(-2 * Math.log(1 - u1)) * sigma;
-                g0 = r * Math.cos(2 * Math.PI * u2);
-                g1 = r * Math.sin(2 * Math.PI * u2);
+                double r = StrictMath.sqrt(-2 * StrictMath.log(1 - u1)) * sigma;
+                g0 = r * StrictMath.cos(2 * Math.PI * u2);
+                g1 = r * StrictMath.sin(2 * Math.PI * u2);
             } while (Math.abs(g0) > bound || Math.abs(g1) > bound);
             out[i] = Math.round(g0);
             if (i + 1 < n) out[i + 1] = Math.round(g1);

@@ -119,6 +119,34 @@ class PackageCyclesTest {
     }
 
     @Test
+    void everyTypedExceptionIsAHoistException() throws IOException {
+        Pattern ext = Pattern.compile("class (\\w+Exception) extends (\\w+)");
+        Map<String, String> parent = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(Path.of(".."))) {
+            for (Path f : files.filter(p -> p.toString().endsWith("Exception.java")
+                            && p.toString().contains("/src/main/java/"))
+                    .toList()) {
+                Matcher m = ext.matcher(Files.readString(f));
+                if (m.find()) parent.put(m.group(1), m.group(2));
+            }
+        }
+        assertTrue(parent.size() >= 15, "exceptions found: " + parent);
+        for (String e : parent.keySet()) {
+            String p = e;
+            while (parent.containsKey(p)) p = parent.get(p);
+            assertEquals("IllegalArgumentException", p, e + " reaches " + p);
+            assertTrue(
+                    e.equals("HoistException") || reaches(parent, e, "HoistException"),
+                    e + " is not under HoistException");
+        }
+    }
+
+    private static boolean reaches(Map<String, String> parent, String from, String to) {
+        for (String p = parent.get(from); p != null; p = parent.get(p)) if (p.equals(to)) return true;
+        return false;
+    }
+
+    @Test
     void aCycleIsFound() {
         assertEquals(List.of(Set.of("a", "b")), cycles(Map.of("a", Set.of("b"), "b", Set.of("a", "c"), "c", Set.of())));
     }

@@ -35,6 +35,6 @@ public enum Algorithm {
     public static Algorithm parse(String s) {
         String k = s.toLowerCase(Locale.ROOT).replace('_', '-');
         for (Algorithm a : values()) if (a.cliName.equals(k)) return a;
-        throw new IllegalArgumentException("unknown algorithm '" + s + "'; known: diagonal, bsgs, dh-bsgs, th-bsgs");
+        throw new InvalidTransformException("unknown algorithm '" + s + "'; known: diagonal, bsgs, dh-bsgs, th-bsgs");
     }
 }

@@ -180,7 +180,7 @@ final class BlockExecutor {
         try (ExecState st = new ExecState(ctx, ks, pool, prog, null, keys, null, counters)) {
             int[] ids = ExecState.sumBuffers(prog);
             if (ids.length != sum.polynomialCount())
-                throw new IllegalArgumentException("the partial holds " + sum.polynomialCount()
+                throw new InvalidTransformException("the partial holds " + sum.polynomialCount()
                         + " polynomials, the program sums into " + ids.length);
             for (int i = 0; i < ids.length; i++) st.copyIn(ids[i], sum.sum(i));
             DirectExecutor.runPhases(st, 5, 6);

@@ -89,7 +89,7 @@ public final class BlockLinearTransform {
         int n = re[0].length;
         for (int i = 0; i < m; i++) {
             if (re[i].length != n || (im != null && (im.length != m || im[i].length != n))) {
-                throw new IllegalArgumentException("row " + i + " does not have " + n + " entries");
+                throw new InvalidTransformException("row " + i + " does not have " + n + " entries");
             }
         }
         return fromEntries(m, n, blockDim, (i, j) -> re[i][j], im == null ? null : (i, j) -> im[i][j]);
@@ -194,7 +194,7 @@ public final class BlockLinearTransform {
         Objects.checkIndex(blockCol, blockCols());
         LinearTransform t = source.block(blockRow, blockCol);
         if (t != null && t.dimension() != blockDim) {
-            throw new IllegalArgumentException("block (" + blockRow + ", " + blockCol + ") has dimension "
+            throw new InvalidTransformException("block (" + blockRow + ", " + blockCol + ") has dimension "
                     + t.dimension() + ", expected " + blockDim);
         }
         return t;
@@ -216,17 +216,18 @@ public final class BlockLinearTransform {
     /** x (length cols) cut into the block columns' vectors of b entries, the last zero-padded. */
     public ImmutableList<ComplexVector> splitInput(ComplexVector x) {
         if (x.length() != cols)
-            throw new IllegalArgumentException("input has " + x.length() + " entries, the matrix " + cols + " columns");
+            throw new InvalidTransformException(
+                    "input has " + x.length() + " entries, the matrix " + cols + " columns");
         return split(x, blockCols());
     }
 
     /** One block column's vector (b entries) repeated to fill {@code slots}, ready to encode. */
     public ComplexVector replicate(ComplexVector part, int slots) {
         if (part.length() != blockDim)
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "a block column's vector has " + blockDim + " entries, got " + part.length());
         if (slots % blockDim != 0)
-            throw new IllegalArgumentException("block dimension " + blockDim + " does not divide " + slots + " slots");
+            throw new InvalidTransformException("block dimension " + blockDim + " does not divide " + slots + " slots");
         double[] a = new double[slots], c = new double[slots];
         for (int t = 0; t < slots; t++) {
             a[t] = part.re(t % blockDim);
@@ -238,7 +239,7 @@ public final class BlockLinearTransform {
     /** The output vector (length rows) from the block rows' vectors (their first b entries). */
     public ComplexVector joinOutput(List<ComplexVector> parts) {
         if (parts.size() != blockRows())
-            throw new IllegalArgumentException(parts.size() + " output parts for " + blockRows() + " block rows");
+            throw new InvalidTransformException(parts.size() + " output parts for " + blockRows() + " block rows");
         double[] a = new double[rows], c = new double[rows];
         for (int i = 0; i < rows; i++) {
             ComplexVector p = parts.get(i / blockDim);

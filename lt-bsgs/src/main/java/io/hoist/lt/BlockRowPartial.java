@@ -115,7 +115,7 @@ public final class BlockRowPartial {
             first.checkCompatible(o);
             for (int c : o.columns) {
                 if (!cols.add(c))
-                    throw new IllegalArgumentException("block row " + first.blockRow + ": column " + c
+                    throw new InvalidTransformException("block row " + first.blockRow + ": column " + c
                             + " is in two partials (it would be counted twice)");
             }
             for (int i = 0; i < acc.length; i++) {
@@ -137,10 +137,10 @@ public final class BlockRowPartial {
     private void checkCompatible(BlockRowPartial o) {
         if (!o.params.equals(params)) throw new ParameterMismatchException("partials made under other parameters");
         if (o.blockRow != blockRow)
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "partials of block rows " + blockRow + " and " + o.blockRow + " do not add up");
         if (!o.plan.equals(plan) || o.level != level) {
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "block row " + blockRow + ": partials of other plans or levels (" + plan.describe() + " at level "
                             + level + " vs " + o.plan.describe() + " at level " + o.level + ")");
         }
@@ -148,11 +148,11 @@ public final class BlockRowPartial {
             throw new ScaleMismatchException(
                     "block row " + blockRow + ": partials with scales " + scale + " and " + o.scale);
         if (o.sums.length != sums.length)
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "partials with " + sums.length + " and " + o.sums.length + " polynomials");
         for (int i = 0; i < sums.length; i++) {
             if ((o.sums[i].p() == null) != (sums[i].p() == null) || o.sums[i].domain() != sums[i].domain()) {
-                throw new IllegalArgumentException("block row " + blockRow + ": polynomial " + i
+                throw new InvalidTransformException("block row " + blockRow + ": polynomial " + i
                         + " has another shape or domain in the two partials");
             }
         }

@@ -34,10 +34,10 @@ public final class LinearTransform {
      */
     static LinearTransform ofDiagonals(int n, Int2ObjectAVLTreeMap<ComplexVector> diagonals) {
         if (Integer.bitCount(n) != 1 || diagonals.isEmpty())
-            throw new IllegalArgumentException("a power-of-two dimension and at least one diagonal, got " + n);
+            throw new InvalidTransformException("a power-of-two dimension and at least one diagonal, got " + n);
         for (var e : diagonals.int2ObjectEntrySet()) {
             if (e.getIntKey() < 0 || e.getIntKey() >= n || e.getValue().length() != n)
-                throw new IllegalArgumentException(
+                throw new InvalidTransformException(
                         "diagonal " + e.getIntKey() + " of " + e.getValue().length() + " entries in dimension " + n);
         }
         return new LinearTransform(n, n, diagonals);
@@ -45,7 +45,7 @@ public final class LinearTransform {
 
     /** The power of two a d×d matrix is padded to (d itself when it is one). */
     public static int paddedDimension(int d) {
-        if (d < 1) throw new IllegalArgumentException("dimension must be positive: " + d);
+        if (d < 1) throw new InvalidTransformException("dimension must be positive: " + d);
         if (d > 1 << 30) throw new SizeLimitException("dimension " + d + " pads past 2^30");
         return Integer.highestOneBit(d) == d ? d : Integer.highestOneBit(d) << 1;
     }
@@ -56,7 +56,7 @@ public final class LinearTransform {
         int d = re.length;
         for (int i = 0; i < d; i++) {
             if (re[i].length != d || (im != null && im[i].length != d))
-                throw new IllegalArgumentException("matrix is not square: row " + i);
+                throw new InvalidTransformException("matrix is not square: row " + i);
         }
         int n = paddedDimension(d);
         Int2ObjectAVLTreeMap<ComplexVector> diags = new Int2ObjectAVLTreeMap<>();
@@ -86,16 +86,16 @@ public final class LinearTransform {
     public static LinearTransform fromDiagonals(int d, Map<Integer, ComplexVector> diagonals) {
         Objects.requireNonNull(diagonals, "diagonals is null");
         int n = paddedDimension(d);
-        if (diagonals.isEmpty()) throw new IllegalArgumentException("a transform needs at least one diagonal");
+        if (diagonals.isEmpty()) throw new InvalidTransformException("a transform needs at least one diagonal");
         Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
         Set<Integer> seen = new HashSet<>();
         for (var e : diagonals.entrySet()) {
             ComplexVector v = Objects.requireNonNull(e.getValue(), "diagonal " + e.getKey());
             if (v.length() > d)
-                throw new IllegalArgumentException(
+                throw new InvalidTransformException(
                         "diagonal " + e.getKey() + " has " + v.length() + " entries, dimension is " + d);
             int r = Math.floorMod(e.getKey(), d);
-            if (!seen.add(r)) throw new IllegalArgumentException("two diagonals map to index " + r + " mod " + d);
+            if (!seen.add(r)) throw new InvalidTransformException("two diagonals map to index " + r + " mod " + d);
             for (int t = 0; t < v.length(); t++) {
                 if (v.re(t) == 0 && v.im(t) == 0) continue;
                 int padded = t + r < d ? r : Math.floorMod(r - d, n);
@@ -119,7 +119,7 @@ public final class LinearTransform {
     public static LinearTransform product(LinearTransform a, LinearTransform b) {
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(b, "b is null");
-        if (a.n != b.n) throw new IllegalArgumentException("dimensions differ: " + a.n + " and " + b.n);
+        if (a.n != b.n) throw new InvalidTransformException("dimensions differ: " + a.n + " and " + b.n);
         int n = a.n;
         Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
         for (var ea : a.diagonals.int2ObjectEntrySet()) {
@@ -151,7 +151,7 @@ public final class LinearTransform {
     public LinearTransform rowScaled(ComplexVector mask) {
         Objects.requireNonNull(mask, "mask is null");
         if (mask.length() != n)
-            throw new IllegalArgumentException("mask of length " + mask.length() + " for dimension " + n);
+            throw new InvalidTransformException("mask of length " + mask.length() + " for dimension " + n);
         Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
         for (var e : diagonals.int2ObjectEntrySet()) {
             ComplexVector m = e.getValue().mul(mask);
@@ -168,7 +168,7 @@ public final class LinearTransform {
      */
     public LinearTransform periodicExtension(int dimension) {
         if (dimension % n != 0 || Integer.bitCount(dimension) != 1)
-            throw new IllegalArgumentException("dimension " + dimension + " is not a power-of-two multiple of " + n);
+            throw new InvalidTransformException("dimension " + dimension + " is not a power-of-two multiple of " + n);
         Int2ObjectAVLTreeMap<ComplexVector> d = new Int2ObjectAVLTreeMap<>();
         for (var e : diagonals.int2ObjectEntrySet()) d.put(e.getIntKey(), replicate(e.getValue(), dimension));
         return new LinearTransform(dimension, dimension, d);
@@ -220,7 +220,7 @@ public final class LinearTransform {
     public ComplexVector replicate(ComplexVector x, int slots) {
         Objects.requireNonNull(x, "x is null");
         if (slots % n != 0)
-            throw new IllegalArgumentException("transform dimension " + n + " does not divide " + slots + " slots");
+            throw new InvalidTransformException("transform dimension " + n + " does not divide " + slots + " slots");
         ComplexVector xs = pad(x, n);
         double[] a = new double[slots], b = new double[slots];
         for (int t = 0; t < slots; t++) {
@@ -232,7 +232,7 @@ public final class LinearTransform {
 
     static ComplexVector pad(ComplexVector x, int n) {
         if (x.length() > n)
-            throw new IllegalArgumentException("vector of length " + x.length() + " exceeds the dimension " + n);
+            throw new InvalidTransformException("vector of length " + x.length() + " exceeds the dimension " + n);
         double[] a = new double[n], b = new double[n];
         System.arraycopy(x.re(), 0, a, 0, x.length());
         System.arraycopy(x.im(), 0, b, 0, x.length());

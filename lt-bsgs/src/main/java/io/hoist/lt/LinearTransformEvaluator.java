@@ -157,7 +157,7 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(plan, "plan is null");
         Objects.requireNonNull(storage, "storage is null");
         if (plan.dimension() != t.dimension() || !plan.indices().equals(t.diagonalIndices())) {
-            throw new IllegalArgumentException("plan " + plan + " was made for another transform than " + t);
+            throw new InvalidTransformException("plan " + plan + " was made for another transform than " + t);
         }
         checkEncode(t.dimension(), level, scale, rescale);
         return encodeDiagonals(t, plan, level, storage, scale, rescale, progress, null);
@@ -165,7 +165,7 @@ public final class LinearTransformEvaluator {
 
     private void checkEncode(int dimension, int level, double scale, boolean rescale) {
         if (params.slots() % dimension != 0) {
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "transform dimension " + dimension + " does not divide the " + params.slots() + " slots");
         }
         if (level < (rescale ? 1 : 0) || level > params.maxLevel()) {
@@ -240,11 +240,11 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(plan, "plan is null");
         Objects.requireNonNull(storage, "storage is null");
         if (plan.dimension() != t.blockDimension()) {
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "plan " + plan + " has dimension " + plan.dimension() + ", the blocks " + t.blockDimension());
         }
         if (plan.algorithm() == Algorithm.BSGS)
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "block products hoist each input's rotations and need diagonal, dh-bsgs or th-bsgs, not bsgs");
         double scale = params.q(level);
         checkEncode(t.blockDimension(), level, scale, true);
@@ -256,7 +256,7 @@ public final class LinearTransformEvaluator {
                 LinearTransform b = t.block(br, bc);
                 if (b != null) {
                     if (!plan.indices().containsAll(b.diagonalIndices())) {
-                        throw new IllegalArgumentException("block (" + br + ", " + bc + ") has diagonals outside plan "
+                        throw new InvalidTransformException("block (" + br + ", " + bc + ") has diagonals outside plan "
                                 + plan + ": make the plan for the union of the blocks' diagonals");
                     }
                     blocks[br][bc] = encodeDiagonals(b, plan, level, storage, scale, true, Progress.NONE, program);
@@ -332,7 +332,7 @@ public final class LinearTransformEvaluator {
         check(ct, et);
         if (et.plan().algorithm() == Algorithm.BSGS) {
             if (schedule instanceof Schedule.Phased)
-                throw new IllegalArgumentException(
+                throw new InvalidTransformException(
                         "BSGS runs full rotations over Q and has no phased schedule; use Schedule.direct()");
             OpCounters c = ctx.counters().child();
             Ciphertext y = evaluateBsgs(ct, et, c);
@@ -342,7 +342,7 @@ public final class LinearTransformEvaluator {
         try (ExecState st = new ExecState(ctx, ks, pool, et.program(), et, keys, ct)) {
             if (schedule instanceof Schedule.Phased ph) {
                 if (!et.rescales())
-                    throw new IllegalArgumentException(
+                    throw new InvalidTransformException(
                             "a transform sharing its level (no rescale) runs on the direct schedule only");
                 Grouping g = ph.grouping();
                 if (g != null) checkBudget(et, g, ph.budgetBytes()); // the compiler's groupings fit by construction
@@ -452,7 +452,7 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(ebt, "ebt is null");
         Objects.requireNonNull(schedule, "schedule");
         if (inputs.size() != ebt.blockCols()) {
-            throw new IllegalArgumentException(inputs.size() + " input ciphertexts for " + ebt.blockCols()
+            throw new InvalidTransformException(inputs.size() + " input ciphertexts for " + ebt.blockCols()
                     + " block columns (" + ebt.cols() + " columns in blocks of " + ebt.blockDimension() + ")");
         }
         double scale = checkBlockInputs(inputs, ebt);
@@ -491,10 +491,10 @@ public final class LinearTransformEvaluator {
     public BlockPartialEvaluation evaluatePartial(SortedMap<Integer, Ciphertext> inputs, EncodedBlockTransform ebt) {
         Objects.requireNonNull(inputs, "inputs is null");
         Objects.requireNonNull(ebt, "ebt is null");
-        if (inputs.isEmpty()) throw new IllegalArgumentException("no input ciphertexts");
+        if (inputs.isEmpty()) throw new InvalidTransformException("no input ciphertexts");
         for (int bc : inputs.keySet()) {
             if (bc < 0 || bc >= ebt.blockCols())
-                throw new IllegalArgumentException("block column " + bc + " outside [0, " + ebt.blockCols() + ")");
+                throw new InvalidTransformException("block column " + bc + " outside [0, " + ebt.blockCols() + ")");
         }
         double scale = checkBlockInputs(List.copyOf(inputs.values()), ebt);
         OpCounters c = ctx.counters().child();

@@ -45,7 +45,7 @@ public final class PhaseModel {
             case TH_BSGS -> new PhaseModel(layout, storage, s[0], s[1], s[2]);
             case DH_BSGS -> new PhaseModel(layout, storage, s[0], 1, s[1]);
             case DIAGONAL -> new PhaseModel(layout, storage, plan.dimension(), 1, 1);
-            case BSGS -> throw new IllegalArgumentException("BSGS has no six-phase schedule");
+            case BSGS -> throw new InvalidTransformException("BSGS has no six-phase schedule");
         };
     }
 
@@ -190,7 +190,7 @@ public final class PhaseModel {
                 long l = Math.min(g.l6(), out);
                 b.peak(6, (2L * alpha() + 4 + 5 * l) * lb);
             }
-            default -> throw new IllegalArgumentException("phases are 1 … 6: " + p);
+            default -> throw new InvalidTransformException("phases are 1 … 6: " + p);
         }
     }
 }

@@ -122,22 +122,22 @@ public final class Plan {
         Objects.requireNonNull(indexSet, "indexSet is null");
         IntSortedSet indices = new IntAVLTreeSet(indexSet);
         if (Integer.bitCount(n) != 1)
-            throw new IllegalArgumentException("transform dimension must be a power of two after padding: " + n);
-        if (indices.isEmpty()) throw new IllegalArgumentException("no diagonals");
+            throw new InvalidTransformException("transform dimension must be a power of two after padding: " + n);
+        if (indices.isEmpty()) throw new InvalidTransformException("no diagonals");
         if (indices.firstInt() < 0 || indices.lastInt() >= n)
-            throw new IllegalArgumentException("diagonal indices must lie in [0, " + n + ")");
+            throw new InvalidTransformException("diagonal indices must lie in [0, " + n + ")");
         int[] s = algorithm == Algorithm.DIAGONAL && split.length == 0 ? new int[] {n} : split;
         if (s.length != algorithm.splitParts()) {
-            throw new IllegalArgumentException(algorithm.cliName() + " takes a split of " + algorithm.splitParts()
+            throw new InvalidTransformException(algorithm.cliName() + " takes a split of " + algorithm.splitParts()
                     + " factors, got " + Arrays.toString(split));
         }
         long prod = 1;
         for (int f : s) {
-            if (f < 1) throw new IllegalArgumentException("split factors must be ≥ 1: " + Arrays.toString(s));
+            if (f < 1) throw new InvalidTransformException("split factors must be ≥ 1: " + Arrays.toString(s));
             prod *= f;
         }
         if (prod != n)
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "split " + Arrays.toString(s) + " multiplies to " + prod + ", not the dimension " + n);
         return new Plan(algorithm, n, s, indices);
     }
@@ -180,7 +180,7 @@ public final class Plan {
             }
         }
         if (best == null)
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "no split of " + n + " fits a budget of " + keyBudget + " rotation keys");
         return best;
     }
@@ -302,7 +302,7 @@ public final class Plan {
     public ImmutableSortedSet<Long> rotationKeys(CkksParameters params) {
         Objects.requireNonNull(params, "params is null");
         if (params.slots() % n != 0) {
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "transform dimension " + n + " does not divide the " + params.slots() + " slots");
         }
         LongAVLTreeSet gs = new LongAVLTreeSet();

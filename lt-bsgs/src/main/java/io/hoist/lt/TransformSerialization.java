@@ -104,10 +104,10 @@ public final class TransformSerialization {
     /** A compact transform (one signed word per coefficient) with its plan. */
     public static byte[] write(EncodedTransform et) {
         if (et.storage() != Storage.COMPACT)
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "only compact transforms are stored (precomputed ones are D times larger; encode them from the compact form)");
         if (!et.rescales())
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "format version 1 stores rescaling transforms only (plaintext scale q_ℓ); this one shares its level");
         CkksParameters p = et.params();
         byte[] plan = planBody(et.plan());

@@ -12,6 +12,7 @@ import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.WrongOperandException;
 import io.hoist.lt.EncodedTransform;
 import io.hoist.lt.Evaluation;
+import io.hoist.lt.InvalidTransformException;
 import io.hoist.lt.LinearTransformEvaluator;
 import io.hoist.lt.Schedule;
 import io.hoist.lt.Storage;
@@ -114,7 +115,7 @@ public final class DftEvaluator {
 
     private static void requireKind(EncodedDft e, HomomorphicDft.Kind kind) {
         if (e.dft().kind() != kind)
-            throw new IllegalArgumentException("expected an encoded " + kind.label() + ", got " + e.dft());
+            throw new InvalidTransformException("expected an encoded " + kind.label() + ", got " + e.dft());
     }
 
     /** Sums of several count maps. */

@@ -6,6 +6,7 @@ import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.KeySizes;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.lt.Cost;
+import io.hoist.lt.InvalidTransformException;
 import io.hoist.lt.Plan;
 import io.hoist.lt.Storage;
 import java.util.Collection;
@@ -21,9 +22,9 @@ public record DftPlan(HomomorphicDft dft, CkksParameters params, ImmutableList<P
     public DftPlan {
         plans = ImmutableList.copyOf(plans);
         if (plans.size() != dft.depth())
-            throw new IllegalArgumentException(dft.depth() + " matrices but " + plans.size() + " plans");
+            throw new InvalidTransformException(dft.depth() + " matrices but " + plans.size() + " plans");
         if (params.slots() != dft.ciphertextSlots() || params.logN() != dft.logN()) {
-            throw new IllegalArgumentException(dft + " needs logN " + dft.logN() + " and " + dft.ciphertextSlots()
+            throw new InvalidTransformException(dft + " needs logN " + dft.logN() + " and " + dft.ciphertextSlots()
                     + " slots; the parameters have logN " + params.logN() + " and " + params.slots() + " slots");
         }
         if (dft.levels().get(0) > params.maxLevel()) {
@@ -34,7 +35,7 @@ public record DftPlan(HomomorphicDft dft, CkksParameters params, ImmutableList<P
             Plan p = plans.get(i);
             var m = dft.matrices().get(i);
             if (p.dimension() != m.dimension() || !p.indices().equals(m.diagonalIndices())) {
-                throw new IllegalArgumentException("plan " + i + " (" + p + ") was made for another matrix than " + m);
+                throw new InvalidTransformException("plan " + i + " (" + p + ") was made for another matrix than " + m);
             }
         }
     }

@@ -2,13 +2,14 @@ package io.hoist.lt.dft;
 
 import com.google.common.collect.ImmutableList;
 import io.hoist.lt.EncodedTransform;
+import io.hoist.lt.InvalidTransformException;
 
 /** A {@link DftPlan}'s matrices encoded at their levels, ready to evaluate. Immutable. */
 public record EncodedDft(DftPlan plan, ImmutableList<EncodedTransform> matrices) {
     public EncodedDft {
         matrices = ImmutableList.copyOf(matrices);
         if (matrices.size() != plan.plans().size())
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     plan.plans().size() + " plans but " + matrices.size() + " encoded matrices");
     }
 

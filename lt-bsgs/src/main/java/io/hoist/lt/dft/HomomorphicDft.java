@@ -5,6 +5,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.SpecialFft;
+import io.hoist.lt.InvalidTransformException;
 import io.hoist.lt.LinearTransform;
 import it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap;
 import it.unimi.dsi.fastutil.ints.IntAVLTreeSet;
@@ -94,7 +95,7 @@ public final class HomomorphicDft {
     }
 
     private static int[] ones(int depth) {
-        if (depth < 1) throw new IllegalArgumentException("depth must be at least 1, got " + depth);
+        if (depth < 1) throw new InvalidTransformException("depth must be at least 1, got " + depth);
         int[] a = new int[depth];
         Arrays.fill(a, 1);
         return a;
@@ -104,14 +105,14 @@ public final class HomomorphicDft {
         int depth = 0;
         for (int k : matricesPerLevel) {
             if (k < 1)
-                throw new IllegalArgumentException(
+                throw new InvalidTransformException(
                         "every level holds at least one matrix: " + Arrays.toString(matricesPerLevel));
             depth += k;
         }
         check(logN, logSlots, depth);
         int levelsUsed = matricesPerLevel.length;
         if (topLevel - levelsUsed + 1 < 1) {
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     kind.label() + " on " + levelsUsed + " levels from level " + topLevel + " would leave level "
                             + (topLevel - levelsUsed) + "; it needs a ciphertext level of at least " + levelsUsed);
         }
@@ -147,10 +148,10 @@ public final class HomomorphicDft {
     private static void check(int logN, int logSlots, int depth) {
         Preconditions.checkArgument(logN >= 2, "logN must be at least 2, got %s", logN);
         if (logSlots < 1 || logSlots > logN - 1)
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "logSlots must be in [1, logN − 1 = " + (logN - 1) + "], got " + logSlots);
         if (depth < 1 || depth > logSlots)
-            throw new IllegalArgumentException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
+            throw new InvalidTransformException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
     }
 
     /**
@@ -242,7 +243,7 @@ public final class HomomorphicDft {
      */
     public static ImmutableList<ImmutableSortedSet<Integer>> indexSets(int logSlots, int depth, Kind kind) {
         if (depth < 1 || depth > logSlots)
-            throw new IllegalArgumentException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
+            throw new InvalidTransformException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
         int n = 1 << logSlots;
         int[] merge = mergeChain(logSlots, depth, kind);
         ImmutableList.Builder<ImmutableSortedSet<Integer>> out = ImmutableList.builder();
@@ -271,7 +272,7 @@ public final class HomomorphicDft {
     public double[] coefficientLayout(double[] t) {
         int n2 = 2 << logSlots, gap = (1 << logN) / n2;
         if (t.length != n2)
-            throw new IllegalArgumentException(
+            throw new InvalidTransformException(
                     "expected " + n2 + " values for 2^" + logSlots + " slots, got " + t.length);
         double[] c = new double[1 << logN];
         for (int k = 0; k < n2; k++) c[k * gap] = t[k];
@@ -282,7 +283,8 @@ public final class HomomorphicDft {
     public double[] valuesOf(double[] coefficients) {
         int n2 = 2 << logSlots, gap = (1 << logN) / n2;
         if (coefficients.length != 1 << logN)
-            throw new IllegalArgumentException("expected " + (1 << logN) + " coefficients, got " + coefficients.length);
+            throw new InvalidTransformException(
+                    "expected " + (1 << logN) + " coefficients, got " + coefficients.length);
         double[] t = new double[n2];
         for (int k = 0; k < n2; k++) t[k] = coefficients[k * gap];
         return t;
@@ -294,7 +296,7 @@ public final class HomomorphicDft {
      */
     public ImmutableList<ComplexVector> expectedSlots(double[] t) {
         int n = 1 << logSlots;
-        if (t.length != 2 * n) throw new IllegalArgumentException("expected " + 2 * n + " values, got " + t.length);
+        if (t.length != 2 * n) throw new InvalidTransformException("expected " + 2 * n + " values, got " + t.length);
         double[] lo = new double[n], hi = new double[n];
         for (int j = 0; j < n; j++) {
             int b = SpecialFft.bitReverse(j, logSlots);

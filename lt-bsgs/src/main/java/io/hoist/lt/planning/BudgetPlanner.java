@@ -1,6 +1,7 @@
 package io.hoist.lt.planning;
 
 import io.hoist.lt.Algorithm;
+import io.hoist.lt.InvalidTransformException;
 import io.hoist.lt.LatencyModel;
 import io.hoist.lt.LimbLayout;
 import io.hoist.lt.LtProgram;
@@ -59,7 +60,7 @@ public final class BudgetPlanner {
             CostModel model,
             Storage storage) {
         if (dims.size() != indices.size() || dims.isEmpty())
-            throw new IllegalArgumentException(dims.size() + " dimensions for " + indices.size() + " index sets");
+            throw new InvalidTransformException(dims.size() + " dimensions for " + indices.size() + " index sets");
         if (budget instanceof WorkingSet ws) {
             List<Plan> out = new ArrayList<>();
             for (int i = 0; i < dims.size(); i++)

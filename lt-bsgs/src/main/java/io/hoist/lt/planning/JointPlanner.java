@@ -1,5 +1,6 @@
 package io.hoist.lt.planning;
 
+import io.hoist.lt.InvalidTransformException;
 import io.hoist.lt.Plan;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongAVLTreeSet;
@@ -50,20 +51,20 @@ public final class JointPlanner {
     public static Choice choose(List<List<Candidate>> perMatrix, long[] fixed, int budget, boolean keysFirst) {
         List<Slot> slots = new ArrayList<>();
         for (List<Candidate> c : perMatrix) {
-            if (c.isEmpty()) throw new IllegalArgumentException("a matrix has no candidate plan");
+            if (c.isEmpty()) throw new InvalidTransformException("a matrix has no candidate plan");
             slots.add(new Slot(nonDominated(c)));
         }
         int floor = fixed.length; // every matrix needs at least its own fewest keys
         for (Slot sl : slots) floor = Math.max(floor, fixed.length + sl.cands.get(0).keys.length);
         if (floor > budget) {
-            throw new IllegalArgumentException("no choice of splits keeps the union of rotation keys within " + budget
+            throw new InvalidTransformException("no choice of splits keeps the union of rotation keys within " + budget
                     + " (at least " + floor + " are needed)");
         }
         Search s = new Search(slots, fixed, budget, keysFirst);
         s.run();
         if (s.best == null) {
             Search least = s.smallestUnion();
-            throw new IllegalArgumentException("no choice of splits keeps the union of rotation keys within " + budget
+            throw new InvalidTransformException("no choice of splits keeps the union of rotation keys within " + budget
                     + (s.exact ? "" : " found within the search limit") + " (the smallest union "
                     + (least.exact ? "is " : "found is ") + least.bestKeys + ")");
         }

@@ -5,6 +5,7 @@ import io.hoist.ckks.Progress;
 import io.hoist.lt.Algorithm;
 import io.hoist.lt.Cost;
 import io.hoist.lt.CountingInterpreter;
+import io.hoist.lt.InvalidTransformException;
 import io.hoist.lt.LatencyModel;
 import io.hoist.lt.LimbLayout;
 import io.hoist.lt.LtProgram;
@@ -112,7 +113,7 @@ public final class Tradeoffs {
             LatencyModel model,
             Progress progress) {
         if (n < 2 || Integer.bitCount(n) != 1 || n > lay.n() / 2) {
-            throw new IllegalArgumentException("n must be a power of two in [2, N/2 = " + lay.n() / 2 + "], got " + n);
+            throw new InvalidTransformException("n must be a power of two in [2, N/2 = " + lay.n() / 2 + "], got " + n);
         }
         List<Plan> plans = new ArrayList<>();
         List<Integer> all = new ArrayList<>();

@@ -1,0 +1,61 @@
+package io.hoist.lt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.google.common.hash.Hashing;
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.Prng;
+import io.hoist.ckks.Progress;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The wire format of lt-bsgs's kinds (plan, encoded transform, block row partial) frozen by SHA-256 from fixed seeds. */
+class TransformFormatFreezeTest {
+    static final Map<String, String> GOLDEN = Map.of(
+            "plan", "73b6cb54d55f43da21cf4358215e789fb4b5c173f83782478ca7ec1aec0ba84d",
+            "encodedTransform", "8477309a99d4f0c44f045c0028c0975b8a29f98ec0cce624f54edd2bd5406abb",
+            "blockRowPartial", "f3de97abb663860efe200225bdbb5e90672654d905686b06358fc57a1d5999ca");
+
+    @Test
+    void everyTransformKindHasItsFrozenDigest() throws Exception {
+        Map<String, String> got = new LinkedHashMap<>();
+        try (AutoCloseable seeds = Prng.insecureDeterministicSeedsForTesting(20261201L)) {
+            LtFixture f = new LtFixture(10, new int[] {50, 40, 40}, new int[] {60});
+            LinearTransform t = LtFixture.randomDense(new SplittableRandom(9), 16);
+            Plan plan = Plan.of(t, Algorithm.TH_BSGS, 2, 2, 4);
+            LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, f.keysFor(plan));
+            got.put("plan", sha(TransformSerialization.write(plan)));
+            got.put(
+                    "encodedTransform",
+                    sha(TransformSerialization.write(lte.encode(t, plan, f.params.maxLevel(), Storage.COMPACT))));
+            BlockLinearTransform m = BlockLinearTransform.random(32, 32, 16, 3);
+            EncodedBlockTransform ebt = lte.encode(m, plan, f.params.maxLevel(), Storage.COMPACT, Progress.NONE);
+            SortedMap<Integer, Ciphertext> in = new TreeMap<>();
+            in.put(
+                    0,
+                    f.enc.encrypt(f.encoder.encode(
+                            m.replicate(ComplexVector.random(new SplittableRandom(4), 16), f.params.slots()),
+                            f.params.maxLevel(),
+                            f.params.defaultScale())));
+            got.put(
+                    "blockRowPartial",
+                    sha(TransformSerialization.write(
+                            lte.evaluatePartial(in, ebt).partials().get(0))));
+        }
+        String all = got.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(", "));
+        for (var e : got.entrySet())
+            assertEquals(GOLDEN.get(e.getKey()), e.getValue(), e.getKey() + " digest; this run: " + all);
+    }
+
+    static String sha(byte[] b) {
+        return Hashing.sha256().hashBytes(b).toString();
+    }
+}
