@@ -1,0 +1,141 @@
+package io.hoist.ckks;
+
+import io.hoist.ckks.KeySwitcher.Prepared;
+import io.hoist.ring.BConv;
+import io.hoist.ring.Domain;
+import io.hoist.ring.LimbKernels;
+import io.hoist.ring.LimbPool;
+import io.hoist.ring.NttTables;
+import io.hoist.ring.Op;
+import io.hoist.ring.OpCounters;
+import io.hoist.ring.Parallel;
+import io.hoist.ring.Ring;
+import io.hoist.ring.RnsPoly;
+
+/** Decompose (spec §2.4): every digit of a polynomial converted into QP — the prologue that prepares the digits, the limb-range kernel, and the whole-polynomial form. Reached through {@link KeySwitcher}. */
+final class Decompose {
+    private final CkksContext ctx;
+    private final Ring rq;
+    private final OpCounters counters;
+    private final LimbKernels kernels;
+    private final int n;
+
+    Decompose(CkksContext ctx) {
+        this.ctx = ctx;
+        this.rq = ctx.ringQ();
+        this.counters = ctx.counters();
+        this.kernels = ctx.engine().kernels();
+        this.n = ctx.n();
+    }
+
+    /**
+     * Prologue of Decompose: for every digit t of {@code coeff} (c ∈ R_{Q_ℓ}, coefficient domain)
+     * the prepared conversion of its α_t limbs. Borrowed from {@code pool}; release each when done.
+     */
+    public Prepared[] decomposePrepare(RnsPoly coeff, LimbPool pool, OpCounters c) {
+        if (coeff.domain() != Domain.COEFFICIENT)
+            throw new WrongOperandException("decomposePrepare expects the coefficient form");
+        int level = coeff.level();
+        int beta = ctx.params().beta(level);
+        Prepared[] out = new Prepared[beta];
+        for (int t = 0; t < beta; t++) {
+            int s = ctx.digitStart(t), e = ctx.digitEnd(t, level);
+            long[][] in = new long[e - s][];
+            for (int j = s; j < e; j++) in[j - s] = coeff.limb(j);
+            BConv conv = ctx.decomposeConv(level, t);
+            long[][] y = pool.get(e - s);
+            long[] u = pool.get();
+            conv.prepare(in, y, u, n, c, kernels);
+            out[t] = new Prepared(conv, y, u, t);
+        }
+        return out;
+    }
+
+    /**
+     * QP limbs [from, to) of every digit: digit t's own limbs are copied from {@code ntt} (the input
+     * in the NTT domain) or, if it is null, from {@code coeff} and transformed; the others are
+     * converted from the prepared digit and transformed, one backend call per digit.
+     */
+    public void decomposeLimbs(
+            Prepared[] prep, RnsPoly coeff, RnsPoly ntt, PolyQP[] out, int from, int to, OpCounters c) {
+        int level = coeff.level();
+        int lq = level + 1;
+        for (Prepared pr : prep) {
+            int t = pr.digit;
+            int s = ctx.digitStart(t), e = ctx.digitEnd(t, level), own = e - s;
+            PolyQP d = out[t];
+            long[][] targets = new long[lq - own + ctx.alpha()][];
+            int tFrom = Integer.MAX_VALUE, tTo = Integer.MIN_VALUE;
+            long[][] nttLimbs = new long[to - from][];
+            NttTables[] nttTables = new NttTables[to - from];
+            int nn = 0;
+            for (int j = from; j < to; j++) {
+                if (j >= s && j < e) {
+                    if (ntt != null) {
+                        System.arraycopy(ntt.limb(j), 0, d.limb(j), 0, n);
+                        continue;
+                    }
+                    System.arraycopy(coeff.limb(j), 0, d.limb(j), 0, n);
+                } else {
+                    int ti = j < s ? j : j - own;
+                    targets[ti] = d.limb(j);
+                    tFrom = Math.min(tFrom, ti);
+                    tTo = Math.max(tTo, ti + 1);
+                }
+                nttLimbs[nn] = d.limb(j);
+                nttTables[nn++] = ctx.tablesQP(level, j);
+            }
+            if (tFrom < tTo) pr.conv.convert(pr.y, pr.u, targets, tFrom, tTo, n, c, kernels);
+            ctx.engine().forward(nttLimbs, nttTables, nn, c);
+        }
+    }
+
+    public void release(Prepared[] prep, LimbPool pool) {
+        for (Prepared p : prep) if (p != null) p.release(pool);
+    }
+
+    /**
+     * Decompose(c) into caller-owned digits (β QP polynomials at c's level, NTT domain): the INTT
+     * copy and the prepared digits are borrowed from {@code pool} and returned. Counts one DECOMPOSE.
+     */
+    public void decompose(RnsPoly c, PolyQP[] out, LimbPool pool, OpCounters cnt) {
+        int level = c.level();
+        RnsPoly coeff;
+        RnsPoly ntt;
+        RnsPoly tmp = null;
+        if (c.domain() == Domain.NTT) {
+            tmp = rq.wrap(pool.get(level + 1), Domain.NTT);
+            for (int j = 0; j <= level; j++) System.arraycopy(c.limb(j), 0, tmp.limb(j), 0, n);
+            rq.intt(tmp, cnt);
+            coeff = tmp;
+            ntt = c;
+        } else {
+            coeff = c;
+            ntt = null;
+        }
+        Prepared[] prep = decomposePrepare(coeff, pool, cnt);
+        try {
+            RnsPoly cf = coeff, nt = ntt;
+            Parallel.ranges(
+                    ctx.engine().threads(),
+                    level + 1 + ctx.alpha(),
+                    (from, to) -> decomposeLimbs(prep, cf, nt, out, from, to, cnt));
+        } finally {
+            release(prep, pool);
+            if (tmp != null) pool.put(tmp.limbs());
+        }
+        for (PolyQP d : out) d.setDomain(Domain.NTT);
+        cnt.increment(Op.DECOMPOSE);
+        cnt.add(Op.LIMBS_READ, c.limbCount());
+        cnt.add(Op.LIMBS_WRITTEN, (long) out.length * (level + 1 + ctx.alpha()));
+    }
+
+    /** Decompose(c) of an NTT-domain polynomial into new digits, counted in the engine's counters. */
+    public PolyQP[] decompose(RnsPoly c) {
+        if (c.domain() != Domain.NTT) throw new WrongOperandException("Decompose expects an NTT-domain polynomial");
+        PolyQP[] digits = new PolyQP[ctx.params().beta(c.level())];
+        for (int t = 0; t < digits.length; t++) digits[t] = PolyQP.zero(ctx, c.level(), Domain.NTT);
+        decompose(c, digits, new LimbPool(n), counters);
+        return digits;
+    }
+}

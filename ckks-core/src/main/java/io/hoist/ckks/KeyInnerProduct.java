@@ -1,0 +1,191 @@
+package io.hoist.ckks;
+
+import io.hoist.ring.Automorphism;
+import io.hoist.ring.Domain;
+import io.hoist.ring.LimbKernels;
+import io.hoist.ring.LimbPool;
+import io.hoist.ring.NttPermutation;
+import io.hoist.ring.Op;
+import io.hoist.ring.OpCounters;
+import io.hoist.ring.Ring;
+import io.hoist.ring.RnsPoly;
+
+/** The key inner product of hybrid key switching (spec §2.4) with the automorphism folded into its output, and the plain key switch built on it. Reached through {@link KeySwitcher}. */
+final class KeyInnerProduct {
+    private final KeySwitcher ks;
+    private final CkksContext ctx;
+    private final Ring rq;
+    private final OpCounters counters;
+    private final LimbKernels kernels;
+    private final int n;
+
+    KeyInnerProduct(KeySwitcher ks, CkksContext ctx) {
+        this.ks = ks;
+        this.ctx = ctx;
+        this.rq = ctx.ringQ();
+        this.counters = ctx.counters();
+        this.kernels = ctx.engine().kernels();
+        this.n = ctx.n();
+    }
+
+    /**
+     * The key-switching kernel of Algorithms 1–2, QP limbs [from, to):
+     * outA = [outA +] φ_g(addend + Σ_t D_t ⊙ SWK[t].b), outB = [outB +] φ_g(Σ_t D_t ⊙ SWK[t].a),
+     * with g = 1 meaning no permutation. {@code addend} may be null, or have no P part (a P·c_0
+     * whose P limbs are zero). {@code t0}, {@code t1} are two caller-owned scratch limbs. Counts
+     * the multiplications, not the KS-IP itself (the caller knows when the step is complete).
+     */
+    public void switchAndPermute(
+            PolyQP[] digits,
+            SwitchingKey key,
+            long g,
+            PolyQP addend,
+            PolyQP outA,
+            PolyQP outB,
+            boolean accumulate,
+            int from,
+            int to,
+            long[] t0,
+            long[] t1,
+            OpCounters c) {
+        int level = digits[0].level();
+        checkKey(key, level);
+        int beta = digits.length;
+        NttPermutation idx =
+                g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);
+        long[][] x = new long[beta][], y = new long[beta][], z = new long[beta][];
+        int lq = level + 1;
+        for (int j = from; j < to; j++) {
+            int kj = j < lq ? j : key.level() + 1 + (j - lq); // the key may sit at a higher level
+            for (int t = 0; t < beta; t++) {
+                x[t] = digits[t].limb(j);
+                y[t] = key.b(t).limb(kj);
+                z[t] = key.a(t).limb(kj);
+            }
+            long q = ctx.primeQP(level, j);
+            kernels.dot2Montgomery(x, y, z, beta, t0, t1, q, false);
+            long[] add = addend == null || (j >= lq && addend.p() == null) ? null : addend.limb(j);
+            if (idx == null) {
+                addInto(t0, add, outA.limb(j), accumulate, q);
+                addInto(t1, null, outB.limb(j), accumulate, q);
+            } else {
+                Automorphism.applyNttAdd(t0, add, outA.limb(j), idx, q, accumulate);
+                Automorphism.applyNttAdd(t1, null, outB.limb(j), idx, q, accumulate);
+            }
+        }
+        c.add(Op.MOD_MULS, 2L * beta * (to - from) * n);
+        c.add(Op.AUTOMORPHISM_LIMBS, idx == null ? 0 : 2L * (to - from));
+    }
+
+    private static void addInto(long[] x, long[] y, long[] out, boolean accumulate, long q) {
+        for (int k = 0; k < out.length; k++) {
+            long v = x[k];
+            if (y != null) {
+                v += y[k];
+                if (v >= q) v -= q;
+            }
+            if (accumulate) {
+                v += out[k];
+                if (v >= q) v -= q;
+            }
+            out[k] = v;
+        }
+    }
+
+    /**
+     * (T0, T1) = (Σ_t D_t ⊙ SWK[t].b, Σ_t D_t ⊙ SWK[t].a) over Q_ℓ·P, NTT; the key may sit at a higher
+     * level than the digits (its first ℓ+1 Q limbs are used).
+     */
+    public PolyQP[] innerProduct(PolyQP[] digits, SwitchingKey key) {
+        int level = digits[0].level();
+        PolyQP t0 = PolyQP.zero(ctx, level, Domain.NTT), t1 = PolyQP.zero(ctx, level, Domain.NTT);
+        long[] s0 = new long[n], s1 = new long[n];
+        int limbs = level + 1 + ctx.alpha();
+        switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, s0, s1, counters);
+        countInnerProduct(counters, digits.length, limbs);
+        return new PolyQP[] {t0, t1};
+    }
+
+    /** Counts one completed key inner product over {@code limbs} limbs with β = {@code beta}. */
+    public static void countInnerProduct(OpCounters c, int beta, int limbs) {
+        c.increment(Op.KS_INNER_PRODUCT);
+        c.add(Op.LIMBS_READ, 3L * beta * limbs);
+        c.add(Op.LIMBS_WRITTEN, 2L * limbs);
+    }
+
+    void checkKey(SwitchingKey key, int level) {
+        if (!key.params().equals(ctx.params()))
+            throw new ParameterMismatchException("switching key made under other parameters");
+        if (key.level() < level) {
+            throw new LevelMismatchException("switching key generated at level " + key.level()
+                    + " cannot switch a ciphertext at level " + level);
+        }
+    }
+
+    /**
+     * Lazy key switch then permutation (spec §2.4): (φ_g(a + ⟨D, SWK.b⟩), φ_g(⟨D, SWK.a⟩)) over QP —
+     * a hoisted rotation without ModDown when a = P·c_0, and the middle/outer steps of
+     * Algorithms 1–2 otherwise. Allocates its result; counts one KS-IP.
+     */
+    public PolyQP[] switchAndPermute(PolyQP[] digits, PolyQP a, GaloisKey key) {
+        int level = digits[0].level();
+        PolyQP oa = PolyQP.zero(ctx, level, Domain.NTT), ob = PolyQP.zero(ctx, level, Domain.NTT);
+        int limbs = level + 1 + ctx.alpha();
+        switchAndPermute(
+                digits, key.key(), key.galoisElement(), a, oa, ob, false, 0, limbs, new long[n], new long[n], counters);
+        countInnerProduct(counters, digits.length, limbs);
+        return new PolyQP[] {oa, ob};
+    }
+
+    /**
+     * A whole key switch over Q at the digits' level: out_i = φ_g(ModDown(⟨digits, key_i⟩) + add_i)
+     * (g = 1: no permutation; add_i may be null). Relinearization, rotation and conjugation are this
+     * with their own key, g and addends; temporaries are borrowed from {@code pool}. Counts one KS-IP,
+     * two ModDowns and, for g ≠ 1, the automorphism's limbs.
+     */
+    public void keySwitch(
+            PolyQP[] digits,
+            SwitchingKey key,
+            long g,
+            RnsPoly add0,
+            RnsPoly add1,
+            RnsPoly out0,
+            RnsPoly out1,
+            LimbPool pool,
+            OpCounters cnt) {
+        int level = digits[0].level(), limbs = level + 1 + ctx.alpha();
+        PolyQP t0 = PolyQP.borrow(ctx, pool, level, Domain.NTT), t1 = PolyQP.borrow(ctx, pool, level, Domain.NTT);
+        long[] s0 = pool.get(), s1 = pool.get();
+        RnsPoly u0 = null, u1 = null;
+        try {
+            switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, s0, s1, cnt);
+            countInnerProduct(cnt, digits.length, limbs);
+            if (g == 1) {
+                ks.modDown(t0, out0, pool, cnt);
+                ks.modDown(t1, out1, pool, cnt);
+                if (add0 != null) rq.add(out0, add0, out0);
+                if (add1 != null) rq.add(out1, add1, out1);
+                return;
+            }
+            u0 = rq.wrap(pool.get(level + 1), Domain.NTT);
+            u1 = rq.wrap(pool.get(level + 1), Domain.NTT);
+            ks.modDown(t0, u0, pool, cnt);
+            ks.modDown(t1, u1, pool, cnt);
+            NttPermutation idx = Automorphism.nttPermutation(ctx.params().logN(), g);
+            for (int j = 0; j <= level; j++) {
+                Automorphism.applyNttAdd(
+                        u0.limb(j), add0 == null ? null : add0.limb(j), out0.limb(j), idx, rq.prime(j), false);
+                Automorphism.applyNttAdd(
+                        u1.limb(j), add1 == null ? null : add1.limb(j), out1.limb(j), idx, rq.prime(j), false);
+            }
+            cnt.add(Op.AUTOMORPHISM_LIMBS, 2L * (level + 1));
+        } finally {
+            t0.release(pool);
+            t1.release(pool);
+            pool.put(s0);
+            pool.put(s1);
+            if (u0 != null) pool.put(u0.limbs());
+            if (u1 != null) pool.put(u1.limbs());
+        }
+    }
+}
