@@ -1,8 +1,10 @@
 package io.hoist.ring;
 
-import it.unimi.dsi.fastutil.objects.ReferenceOpenHashSet;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 
 /**
  * A pool of limb arrays ({@code long[N]}), in the spirit of Lattigo's {@code ring/ringqp} buffer
@@ -18,7 +20,9 @@ import java.util.Arrays;
 public final class LimbPool {
     private final int n;
     private final ArrayDeque<long[]> free = new ArrayDeque<>();
-    private final ReferenceOpenHashSet<long[]> borrowed = new ReferenceOpenHashSet<>();
+    /** Arrays out, by identity; an IdentityHashMap never shrinks, so a warm evaluation's returns allocate nothing. */
+    private final Set<long[]> borrowed = Collections.newSetFromMap(new IdentityHashMap<>());
+
     private long created;
     private long outstanding;
     private long peakOutstanding;
