@@ -50,7 +50,7 @@ public final class RotationKeySet {
     }
 
     /** The Galois elements held, sorted. */
-    public ImmutableList<Long> galoisElements() {
+    public List<Long> galoisElements() {
         LongArrayList l = new LongArrayList(keys.keySet());
         l.sort(null);
         return ImmutableList.copyOf(l);

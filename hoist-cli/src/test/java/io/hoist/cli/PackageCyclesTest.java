@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -144,6 +145,40 @@ class PackageCyclesTest {
     private static boolean reaches(Map<String, String> parent, String from, String to) {
         for (String p = parent.get(from); p != null; p = parent.get(p)) if (p.equals(to)) return true;
         return false;
+    }
+
+    /** Guava stays inside: no public method, constructor or record component of the libraries names one of its types. */
+    @Test
+    void publicSignaturesUseJdkTypesOnly() throws Exception {
+        List<String> bad = new ArrayList<>();
+        int classes = 0;
+        try (Stream<Path> files = Files.walk(Path.of(".."))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")
+                            && p.toString().contains("/src/main/java/")
+                            && !p.toString().contains("/hoist-spark/")
+                            && !p.toString().contains("/bench/")
+                            && !p.toString().contains("/hoist-cli/")
+                            && !p.toString().contains("/test-fixtures/"))
+                    .toList()) {
+                String s = Files.readString(f);
+                Matcher pm = PACKAGE.matcher(s);
+                if (!pm.find()) continue;
+                Class<?> c = Class.forName(
+                        pm.group(1) + "." + f.getFileName().toString().replace(".java", ""));
+                if (!Modifier.isPublic(c.getModifiers())) continue;
+                classes++;
+                for (var m : c.getDeclaredMethods()) {
+                    if (Modifier.isPublic(m.getModifiers())
+                            && m.toGenericString().contains("com.google.common")) bad.add(m.toGenericString());
+                }
+                for (var k : c.getDeclaredConstructors()) {
+                    if (Modifier.isPublic(k.getModifiers())
+                            && k.toGenericString().contains("com.google.common")) bad.add(k.toGenericString());
+                }
+            }
+        }
+        assertTrue(classes > 50, "public classes found: " + classes);
+        assertEquals(List.of(), bad, "public signatures with Guava types");
     }
 
     @Test

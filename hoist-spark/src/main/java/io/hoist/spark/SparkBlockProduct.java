@@ -52,7 +52,12 @@ public final class SparkBlockProduct {
     private SparkBlockProduct() {}
 
     /** The output ciphertexts (one per block row), the counts of every task summed, and where the time and bytes went. */
-    public record Result(ImmutableList<Ciphertext> outputs, ImmutableMap<Op, Long> counts, Stats stats) {}
+    public record Result(List<Ciphertext> outputs, Map<Op, Long> counts, Stats stats) {
+        public Result {
+            outputs = ImmutableList.copyOf(outputs);
+            counts = ImmutableMap.copyOf(counts);
+        }
+    }
 
     /**
      * Wall times of the stages on the driver (broadcast: serializing and broadcasting the inputs;

@@ -4,6 +4,8 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ring.Op;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,20 +14,17 @@ import java.util.Optional;
  * six-phase schedule also the grouping it ran with and its traffic ledger (summed over the blocks).
  */
 public record BlockEvaluation(
-        ImmutableList<Ciphertext> outputs,
-        ImmutableMap<Op, Long> counts,
-        Optional<Grouping> grouping,
-        Optional<TrafficLedger> traffic) {
+        List<Ciphertext> outputs, Map<Op, Long> counts, Optional<Grouping> grouping, Optional<TrafficLedger> traffic) {
 
     public BlockEvaluation {
-        Objects.requireNonNull(outputs, "outputs");
-        Objects.requireNonNull(counts, "counts");
+        outputs = ImmutableList.copyOf(Objects.requireNonNull(outputs, "outputs"));
+        counts = ImmutableMap.copyOf(Objects.requireNonNull(counts, "counts"));
         Objects.requireNonNull(grouping, "grouping");
         Objects.requireNonNull(traffic, "traffic");
     }
 
     /** The direct schedule's result: no grouping, no ledger. */
-    public BlockEvaluation(ImmutableList<Ciphertext> outputs, ImmutableMap<Op, Long> counts) {
+    public BlockEvaluation(List<Ciphertext> outputs, Map<Op, Long> counts) {
         this(outputs, counts, Optional.empty(), Optional.empty());
     }
 }

@@ -9,6 +9,7 @@ import it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.IntPredicate;
 
@@ -201,7 +202,7 @@ public final class BlockLinearTransform {
     }
 
     /** The union of every block's diagonal indices (one plan serves all blocks). Reads every block. */
-    public ImmutableSortedSet<Integer> diagonalIndices() {
+    public SortedSet<Integer> diagonalIndices() {
         TreeSet<Integer> u = new TreeSet<>();
         for (int br = 0; br < blockRows(); br++) {
             for (int bc = 0; bc < blockCols(); bc++) {
@@ -214,7 +215,7 @@ public final class BlockLinearTransform {
     }
 
     /** x (length cols) cut into the block columns' vectors of b entries, the last zero-padded. */
-    public ImmutableList<ComplexVector> splitInput(ComplexVector x) {
+    public List<ComplexVector> splitInput(ComplexVector x) {
         if (x.length() != cols)
             throw new InvalidTransformException(
                     "input has " + x.length() + " entries, the matrix " + cols + " columns");

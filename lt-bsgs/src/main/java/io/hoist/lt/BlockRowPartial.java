@@ -9,6 +9,7 @@ import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.ScaleMismatchException;
 import java.util.Iterator;
 import java.util.List;
+import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
@@ -66,7 +67,7 @@ public final class BlockRowPartial {
         return scale;
     }
     /** The block columns summed in. */
-    public ImmutableSortedSet<Integer> columns() {
+    public SortedSet<Integer> columns() {
         return columns;
     }
 

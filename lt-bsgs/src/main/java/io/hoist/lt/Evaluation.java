@@ -3,6 +3,8 @@ package io.hoist.lt;
 import com.google.common.collect.ImmutableMap;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ring.Op;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -12,10 +14,14 @@ import java.util.Optional;
  * ledger measured while it ran.
  */
 public record Evaluation(
-        Ciphertext result,
-        ImmutableMap<Op, Long> counts,
-        Optional<Grouping> grouping,
-        Optional<TrafficLedger> traffic) {
+        Ciphertext result, Map<Op, Long> counts, Optional<Grouping> grouping, Optional<TrafficLedger> traffic) {
+    public Evaluation {
+        Objects.requireNonNull(result, "result");
+        counts = ImmutableMap.copyOf(Objects.requireNonNull(counts, "counts"));
+        Objects.requireNonNull(grouping, "grouping");
+        Objects.requireNonNull(traffic, "traffic");
+    }
+
     public long count(Op op) {
         return counts.getOrDefault(op, 0L);
     }

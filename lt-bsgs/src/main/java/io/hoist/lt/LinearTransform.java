@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedSet;
 
 /**
  * A linear map y = M·x on n slots, held by its nonzero diagonals f_r[t] = M[t][(t+r) mod n]
@@ -195,7 +196,7 @@ public final class LinearTransform {
         return originalDimension;
     }
 
-    public ImmutableSortedSet<Integer> diagonalIndices() {
+    public SortedSet<Integer> diagonalIndices() {
         return ImmutableSortedSet.copyOf(diagonals.keySet());
     }
 

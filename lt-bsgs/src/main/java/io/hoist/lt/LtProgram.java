@@ -152,11 +152,11 @@ public final class LtProgram {
         return layout;
     }
 
-    public ImmutableList<Buffer> buffers() {
+    public List<Buffer> buffers() {
         return buffers;
     }
 
-    public ImmutableList<Step> steps() {
+    public List<Step> steps() {
         return steps;
     }
 

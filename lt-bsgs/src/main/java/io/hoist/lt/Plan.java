@@ -17,6 +17,8 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.SortedSet;
 
 /**
  * How a transform is evaluated: the algorithm, its split, and everything that follows from them
@@ -256,31 +258,31 @@ public final class Plan {
         return split.clone();
     }
     /** The diagonal indices, sorted. */
-    public ImmutableSortedSet<Integer> indices() {
+    public SortedSet<Integer> indices() {
         return indicesView;
     }
     /** Inner rotations (including 0). */
-    public ImmutableSortedSet<Integer> innerRotations() {
+    public SortedSet<Integer> innerRotations() {
         return innerView;
     }
     /** Middle rotations (including 0); only TH-BSGS has nonzero ones. */
-    public ImmutableSortedSet<Integer> middleRotations() {
+    public SortedSet<Integer> middleRotations() {
         return middleView;
     }
     /** Outer (giant) rotations (including 0). */
-    public ImmutableSortedSet<Integer> outerRotations() {
+    public SortedSet<Integer> outerRotations() {
         return outerView;
     }
     /** Inner indices whose B part is ModDowned and decomposed for the middle layer (Algorithm 2 lines 6–7). */
-    public ImmutableSortedSet<Integer> middleSources() {
+    public SortedSet<Integer> middleSources() {
         return sourcesView;
     }
     /** Middle rotation j ≠ 0 → inner indices i it applies to. */
-    public ImmutableSortedMap<Integer, ImmutableSortedSet<Integer>> middlePairs() {
+    public SortedMap<Integer, ? extends SortedSet<Integer>> middlePairs() {
         return pairsView;
     }
     /** Outer k → diagonal indices r with outer(r) = k, ascending. */
-    public ImmutableSortedMap<Integer, ImmutableList<Integer>> groups() {
+    public SortedMap<Integer, ? extends List<Integer>> groups() {
         return groupsView;
     }
 
@@ -291,7 +293,7 @@ public final class Plan {
     }
 
     /** Nonzero rotation amounts of all layers (each needs one Galois key). */
-    public ImmutableSortedSet<Integer> rotations() {
+    public SortedSet<Integer> rotations() {
         IntAVLTreeSet all = new IntAVLTreeSet();
         for (IntSortedSet s : List.of(inner, middle, outer)) all.addAll(s);
         all.remove(0);
@@ -299,7 +301,7 @@ public final class Plan {
     }
 
     /** The exact Galois elements this plan needs, known before anything is encoded. */
-    public ImmutableSortedSet<Long> rotationKeys(CkksParameters params) {
+    public SortedSet<Long> rotationKeys(CkksParameters params) {
         Objects.requireNonNull(params, "params is null");
         if (params.slots() % n != 0) {
             throw new InvalidTransformException(

@@ -44,7 +44,7 @@ public final class TrafficLedger {
     }
 
     /** Phases 1 … 6 in order. */
-    public ImmutableList<PhaseTraffic> phases() {
+    public List<PhaseTraffic> phases() {
         return phases;
     }
 

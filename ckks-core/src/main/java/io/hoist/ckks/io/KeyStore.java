@@ -275,7 +275,7 @@ public final class KeyStore implements AutoCloseable {
     }
 
     /** The Galois elements in the store, in file order. */
-    public ImmutableList<Long> galoisElements() {
+    public List<Long> galoisElements() {
         ImmutableList.Builder<Long> b = ImmutableList.builder();
         for (long g : elements) b.add(g);
         return b.build();

@@ -69,7 +69,7 @@ public final class DftEvaluator {
      */
     public DftResult coeffsToSlots(Ciphertext ct, EncodedDft e) {
         requireKind(e, HomomorphicDft.Kind.COEFFS_TO_SLOTS);
-        List<ImmutableMap<Op, Long>> counts = new ArrayList<>();
+        List<Map<Op, Long>> counts = new ArrayList<>();
         Ciphertext x = runMatrices(ct, e, counts);
         Evaluation conj = lt.conjugate(x);
         Ciphertext re = ev.add(x, conj.result());
@@ -91,12 +91,12 @@ public final class DftEvaluator {
                     + want + " ciphertext(s), got " + in.size());
         }
         Ciphertext x = want == 1 ? in.get(0) : ev.add(in.get(0), ev.mulByI(in.get(1), 1));
-        List<ImmutableMap<Op, Long>> counts = new ArrayList<>();
+        List<Map<Op, Long>> counts = new ArrayList<>();
         Ciphertext y = runMatrices(x, e, counts);
         return new DftResult(ImmutableList.of(y), ImmutableList.copyOf(counts), ImmutableMap.of());
     }
 
-    private Ciphertext runMatrices(Ciphertext ct, EncodedDft e, List<ImmutableMap<Op, Long>> counts) {
+    private Ciphertext runMatrices(Ciphertext ct, EncodedDft e, List<Map<Op, Long>> counts) {
         if (!ct.params().equals(ctx.params()))
             throw new ParameterMismatchException("ciphertext made under other parameters");
         int first = e.dft().levels().get(0);
@@ -119,7 +119,7 @@ public final class DftEvaluator {
     }
 
     /** Sums of several count maps. */
-    public static ImmutableMap<Op, Long> sum(List<ImmutableMap<Op, Long>> maps) {
+    public static Map<Op, Long> sum(List<? extends Map<Op, Long>> maps) {
         Map<Op, Long> m = new EnumMap<>(Op.class);
         for (var x : maps) x.forEach((k, v) -> m.merge(k, v, Long::sum));
         return ImmutableMap.copyOf(m);

@@ -10,6 +10,8 @@ import io.hoist.lt.InvalidTransformException;
 import io.hoist.lt.Plan;
 import io.hoist.lt.Storage;
 import java.util.Collection;
+import java.util.List;
+import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
@@ -18,7 +20,7 @@ import java.util.TreeSet;
  *
  * @param exact whether the planner proved the choice optimal for its objective (joint search within its node limit)
  */
-public record DftPlan(HomomorphicDft dft, CkksParameters params, ImmutableList<Plan> plans, boolean exact) {
+public record DftPlan(HomomorphicDft dft, CkksParameters params, List<Plan> plans, boolean exact) {
     public DftPlan {
         plans = ImmutableList.copyOf(plans);
         if (plans.size() != dft.depth())
@@ -46,12 +48,12 @@ public record DftPlan(HomomorphicDft dft, CkksParameters params, ImmutableList<P
     }
 
     /** The Galois elements of matrix i's plan. */
-    public ImmutableSortedSet<Long> galoisElements(int i) {
+    public SortedSet<Long> galoisElements(int i) {
         return plans.get(i).rotationKeys(params);
     }
 
     /** The union of every matrix's keys, plus the conjugation where needed. */
-    public ImmutableSortedSet<Long> galoisElements() {
+    public SortedSet<Long> galoisElements() {
         TreeSet<Long> all = new TreeSet<>();
         for (Plan p : plans) all.addAll(p.rotationKeys(params));
         if (needsConjugation()) all.add(params.galoisElementForConjugation());
@@ -74,7 +76,7 @@ public record DftPlan(HomomorphicDft dft, CkksParameters params, ImmutableList<P
     }
 
     /** The union of the keys of several plans (e.g. CoeffsToSlots and SlotsToCoeffs sharing one key set). */
-    public static ImmutableSortedSet<Long> union(Collection<DftPlan> plans) {
+    public static SortedSet<Long> union(Collection<DftPlan> plans) {
         TreeSet<Long> all = new TreeSet<>();
         for (DftPlan p : plans) all.addAll(p.galoisElements());
         return ImmutableSortedSet.copyOf(all);

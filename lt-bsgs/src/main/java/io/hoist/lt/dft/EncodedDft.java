@@ -3,9 +3,10 @@ package io.hoist.lt.dft;
 import com.google.common.collect.ImmutableList;
 import io.hoist.lt.EncodedTransform;
 import io.hoist.lt.InvalidTransformException;
+import java.util.List;
 
 /** A {@link DftPlan}'s matrices encoded at their levels, ready to evaluate. Immutable. */
-public record EncodedDft(DftPlan plan, ImmutableList<EncodedTransform> matrices) {
+public record EncodedDft(DftPlan plan, List<EncodedTransform> matrices) {
     public EncodedDft {
         matrices = ImmutableList.copyOf(matrices);
         if (matrices.size() != plan.plans().size())

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
 
 /**
@@ -159,7 +160,7 @@ public final class HomomorphicDft {
      * direction m = n … 2 (diagonals 0, +h, −h with d_0[top] = d_{+h}[top] = 1, d_0[bot] = −ω̄,
      * d_{−h}[bot] = ω̄), decode direction m = 2 … n (d_0[a] = 1, d_{+h}[a] = ω, d_{−h}[b] = 1, d_0[b] = −ω).
      */
-    public static ImmutableList<LinearTransform> stages(SpecialFft fft, int logSlots, Kind kind) {
+    public static List<LinearTransform> stages(SpecialFft fft, int logSlots, Kind kind) {
         int n = 1 << logSlots;
         ImmutableList.Builder<LinearTransform> out = ImmutableList.builder();
         for (int e = 1; e <= logSlots; e++) {
@@ -241,7 +242,7 @@ public final class HomomorphicDft {
      * sumsets {Σ ε_s·h_s}, as Lattigo's index map — for plans and counts at sizes too large to build.
      * Dense packing only (sparse packing adds the repack offsets).
      */
-    public static ImmutableList<ImmutableSortedSet<Integer>> indexSets(int logSlots, int depth, Kind kind) {
+    public static List<? extends SortedSet<Integer>> indexSets(int logSlots, int depth, Kind kind) {
         if (depth < 1 || depth > logSlots)
             throw new InvalidTransformException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
         int n = 1 << logSlots;
@@ -294,7 +295,7 @@ public final class HomomorphicDft {
      * The slots CoeffsToSlots of t leaves, bit-reversed: dense packing [BR(t_lo)] and [BR(t_hi)],
      * sparse packing one vector [BR(t_lo) | BR(t_hi)] of 2n slots.
      */
-    public ImmutableList<ComplexVector> expectedSlots(double[] t) {
+    public List<ComplexVector> expectedSlots(double[] t) {
         int n = 1 << logSlots;
         if (t.length != 2 * n) throw new InvalidTransformException("expected " + 2 * n + " values, got " + t.length);
         double[] lo = new double[n], hi = new double[n];
@@ -338,15 +339,15 @@ public final class HomomorphicDft {
         return depth;
     }
     /** Stages merged into each matrix, in the order the matrices are applied. */
-    public ImmutableList<Integer> merge() {
+    public List<Integer> merge() {
         return merge;
     }
 
-    public ImmutableList<LinearTransform> matrices() {
+    public List<LinearTransform> matrices() {
         return matrices;
     }
     /** The ciphertext level at which each matrix is applied (it leaves at one below). */
-    public ImmutableList<Integer> levels() {
+    public List<Integer> levels() {
         return levels;
     }
     /** The level of the output. */

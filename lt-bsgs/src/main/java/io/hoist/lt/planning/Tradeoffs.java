@@ -104,7 +104,7 @@ public final class Tradeoffs {
      * Every power-of-two split of each algorithm for a dense n×n matrix (TH-BSGS factors ≥ 2 when
      * n ≥ 8, as {@link Plan#candidates}), as points in that order.
      */
-    public static ImmutableList<Point> sweep(
+    public static List<Point> sweep(
             int n,
             LimbLayout lay,
             List<Algorithm> algorithms,
@@ -131,7 +131,7 @@ public final class Tradeoffs {
      * The points no other point of the same algorithm beats in both keys and multiplications (ties
      * kept once), sorted by keys: the keys–multiplications Pareto front per algorithm.
      */
-    public static ImmutableList<Point> paretoFront(List<Point> points) {
+    public static List<Point> paretoFront(List<Point> points) {
         List<Point> sorted = new ArrayList<>(points);
         sorted.sort(Comparator.comparing(Point::algorithm)
                 .thenComparingInt(Point::rotationKeys)
