@@ -7,33 +7,20 @@ import com.google.common.collect.ImmutableMap;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
-import io.hoist.ckks.ComplexVector;
-import io.hoist.ckks.Encoder;
-import io.hoist.ckks.GaloisKey;
-import io.hoist.ckks.InvalidScaleException;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
-import io.hoist.ckks.Sampler;
 import io.hoist.ckks.ScaleMismatchException;
 import io.hoist.ckks.WrongOperandException;
-import io.hoist.math.ModArith;
 import io.hoist.ring.Domain;
 import io.hoist.ring.KernelWarmup;
-import io.hoist.ring.LimbKernels;
 import io.hoist.ring.LimbPool;
-import io.hoist.ring.NttTables;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
-import io.hoist.ring.Parallel;
-import io.hoist.ring.Ring;
-import io.hoist.ring.RnsPoly;
-import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -44,7 +31,6 @@ import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Encodes and evaluates linear transforms by a {@link Plan}. The hoisted algorithms (diagonal,
@@ -60,12 +46,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class LinearTransformEvaluator {
     private final CkksContext ctx;
     private final CkksParameters params;
-    private final Encoder encoder;
     private final KeySwitcher ks;
     private final RotationKeySet keys;
-    private final LimbKernels kernels;
     private final LimbPool pool;
     private final Schedule schedule;
+    private final DiagonalEncoder diagonals;
+    private final BsgsExecutor bsgs;
     /** The compiler's grouping per transform and budget: it depends on nothing else, so it is searched once. */
     private final Cache<EncodedTransform, ConcurrentMap<Long, Grouping>> groupings =
             CacheBuilder.newBuilder().weakKeys().build();
@@ -88,14 +74,14 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(schedule, "schedule is null");
         this.ctx = ctx;
         this.params = ctx.params();
-        this.encoder = new Encoder(ctx);
         this.ks = new KeySwitcher(ctx);
         this.keys = Objects.requireNonNull(keys, "keys");
         if (!keys.params().equals(params))
             throw new ParameterMismatchException("rotation keys made under other parameters");
-        this.kernels = ctx.engine().kernels();
         this.pool = new LimbPool(ctx.n());
         this.schedule = Objects.requireNonNull(schedule, "schedule");
+        this.diagonals = new DiagonalEncoder(ctx);
+        this.bsgs = new BsgsExecutor(ctx, ks, keys, pool);
     }
 
     public Schedule schedule() {
@@ -159,73 +145,8 @@ public final class LinearTransformEvaluator {
         if (plan.dimension() != t.dimension() || !plan.indices().equals(t.diagonalIndices())) {
             throw new InvalidTransformException("plan " + plan + " was made for another transform than " + t);
         }
-        checkEncode(t.dimension(), level, scale, rescale);
-        return encodeDiagonals(t, plan, level, storage, scale, rescale, progress, null);
-    }
-
-    private void checkEncode(int dimension, int level, double scale, boolean rescale) {
-        if (params.slots() % dimension != 0) {
-            throw new InvalidTransformException(
-                    "transform dimension " + dimension + " does not divide the " + params.slots() + " slots");
-        }
-        if (level < (rescale ? 1 : 0) || level > params.maxLevel()) {
-            throw new LevelMismatchException("linear transforms need a ciphertext level in [" + (rescale ? 1 : 0) + ", "
-                    + params.maxLevel() + "], got " + level);
-        }
-        if (!(scale >= 2) || Double.isInfinite(scale))
-            throw new InvalidScaleException("a transform's plaintext scale must be finite and ≥ 2, got " + scale);
-    }
-
-    /** Encodes {@code t}'s diagonals (a subset of the plan's) for {@code plan}; {@code program} is compiled when null. */
-    private EncodedTransform encodeDiagonals(
-            LinearTransform t,
-            Plan plan,
-            int level,
-            Storage storage,
-            double scale,
-            boolean rescale,
-            Progress progress,
-            LtProgram program) {
-        boolean overQ = plan.algorithm() == Algorithm.BSGS;
-        Int2ObjectOpenHashMap<PolyQP> qp = new Int2ObjectOpenHashMap<>();
-        Int2ObjectOpenHashMap<RnsPoly> q = new Int2ObjectOpenHashMap<>();
-        Int2ObjectOpenHashMap<long[]> compact = new Int2ObjectOpenHashMap<>();
-        int[] rs = t.diagonalIndices().stream().mapToInt(Integer::intValue).toArray();
-        Object[] encoded =
-                new Object[rs.length]; // each diagonal is independent: encoded over the engine's threads, one slot each
-        AtomicInteger done = new AtomicInteger();
-        Parallel.forEach(ctx.engine().threads(), rs.length, i -> {
-            int r = rs[i], k = plan.outer(r);
-            double[][] v = preRotated(t.diagonal(r), k);
-            long[] coeffs = encoder.encodeToIntegers(v[0], v[1], scale);
-            if (storage == Storage.COMPACT) encoded[i] = coeffs;
-            else if (overQ || plan.baby(r) == 0)
-                encoded[i] = ctx.ringQ()
-                        .wrap(
-                                liftMontgomery(coeffs, level, level + 1),
-                                Domain.NTT); // baby 0 multiplies P·c: no P limbs
-            else encoded[i] = liftMontgomeryQP(coeffs, level);
-            synchronized (progress) {
-                progress.step(done.incrementAndGet(), rs.length);
-            } // monotonic for the bars
-        });
-        for (int i = 0; i < rs.length; i++) {
-            switch (encoded[i]) {
-                case long[] c -> compact.put(rs[i], c);
-                case RnsPoly p -> q.put(rs[i], p);
-                case PolyQP p -> qp.put(rs[i], p);
-                default -> throw new AssertionError(encoded[i]);
-            }
-        }
-        if (!overQ) {
-            for (var e : q.int2ObjectEntrySet()) qp.put(e.getIntKey(), new PolyQP(e.getValue(), null));
-            q.clear();
-        }
-        var qpm = storage == Storage.PRECOMPUTED && !overQ ? qp : null;
-        var qm = storage == Storage.PRECOMPUTED && overQ ? q : null;
-        var cm = storage == Storage.COMPACT ? compact : null;
-        if (program == null) return new EncodedTransform(params, plan, level, scale, rescale, storage, qpm, qm, cm);
-        return new EncodedTransform(params, plan, level, scale, rescale, storage, qpm, qm, cm, program);
+        diagonals.checkEncode(t.dimension(), level, scale, rescale);
+        return diagonals.encodeDiagonals(t, plan, level, storage, scale, rescale, progress, null);
     }
 
     /**
@@ -239,80 +160,7 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(t, "t is null");
         Objects.requireNonNull(plan, "plan is null");
         Objects.requireNonNull(storage, "storage is null");
-        if (plan.dimension() != t.blockDimension()) {
-            throw new InvalidTransformException(
-                    "plan " + plan + " has dimension " + plan.dimension() + ", the blocks " + t.blockDimension());
-        }
-        if (plan.algorithm() == Algorithm.BSGS)
-            throw new InvalidTransformException(
-                    "block products hoist each input's rotations and need diagonal, dh-bsgs or th-bsgs, not bsgs");
-        double scale = params.q(level);
-        checkEncode(t.blockDimension(), level, scale, true);
-        LtProgram program = LtProgram.compile(plan, LimbLayout.of(params, level));
-        int rows = t.blockRows(), cols = t.blockCols();
-        EncodedTransform[][] blocks = new EncodedTransform[rows][cols];
-        for (int br = 0; br < rows; br++) {
-            for (int bc = 0; bc < cols; bc++) {
-                LinearTransform b = t.block(br, bc);
-                if (b != null) {
-                    if (!plan.indices().containsAll(b.diagonalIndices())) {
-                        throw new InvalidTransformException("block (" + br + ", " + bc + ") has diagonals outside plan "
-                                + plan + ": make the plan for the union of the blocks' diagonals");
-                    }
-                    blocks[br][bc] = encodeDiagonals(b, plan, level, storage, scale, true, Progress.NONE, program);
-                }
-                synchronized (progress) {
-                    progress.step((long) br * cols + bc + 1, (long) rows * cols);
-                }
-            }
-        }
-        return new EncodedBlockTransform(params, plan, level, scale, storage, t, blocks);
-    }
-
-    /**
-     * Rot_{−k}(f) repeated over the slots, as the encoder's two scratch arrays — the pre-rotation
-     * f ⊙ Rot_{k+b}(x) = Rot_k(Rot_{−k}(f) ⊙ Rot_b(x)) and the replication in one pass.
-     */
-    private double[][] preRotated(ComplexVector f, int k) {
-        int slots = params.slots(), n = f.length();
-        double[] re = new double[slots], im = new double[slots];
-        for (int s = 0; s < slots; s++) {
-            int src = Math.floorMod(s % n - k, n);
-            re[s] = f.re(src);
-            im[s] = f.im(src);
-        }
-        return new double[][] {re, im};
-    }
-
-    /**
-     * Limbs [0, limbs) of level ℓ's QP basis of c·2^64 (Montgomery form), transformed: the form the
-     * executors multiply with, in one vector pass per limb before its NTT (NTT(R·c) = R·NTT(c)) —
-     * the same residues as lifting, transforming and converting, as the compact expansion makes.
-     */
-    private long[][] liftMontgomery(long[] coeffs, int level, int limbs) {
-        long[][] out = new long[limbs][params.n()];
-        NttTables[] t = new NttTables[limbs];
-        for (int j = 0; j < limbs; j++) {
-            long q = ctx.primeQP(level, j), r = ModArith.montgomeryR(q);
-            kernels.liftSigned(coeffs, r, ModArith.shoupQuotient(r, q), q, out[j]);
-            t[j] = ctx.tablesQP(level, j);
-        }
-        ctx.engine().forward(out, t, limbs);
-        return out;
-    }
-
-    private PolyQP liftMontgomeryQP(long[] coeffs, int level) {
-        int lq = level + 1;
-        long[][] all = liftMontgomery(coeffs, level, lq + params.alpha());
-        return new PolyQP(
-                ctx.ringQ().wrap(Arrays.copyOfRange(all, 0, lq), Domain.NTT),
-                ctx.ringP().wrap(Arrays.copyOfRange(all, lq, all.length), Domain.NTT));
-    }
-
-    private RnsPoly montgomery(RnsPoly p) {
-        for (int i = 0; i < p.limbCount(); i++)
-            ks.toMontgomery(p.limb(i), ctx.ringQ().prime(i));
-        return p;
+        return diagonals.encodeBlocks(t, plan, level, storage, progress);
     }
 
     // ------------------------------------------------------------------ evaluation
@@ -335,7 +183,7 @@ public final class LinearTransformEvaluator {
                 throw new InvalidTransformException(
                         "BSGS runs full rotations over Q and has no phased schedule; use Schedule.direct()");
             OpCounters c = ctx.counters().child();
-            Ciphertext y = evaluateBsgs(ct, et, c);
+            Ciphertext y = bsgs.evaluateBsgs(ct, et, c);
             return new Evaluation(y, counts(c), Optional.empty(), Optional.empty());
         }
         double scale = outputScale(ct, et);
@@ -554,66 +402,6 @@ public final class LinearTransformEvaluator {
 
     // ------------------------------------------------------------------ BSGS
 
-    /** BSGS (§4.2): full baby-step rotations, products over Q, full giant-step rotations, rescale. */
-    private Ciphertext evaluateBsgs(Ciphertext ct, EncodedTransform et, OpCounters c) {
-        Plan plan = et.plan();
-        int level = ct.level();
-        for (int r : plan.rotations()) key(r); // a missing key is named before any work
-        Int2ObjectOpenHashMap<Ciphertext> baby = new Int2ObjectOpenHashMap<>();
-        for (int i : plan.innerRotations()) baby.put(i, i == 0 ? ct : rotate(ct, i, c));
-        RnsPoly acc0 = null, acc1 = null;
-        Ring rq = ctx.ringQ();
-        for (var g : plan.groups().entrySet()) {
-            List<Integer> rs = g.getValue();
-            int terms = rs.size();
-            RnsPoly u0 = rq.newPoly(level, Domain.NTT), u1 = rq.newPoly(level, Domain.NTT);
-            RnsPoly[] f = new RnsPoly[terms];
-            for (int t = 0; t < terms; t++) {
-                int r = rs.get(t);
-                f[t] = et.storage() == Storage.COMPACT ? montgomery(liftQ(et.compact(r), level, c)) : et.q(r);
-            }
-            long[][] xs = new long[terms][], ys = new long[terms][], zs = new long[terms][];
-            for (int i = 0; i <= level; i++) {
-                for (int t = 0; t < terms; t++) {
-                    Ciphertext b = baby.get(plan.inner(rs.get(t)));
-                    xs[t] = f[t].limb(i);
-                    ys[t] = b.poly(0).limb(i);
-                    zs[t] = b.poly(1).limb(i);
-                }
-                kernels.dot2Montgomery(xs, ys, zs, terms, u0.limb(i), u1.limb(i), rq.prime(i), false);
-            }
-            c.add(Op.PT_MUL, terms);
-            c.add(Op.MOD_MULS, 2L * terms * (level + 1) * params.n());
-            Ciphertext u = new Ciphertext(params, ct.scale() * et.scale(), u0, u1);
-            if (g.getKey() != 0) u = rotate(u, g.getKey(), c);
-            if (acc0 == null) {
-                acc0 = u.poly(0);
-                acc1 = u.poly(1);
-            } else {
-                rq.add(acc0, u.poly(0), acc0);
-                rq.add(acc1, u.poly(1), acc1);
-            }
-        }
-        if (!et.rescales()) return new Ciphertext(params, ct.scale() * et.scale(), acc0, acc1);
-        return new Ciphertext(
-                params, ct.scale() * et.scale() / params.q(level), ks.rescale(acc0, c), ks.rescale(acc1, c));
-    }
-
-    private RnsPoly liftQ(long[] coeffs, int level, OpCounters c) {
-        RnsPoly p = Sampler.fromSigned(ctx.ringQ(), level, coeffs);
-        ctx.ringQ().ntt(p, c);
-        return p;
-    }
-
-    private GaloisKey key(int rotation) {
-        return keys.get(params.galoisElementForRotation(rotation), "rotation by " + rotation);
-    }
-
-    /** A full rotation (Decompose, KS-IP, 2 ModDowns, φ) counted in {@code c}. */
-    private Ciphertext rotate(Ciphertext a, int k, OpCounters c) {
-        return automorphism(a, key(k), c);
-    }
-
     /**
      * Slot-wise complex conjugation (φ_{2N−1} with its key switch), with this call's own counts: the
      * real/imaginary split of CoeffsToSlots.
@@ -623,22 +411,7 @@ public final class LinearTransformEvaluator {
         if (!a.params().equals(params)) throw new ParameterMismatchException("ciphertext made under other parameters");
         if (a.degree() != 1) throw new WrongOperandException("conjugation needs a degree-1 ciphertext");
         OpCounters c = ctx.counters().child();
-        Ciphertext y = automorphism(a, keys.get(params.galoisElementForConjugation(), "conjugation"), c);
+        Ciphertext y = bsgs.automorphism(a, keys.get(params.galoisElementForConjugation(), "conjugation"), c);
         return new Evaluation(y, counts(c), Optional.empty(), Optional.empty());
-    }
-
-    private Ciphertext automorphism(Ciphertext a, GaloisKey key, OpCounters c) {
-        int level = a.level();
-        PolyQP[] digits = new PolyQP[params.beta(level)];
-        for (int t = 0; t < digits.length; t++) digits[t] = PolyQP.borrow(ctx, pool, level, Domain.NTT);
-        try {
-            ks.decompose(a.poly(1), digits, pool, c);
-            Ring rq = ctx.ringQ();
-            RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
-            ks.keySwitch(digits, key.key(), key.galoisElement(), a.poly(0), null, c0, c1, pool, c);
-            return new Ciphertext(params, a.scale(), c0, c1);
-        } finally {
-            for (PolyQP d : digits) d.release(pool);
-        }
     }
 }
