@@ -109,7 +109,7 @@ public final class CiphertextSerialization {
     }
 
     static void checkScale(Header h, CkksParameters p) {
-        if (!(h.scale() >= 1) || Double.isInfinite(h.scale()))
-            throw new MalformedDataException("scale " + h.scale() + " is not a finite number ≥ 1");
+        if (!(h.scale() > 0) || Double.isInfinite(h.scale()))
+            throw new MalformedDataException("scale " + h.scale() + " is not a finite positive number");
     }
 }

@@ -112,11 +112,22 @@ public final class FileChecks {
 
     /** Whether two paths name one file: equal after normalisation, or (both existing) the same inode, hard links included. */
     public static boolean sameFile(Path a, Path b) {
-        if (a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())) return true;
+        if (canonical(a).equals(canonical(b))) return true;
         try {
             return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /** The real path of the parent directory (links resolved) and the file name: two spellings of one absent file compare equal. */
+    private static Path canonical(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        Path dir = abs.getParent();
+        try {
+            return dir == null ? abs : dir.toRealPath().resolve(abs.getFileName());
+        } catch (IOException e) {
+            return abs;
         }
     }
 

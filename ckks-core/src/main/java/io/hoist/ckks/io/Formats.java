@@ -61,6 +61,7 @@ public final class Formats {
             tmp = writeTemporary(path, data);
             moveIntoPlace(tmp, path);
             tmp = null;
+            syncDirectory(path);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + path + ": " + FileChecks.reason(e), e);
         } finally {

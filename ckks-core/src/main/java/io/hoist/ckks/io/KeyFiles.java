@@ -65,7 +65,7 @@ public final class KeyFiles {
         KeyPairId id = KeyPairId.random();
         byte[] secretBytes = KeySerialization.writeSecretKey(sk, id);
         Path secretTmp = null, storeTmp = null, backup = null;
-        boolean secretPlaced = false;
+        boolean secretPlaced = false, keepBackup = false;
         try {
             hook.before(1);
             secretTmp = Formats.writeTemporary(secret, secretBytes);
@@ -76,13 +76,13 @@ public final class KeyFiles {
             Formats.moveIntoPlace(secretTmp, secret);
             secretTmp = null;
             secretPlaced = true;
+            Formats.syncDirectory(secret); // the secret's rename is durable before the store's
             hook.before(4);
             Formats.moveIntoPlace(storeTmp, store);
             storeTmp = null;
-            Formats.syncDirectory(secret);
             Formats.syncDirectory(store);
             return id;
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable e) { // errors too: a failure after step 3 must never lose the old secret
             String restored = "";
             if (secretPlaced) {
                 try {
@@ -92,23 +92,26 @@ public final class KeyFiles {
                     } else {
                         Files.deleteIfExists(secret);
                     }
-                } catch (IOException r) {
+                } catch (IOException | RuntimeException r) {
                     e.addSuppressed(r);
                     restored = backup != null
                             ? "; the previous secret key could not be put back and is kept at " + backup
                             : "; the new secret key " + secret + " could not be removed";
-                    backup = null; // keep it: it is the only copy of the old secret
+                    keepBackup = true; // it is the only copy of the old secret
                 }
             }
             String msg = "cannot write the key pair " + store + " / " + secret + ": "
                     + (e instanceof IOException io ? FileChecks.reason(io) : e.getMessage())
-                    + "; the previous files are unchanged" + restored;
+                    + (restored.isEmpty() ? "; the previous files are unchanged" : restored);
+            if (e instanceof IOException io) throw new UncheckedIOException(msg, io);
+            if (!restored.isEmpty()) e.addSuppressed(new IOException(msg));
             if (e instanceof RuntimeException re) throw re;
-            throw new UncheckedIOException(msg, (IOException) e);
+            if (e instanceof Error er) throw er;
+            throw new IllegalStateException(msg, e); // no other checked exception is thrown above
         } finally {
             Formats.deleteQuietly(secretTmp);
             Formats.deleteQuietly(storeTmp);
-            Formats.deleteQuietly(backup);
+            if (!keepBackup) Formats.deleteQuietly(backup);
         }
     }
 
@@ -119,7 +122,12 @@ public final class KeyFiles {
         try {
             Files.createLink(b, secret);
         } catch (UnsupportedOperationException | IOException e) {
-            Files.copy(secret, b, StandardCopyOption.COPY_ATTRIBUTES);
+            try {
+                Files.copy(secret, b, StandardCopyOption.COPY_ATTRIBUTES);
+            } catch (IOException | RuntimeException c) {
+                Formats.deleteQuietly(b); // no partial copy of the secret is left behind
+                throw c;
+            }
         }
         return b;
     }

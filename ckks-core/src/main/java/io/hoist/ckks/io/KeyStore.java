@@ -95,6 +95,7 @@ public final class KeyStore implements AutoCloseable {
             tmp = writeTemporary(path, keys, seeded, pairId);
             Formats.moveIntoPlace(tmp, path);
             tmp = null;
+            Formats.syncDirectory(path);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the key store " + path + ": " + FileChecks.reason(e), e);
         } finally {
@@ -191,6 +192,11 @@ public final class KeyStore implements AutoCloseable {
             if (h.kind() != ObjectKind.KEY_STORE)
                 throw new MalformedDataException(
                         "expected a key store, found a " + h.kind().label());
+            if ((h.flags() & ~(Header.SEEDED | Header.PAIRED)) != Header.NTT
+                    || Double.doubleToRawLongBits(h.scale()) != 0) {
+                throw new MalformedDataException("a key store with flags 0x" + Integer.toHexString(h.flags())
+                        + " and scale " + h.scale() + " in its header: not what any writer produces");
+            }
             CkksParameters p = ctx.params();
             if (!Arrays.equals(h.fingerprint(), ParametersSerialization.fingerprint(p))) {
                 throw new MalformedDataException("the key store " + path.getFileName()
@@ -211,6 +217,8 @@ public final class KeyStore implements AutoCloseable {
             readFully(ch, cb, Header.SIZE + prefix);
             int count = cb.getInt(0);
             long entry = KeySerialization.switchingBytes(p, h.level(), ObjectKind.GALOIS_KEY, h.seeded());
+            if (entry > FileChecks.MAX_OBJECT_BYTES)
+                throw new FileRefusedException("keys of " + entry + " bytes each are larger than one object may be");
             long indexBytes = prefix + 4 + (long) ENTRY * count;
             if (count < 0 || count > p.n() || indexBytes + entry * count != h.bodyLength()) {
                 throw new MalformedDataException("key store index of " + count + " keys does not match its body of "

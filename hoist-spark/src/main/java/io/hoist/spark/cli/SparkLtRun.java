@@ -83,7 +83,8 @@ final class SparkLtRun {
     }
 
     private static final Pattern MASTER = Pattern.compile(
-            "local|local\\[(\\*|[1-9][0-9]{0,4})(,[1-9][0-9]{0,4})?]|local-cluster\\[[1-9][0-9]*,[1-9][0-9]*,[1-9][0-9]*]|spark://[^\\s/:,]+:[0-9]{1,5}(,[^\\s/:,]+:[0-9]{1,5})*|yarn|k8s://\\S+");
+            "local|local\\[(\\*|[1-9][0-9]{0,4})(\\s*,\\s*[0-9]{1,5})?]|local-cluster\\[\\s*[1-9][0-9]{0,4}\\s*,\\s*[1-9][0-9]{0,4}\\s*,\\s*[1-9][0-9]{0,7}\\s*]"
+                    + "|spark://(?:\\[[0-9a-fA-F:.]+]|[^\\s/:,\\[\\]]+):[0-9]{1,5}(,(?:\\[[0-9a-fA-F:.]+]|[^\\s/:,\\[\\]]+):[0-9]{1,5})*|yarn|k8s://\\S+");
 
     /** Refuses a master URL Spark would reject, before Spark is started (its refusal comes as an ERROR line and a trace). */
     static void checkMaster(String master) {
@@ -128,11 +129,18 @@ final class SparkLtRun {
         long perTask = MemoryCheck.add(
                 MemoryCheck.mul(rowsPerTask, perBlock), MemoryCheck.mul(rowsPerTask, Math.max(0, buffers)));
         long tiles = MemoryCheck.mul(blockCols, groups);
-        boolean local = m.startsWith("local");
+        checkMaster(m); // spark-submit's master too: local[0] would size no task at all
+        Matcher cluster = Pattern.compile("local-cluster\\[\\s*(\\d+)\\s*,\\s*(\\d+)\\s*,\\s*(\\d+)\\s*]")
+                .matcher(m);
+        boolean local = !cluster.matches() && m.startsWith("local");
         int slots;
         long executorHeap;
-        if (local) {
-            Matcher lm = Pattern.compile("local(?:\\[(\\*|\\d+)(?:,\\d+)?])?").matcher(m);
+        if (cluster.matches()) { // N executor JVMs of C cores and M MB each
+            slots = Integer.parseInt(cluster.group(2));
+            executorHeap = Long.parseLong(cluster.group(3)) << 20;
+        } else if (local) {
+            Matcher lm = Pattern.compile("local(?:\\[(\\*|\\d+)(?:\\s*,\\s*\\d+)?])?")
+                    .matcher(m);
             slots = !lm.matches() || lm.group(1) == null
                     ? 1
                     : lm.group(1).equals("*")

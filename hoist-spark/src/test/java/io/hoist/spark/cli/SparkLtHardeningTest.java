@@ -3,6 +3,7 @@ package io.hoist.spark.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -94,5 +95,30 @@ class SparkLtHardeningTest {
                 "--replace-key-store");
         assertTrue(line.contains("is not a Hoist key store"), line);
         assertArrayEquals(bytes, Files.readAllBytes(secret), "untouched");
+    }
+
+    @Test
+    void theMasterFormsSparkAcceptsAreAcceptedAndOthersRefused() {
+        for (String ok : new String[] {
+            "local",
+            "local[*]",
+            "local[4]",
+            "local[4,2]",
+            "local[4, 2]",
+            "local[*,3]",
+            "local-cluster[2,1,1024]",
+            "spark://host:7077",
+            "spark://h1:7077,h2:7077",
+            "spark://[::1]:7077",
+            "yarn",
+            "k8s://https://10.0.0.1:6443"
+        }) {
+            SparkLtRun.checkMaster(ok);
+        }
+        for (String bad :
+                new String[] {"local[0]", "local[01]", "garbage://x", "spark://host", "local[x]", "mesos://h:5050", ""
+                }) {
+            assertThrows(IllegalArgumentException.class, () -> SparkLtRun.checkMaster(bad), bad);
+        }
     }
 }

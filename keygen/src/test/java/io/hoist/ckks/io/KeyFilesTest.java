@@ -221,4 +221,16 @@ class KeyFilesTest {
         assertSameState(before, after);
         assertFalse(Files.exists(dir.resolve("elsewhere.hsk")), "nothing written through the link");
     }
+
+    @Test
+    void twoSpellingsOfOneAbsentFileAreTheSameFile(@TempDir Path dir) throws IOException {
+        Path real = Files.createDirectory(dir.resolve("real"));
+        Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+        Pair p = freshPair();
+        FileRefusedException e = assertThrows(
+                FileRefusedException.class,
+                () -> KeyFiles.writePair(real.resolve("k.bin"), link.resolve("k.bin"), p.keys(), p.sk(), false));
+        assertTrue(e.getMessage().contains("would be the same file"), e.getMessage());
+        assertTrue(snapshot(real).isEmpty(), "nothing written");
+    }
 }
