@@ -110,7 +110,12 @@ public final class LinearTransformEvaluator {
 
     // ------------------------------------------------------------------ encoding
 
-    /** Encodes the diagonals of {@code t} for {@code plan}, to be applied to ciphertexts at {@code level}. */
+    /**
+     * Encodes the diagonals of {@code t} for {@code plan}, to be applied to ciphertexts at {@code level}.
+     *
+     * @throws InvalidTransformException if the plan was made for another transform, or the dimension does not divide the slots
+     * @throws io.hoist.ckks.LevelMismatchException if {@code level} is outside [1, L]
+     */
     public EncodedTransform encode(LinearTransform t, Plan plan, int level, Storage storage) {
         Objects.requireNonNull(t, "t is null");
         Objects.requireNonNull(plan, "plan is null");
@@ -172,7 +177,14 @@ public final class LinearTransformEvaluator {
         return evaluate(ct, et, schedule).result();
     }
 
-    /** M·x by {@code schedule}, with this evaluation's own counts and (phased) traffic ledger. */
+    /**
+     * M·x by {@code schedule}, with this evaluation's own counts and (phased) traffic ledger.
+     *
+     * @throws io.hoist.ckks.LevelMismatchException if the ciphertext is not at the transform's level
+     * @throws io.hoist.ckks.ParameterMismatchException if it was made under other parameters
+     * @throws io.hoist.ckks.MissingRotationKeyException naming the first key the plan needs and this evaluator lacks, before any work
+     * @throws WorkingSetTooSmallException if a phased schedule's budget is below what the grouping needs
+     */
     public Evaluation evaluate(Ciphertext ct, EncodedTransform et, Schedule schedule) {
         Objects.requireNonNull(ct, "ct is null");
         Objects.requireNonNull(et, "et is null");

@@ -319,6 +319,9 @@ public final class KeyStore implements AutoCloseable {
     /**
      * Exactly the keys for {@code galoisElements}, read now; a missing one is named (with the rotation
      * it performs when it is a rotation's element).
+     *
+     * @throws MissingRotationKeyException naming the first element the store lacks
+     * @throws MalformedDataException if a key's checksum or contents are damaged
      */
     public RotationKeySet load(Collection<Long> galoisElements) {
         List<GaloisKey> out = new ArrayList<>();
