@@ -80,21 +80,13 @@ public final class Inspector {
             }
             long want = h.bodyLength() > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : Header.SIZE + h.bodyLength() + 4;
             if (size != want) {
-                return new Inspection(
-                        h.kind().label(),
-                        h.version(),
+                return damaged(
+                        h,
                         size,
-                        h.bodyLength(),
-                        h.level(),
-                        h.scale(),
-                        h.seeded(),
                         fp,
-                        null,
-                        ImmutableList.of(),
-                        false,
+                        pairId,
                         (size < want ? "truncated: " : "trailing bytes: ") + size + " bytes, the header announces "
-                                + want,
-                        pairId);
+                                + want);
             }
             if (h.kind() == ObjectKind.KEY_STORE) return inspectStore(ch, h, size, fp, pairId);
             CRC32C crc = new CRC32C();
@@ -163,20 +155,7 @@ public final class Inspector {
         int count = cb.getInt(0);
         long indexBytes = prefix + 4 + 28L * count;
         if (count < 0 || indexBytes > h.bodyLength() || Header.SIZE + indexBytes > FileChecks.MAX_OBJECT_BYTES) {
-            return new Inspection(
-                    h.kind().label(),
-                    h.version(),
-                    size,
-                    h.bodyLength(),
-                    h.level(),
-                    h.scale(),
-                    h.seeded(),
-                    fp,
-                    null,
-                    ImmutableList.of(),
-                    false,
-                    "key store index of " + count + " keys does not fit its body",
-                    pairId);
+            return damaged(h, size, fp, pairId, "key store index of " + count + " keys does not fit its body");
         }
         byte[] head = new byte[(int) (Header.SIZE + indexBytes)];
         read(ch, ByteBuffer.wrap(head), 0);
@@ -185,20 +164,7 @@ public final class Inspector {
         ByteBuffer t = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
         read(ch, t, Header.SIZE + h.bodyLength());
         if (t.getInt(0) != (int) crc.getValue()) {
-            return new Inspection(
-                    h.kind().label(),
-                    h.version(),
-                    size,
-                    h.bodyLength(),
-                    h.level(),
-                    h.scale(),
-                    h.seeded(),
-                    fp,
-                    null,
-                    ImmutableList.of(),
-                    false,
-                    "checksum mismatch in the key store's index: the data is damaged",
-                    pairId);
+            return damaged(h, size, fp, pairId, "checksum mismatch in the key store's index: the data is damaged");
         }
         ByteBuffer ib =
                 ByteBuffer.wrap(head, Header.SIZE + prefix + 4, 28 * count).order(ByteOrder.LITTLE_ENDIAN);
@@ -238,6 +204,24 @@ public final class Inspector {
                 gs.build(),
                 damage == null,
                 damage,
+                pairId);
+    }
+
+    /** What is known of a file whose check failed: its header fields and the reason. */
+    private static Inspection damaged(Header h, long size, String fp, String pairId, String why) {
+        return new Inspection(
+                h.kind().label(),
+                h.version(),
+                size,
+                h.bodyLength(),
+                h.level(),
+                h.scale(),
+                h.seeded(),
+                fp,
+                null,
+                ImmutableList.of(),
+                false,
+                why,
                 pairId);
     }
 
