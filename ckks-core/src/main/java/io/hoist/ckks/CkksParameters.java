@@ -1,17 +1,12 @@
 package io.hoist.ckks;
 
-import io.hoist.math.ModArith;
-import io.hoist.math.Primes;
 import io.hoist.ring.Automorphism;
 import io.hoist.ring.NttTables;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Immutable RNS-CKKS parameters: ring degree, slots, the Q chain q_0 … q_L and the special primes
@@ -58,77 +53,11 @@ public final class CkksParameters {
      * in its image (log QP 367 ≤ 387, h = 192) for quick CoeffsToSlots runs.
      */
     public static CkksParameters preset(String name) {
-        Objects.requireNonNull(name, "the preset name is null");
-        return switch (name.toLowerCase(Locale.ROOT)) {
-            case "n13" ->
-                builder()
-                        .name("n13")
-                        .logN(13)
-                        .logQ(50, 40, 40)
-                        .logP(60)
-                        .scale(0x1p40)
-                        .build();
-            case "n14" ->
-                builder()
-                        .name("n14")
-                        .logN(14)
-                        .logQ(55, 45, 45, 45, 45, 45)
-                        .logP(60, 60)
-                        .scale(0x1p45)
-                        .build();
-            case "n15" ->
-                builder()
-                        .name("n15")
-                        .logN(15)
-                        .logQ(repeat(60, 1, 50, 9))
-                        .logP(60, 60, 60)
-                        .scale(0x1p50)
-                        .build();
-            case "n16" ->
-                builder()
-                        .name("n16")
-                        .logN(16)
-                        .logQ(repeat(60, 1, 45, 24))
-                        .logP(repeat(60, 8, 0, 0))
-                        .scale(0x1p45)
-                        .build();
-            case "boot16" ->
-                builder()
-                        .name("boot16")
-                        .logN(16)
-                        .logQ(concat(repeat(60, 1, 40, 9), repeat(39, 3, 60, 8), repeat(56, 4, 0, 0)))
-                        .logP(repeat(61, 5, 0, 0))
-                        .secret(SecretDistribution.sparseTernary(192))
-                        .scale(0x1p45)
-                        .build();
-            case "boot14" ->
-                builder()
-                        .name("boot14")
-                        .logN(14)
-                        .logQ(50, 36, 36, 45, 45, 45)
-                        .logP(55, 55)
-                        .secret(SecretDistribution.sparseTernary(192))
-                        .scale(0x1p40)
-                        .build();
-            default ->
-                throw new IllegalArgumentException(
-                        "unknown preset '" + name + "'; known: " + String.join(", ", presetNames()));
-        };
+        return Presets.of(name);
     }
 
     public static List<String> presetNames() {
         return List.of("n13", "n14", "n15", "n16", "boot16", "boot14");
-    }
-
-    private static int[] concat(int[]... parts) {
-        return Arrays.stream(parts).flatMapToInt(Arrays::stream).toArray();
-    }
-
-    private static int[] repeat(int first, int firstCount, int rest, int restCount) {
-        int[] out = new int[firstCount + restCount];
-        Arrays.fill(out, 0, firstCount, first);
-        Arrays.fill(out, firstCount, out.length, rest);
-        return out;
     }
 
     public String name() {
@@ -232,24 +161,7 @@ public final class CkksParameters {
 
     /** "secure" or "NOT SECURE (log QP = … > bound …)" for reports. */
     public String securityLabel() {
-        int bound = SecurityBound.maxLogQP(logN, secret);
-        if (secure) return "secure (log QP = " + fmt(logQP()) + " ≤ " + bound + ")";
-        if (logQP() <= bound) return "NOT SECURE (" + sigmaReason() + ")";
-        return "NOT SECURE (log QP = " + fmt(logQP()) + (bound == 0 ? ": " + SecurityBound.rule(secret) : " > " + bound)
-                + ")";
-    }
-
-    private String sigmaReason() {
-        return String.format(
-                Locale.ROOT,
-                "σ = %s is outside [%s, %s], the error widths the 128-bit bound is applied to",
-                sigma,
-                SecurityBound.MIN_SIGMA,
-                SecurityBound.MAX_SIGMA);
-    }
-
-    private static String fmt(double x) {
-        return String.format(Locale.ROOT, "%.1f", x);
+        return SecurityBound.label(this);
     }
 
     @Override
@@ -311,7 +223,7 @@ public final class CkksParameters {
         }
 
         public Builder logSlots(int v) {
-            if (v < 0) throw new IllegalArgumentException("logSlots must be ≥ 0, got " + v);
+            if (v < 0) throw new InvalidParametersException("logSlots must be ≥ 0, got " + v);
             this.logSlots = v;
             return this;
         }
@@ -364,33 +276,35 @@ public final class CkksParameters {
 
         public CkksParameters build() {
             if (logN < 2 || logN > NttTables.MAX_LOG_N)
-                throw new IllegalArgumentException("logN must be in [2, " + NttTables.MAX_LOG_N + "], got " + logN);
+                throw new InvalidParametersException("logN must be in [2, " + NttTables.MAX_LOG_N + "], got " + logN);
             if (logSlots > logN - 1)
-                throw new IllegalArgumentException("at most N/2 = 2^" + (logN - 1) + " slots, asked for 2^" + logSlots);
+                throw new InvalidParametersException(
+                        "at most N/2 = 2^" + (logN - 1) + " slots, asked for 2^" + logSlots);
             if (logQ == null && qPrimes == null)
-                throw new IllegalArgumentException("no Q primes: call logQ(...) or qPrimes(...)");
+                throw new InvalidParametersException("no Q primes: call logQ(...) or qPrimes(...)");
             if (logP == null && pPrimes == null)
-                throw new IllegalArgumentException("no P primes: call logP(...) or pPrimes(...)");
+                throw new InvalidParametersException("no P primes: call logP(...) or pPrimes(...)");
             if (!(sigma > 0) || !Double.isFinite(sigma))
-                throw new IllegalArgumentException("sigma must be a positive finite number, got " + sigma);
+                throw new InvalidParametersException("sigma must be a positive finite number, got " + sigma);
             if (secret.hammingWeight() > (1 << logN))
-                throw new IllegalArgumentException("Hamming weight " + secret.hammingWeight() + " exceeds N");
+                throw new InvalidParametersException("Hamming weight " + secret.hammingWeight() + " exceeds N");
             Set<Long> used = new HashSet<>();
             if (qPrimes != null) for (long x : qPrimes) used.add(x);
             if (pPrimes != null) for (long x : pPrimes) used.add(x);
-            checkPrimeSupply(used);
-            long[] q = qPrimes != null ? qPrimes.clone() : generate(logQ, used);
-            long[] p = pPrimes != null ? pPrimes.clone() : generate(logP, used);
-            if (q.length == 0) throw new IllegalArgumentException("Q needs at least one prime");
-            if (p.length == 0) throw new IllegalArgumentException("P needs at least one prime (hybrid key switching)");
+            PrimeSupply.check(logN, qPrimes == null ? logQ : null, pPrimes == null ? logP : null, used);
+            long[] q = qPrimes != null ? qPrimes.clone() : PrimeSupply.generate(logN, logQ, used);
+            long[] p = pPrimes != null ? pPrimes.clone() : PrimeSupply.generate(logN, logP, used);
+            if (q.length == 0) throw new InvalidParametersException("Q needs at least one prime");
+            if (p.length == 0)
+                throw new InvalidParametersException("P needs at least one prime (hybrid key switching)");
             Set<Long> all = new HashSet<>();
             for (long x : q) {
                 NttTables.of(logN, x);
-                if (!all.add(x)) throw new IllegalArgumentException("prime " + x + " appears twice");
+                if (!all.add(x)) throw new InvalidParametersException("prime " + x + " appears twice");
             }
             for (long x : p) {
                 NttTables.of(logN, x);
-                if (!all.add(x)) throw new IllegalArgumentException("prime " + x + " appears twice");
+                if (!all.add(x)) throw new InvalidParametersException("prime " + x + " appears twice");
             }
             CkksParameters params = new CkksParameters(this, q, p);
             double logQTop = params.logQ();
@@ -402,8 +316,8 @@ public final class CkksParameters {
                         logQTop));
             }
             if (!params.secure && !allowInsecure && !SecurityBound.sigmaCovered(sigma)) {
-                throw new InsecureParametersException(
-                        params.sigmaReason() + "; call allowInsecure() (or pass --insecure) to use it anyway");
+                throw new InsecureParametersException(SecurityBound.sigmaReason(sigma)
+                        + "; call allowInsecure() (or pass --insecure) to use it anyway");
             }
             if (!params.secure && !allowInsecure) {
                 throw new InsecureParametersException(String.format(
@@ -416,39 +330,6 @@ public final class CkksParameters {
                         SecurityBound.rule(secret)));
             }
             return params;
-        }
-
-        /** Every prime size asked for, checked in range and against how many such primes exist, before any is generated. */
-        private void checkPrimeSupply(Set<Long> explicit) {
-            TreeMap<Integer, Integer> need = new TreeMap<>();
-            if (qPrimes == null) for (int b : logQ) need.merge(b, 1, Integer::sum);
-            if (pPrimes == null) for (int b : logP) need.merge(b, 1, Integer::sum);
-            for (var e : need.entrySet()) {
-                int bits = e.getKey();
-                if (bits < logN + 2 || bits > ModArith.MAX_BITS) {
-                    throw new IllegalArgumentException(
-                            "a prime of " + bits + " bits cannot serve N = 2^" + logN + ": prime sizes must be in ["
-                                    + (logN + 2) + ", " + ModArith.MAX_BITS + "] bits (q ≡ 1 mod 2N)");
-                }
-                int have = Primes.nttPrimeCount(logN, bits, e.getValue(), explicit);
-                if (have < e.getValue()) {
-                    throw new IllegalArgumentException(
-                            "the prime sizes ask for " + e.getValue() + " distinct primes of " + bits
-                                    + " bits, but only " + have + " such primes are ≡ 1 mod 2N = 2^" + (logN + 1)
-                                    + (explicit.isEmpty() ? "" : " (apart from the explicit ones)")
-                                    + "; use larger primes or fewer of them");
-                }
-            }
-        }
-
-        private long[] generate(int[] bits, Set<Long> used) {
-            List<Long> out = new ArrayList<>();
-            for (int b : bits) {
-                long prime = Primes.nttPrimes(logN, b, 1, used).get(0);
-                used.add(prime);
-                out.add(prime);
-            }
-            return out.stream().mapToLong(Long::longValue).toArray();
         }
     }
 }

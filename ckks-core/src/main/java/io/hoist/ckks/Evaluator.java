@@ -5,8 +5,6 @@ import io.hoist.ring.LimbPool;
 import io.hoist.ring.Op;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -20,8 +18,6 @@ import java.util.Objects;
  * {@link #rescale} to align operands explicitly.
  */
 public final class Evaluator {
-    private static final double SCALE_TOLERANCE = 1e-9;
-
     private final CkksContext ctx;
     private final CkksParameters params;
     private final Ring rq;
@@ -30,6 +26,9 @@ public final class Evaluator {
     private final RotationKeySet rotations;
     /** Temporaries of key switching (digits, inner products, ModDown outputs) are borrowed here and returned. */
     private final LimbPool pool;
+
+    private final OperandChecks checks;
+    private final Rotator rotator;
 
     public Evaluator(CkksContext ctx, RelinearizationKey rlk, RotationKeySet rotations) {
         Objects.requireNonNull(ctx, "ctx is null");
@@ -44,6 +43,8 @@ public final class Evaluator {
         this.rlk = rlk;
         this.rotations = rotations == null ? RotationKeySet.empty(params) : rotations;
         this.pool = new LimbPool(ctx.n());
+        this.checks = new OperandChecks(params);
+        this.rotator = new Rotator(ctx, ks, this.rotations, pool);
     }
 
     public Evaluator(CkksContext ctx) {
@@ -68,7 +69,7 @@ public final class Evaluator {
     public Ciphertext add(Ciphertext a, Ciphertext b) {
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(b, "b is null");
-        checkPair(a, b, true);
+        checks.checkPair(a, b, true);
         int deg = Math.max(a.degree(), b.degree());
         RnsPoly[] out = new RnsPoly[deg + 1];
         for (int i = 0; i <= deg; i++) {
@@ -83,7 +84,7 @@ public final class Evaluator {
     public Ciphertext sub(Ciphertext a, Ciphertext b) {
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(b, "b is null");
-        checkPair(a, b, true);
+        checks.checkPair(a, b, true);
         int deg = Math.max(a.degree(), b.degree());
         RnsPoly[] out = new RnsPoly[deg + 1];
         for (int i = 0; i <= deg; i++) {
@@ -108,7 +109,7 @@ public final class Evaluator {
     public Ciphertext add(Ciphertext a, Plaintext p) {
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(p, "p is null");
-        checkPlain(a, p, true);
+        checks.checkPlain(a, p, true);
         RnsPoly[] out = copyPolys(a);
         rq.add(a.poly(0), p.poly().atLevel(a.level()), out[0]);
         return new Ciphertext(params, a.scale(), out);
@@ -117,7 +118,7 @@ public final class Evaluator {
     public Ciphertext sub(Ciphertext a, Plaintext p) {
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(p, "p is null");
-        checkPlain(a, p, true);
+        checks.checkPlain(a, p, true);
         RnsPoly[] out = copyPolys(a);
         rq.sub(a.poly(0), p.poly().atLevel(a.level()), out[0]);
         return new Ciphertext(params, a.scale(), out);
@@ -126,7 +127,7 @@ public final class Evaluator {
     /** Adds the complex constant c to every slot (encoded at the ciphertext's scale). */
     public Ciphertext addConstant(Ciphertext a, double re, double im) {
         Objects.requireNonNull(a, "a is null");
-        checkParams(a);
+        checks.checkParams(a);
         if (!(Math.abs(re * a.scale()) < 0x1p62) || !(Math.abs(im * a.scale()) < 0x1p62)) {
             throw new EncodingOverflowException("constant times scale is not finite or exceeds 2^62: " + re + " + " + im
                     + "i at scale " + a.scale());
@@ -146,7 +147,7 @@ public final class Evaluator {
      */
     public Ciphertext mulByI(Ciphertext a, int power) {
         Objects.requireNonNull(a, "a is null");
-        checkParams(a);
+        checks.checkParams(a);
         int e = Math.floorMod(power, 4);
         RnsPoly[] out = copyPolys(a);
         if (e == 0) return new Ciphertext(params, a.scale(), out);
@@ -163,7 +164,7 @@ public final class Evaluator {
     public Ciphertext mulPlain(Ciphertext a, Plaintext p) {
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(p, "p is null");
-        checkPlain(a, p, false);
+        checks.checkPlain(a, p, false);
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         RnsPoly pp = p.poly().atLevel(a.level());
         for (int i = 0; i < out.length; i++) {
@@ -171,7 +172,7 @@ public final class Evaluator {
             rq.mulCoeffs(a.poly(i), pp, out[i]);
         }
         ctx.counters().increment(Op.PT_MUL);
-        return new Ciphertext(params, checkProductScale(a.scale() * p.scale(), a.level()), out);
+        return new Ciphertext(params, checks.checkProductScale(a.scale() * p.scale(), a.level()), out);
     }
 
     /** Multiplies by an integer constant (scale unchanged). */
@@ -189,7 +190,7 @@ public final class Evaluator {
     public Ciphertext mul(Ciphertext a, Ciphertext b) {
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(b, "b is null");
-        checkPair(a, b, false);
+        checks.checkPair(a, b, false);
         if (a.degree() != 1 || b.degree() != 1)
             throw new WrongOperandException("mul expects two degree-1 ciphertexts (relinearize first)");
         int l = a.level();
@@ -198,25 +199,25 @@ public final class Evaluator {
         rq.mulCoeffs(a.poly(0), b.poly(1), d1);
         rq.mulCoeffsAdd(a.poly(1), b.poly(0), d1);
         rq.mulCoeffs(a.poly(1), b.poly(1), d2);
-        return new Ciphertext(params, checkProductScale(a.scale() * b.scale(), l), d0, d1, d2);
+        return new Ciphertext(params, checks.checkProductScale(a.scale() * b.scale(), l), d0, d1, d2);
     }
 
     /** Switches the s² part of a degree-2 ciphertext back to s. */
     public Ciphertext relinearize(Ciphertext a) {
         Objects.requireNonNull(a, "a is null");
-        checkParams(a);
+        checks.checkParams(a);
         if (a.degree() != 2)
             throw new WrongOperandException("relinearize expects a degree-2 ciphertext, got degree " + a.degree());
         if (rlk == null)
             throw new MissingRelinearizationKeyException("no relinearization key was given to this evaluator");
         int level = a.level();
-        PolyQP[] digits = decomposePooled(a.poly(2));
+        PolyQP[] digits = rotator.decomposePooled(a.poly(2));
         try {
             RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
             ks.keySwitch(digits, rlk.key(), 1, a.poly(0), a.poly(1), c0, c1, pool, ctx.counters());
             return new Ciphertext(params, a.scale(), c0, c1);
         } finally {
-            release(digits);
+            rotator.release(digits);
         }
     }
 
@@ -229,7 +230,7 @@ public final class Evaluator {
     /** Divides by the last prime q_ℓ (rounded) and drops it: level ℓ−1, scale / q_ℓ. */
     public Ciphertext rescale(Ciphertext a) {
         Objects.requireNonNull(a, "a is null");
-        checkParams(a);
+        checks.checkParams(a);
         if (a.level() == 0) throw new LevelMismatchException("cannot rescale a ciphertext at level 0");
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         for (int i = 0; i < out.length; i++) out[i] = ks.rescale(a.poly(i));
@@ -239,7 +240,7 @@ public final class Evaluator {
     /** Drops the last {@code count} primes without dividing (scale unchanged). */
     public Ciphertext dropLevel(Ciphertext a, int count) {
         Objects.requireNonNull(a, "a is null");
-        checkParams(a);
+        checks.checkParams(a);
         if (count < 0 || count > a.level())
             throw new LevelMismatchException("cannot drop " + count + " levels from level " + a.level());
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
@@ -259,69 +260,28 @@ public final class Evaluator {
     /** Left rotation of the slots by k (negative k rotates right). */
     public Ciphertext rotate(Ciphertext a, int k) {
         Objects.requireNonNull(a, "a is null");
-        checkRotatable(a);
-        if (Math.floorMod(k, params.slots()) == 0) return a.copy();
-        return automorphismPooled(a, params.galoisElementForRotation(k), "rotation by " + k);
+        checks.checkRotatable(a);
+        return rotator.rotate(a, k);
     }
 
     /** Complex conjugation of every slot. */
     public Ciphertext conjugate(Ciphertext a) {
         Objects.requireNonNull(a, "a is null");
-        checkRotatable(a);
-        return automorphismPooled(a, params.galoisElementForConjugation(), "conjugation");
+        checks.checkRotatable(a);
+        return rotator.conjugate(a);
     }
 
     /** Rotations by every k in {@code ks}, sharing one Decompose (hoisting). */
     public Map<Integer, Ciphertext> rotateHoisted(Ciphertext a, int... steps) {
         Objects.requireNonNull(a, "a is null");
-        checkRotatable(a);
-        Map<Integer, Ciphertext> out = new LinkedHashMap<>();
-        for (int k : steps) { // every key first, so a missing one is named before any work
-            if (Math.floorMod(k, params.slots()) != 0)
-                rotations.get(params.galoisElementForRotation(k), "rotation by " + k);
-        }
-        PolyQP[] digits = null;
-        try {
-            for (int k : steps) {
-                if (out.containsKey(k)) continue;
-                if (Math.floorMod(k, params.slots()) == 0) {
-                    out.put(k, a.copy());
-                    continue;
-                }
-                if (digits == null) digits = decomposePooled(a.poly(1));
-                out.put(k, automorphism(a, digits, params.galoisElementForRotation(k), "rotation by " + k));
-            }
-        } finally {
-            release(digits);
-        }
-        return out;
-    }
-
-    private PolyQP[] decomposePooled(RnsPoly c) {
-        PolyQP[] d = new PolyQP[params.beta(c.level())];
-        for (int t = 0; t < d.length; t++) d[t] = PolyQP.borrow(ctx, pool, c.level(), Domain.NTT);
-        ks.decompose(c, d, pool, ctx.counters());
-        return d;
-    }
-
-    private void release(PolyQP[] digits) {
-        if (digits != null) for (PolyQP d : digits) d.release(pool);
-    }
-
-    private Ciphertext automorphismPooled(Ciphertext a, long g, String what) {
-        rotations.get(g, what);
-        PolyQP[] digits = decomposePooled(a.poly(1));
-        try {
-            return automorphism(a, digits, g, what);
-        } finally {
-            release(digits);
-        }
+        checks.checkRotatable(a);
+        return rotator.rotateHoisted(a, steps);
     }
 
     /** Decompose(c_1) of a ciphertext: the shared first step of hoisted rotations. */
     public PolyQP[] decompose(Ciphertext a) {
         Objects.requireNonNull(a, "a is null");
-        checkRotatable(a);
+        checks.checkRotatable(a);
         return ks.decompose(a.poly(1));
     }
 
@@ -332,7 +292,7 @@ public final class Evaluator {
     public CiphertextQP rotateHoistedLazy(Ciphertext a, PolyQP[] digits, int k) {
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(digits, "digits is null");
-        checkRotatable(a);
+        checks.checkRotatable(a);
         if (Math.floorMod(k, params.slots()) == 0)
             return new CiphertextQP(params, ks.timesP(a.poly(0)), ks.timesP(a.poly(1)), a.scale());
         GaloisKey key = rotations.get(params.galoisElementForRotation(k), "rotation by " + k);
@@ -353,81 +313,9 @@ public final class Evaluator {
                 params, c.scale() / params.q(c.level()), ks.modDownRescale(c.a()), ks.modDownRescale(c.b()));
     }
 
-    /**
-     * φ_g(c_0 + ModDown(⟨D, SWK.b⟩)), φ_g(ModDown(⟨D, SWK.a⟩)) from the digits of c_1: the inner
-     * products and ModDown outputs live in pooled buffers; the permutation is fused with the + c_0.
-     */
-    private Ciphertext automorphism(Ciphertext a, PolyQP[] digits, long g, String what) {
-        GaloisKey key = rotations.get(g, what);
-        RnsPoly c0 = rq.newPoly(a.level(), Domain.NTT), c1 = rq.newPoly(a.level(), Domain.NTT);
-        ks.keySwitch(digits, key.key(), g, a.poly(0), null, c0, c1, pool, ctx.counters());
-        return new Ciphertext(params, a.scale(), c0, c1);
-    }
-
-    // ------------------------------------------------------------------ checks
-
     private RnsPoly[] copyPolys(Ciphertext a) {
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         for (int i = 0; i < out.length; i++) out[i] = a.poly(i).copy();
         return out;
-    }
-
-    private void checkParams(Ciphertext a) {
-        if (!a.params().equals(params))
-            throw new ParameterMismatchException("ciphertext made under other parameters than this evaluator's");
-    }
-
-    private void checkRotatable(Ciphertext a) {
-        checkParams(a);
-        if (a.degree() != 1)
-            throw new WrongOperandException(
-                    "rotations need a degree-1 ciphertext (relinearize first), got degree " + a.degree());
-    }
-
-    private void checkPair(Ciphertext a, Ciphertext b, boolean sameScale) {
-        checkParams(a);
-        checkParams(b);
-        if (a.level() != b.level()) {
-            throw new LevelMismatchException(
-                    "operands at levels " + a.level() + " and " + b.level() + "; drop the higher one with dropLevel");
-        }
-        if (sameScale) checkScale(a.scale(), b.scale());
-    }
-
-    private void checkPlain(Ciphertext a, Plaintext p, boolean sameScale) {
-        checkParams(a);
-        if (!p.params().equals(params))
-            throw new ParameterMismatchException("plaintext encoded under other parameters");
-        if (p.level() < a.level()) {
-            throw new LevelMismatchException(
-                    "plaintext at level " + p.level() + " is below the ciphertext's level " + a.level());
-        }
-        if (sameScale) checkScale(a.scale(), p.scale());
-    }
-
-    /** A product's scale must leave room below Q_ℓ/2 for a message of magnitude 1. */
-    private double checkProductScale(double scale, int level) {
-        double logQ = 0;
-        for (int j = 0; j <= level; j++) logQ += Math.log(params.q(j)) / Math.log(2);
-        double log = Math.log(scale) / Math.log(2);
-        if (!(log < logQ - 1)) {
-            throw new InvalidScaleException(String.format(
-                    Locale.ROOT,
-                    "the product's scale 2^%.1f does not fit the modulus 2^%.1f at level %d: rescale the operands first",
-                    log,
-                    logQ,
-                    level));
-        }
-        return scale;
-    }
-
-    private static void checkScale(double s1, double s2) {
-        if (Math.abs(s1 / s2 - 1) > SCALE_TOLERANCE) {
-            throw new ScaleMismatchException(String.format(
-                    Locale.ROOT,
-                    "operand scales differ: 2^%.4f vs 2^%.4f",
-                    Math.log(s1) / Math.log(2),
-                    Math.log(s2) / Math.log(2)));
-        }
     }
 }

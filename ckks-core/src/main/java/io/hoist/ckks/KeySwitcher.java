@@ -304,14 +304,17 @@ public final class KeySwitcher {
         toMontgomery(x.p(), rp);
     }
 
-    private void toMontgomery(RnsPoly p, Ring ring) {
-        for (int i = 0; i < p.limbCount(); i++) toMontgomery(p.limb(i), ring.prime(i));
+    /** In place: every residue of a polynomial over Q into Montgomery form. */
+    public void toMontgomeryQ(RnsPoly p) {
+        toMontgomery(p, rq);
     }
 
-    /** In place: one limb modulo q into Montgomery form. */
-    public void toMontgomery(long[] limb, long q) {
-        long r = ModArith.montgomeryR(q);
-        kernels.mulShoup(limb, r, ModArith.shoupQuotient(r, q), q, limb, 0, limb.length);
+    private void toMontgomery(RnsPoly p, Ring ring) {
+        for (int i = 0; i < p.limbCount(); i++) {
+            NttTables t = ring.tables(i);
+            long[] limb = p.limb(i);
+            kernels.mulShoup(limb, t.montgomeryR(), t.montgomeryRShoup(), t.q(), limb, 0, limb.length);
+        }
     }
 
     /** out = a + b over QP (out may alias a or b). */

@@ -1,5 +1,7 @@
 package io.hoist.ckks;
 
+import java.util.Locale;
+
 /**
  * The 128-bit classical security bound on log2(QP), by ring degree and secret distribution.
  *
@@ -59,5 +61,26 @@ public final class SecurityBound {
         if (logN < 10) return 0;
         if (logN > 17) return Integer.MAX_VALUE;
         return MAX_LOG_QP[logN - 10];
+    }
+
+    /** "secure (log QP = … ≤ bound)" or "NOT SECURE (…)" for reports on {@code p}. */
+    static String label(CkksParameters p) {
+        int bound = maxLogQP(p.logN(), p.secret());
+        if (p.secure()) return "secure (log QP = " + fmt(p.logQP()) + " ≤ " + bound + ")";
+        if (p.logQP() <= bound) return "NOT SECURE (" + sigmaReason(p.sigma()) + ")";
+        return "NOT SECURE (log QP = " + fmt(p.logQP()) + (bound == 0 ? ": " + rule(p.secret()) : " > " + bound) + ")";
+    }
+
+    static String sigmaReason(double sigma) {
+        return String.format(
+                Locale.ROOT,
+                "σ = %s is outside [%s, %s], the error widths the 128-bit bound is applied to",
+                sigma,
+                MIN_SIGMA,
+                MAX_SIGMA);
+    }
+
+    private static String fmt(double x) {
+        return String.format(Locale.ROOT, "%.1f", x);
     }
 }

@@ -36,11 +36,15 @@ public final class NttTables {
     final long lastInv;
 
     final long lastInvShoup;
+    /** R = 2^64 mod q and its Shoup quotient: the constants that bring a residue into Montgomery form, computed once per prime. */
+    private final long montR, montRShoup;
 
     private NttTables(int logN, long q) {
         this.logN = logN;
         this.n = 1 << logN;
         this.modulus = Modulus.of(q);
+        this.montR = ModArith.montgomeryR(q);
+        this.montRShoup = ModArith.shoupQuotient(montR, q);
         this.psi = Primes.primitiveRoot2N(logN, q);
         long psiInv = ModArith.invMod(psi, q);
         psiRev = new long[n];
@@ -90,6 +94,16 @@ public final class NttTables {
 
     public int n() {
         return n;
+    }
+
+    /** 2^64 mod q (multiplying by it brings a residue into Montgomery form). */
+    public long montgomeryR() {
+        return montR;
+    }
+
+    /** The Shoup quotient of {@link #montgomeryR()}. */
+    public long montgomeryRShoup() {
+        return montRShoup;
     }
 
     public long q() {

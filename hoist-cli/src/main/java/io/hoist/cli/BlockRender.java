@@ -1,6 +1,6 @@
 package io.hoist.cli;
 
-import io.hoist.lt.Schedule;
+import io.hoist.lt.schedule.Schedule;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;

@@ -1,13 +1,13 @@
 package io.hoist.cli;
 
 import io.hoist.ckks.CkksParameters;
-import io.hoist.lt.Algorithm;
-import io.hoist.lt.Cost;
-import io.hoist.lt.Objective;
-import io.hoist.lt.Storage;
 import io.hoist.lt.dft.DftPlan;
 import io.hoist.lt.dft.DftPlanner;
 import io.hoist.lt.dft.HomomorphicDft;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.Cost;
+import io.hoist.lt.plan.Objective;
+import io.hoist.lt.plan.Storage;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -2,12 +2,13 @@ package io.hoist.cli;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.KeySizes;
-import io.hoist.lt.Algorithm;
-import io.hoist.lt.Objective;
-import io.hoist.lt.Plan;
-import io.hoist.lt.Storage;
+import io.hoist.lt.dft.DftFactorization;
 import io.hoist.lt.dft.DftPlanner;
 import io.hoist.lt.dft.HomomorphicDft;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.Objective;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +79,7 @@ final class CtosSweep {
 
     /** The CtS matrices' index sets at depth d; with sparse packing the last matrix acts on 2n slots with the same offsets. */
     private static List<DftPlanner.MatrixSpec> specs(CtosCommand.Setup s, int d) {
-        var sets = HomomorphicDft.indexSets(s.logSlots(), d, HomomorphicDft.Kind.COEFFS_TO_SLOTS);
+        var sets = DftFactorization.indexSets(s.logSlots(), d, HomomorphicDft.Kind.COEFFS_TO_SLOTS);
         boolean sparse = s.logSlots() < s.params().logN() - 1;
         List<DftPlanner.MatrixSpec> out = new ArrayList<>();
         for (int i = 0; i < d; i++) {

@@ -1,15 +1,15 @@
 package io.hoist.cli;
 
 import io.hoist.ckks.CkksParameters;
-import io.hoist.lt.Algorithm;
-import io.hoist.lt.LatencyModel;
-import io.hoist.lt.LedgerKind;
-import io.hoist.lt.LimbLayout;
-import io.hoist.lt.LtProgram;
-import io.hoist.lt.Plan;
-import io.hoist.lt.ScheduleCompiler;
-import io.hoist.lt.Storage;
-import io.hoist.lt.TrafficLedger;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.LimbLayout;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import io.hoist.lt.schedule.LatencyModel;
+import io.hoist.lt.schedule.LedgerKind;
+import io.hoist.lt.schedule.ScheduleCompiler;
+import io.hoist.lt.schedule.TrafficLedger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,11 +1,11 @@
 package io.hoist.cli;
 
 import io.hoist.ckks.Progress;
-import io.hoist.lt.Algorithm;
-import io.hoist.lt.LatencyModel;
-import io.hoist.lt.LimbLayout;
-import io.hoist.lt.Storage;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.LimbLayout;
+import io.hoist.lt.plan.Storage;
 import io.hoist.lt.planning.Tradeoffs;
+import io.hoist.lt.schedule.LatencyModel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

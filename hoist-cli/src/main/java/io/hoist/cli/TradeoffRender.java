@@ -1,14 +1,14 @@
 package io.hoist.cli;
 
 import io.hoist.ckks.io.FileChecks;
-import io.hoist.lt.Algorithm;
-import io.hoist.lt.LatencyModel;
-import io.hoist.lt.LimbLayout;
-import io.hoist.lt.LtProgram;
-import io.hoist.lt.Plan;
-import io.hoist.lt.ScheduleCompiler;
-import io.hoist.lt.Storage;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.LimbLayout;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
 import io.hoist.lt.planning.Tradeoffs;
+import io.hoist.lt.schedule.LatencyModel;
+import io.hoist.lt.schedule.ScheduleCompiler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;

@@ -110,9 +110,29 @@ class PackageCyclesTest {
                         low + " -> " + dep);
             }
         }
-        assertTrue(
-                g.get("io.hoist.lt").stream().noneMatch(d -> d.startsWith("io.hoist.keygen")),
-                "lt-bsgs main code uses no key generator");
+        for (String lt : g.keySet()) {
+            if (lt.startsWith("io.hoist.lt"))
+                assertTrue(
+                        g.get(lt).stream().noneMatch(d -> d.startsWith("io.hoist.keygen")),
+                        "lt-bsgs main code uses no key generator: " + lt);
+        }
+        // the rooms of lt-bsgs: plan below schedule below exec below the user-facing package
+        Map<String, List<String>> forbidden = Map.of(
+                "io.hoist.lt.plan", List.of("io.hoist.lt.schedule", "io.hoist.lt.exec", "io.hoist.lt"),
+                "io.hoist.lt.schedule", List.of("io.hoist.lt.exec", "io.hoist.lt"),
+                "io.hoist.lt.exec", List.of("io.hoist.lt", "io.hoist.lt.io", "io.hoist.lt.planning"));
+        forbidden.forEach((from, tos) -> {
+            for (String to : tos)
+                assertTrue(!g.getOrDefault(from, Set.of()).contains(to), from + " must not depend on " + to);
+        });
+        for (var e : g.entrySet()) {
+            boolean engineSide = e.getKey().equals("io.hoist.lt")
+                    || e.getKey().startsWith("io.hoist.lt.exec")
+                    || e.getKey().equals("io.hoist.lt.io");
+            assertTrue(
+                    engineSide || !e.getValue().contains("io.hoist.lt.exec"),
+                    e.getKey() + " reaches into the engine's internal package io.hoist.lt.exec");
+        }
         assertTrue(
                 g.get("io.hoist.spark").stream()
                         .noneMatch(d -> d.startsWith("io.hoist.cli") || d.startsWith("io.hoist.bench")),

@@ -10,7 +10,7 @@ import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.io.KeyStore;
 import io.hoist.lt.BlockLinearTransform;
 import io.hoist.lt.LinearTransformEvaluator;
-import io.hoist.lt.Plan;
+import io.hoist.lt.plan.Plan;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
 

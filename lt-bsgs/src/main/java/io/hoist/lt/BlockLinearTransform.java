@@ -5,6 +5,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.SizeLimitException;
+import io.hoist.lt.plan.InvalidTransformException;
 import it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap;
 import java.util.ArrayList;
 import java.util.List;

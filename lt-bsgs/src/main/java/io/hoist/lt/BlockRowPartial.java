@@ -4,11 +4,21 @@ import com.google.common.base.Preconditions;
 import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.InvalidScaleException;
+import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.ScaleMismatchException;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.InvalidTransformException;
+import io.hoist.lt.plan.LimbLayout;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Plan;
+import io.hoist.ring.Domain;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -83,8 +93,62 @@ public final class BlockRowPartial {
         return limbs * params.n() * 8L;
     }
 
-    PolyQP sum(int i) {
-        return sums[i];
+    /** Partial polynomial i (U_{0,k}, U_{1,k} per giant step, in program order), a copy. */
+    public PolyQP sum(int i) {
+        PolyQP p = sums[i];
+        return new PolyQP(p.q().copy(), p.p() == null ? null : p.p().copy());
+    }
+
+    /** The sums, live: for the engine's finishing phases only. */
+    List<PolyQP> sumsView() {
+        return Arrays.asList(sums);
+    }
+
+    /**
+     * A block row's partial from its parts (a reader's or a distributed task's): the plan of a
+     * hoisted algorithm, {@code level} in [1, L], a positive finite output scale, at least one block
+     * column, and one polynomial per sum buffer of the plan's program at that level, each over Q_ℓ
+     * (and P where the program keeps P limbs) in the NTT domain. The polynomials are copied.
+     *
+     * @throws InvalidTransformException if a part does not fit the plan
+     */
+    public static BlockRowPartial of(
+            CkksParameters params,
+            Plan plan,
+            int level,
+            int blockRow,
+            double scale,
+            SortedSet<Integer> columns,
+            List<PolyQP> sums) {
+        Objects.requireNonNull(params, "params is null");
+        Objects.requireNonNull(plan, "plan is null");
+        Objects.requireNonNull(columns, "columns is null");
+        Objects.requireNonNull(sums, "sums is null");
+        if (plan.algorithm() == Algorithm.BSGS)
+            throw new InvalidTransformException("block products have no bsgs partials");
+        if (level < 1 || level > params.maxLevel())
+            throw new LevelMismatchException("partial at level " + level + " outside [1, " + params.maxLevel() + "]");
+        if (!(scale > 0) || Double.isInfinite(scale)) throw new InvalidScaleException("partial with scale " + scale);
+        if (blockRow < 0 || columns.isEmpty() || columns.first() < 0)
+            throw new InvalidTransformException("partial of block row " + blockRow + " over columns " + columns);
+        LtProgram prog = LtProgram.compile(plan, LimbLayout.of(params, level));
+        List<Integer> ids = prog.sumBuffers();
+        if (sums.size() != ids.size())
+            throw new InvalidTransformException(
+                    "partial with " + sums.size() + " polynomials, its plan sums into " + ids.size());
+        PolyQP[] copy = new PolyQP[sums.size()];
+        for (int i = 0; i < copy.length; i++) {
+            PolyQP u = Objects.requireNonNull(sums.get(i), "sum " + i);
+            boolean qOnly = prog.buffer(ids.get(i)).qOnly();
+            if (u.domain() != Domain.NTT
+                    || u.q().limbCount() != level + 1
+                    || (u.p() == null) != qOnly
+                    || (u.p() != null && u.p().limbCount() != params.alpha()))
+                throw new InvalidTransformException(
+                        "partial polynomial " + i + " does not have the shape of the plan's sums");
+            copy[i] = new PolyQP(u.q().copy(), u.p() == null ? null : u.p().copy());
+        }
+        return new BlockRowPartial(params, plan, level, blockRow, scale, ImmutableSortedSet.copyOf(columns), copy);
     }
 
     /**

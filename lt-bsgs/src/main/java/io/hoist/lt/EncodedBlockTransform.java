@@ -2,6 +2,21 @@ package io.hoist.lt;
 
 import com.google.common.base.Preconditions;
 import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.Progress;
+import io.hoist.lt.exec.DiagonalEncoder;
+import io.hoist.lt.exec.EncodedDiagonals;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.Cost;
+import io.hoist.lt.plan.CountingInterpreter;
+import io.hoist.lt.plan.InvalidTransformException;
+import io.hoist.lt.plan.LimbLayout;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import io.hoist.lt.schedule.Grouping;
+import io.hoist.lt.schedule.PhaseModel;
+import io.hoist.lt.schedule.SixPhaseWalk;
+import io.hoist.lt.schedule.TrafficLedger;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Objects;
@@ -21,7 +36,7 @@ public final class EncodedBlockTransform {
     private final Storage storage;
     private final double scale;
     /** [blockRow][blockCol], null for a zero block. */
-    private final EncodedTransform[][] blocks;
+    private final EncodedDiagonals[][] blocks;
 
     EncodedBlockTransform(
             CkksParameters params,
@@ -30,7 +45,7 @@ public final class EncodedBlockTransform {
             double scale,
             Storage storage,
             BlockLinearTransform t,
-            EncodedTransform[][] blocks) {
+            EncodedDiagonals[][] blocks) {
         Preconditions.checkArgument(
                 plan.algorithm() != Algorithm.BSGS,
                 "block products hoist each input's rotations and need a hoisted algorithm (diagonal, dh-bsgs, th-bsgs), not bsgs");
@@ -87,21 +102,67 @@ public final class EncodedBlockTransform {
         return blockCols;
     }
 
+    /** Every block of {@code t} encoded for {@code plan} by {@code enc} (checked by the caller for nulls). */
+    static EncodedBlockTransform encode(
+            DiagonalEncoder enc,
+            CkksParameters params,
+            BlockLinearTransform t,
+            Plan plan,
+            int level,
+            Storage storage,
+            Progress progress) {
+        if (plan.dimension() != t.blockDimension()) {
+            throw new InvalidTransformException(
+                    "plan " + plan + " has dimension " + plan.dimension() + ", the blocks " + t.blockDimension());
+        }
+        if (plan.algorithm() == Algorithm.BSGS)
+            throw new InvalidTransformException(
+                    "block products hoist each input's rotations and need diagonal, dh-bsgs or th-bsgs, not bsgs");
+        double scale = params.q(level);
+        enc.checkEncode(t.blockDimension(), level, scale, true);
+        LtProgram program = LtProgram.compile(plan, LimbLayout.of(params, level));
+        int rows = t.blockRows(), cols = t.blockCols();
+        EncodedDiagonals[][] blocks = new EncodedDiagonals[rows][cols];
+        for (int br = 0; br < rows; br++) {
+            for (int bc = 0; bc < cols; bc++) {
+                LinearTransform b = t.block(br, bc);
+                if (b != null) {
+                    if (!plan.indices().containsAll(b.diagonalIndices())) {
+                        throw new InvalidTransformException("block (" + br + ", " + bc + ") has diagonals outside plan "
+                                + plan + ": make the plan for the union of the blocks' diagonals");
+                    }
+                    blocks[br][bc] = enc.encodeDiagonals(b, plan, level, storage, scale, true, Progress.NONE, program);
+                }
+                synchronized (progress) {
+                    progress.step((long) br * cols + bc + 1, (long) rows * cols);
+                }
+            }
+        }
+        return new EncodedBlockTransform(params, plan, level, scale, storage, t, blocks);
+    }
+
     /** Blocks that are not all zero. */
     public int nonzeroBlocks() {
         int c = 0;
-        for (EncodedTransform[] row : blocks) for (EncodedTransform b : row) if (b != null) c++;
+        for (EncodedDiagonals[] row : blocks) for (EncodedDiagonals b : row) if (b != null) c++;
         return c;
     }
 
-    EncodedTransform block(int br, int bc) {
-        return blocks[br][bc];
+    /** The engine's blocks, [blockRow][blockCol] (null for a zero block); live, for the executors only. */
+    EncodedDiagonals[][] grid() {
+        return blocks;
+    }
+
+    /** A block that is not all zero (its program is every block's), or null. */
+    EncodedDiagonals firstBlock() {
+        for (EncodedDiagonals[] row : blocks) for (EncodedDiagonals b : row) if (b != null) return b;
+        return null;
     }
 
     /** Bytes held by every block's encoded diagonals. */
     public long memoryBytes() {
         long s = 0;
-        for (EncodedTransform[] row : blocks) for (EncodedTransform b : row) if (b != null) s += b.memoryBytes();
+        for (EncodedDiagonals[] row : blocks) for (EncodedDiagonals b : row) if (b != null) s += b.memoryBytes();
         return s;
     }
 
@@ -128,7 +189,7 @@ public final class EncodedBlockTransform {
             for (int br = 0; br < blockRows; br++) if (blocks[br][bc] != null) groups.add(rowGroupOf.applyAsInt(br));
             colsUsed += groups.size();
         }
-        EncodedTransform any = BlockExecutor.firstBlock(this); // every block carries the one compiled program
+        EncodedDiagonals any = firstBlock(); // every block carries the one compiled program
         LtProgram prog = any != null ? any.program() : LtProgram.compile(plan, LimbLayout.of(params, level));
         return CountingInterpreter.blockCounts(
                 prog,
@@ -138,7 +199,7 @@ public final class EncodedBlockTransform {
                 Arrays.stream(blocks)
                         .flatMap(Arrays::stream)
                         .filter(Objects::nonNull)
-                        .map(EncodedTransform::diagonalIndexSet)
+                        .map(EncodedDiagonals::diagonalIndexSet)
                         .toList());
     }
 
@@ -150,22 +211,36 @@ public final class EncodedBlockTransform {
      * first block, phases 5–6 once per output ciphertext.
      */
     public TrafficLedger traffic(Grouping g) {
-        EncodedTransform any = BlockExecutor.firstBlock(this);
-        if (any == null) return new TrafficLedger.Builder().build();
+        EncodedDiagonals any = firstBlock();
+        if (any == null) return TrafficLedger.empty();
         int rowsUsed = nonzeroRows(), colsUsed = 0, dense = 0;
-        for (int bc = 0; bc < blockCols; bc++) if (BlockExecutor.columnHasBlocks(this, bc)) colsUsed++;
-        for (EncodedTransform[] row : blocks)
-            for (EncodedTransform b : row) if (b != null && b.diagonalCount() == plan.dimension()) dense++;
+        for (int bc = 0; bc < blockCols; bc++) {
+            boolean used = false;
+            for (int br = 0; br < blockRows; br++) used |= blocks[br][bc] != null;
+            if (used) colsUsed++;
+        }
+        for (EncodedDiagonals[] row : blocks)
+            for (EncodedDiagonals b : row) if (b != null && b.diagonalCount() == plan.dimension()) dense++;
         if (plan.indices().size() == plan.dimension() && dense == nonzeroBlocks()) {
             return PhaseModel.of(plan, any.program().layout(), storage).blockLedger(g, colsUsed, rowsUsed, dense);
         }
-        return BlockExecutor.traffic(this, g, Long.MAX_VALUE);
+        return dryTraffic(g);
+    }
+
+    /** The traffic by the dry walk of the block loop, never the closed form (the tests' independent check of it). */
+    TrafficLedger dryTraffic(Grouping g) {
+        EncodedDiagonals any = firstBlock();
+        if (any == null) return TrafficLedger.empty();
+        return SixPhaseWalk.dryBlocks(any.program(), storage, g, Long.MAX_VALUE, blockRows, blockCols, (br, bc) -> {
+            EncodedDiagonals b = blocks[br][bc];
+            return b == null ? null : b::contains;
+        });
     }
 
     /** Block rows with at least one nonzero block (output ciphertexts that are not the zero ciphertext). */
     private int nonzeroRows() {
         int r = 0;
-        for (int br = 0; br < blockRows; br++) if (BlockExecutor.rowHasBlocks(this, br)) r++;
+        for (EncodedDiagonals[] row : blocks) if (Arrays.stream(row).anyMatch(Objects::nonNull)) r++;
         return r;
     }
 

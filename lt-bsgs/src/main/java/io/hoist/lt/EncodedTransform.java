@@ -1,155 +1,93 @@
 package io.hoist.lt;
 
-import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.CkksParameters;
-import io.hoist.ckks.PolyQP;
-import io.hoist.ring.RnsPoly;
-import it.unimi.dsi.fastutil.ints.Int2ObjectMap;
-import it.unimi.dsi.fastutil.ints.Int2ObjectMaps;
-import java.util.Set;
+import io.hoist.lt.exec.EncodedDiagonals;
+import io.hoist.lt.plan.InvalidTransformException;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import java.nio.LongBuffer;
+import java.util.Objects;
 
 /**
- * A transform's diagonals encoded for one plan at one level: F̃_r = Enc(Rot_{−k(r)}(f_r)) at scale
- * Δ_pt = q_ℓ, replicated over the slots. Precomputed: QP limbs (Q limbs for BSGS) in NTT and
- * Montgomery form; a diagonal with baby step 0 multiplies (A_0, B_0) = P·(c_0, c_1), whose P limbs are
- * zero, so it keeps its Q limbs only. Compact: one word per coefficient, expanded during evaluation. Immutable.
+ * A transform's diagonals encoded for one plan at one level, made by {@link LinearTransformEvaluator#encode}
+ * (or read back from the stored compact form): F̃_r = Enc(Rot_{−k(r)}(f_r)) at scale Δ_pt = q_ℓ,
+ * replicated over the slots, precomputed (QP limbs in NTT and Montgomery form) or compact (one word
+ * per coefficient, expanded during evaluation). It holds the engine's data and compiles nothing.
+ * Immutable.
  */
 public final class EncodedTransform {
-    private final CkksParameters params;
-    private final Plan plan;
-    private final int level;
-    private final double scale;
-    private final Storage storage;
-    private final Int2ObjectMap<PolyQP> qp;
-    private final Int2ObjectMap<RnsPoly> q;
-    private final Int2ObjectMap<long[]> compact;
-    private final LtProgram program;
+    private final EncodedDiagonals data;
 
-    private final boolean rescales;
-
-    EncodedTransform(
-            CkksParameters params,
-            Plan plan,
-            int level,
-            double scale,
-            Storage storage,
-            Int2ObjectMap<PolyQP> qp,
-            Int2ObjectMap<RnsPoly> q,
-            Int2ObjectMap<long[]> compact) {
-        this(params, plan, level, scale, true, storage, qp, q, compact);
+    EncodedTransform(EncodedDiagonals data) {
+        this.data = data;
     }
 
-    EncodedTransform(
-            CkksParameters params,
-            Plan plan,
-            int level,
-            double scale,
-            boolean rescales,
-            Storage storage,
-            Int2ObjectMap<PolyQP> qp,
-            Int2ObjectMap<RnsPoly> q,
-            Int2ObjectMap<long[]> compact) {
-        this(
-                params,
-                plan,
-                level,
-                scale,
-                rescales,
-                storage,
-                qp,
-                q,
-                compact,
-                plan.algorithm() == Algorithm.BSGS
-                        ? null
-                        : LtProgram.compile(plan, LimbLayout.of(params, level), rescales));
+    /**
+     * A compact transform from its words: for each diagonal of {@code plan} in index order, N signed
+     * integers (|w| &lt; 2^62) read from {@code words}, at plaintext scale q_ℓ.
+     *
+     * @throws io.hoist.lt.plan.InvalidTransformException if the words do not match the plan
+     * @throws io.hoist.ckks.LevelMismatchException if {@code level} is outside [1, L]
+     */
+    public static EncodedTransform fromCompactWords(CkksParameters params, Plan plan, int level, LongBuffer words) {
+        Objects.requireNonNull(params, "params is null");
+        Objects.requireNonNull(plan, "plan is null");
+        Objects.requireNonNull(words, "words is null");
+        return new EncodedTransform(EncodedDiagonals.ofCompact(params, plan, level, params.q(level), words));
     }
 
-    /** With a program compiled once for several transforms (the blocks of a block product). */
-    EncodedTransform(
-            CkksParameters params,
-            Plan plan,
-            int level,
-            double scale,
-            boolean rescales,
-            Storage storage,
-            Int2ObjectMap<PolyQP> qp,
-            Int2ObjectMap<RnsPoly> q,
-            Int2ObjectMap<long[]> compact,
-            LtProgram program) {
-        this.rescales = rescales;
-        this.program = program;
-        this.params = params;
-        this.plan = plan;
-        this.level = level;
-        this.scale = scale;
-        this.storage = storage;
-        this.qp = qp == null ? null : Int2ObjectMaps.unmodifiable(qp);
-        this.q = q == null ? null : Int2ObjectMaps.unmodifiable(q);
-        this.compact = compact == null ? null : Int2ObjectMaps.unmodifiable(compact);
+    /** The engine's data (the executors read it); not for users. */
+    EncodedDiagonals data() {
+        return data;
     }
 
     public CkksParameters params() {
-        return params;
+        return data.params();
     }
 
     public Plan plan() {
-        return plan;
+        return data.plan();
     }
+
     /** The ciphertext level the diagonals were encoded for. */
     public int level() {
-        return level;
+        return data.level();
     }
+
     /** Δ_pt: q_ℓ, or a share of it when several transforms share level ℓ. */
     public double scale() {
-        return scale;
+        return data.scale();
     }
+
     /** Whether the evaluation rescales by q_ℓ (the output one level down); false for all but the last transform of a shared level. */
     public boolean rescales() {
-        return rescales;
+        return data.rescales();
     }
 
     public Storage storage() {
-        return storage;
+        return data.storage();
     }
+
     /** The compiled program (null for BSGS, which runs full rotations instead). */
     public LtProgram program() {
-        return program;
+        return data.program();
     }
 
-    PolyQP qp(int r) {
-        return qp.get(r);
-    }
-
-    RnsPoly q(int r) {
-        return q.get(r);
-    }
-
-    long[] compact(int r) {
-        return compact.get(r);
-    }
-
-    /** Whether diagonal r is stored (a block of a block product holds only its own nonzero diagonals). */
-    boolean contains(int r) {
-        return compact != null ? compact.containsKey(r) : qp != null ? qp.containsKey(r) : q.containsKey(r);
-    }
-
-    /** The diagonals stored. */
-    int diagonalCount() {
-        return compact != null ? compact.size() : qp != null ? qp.size() : q.size();
-    }
-
-    Set<Integer> diagonalIndexSet() {
-        return ImmutableSortedSet.copyOf(compact != null ? compact.keySet() : qp != null ? qp.keySet() : q.keySet());
+    /** Compact diagonal r's N words appended to {@code out} (compact storage only). */
+    public void compactWordsInto(int r, LongBuffer out) {
+        if (data.storage() != Storage.COMPACT || !data.contains(r))
+            throw new InvalidTransformException("no compact diagonal " + r + " in " + this);
+        data.compactInto(r, out);
     }
 
     /** Bytes held by the encoded diagonals (8 per stored word). */
     public long memoryBytes() {
-        long words = 0;
-        if (qp != null)
-            for (PolyQP p : qp.values())
-                words += (long) (p.q().limbCount() + (p.p() == null ? 0 : p.p().limbCount())) * params.n();
-        if (q != null) for (RnsPoly p : q.values()) words += (long) p.limbCount() * params.n();
-        if (compact != null) for (long[] c : compact.values()) words += c.length;
-        return 8 * words;
+        return data.memoryBytes();
+    }
+
+    @Override
+    public String toString() {
+        return "EncodedTransform[" + plan() + ", level " + level() + ", " + storage() + "]";
     }
 }

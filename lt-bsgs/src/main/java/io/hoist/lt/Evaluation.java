@@ -2,6 +2,8 @@ package io.hoist.lt;
 
 import com.google.common.collect.ImmutableMap;
 import io.hoist.ckks.Ciphertext;
+import io.hoist.lt.schedule.Grouping;
+import io.hoist.lt.schedule.TrafficLedger;
 import io.hoist.ring.Op;
 import java.util.Map;
 import java.util.Objects;

@@ -3,6 +3,8 @@ package io.hoist.lt;
 import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.SizeLimitException;
+import io.hoist.lt.plan.Diagonals;
+import io.hoist.lt.plan.InvalidTransformException;
 import it.unimi.dsi.fastutil.ints.Int2ObjectAVLTreeMap;
 import it.unimi.dsi.fastutil.ints.Int2ObjectSortedMap;
 import it.unimi.dsi.fastutil.ints.Int2ObjectSortedMaps;
@@ -18,7 +20,7 @@ import java.util.SortedSet;
  * to the next one; when n is below the slot count the input must be replicated with period n
  * ({@link #replicate}) so rotations wrap mod n. Immutable.
  */
-public final class LinearTransform {
+public final class LinearTransform implements Diagonals {
     private final int n;
     private final int originalDimension;
     private final Int2ObjectSortedMap<ComplexVector> diagonals;
@@ -188,6 +190,7 @@ public final class LinearTransform {
     }
 
     /** The (padded, power-of-two) dimension n. */
+    @Override
     public int dimension() {
         return n;
     }
@@ -196,10 +199,12 @@ public final class LinearTransform {
         return originalDimension;
     }
 
+    @Override
     public SortedSet<Integer> diagonalIndices() {
         return ImmutableSortedSet.copyOf(diagonals.keySet());
     }
 
+    @Override
     public ComplexVector diagonal(int r) {
         return diagonals.get(r);
     }

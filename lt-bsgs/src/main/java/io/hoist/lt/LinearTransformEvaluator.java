@@ -1,13 +1,10 @@
 package io.hoist.lt;
 
-import com.google.common.cache.Cache;
-import com.google.common.cache.CacheBuilder;
 import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
-import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
@@ -15,22 +12,24 @@ import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.ScaleMismatchException;
 import io.hoist.ckks.WrongOperandException;
-import io.hoist.ring.Domain;
+import io.hoist.lt.exec.DiagonalEncoder;
+import io.hoist.lt.exec.EncodedDiagonals;
+import io.hoist.lt.exec.Engine;
+import io.hoist.lt.plan.InvalidTransformException;
+import io.hoist.lt.plan.LimbLayout;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import io.hoist.lt.schedule.Schedule;
+import io.hoist.lt.schedule.WorkingSetTooSmallException;
 import io.hoist.ring.KernelWarmup;
-import io.hoist.ring.LimbPool;
-import io.hoist.ring.Op;
-import io.hoist.ring.OpCounters;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ExecutionException;
 
 /**
  * Encodes and evaluates linear transforms by a {@link Plan}. The hoisted algorithms (diagonal,
@@ -44,17 +43,10 @@ import java.util.concurrent.ExecutionException;
  * ({@link Evaluation#counts()}), and also add up in the context's counters. Thread-safe.
  */
 public final class LinearTransformEvaluator {
-    private final CkksContext ctx;
     private final CkksParameters params;
-    private final KeySwitcher ks;
-    private final RotationKeySet keys;
-    private final LimbPool pool;
     private final Schedule schedule;
     private final DiagonalEncoder diagonals;
-    private final BsgsExecutor bsgs;
-    /** The compiler's grouping per transform and budget: it depends on nothing else, so it is searched once. */
-    private final Cache<EncodedTransform, ConcurrentMap<Long, Grouping>> groupings =
-            CacheBuilder.newBuilder().weakKeys().build();
+    private final Engine engine;
 
     public LinearTransformEvaluator(CkksContext ctx, RotationKeySet keys) {
         Objects.requireNonNull(ctx, "ctx is null");
@@ -72,16 +64,12 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(ctx, "ctx is null");
         Objects.requireNonNull(keys, "keys is null");
         Objects.requireNonNull(schedule, "schedule is null");
-        this.ctx = ctx;
         this.params = ctx.params();
-        this.ks = new KeySwitcher(ctx);
-        this.keys = Objects.requireNonNull(keys, "keys");
         if (!keys.params().equals(params))
             throw new ParameterMismatchException("rotation keys made under other parameters");
-        this.pool = new LimbPool(ctx.n());
-        this.schedule = Objects.requireNonNull(schedule, "schedule");
+        this.schedule = schedule;
         this.diagonals = new DiagonalEncoder(ctx);
-        this.bsgs = new BsgsExecutor(ctx, ks, keys, pool);
+        this.engine = new Engine(ctx, keys);
     }
 
     public Schedule schedule() {
@@ -90,22 +78,22 @@ public final class LinearTransformEvaluator {
 
     /** Limb arrays currently lent out by this evaluator's pool (0 between evaluations). */
     public long pooledLimbsOutstanding() {
-        return pool.outstanding();
+        return engine.pool().outstanding();
     }
 
     /** Bytes the pool holds for the next evaluation (idle and lent). */
     public long pooledBytes() {
-        return pool.retainedBytes();
+        return engine.pool().retainedBytes();
     }
 
     /** Most limbs lent at once (the executors' peak live set, in limbs). */
     public long pooledLimbsPeak() {
-        return pool.peakOutstanding();
+        return engine.pool().peakOutstanding();
     }
 
     /** Lets the garbage collector take the idle pooled limbs. */
     public void trimPool() {
-        pool.trim();
+        engine.pool().trim();
     }
 
     // ------------------------------------------------------------------ encoding
@@ -151,7 +139,7 @@ public final class LinearTransformEvaluator {
             throw new InvalidTransformException("plan " + plan + " was made for another transform than " + t);
         }
         diagonals.checkEncode(t.dimension(), level, scale, rescale);
-        return diagonals.encodeDiagonals(t, plan, level, storage, scale, rescale, progress, null);
+        return new EncodedTransform(diagonals.encodeDiagonals(t, plan, level, storage, scale, rescale, progress, null));
     }
 
     /**
@@ -165,7 +153,7 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(t, "t is null");
         Objects.requireNonNull(plan, "plan is null");
         Objects.requireNonNull(storage, "storage is null");
-        return diagonals.encodeBlocks(t, plan, level, storage, progress);
+        return EncodedBlockTransform.encode(diagonals, params, t, plan, level, storage, progress);
     }
 
     // ------------------------------------------------------------------ evaluation
@@ -190,63 +178,8 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(et, "et is null");
         Objects.requireNonNull(schedule, "schedule is null");
         check(ct, et);
-        if (et.plan().algorithm() == Algorithm.BSGS) {
-            if (schedule instanceof Schedule.Phased)
-                throw new InvalidTransformException(
-                        "BSGS runs full rotations over Q and has no phased schedule; use Schedule.direct()");
-            OpCounters c = ctx.counters().child();
-            Ciphertext y = bsgs.evaluateBsgs(ct, et, c);
-            return new Evaluation(y, counts(c), Optional.empty(), Optional.empty());
-        }
-        double scale = outputScale(ct, et);
-        try (ExecState st = new ExecState(ctx, ks, pool, et.program(), et, keys, ct)) {
-            if (schedule instanceof Schedule.Phased ph) {
-                if (!et.rescales())
-                    throw new InvalidTransformException(
-                            "a transform sharing its level (no rescale) runs on the direct schedule only");
-                Grouping g = ph.grouping();
-                if (g != null) checkBudget(et, g, ph.budgetBytes()); // the compiler's groupings fit by construction
-                else g = compiledGrouping(et, ph.budgetBytes());
-                TrafficLedger[] led = new TrafficLedger[1];
-                Ciphertext y = PhasedExecutor.run(st, et.storage(), g, ph.budgetBytes(), scale, led);
-                return new Evaluation(y, counts(st.counters), Optional.of(g), Optional.of(led[0]));
-            }
-            Ciphertext y = DirectExecutor.run(st, scale);
-            return new Evaluation(y, counts(st.counters), Optional.empty(), Optional.empty());
-        }
-    }
-
-    private Grouping compiledGrouping(EncodedTransform et, long budget) {
-        try {
-            return groupings
-                    .get(et, ConcurrentHashMap::new)
-                    .computeIfAbsent(budget, b -> ScheduleCompiler.bestGrouping(et.program(), et.storage(), b));
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause()); // a map constructor does not throw
-        }
-    }
-
-    private static void checkBudget(EncodedTransform et, Grouping g, long budget) {
-        long need = ScheduleCompiler.ledger(et.program(), et.storage(), g).peakResidentBytes();
-        if (need > budget) {
-            long min = ScheduleCompiler.minimalBudget(et.program(), et.storage());
-            throw new WorkingSetTooSmallException(
-                    String.format(
-                            Locale.ROOT,
-                            "grouping %s needs a working set of %d bytes, over the budget of %d bytes (the smallest feasible is %d bytes)",
-                            g,
-                            need,
-                            budget,
-                            min),
-                    budget,
-                    Math.max(min, need));
-        }
-    }
-
-    private static ImmutableMap<Op, Long> counts(OpCounters c) {
-        Map<Op, Long> m = new EnumMap<>(Op.class);
-        m.putAll(c.snapshot());
-        return ImmutableMap.copyOf(m);
+        Engine.Run r = engine.evaluate(ct, et.data(), schedule, outputScale(ct, et));
+        return new Evaluation(r.result(), r.counts(), r.grouping(), r.traffic());
     }
 
     /**
@@ -256,34 +189,14 @@ public final class LinearTransformEvaluator {
     public List<Ciphertext> evaluateMany(Ciphertext ct, List<EncodedTransform> transforms) {
         Objects.requireNonNull(ct, "ct is null");
         Objects.requireNonNull(transforms, "transforms is null");
-        PolyQP[] d0 = null;
-        List<Ciphertext> out = new ArrayList<>();
-        try {
-            for (EncodedTransform et : transforms) {
-                check(ct, et);
-                if (et.plan().algorithm() == Algorithm.BSGS) {
-                    out.add(evaluate(ct, et, Schedule.direct()).result());
-                    continue;
-                }
-                double scale = outputScale(ct, et);
-                try (ExecState st = new ExecState(ctx, ks, pool, et.program(), et, keys, ct)) {
-                    LtProgram.Step first = et.program().steps().get(0);
-                    if (first.kind() == LtProgram.Kind.DECOMPOSE) {
-                        if (d0 == null) {
-                            d0 = new PolyQP[params.beta(ct.level())];
-                            for (int t = 0; t < d0.length; t++)
-                                d0[t] = PolyQP.borrow(ctx, pool, ct.level(), Domain.NTT);
-                            ks.decompose(ct.poly(1), d0, pool, ctx.counters());
-                        }
-                        st.presetDigits(first.out().get(0), d0);
-                    }
-                    out.add(DirectExecutor.run(st, scale));
-                }
-            }
-        } finally {
-            if (d0 != null) for (PolyQP p : d0) p.release(pool);
+        List<EncodedDiagonals> data = new ArrayList<>(transforms.size());
+        Map<EncodedDiagonals, Double> scales = new IdentityHashMap<>();
+        for (EncodedTransform et : transforms) {
+            check(ct, et);
+            data.add(et.data());
+            scales.put(et.data(), outputScale(ct, et));
         }
-        return out;
+        return engine.evaluateMany(ct, data, scales::get);
     }
 
     /**
@@ -316,27 +229,8 @@ public final class LinearTransformEvaluator {
                     + " block columns (" + ebt.cols() + " columns in blocks of " + ebt.blockDimension() + ")");
         }
         double scale = checkBlockInputs(inputs, ebt);
-        OpCounters c = ctx.counters().child();
-        EncodedTransform any = BlockExecutor.firstBlock(ebt);
-        if (schedule instanceof Schedule.Phased ph && any == null) {
-            List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale); // zero ciphertexts
-            return new BlockEvaluation(
-                    ImmutableList.copyOf(out),
-                    counts(c),
-                    Optional.ofNullable(ph.grouping()),
-                    Optional.of(new TrafficLedger.Builder().build()));
-        }
-        if (schedule instanceof Schedule.Phased ph) {
-            Grouping g = ph.grouping();
-            if (g != null) checkBudget(any, g, ph.budgetBytes()); // one block's peak is the product's
-            else g = compiledGrouping(any, ph.budgetBytes());
-            PhasedExecutor walker = PhasedExecutor.forBlocks(any.program(), ebt.storage(), g, ph.budgetBytes());
-            List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale, walker);
-            return new BlockEvaluation(
-                    ImmutableList.copyOf(out), counts(c), Optional.of(g), Optional.of(walker.ledger()));
-        }
-        List<Ciphertext> out = BlockExecutor.run(ctx, ks, pool, keys, inputs, ebt, c, scale);
-        return new BlockEvaluation(ImmutableList.copyOf(out), counts(c));
+        Engine.BlockRun r = engine.evaluateBlocks(inputs, ebt.grid(), ebt.level(), scale, schedule);
+        return new BlockEvaluation(r.outputs(), r.counts(), r.grouping(), r.traffic());
     }
 
     /**
@@ -357,9 +251,18 @@ public final class LinearTransformEvaluator {
                 throw new InvalidTransformException("block column " + bc + " outside [0, " + ebt.blockCols() + ")");
         }
         double scale = checkBlockInputs(List.copyOf(inputs.values()), ebt);
-        OpCounters c = ctx.counters().child();
-        List<BlockRowPartial> parts = BlockExecutor.partials(ctx, ks, pool, keys, inputs, ebt, c, scale);
-        return new BlockPartialEvaluation(ImmutableList.copyOf(parts), counts(c));
+        Engine.Partials p = engine.partials(inputs, ebt.grid());
+        List<BlockRowPartial> parts = new ArrayList<>(p.rows().size());
+        for (Engine.RowSums rs : p.rows())
+            parts.add(new BlockRowPartial(
+                    params,
+                    ebt.plan(),
+                    ebt.level(),
+                    rs.row(),
+                    scale,
+                    ImmutableSortedSet.copyOf(rs.columns()),
+                    rs.sums().toArray(new PolyQP[0])));
+        return new BlockPartialEvaluation(ImmutableList.copyOf(parts), p.counts());
     }
 
     /**
@@ -371,9 +274,8 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(sum, "sum is null");
         if (!sum.params().equals(params)) throw new ParameterMismatchException("partial made under other parameters");
         LtProgram prog = LtProgram.compile(sum.plan(), LimbLayout.of(params, sum.level()));
-        OpCounters c = ctx.counters().child();
-        Ciphertext out = BlockExecutor.finish(ctx, ks, pool, keys, prog, sum, c);
-        return new Evaluation(out, counts(c), Optional.empty(), Optional.empty());
+        Engine.Run r = engine.finish(prog, sum.sumsView(), sum.scale());
+        return new Evaluation(r.result(), r.counts(), Optional.empty(), Optional.empty());
     }
 
     /** Checks block-product inputs; returns the output scale Δ_in·Δ_pt/q_ℓ. */
@@ -422,8 +324,7 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(a, "a is null");
         if (!a.params().equals(params)) throw new ParameterMismatchException("ciphertext made under other parameters");
         if (a.degree() != 1) throw new WrongOperandException("conjugation needs a degree-1 ciphertext");
-        OpCounters c = ctx.counters().child();
-        Ciphertext y = bsgs.automorphism(a, keys.get(params.galoisElementForConjugation(), "conjugation"), c);
-        return new Evaluation(y, counts(c), Optional.empty(), Optional.empty());
+        Engine.Run r = engine.conjugate(a);
+        return new Evaluation(r.result(), r.counts(), Optional.empty(), Optional.empty());
     }
 }

@@ -8,6 +8,17 @@ import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.Progress;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.LimbLayout;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import io.hoist.lt.schedule.Grouping;
+import io.hoist.lt.schedule.LedgerKind;
+import io.hoist.lt.schedule.PhaseModel;
+import io.hoist.lt.schedule.Schedule;
+import io.hoist.lt.schedule.ScheduleCompiler;
+import io.hoist.lt.schedule.TrafficLedger;
+import io.hoist.lt.schedule.WorkingSetTooSmallException;
 import io.hoist.ring.Op;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -69,18 +80,15 @@ class BlockPhasedTest {
                 assertEquals(withoutCalls(direct.counts()), withoutCalls(ph.counts()), what + ": same counts");
                 assertEquals(g, ph.grouping().orElseThrow());
                 TrafficLedger measured = ph.traffic().orElseThrow();
-                assertEquals(
-                        BlockExecutor.traffic(ebt, g, Long.MAX_VALUE),
-                        measured,
-                        what + ": ledger == walk without data");
+                assertEquals(ebt.dryTraffic(g), measured, what + ": ledger == walk without data");
                 assertEquals(ebt.traffic(g), measured, what + ": ledger == EncodedBlockTransform.traffic");
                 if (storage == Storage.PRECOMPUTED) { // independent of the walk: every stored diagonal limb read once
                     LimbLayout lay = LimbLayout.of(F.params, ebt.level());
                     long limbs = 0;
                     for (int br = 0; br < ebt.blockRows(); br++) {
                         for (int bc = 0; bc < ebt.blockCols(); bc++) {
-                            if (ebt.block(br, bc) == null) continue;
-                            for (int r : ebt.block(br, bc).diagonalIndexSet())
+                            if (ebt.grid()[br][bc] == null) continue;
+                            for (int r : ebt.grid()[br][bc].diagonalIndexSet())
                                 limbs += plan.baby(r) == 0 ? lay.lq() : lay.d();
                         }
                     }
@@ -99,8 +107,7 @@ class BlockPhasedTest {
                 assertEquals(0, lte.pooledLimbsOutstanding(), what + ": every pooled limb back");
             }
             // the smallest budget of one block is enough for the whole product
-            long min =
-                    ScheduleCompiler.minimalBudget(BlockExecutor.firstBlock(ebt).program(), storage);
+            long min = ScheduleCompiler.minimalBudget(ebt.firstBlock().program(), storage);
             BlockEvaluation tight = lte.evaluate(in, ebt, Schedule.phased(min));
             assertEquals(
                     direct.outputs(), tight.outputs(), plan.describe() + " " + storage + " at the smallest budget");
@@ -148,10 +155,10 @@ class BlockPhasedTest {
         LinearTransformEvaluator lte = new LinearTransformEvaluator(F.ctx, F.keysFor(plan));
         Grouping g = Grouping.uniform(2, 2);
         // the walk without data, so that this checks the executor's loop and not the closed form
-        TrafficLedger t1 = BlockExecutor.traffic(
-                lte.encode(one, plan, F.params.maxLevel(), Storage.PRECOMPUTED, Progress.NONE), g, Long.MAX_VALUE);
-        TrafficLedger t3 = BlockExecutor.traffic(
-                lte.encode(three, plan, F.params.maxLevel(), Storage.PRECOMPUTED, Progress.NONE), g, Long.MAX_VALUE);
+        TrafficLedger t1 = lte.encode(one, plan, F.params.maxLevel(), Storage.PRECOMPUTED, Progress.NONE)
+                .dryTraffic(g);
+        TrafficLedger t3 = lte.encode(three, plan, F.params.maxLevel(), Storage.PRECOMPUTED, Progress.NONE)
+                .dryTraffic(g);
         LimbLayout lay = LimbLayout.of(F.params, F.params.maxLevel());
         long uBack = 2L * 4 * lay.d() * lay.limbBytes(); // U_{0,k}, U_{1,k}: n3 = 4 giant steps, D limbs each
         for (int p = 1; p <= 6; p++) {

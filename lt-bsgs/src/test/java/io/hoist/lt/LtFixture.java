@@ -11,6 +11,7 @@ import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.keygen.KeyGenerator;
+import io.hoist.lt.plan.Plan;
 import java.util.SplittableRandom;
 
 /** Small, explicitly insecure parameters with keys made on demand for each plan (also the base of the DFT tests' fixture). */

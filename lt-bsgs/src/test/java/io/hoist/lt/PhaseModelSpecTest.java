@@ -3,6 +3,17 @@ package io.hoist.lt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.LimbLayout;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import io.hoist.lt.schedule.Grouping;
+import io.hoist.lt.schedule.LatencyModel;
+import io.hoist.lt.schedule.LedgerKind;
+import io.hoist.lt.schedule.PhaseModel;
+import io.hoist.lt.schedule.ScheduleCompiler;
+import io.hoist.lt.schedule.TrafficLedger;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;

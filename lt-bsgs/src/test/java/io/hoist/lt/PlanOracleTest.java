@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ckks.CkksParameters;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.Cost;
+import io.hoist.lt.plan.Objective;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

@@ -8,6 +8,17 @@ import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.Cost;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import io.hoist.lt.schedule.Grouping;
+import io.hoist.lt.schedule.PhaseModel;
+import io.hoist.lt.schedule.Schedule;
+import io.hoist.lt.schedule.ScheduleCompiler;
+import io.hoist.lt.schedule.SixPhaseWalk;
+import io.hoist.lt.schedule.TrafficLedger;
+import io.hoist.lt.schedule.WorkingSetTooSmallException;
 import io.hoist.ring.Op;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -88,7 +99,7 @@ class ScheduleTest {
                 assertCounts(want, ph, what);
                 TrafficLedger measured = ph.traffic().orElseThrow();
                 assertEquals(
-                        CountingInterpreter.traffic(et.program(), storage, g),
+                        SixPhaseWalk.dry(et.program(), storage, g),
                         measured,
                         what + ": ledger == counting interpreter");
                 if (sparse == 0)

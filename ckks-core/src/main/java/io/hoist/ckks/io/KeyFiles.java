@@ -70,7 +70,7 @@ public final class KeyFiles {
             hook.before(1);
             secretTmp = Formats.writeTemporary(secret, secretBytes);
             hook.before(2);
-            storeTmp = KeyStore.writeTemporary(store, keys, seeded, id);
+            storeTmp = KeyStoreWriter.writeTemporary(store, keys, seeded, id);
             backup = backup(secret);
             hook.before(3);
             Formats.moveIntoPlace(secretTmp, secret);

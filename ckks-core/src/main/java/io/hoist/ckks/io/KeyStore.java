@@ -12,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -38,7 +37,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a CRC32C of header and index. Thread-safe.
  */
 public final class KeyStore implements AutoCloseable {
-    private static final int ENTRY = 28;
+    static final int ENTRY = 28;
 
     private final CkksContext ctx;
     private final Path path;
@@ -92,7 +91,7 @@ public final class KeyStore implements AutoCloseable {
         FileChecks.requireWritableTarget(path, "the key store");
         Path tmp = null;
         try {
-            tmp = writeTemporary(path, keys, seeded, pairId);
+            tmp = KeyStoreWriter.writeTemporary(path, keys, seeded, pairId);
             Formats.moveIntoPlace(tmp, path);
             tmp = null;
             Formats.syncDirectory(path);
@@ -101,70 +100,6 @@ public final class KeyStore implements AutoCloseable {
         } finally {
             Formats.deleteQuietly(tmp);
         }
-    }
-
-    /** The store written and forced to disk in a temporary file beside {@code path}; the caller renames it into place. */
-    static Path writeTemporary(Path path, RotationKeySet keys, boolean seeded, KeyPairId pairId) throws IOException {
-        Objects.requireNonNull(keys, "the key set is null");
-        CkksParameters p = keys.params();
-        List<GaloisKey> list = new ArrayList<>();
-        for (long g : keys.galoisElements()) list.add(keys.get(g, "Galois element " + g));
-        int level = list.isEmpty() ? p.maxLevel() : list.get(0).level();
-        for (GaloisKey k : list)
-            if (k.level() != level)
-                throw new IllegalArgumentException(
-                        "a key store holds keys of one level; found " + level + " and " + k.level());
-        long entry = KeySerialization.switchingBytes(p, level, ObjectKind.GALOIS_KEY, seeded);
-        int prefix = pairId == null ? 0 : KeyPairId.BYTES;
-        long indexBytes = prefix + 4 + (long) ENTRY * list.size();
-        long body = Math.addExact(indexBytes, Math.multiplyExact(entry, (long) list.size()));
-        int flags = Header.NTT | (seeded ? Header.SEEDED : 0) | (pairId == null ? 0 : Header.PAIRED);
-        Path tmp = Files.createTempFile(
-                path.toAbsolutePath().getParent(), path.getFileName().toString(), ".tmp");
-        boolean done = false;
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer head =
-                    ByteBuffer.allocate(Header.SIZE + (int) indexBytes).order(ByteOrder.LITTLE_ENDIAN);
-            new Header(
-                            Header.VERSION,
-                            ObjectKind.KEY_STORE,
-                            flags,
-                            ParametersSerialization.fingerprint(p),
-                            level,
-                            0,
-                            body)
-                    .write(head);
-            if (pairId != null) head.put(pairId.toBytes());
-            head.putInt(list.size());
-            ch.position(Header.SIZE + indexBytes);
-            ByteBuffer e = ByteBuffer.allocate((int) entry).order(ByteOrder.LITTLE_ENDIAN); // one entry buffer, reused
-            for (int i = 0; i < list.size(); i++) {
-                e.clear();
-                KeySerialization.writeSwitchingBody(
-                        e, ObjectKind.GALOIS_KEY, list.get(i).key(), list.get(i).galoisElement(), seeded);
-                e.flip();
-                int crc = Envelope.crc(e, 0, e.limit());
-                head.putLong(list.get(i).galoisElement())
-                        .putLong(indexBytes + i * entry)
-                        .putLong(entry)
-                        .putInt(crc);
-                while (e.hasRemaining()) ch.write(e);
-            }
-            head.flip();
-            int headCrc = Envelope.crc(head, 0, head.limit());
-            ch.position(0);
-            while (head.hasRemaining()) ch.write(head);
-            ByteBuffer tail =
-                    ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(headCrc);
-            tail.flip();
-            ch.position(Header.SIZE + body);
-            while (tail.hasRemaining()) ch.write(tail);
-            ch.force(true);
-            done = true;
-        } finally {
-            if (!done) Formats.deleteQuietly(tmp);
-        }
-        return tmp;
     }
 
     // ---------------------------------------------------------------- reading

@@ -2,7 +2,7 @@ package io.hoist.lt.dft;
 
 import com.google.common.collect.ImmutableList;
 import io.hoist.lt.EncodedTransform;
-import io.hoist.lt.InvalidTransformException;
+import io.hoist.lt.plan.InvalidTransformException;
 import java.util.List;
 
 /** A {@link DftPlan}'s matrices encoded at their levels, ready to evaluate. Immutable. */

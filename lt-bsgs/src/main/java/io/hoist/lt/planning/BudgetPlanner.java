@@ -1,14 +1,14 @@
 package io.hoist.lt.planning;
 
-import io.hoist.lt.Algorithm;
-import io.hoist.lt.InvalidTransformException;
-import io.hoist.lt.LatencyModel;
-import io.hoist.lt.LimbLayout;
-import io.hoist.lt.LtProgram;
-import io.hoist.lt.Plan;
-import io.hoist.lt.ScheduleCompiler;
-import io.hoist.lt.Storage;
-import io.hoist.lt.WorkingSetTooSmallException;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.InvalidTransformException;
+import io.hoist.lt.plan.LimbLayout;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import io.hoist.lt.schedule.LatencyModel;
+import io.hoist.lt.schedule.ScheduleCompiler;
+import io.hoist.lt.schedule.WorkingSetTooSmallException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

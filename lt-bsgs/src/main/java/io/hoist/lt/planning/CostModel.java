@@ -1,9 +1,9 @@
 package io.hoist.lt.planning;
 
 import com.google.common.base.Preconditions;
-import io.hoist.lt.Cost;
-import io.hoist.lt.CountingInterpreter;
-import io.hoist.lt.LimbLayout;
+import io.hoist.lt.plan.Cost;
+import io.hoist.lt.plan.CountingInterpreter;
+import io.hoist.lt.plan.LimbLayout;
 import java.util.List;
 import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 

@@ -1,7 +1,7 @@
 package io.hoist.lt.planning;
 
-import io.hoist.lt.InvalidTransformException;
-import io.hoist.lt.Plan;
+import io.hoist.lt.plan.InvalidTransformException;
+import io.hoist.lt.plan.Plan;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongAVLTreeSet;
 import java.util.ArrayList;

@@ -6,12 +6,12 @@ import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.SpecialFft;
-import io.hoist.lt.Algorithm;
-import io.hoist.lt.Cost;
 import io.hoist.lt.LinearTransform;
-import io.hoist.lt.Objective;
-import io.hoist.lt.Plan;
-import io.hoist.lt.Storage;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.Cost;
+import io.hoist.lt.plan.Objective;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -60,8 +60,8 @@ class HomomorphicDftTest {
             int n = 1 << logSlots;
             SpecialFft fft = new SpecialFft(logSlots + 1);
             ComplexVector x = ComplexVector.random(rnd, n);
-            var enc = HomomorphicDft.stages(fft, logSlots, CTS);
-            var dec = HomomorphicDft.stages(fft, logSlots, STC);
+            var enc = DftFactorization.stages(fft, logSlots, CTS);
+            var dec = DftFactorization.stages(fft, logSlots, STC);
             assertEquals(logSlots, enc.size());
             double[] re = x.re(), im = x.im();
             for (int e = 0; e < logSlots; e++) {
@@ -105,12 +105,12 @@ class HomomorphicDftTest {
                         "StC n=" + n + " depth " + depth);
                 // the structural index sets are the value-based ones
                 assertEquals(
-                        HomomorphicDft.indexSets(logSlots, depth, CTS),
+                        DftFactorization.indexSets(logSlots, depth, CTS),
                         cts.matrices().stream()
                                 .map(LinearTransform::diagonalIndices)
                                 .toList());
                 assertEquals(
-                        HomomorphicDft.indexSets(logSlots, depth, STC),
+                        DftFactorization.indexSets(logSlots, depth, STC),
                         stc.matrices().stream()
                                 .map(LinearTransform::diagonalIndices)
                                 .toList());
@@ -155,22 +155,22 @@ class HomomorphicDftTest {
 
     @Test
     void mergeChainIsLattigos() {
-        assertArrayEquals(new int[] {4, 4, 4, 3}, HomomorphicDft.mergeChain(15, 4, CTS));
-        assertArrayEquals(new int[] {3, 4, 4, 4}, HomomorphicDft.mergeChain(15, 4, STC));
-        assertArrayEquals(new int[] {5, 5, 5}, HomomorphicDft.mergeChain(15, 3, CTS));
-        assertArrayEquals(new int[] {8, 7}, HomomorphicDft.mergeChain(15, 2, CTS));
+        assertArrayEquals(new int[] {4, 4, 4, 3}, DftFactorization.mergeChain(15, 4, CTS));
+        assertArrayEquals(new int[] {3, 4, 4, 4}, DftFactorization.mergeChain(15, 4, STC));
+        assertArrayEquals(new int[] {5, 5, 5}, DftFactorization.mergeChain(15, 3, CTS));
+        assertArrayEquals(new int[] {8, 7}, DftFactorization.mergeChain(15, 2, CTS));
         // spec §11 oracle 15
         assertEquals(
                 List.of(ImmutableSortedSet.of(0, 4, 8, 12), ImmutableSortedSet.of(0, 1, 2, 3, 13, 14, 15)),
-                HomomorphicDft.indexSets(4, 2, CTS));
+                DftFactorization.indexSets(4, 2, CTS));
         assertEquals(
-                HomomorphicDft.indexSets(4, 2, CTS),
+                DftFactorization.indexSets(4, 2, CTS),
                 HomomorphicDft.coeffsToSlots(5, 4, 2, 2).matrices().stream()
                         .map(LinearTransform::diagonalIndices)
                         .toList());
         // spec §11 oracle 13: Lattigo's nonzero (giant, baby) counts at depth 4
         int[][] gb = {{3, 3}, {7, 3}, {7, 3}, {3, 3}};
-        var sets = HomomorphicDft.indexSets(15, 4, CTS);
+        var sets = DftFactorization.indexSets(15, 4, CTS);
         for (int i = 0; i < 4; i++) {
             int n1 = DftPlanner.lattigoN1(sets.get(i), 1 << 15, 1);
             Plan p = Plan.forIndices(1 << 15, sets.get(i), Algorithm.DH_BSGS, n1, (1 << 15) / n1);
@@ -200,7 +200,7 @@ class HomomorphicDftTest {
         int[] specKsIp = {6, 10, 10, 6};
         for (int c = 0; c < diags.length; c++) {
             int depth = diags[c].length;
-            var sets = HomomorphicDft.indexSets(15, depth, CTS);
+            var sets = DftFactorization.indexSets(15, depth, CTS);
             for (int i = 0; i < depth; i++) {
                 String at = "depth " + depth + " matrix " + i;
                 assertEquals(diags[c][i], sets.get(i).size(), at);

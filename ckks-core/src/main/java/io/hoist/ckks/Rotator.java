@@ -1,0 +1,97 @@
+package io.hoist.ckks;
+
+import io.hoist.ring.Domain;
+import io.hoist.ring.LimbPool;
+import io.hoist.ring.Ring;
+import io.hoist.ring.RnsPoly;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The rotations of {@link Evaluator} (operands checked there): one automorphism with its key switch,
+ * or several sharing one Decompose (hoisting), the temporaries borrowed from the evaluator's pool.
+ */
+final class Rotator {
+    private final CkksContext ctx;
+    private final CkksParameters params;
+    private final Ring rq;
+    private final KeySwitcher ks;
+    private final RotationKeySet rotations;
+    private final LimbPool pool;
+
+    Rotator(CkksContext ctx, KeySwitcher ks, RotationKeySet rotations, LimbPool pool) {
+        this.ctx = ctx;
+        this.params = ctx.params();
+        this.rq = ctx.ringQ();
+        this.ks = ks;
+        this.rotations = rotations;
+        this.pool = pool;
+    }
+
+    /** Left rotation of the slots by k (negative k rotates right). */
+    Ciphertext rotate(Ciphertext a, int k) {
+        if (Math.floorMod(k, params.slots()) == 0) return a.copy();
+        return automorphismPooled(a, params.galoisElementForRotation(k), "rotation by " + k);
+    }
+
+    /** Complex conjugation of every slot. */
+    Ciphertext conjugate(Ciphertext a) {
+        return automorphismPooled(a, params.galoisElementForConjugation(), "conjugation");
+    }
+
+    /** Rotations by every k in {@code ks}, sharing one Decompose (hoisting). */
+    Map<Integer, Ciphertext> rotateHoisted(Ciphertext a, int... steps) {
+        Map<Integer, Ciphertext> out = new LinkedHashMap<>();
+        for (int k : steps) { // every key first, so a missing one is named before any work
+            if (Math.floorMod(k, params.slots()) != 0)
+                rotations.get(params.galoisElementForRotation(k), "rotation by " + k);
+        }
+        PolyQP[] digits = null;
+        try {
+            for (int k : steps) {
+                if (out.containsKey(k)) continue;
+                if (Math.floorMod(k, params.slots()) == 0) {
+                    out.put(k, a.copy());
+                    continue;
+                }
+                if (digits == null) digits = decomposePooled(a.poly(1));
+                out.put(k, automorphism(a, digits, params.galoisElementForRotation(k), "rotation by " + k));
+            }
+        } finally {
+            release(digits);
+        }
+        return out;
+    }
+
+    PolyQP[] decomposePooled(RnsPoly c) {
+        PolyQP[] d = new PolyQP[params.beta(c.level())];
+        for (int t = 0; t < d.length; t++) d[t] = PolyQP.borrow(ctx, pool, c.level(), Domain.NTT);
+        ks.decompose(c, d, pool, ctx.counters());
+        return d;
+    }
+
+    void release(PolyQP[] digits) {
+        if (digits != null) for (PolyQP d : digits) d.release(pool);
+    }
+
+    private Ciphertext automorphismPooled(Ciphertext a, long g, String what) {
+        rotations.get(g, what);
+        PolyQP[] digits = decomposePooled(a.poly(1));
+        try {
+            return automorphism(a, digits, g, what);
+        } finally {
+            release(digits);
+        }
+    }
+
+    /**
+     * φ_g(c_0 + ModDown(⟨D, SWK.b⟩)), φ_g(ModDown(⟨D, SWK.a⟩)) from the digits of c_1: the inner
+     * products and ModDown outputs live in pooled buffers; the permutation is fused with the + c_0.
+     */
+    private Ciphertext automorphism(Ciphertext a, PolyQP[] digits, long g, String what) {
+        GaloisKey key = rotations.get(g, what);
+        RnsPoly c0 = rq.newPoly(a.level(), Domain.NTT), c1 = rq.newPoly(a.level(), Domain.NTT);
+        ks.keySwitch(digits, key.key(), g, a.poly(0), null, c0, c1, pool, ctx.counters());
+        return new Ciphertext(params, a.scale(), c0, c1);
+    }
+}

@@ -1,9 +1,0 @@
-package io.hoist.lt;
-
-/** How encoded diagonals are kept between evaluations. */
-public enum Storage {
-    /** QP limbs in NTT (Montgomery) form: fastest, D words per coefficient. */
-    PRECOMPUTED,
-    /** One 64-bit word per coefficient (the rounded scaled coefficient), expanded limb by limb and NTT'd during evaluation. */
-    COMPACT
-}

@@ -1,0 +1,69 @@
+package io.hoist.lt.exec;
+
+import io.hoist.ckks.KeySwitcher;
+import io.hoist.ckks.PolyQP;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.schedule.PhaseHooks;
+import io.hoist.ring.Domain;
+import io.hoist.ring.Op;
+import io.hoist.ring.Parallel;
+import io.hoist.ring.RnsPoly;
+
+/**
+ * One DECOMPOSE step of an execution: begun with the coefficient form and the prepared digits (all
+ * limbs needed), then the digit limbs range by range, then ended (scratch back to the pool, counted).
+ */
+final class DecomposeJob implements PhaseHooks.Decomposition {
+    private final ExecState st;
+    private final RnsPoly coeff;
+    private final RnsPoly ntt;
+    private final boolean ownCoeff;
+    private final KeySwitcher.Prepared[] prep;
+    private final PolyQP[] out;
+
+    DecomposeJob(ExecState st, LtProgram.Step s) {
+        this.st = st;
+        RnsPoly src = st.poly(s.in().get(0)).q();
+        if (src.domain() == Domain.NTT) {
+            RnsPoly c = st.ctx.ringQ().wrap(st.pool.get(st.lq), Domain.NTT);
+            for (int j = 0; j < st.lq; j++) System.arraycopy(src.limb(j), 0, c.limb(j), 0, st.n);
+            st.ctx.ringQ().intt(c, st.counters);
+            coeff = c;
+            ntt = src;
+            ownCoeff = true;
+        } else {
+            coeff = src;
+            ntt = null;
+            ownCoeff = false;
+        }
+        prep = st.ks.decomposePrepare(coeff, st.pool, st.counters);
+        out = st.ensureDigits(s.out().get(0));
+        st.opened(this);
+    }
+
+    /** Digit limbs [from, to) on the calling thread. */
+    void limbsSerial(int from, int to) {
+        st.ks.decomposeLimbs(prep, coeff, ntt, out, from, to, st.counters);
+    }
+
+    /** Digit limbs [from, to), spread over the engine's threads. */
+    @Override
+    public void limbs(int from, int to) {
+        Parallel.ranges(st.threads, to - from, (a0, a1) -> limbsSerial(from + a0, from + a1));
+    }
+
+    @Override
+    public void end() {
+        free();
+        st.counters.increment(Op.DECOMPOSE);
+        st.counters.add(Op.LIMBS_READ, st.lq);
+        st.counters.add(Op.LIMBS_WRITTEN, (long) out.length * st.d);
+    }
+
+    /** Gives the prepared digits and the coefficient copy back to the pool (once). */
+    void free() {
+        if (!st.closed(this)) return;
+        st.ks.release(prep, st.pool);
+        if (ownCoeff) st.pool.put(coeff.limbs());
+    }
+}

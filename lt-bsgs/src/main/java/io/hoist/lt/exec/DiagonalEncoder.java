@@ -1,0 +1,147 @@
+package io.hoist.lt.exec;
+
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.Encoder;
+import io.hoist.ckks.InvalidScaleException;
+import io.hoist.ckks.LevelMismatchException;
+import io.hoist.ckks.PolyQP;
+import io.hoist.ckks.Progress;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.Diagonals;
+import io.hoist.lt.plan.InvalidTransformException;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import io.hoist.ring.Domain;
+import io.hoist.ring.LimbKernels;
+import io.hoist.ring.NttTables;
+import io.hoist.ring.Parallel;
+import io.hoist.ring.RnsPoly;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Encodes diagonals for a plan (pre-rotated by their outer step, replicated over the slots, lifted to
+ * Montgomery form and transformed, or kept compact), single transforms and every block of a block
+ * matrix. The encoding half of the evaluator; not for users.
+ */
+public final class DiagonalEncoder {
+    private final CkksContext ctx;
+    private final CkksParameters params;
+    private final Encoder encoder;
+    private final LimbKernels kernels;
+
+    public DiagonalEncoder(CkksContext ctx) {
+        this.ctx = ctx;
+        this.params = ctx.params();
+        this.encoder = new Encoder(ctx);
+        this.kernels = ctx.engine().kernels();
+    }
+
+    public void checkEncode(int dimension, int level, double scale, boolean rescale) {
+        if (params.slots() % dimension != 0) {
+            throw new InvalidTransformException(
+                    "transform dimension " + dimension + " does not divide the " + params.slots() + " slots");
+        }
+        if (level < (rescale ? 1 : 0) || level > params.maxLevel()) {
+            throw new LevelMismatchException("linear transforms need a ciphertext level in [" + (rescale ? 1 : 0) + ", "
+                    + params.maxLevel() + "], got " + level);
+        }
+        if (!(scale >= 2) || Double.isInfinite(scale))
+            throw new InvalidScaleException("a transform's plaintext scale must be finite and ≥ 2, got " + scale);
+    }
+
+    /** Encodes {@code t}'s diagonals (a subset of the plan's) for {@code plan}; {@code program} is compiled when null. */
+    public EncodedDiagonals encodeDiagonals(
+            Diagonals t,
+            Plan plan,
+            int level,
+            Storage storage,
+            double scale,
+            boolean rescale,
+            Progress progress,
+            LtProgram program) {
+        boolean overQ = plan.algorithm() == Algorithm.BSGS;
+        Int2ObjectOpenHashMap<PolyQP> qp = new Int2ObjectOpenHashMap<>();
+        Int2ObjectOpenHashMap<RnsPoly> q = new Int2ObjectOpenHashMap<>();
+        Int2ObjectOpenHashMap<long[]> compact = new Int2ObjectOpenHashMap<>();
+        int[] rs = t.diagonalIndices().stream().mapToInt(Integer::intValue).toArray();
+        Object[] encoded =
+                new Object[rs.length]; // each diagonal is independent: encoded over the engine's threads, one slot each
+        AtomicInteger done = new AtomicInteger();
+        Parallel.forEach(ctx.engine().threads(), rs.length, i -> {
+            int r = rs[i], k = plan.outer(r);
+            double[][] v = preRotated(t.diagonal(r), k);
+            long[] coeffs = encoder.encodeToIntegers(v[0], v[1], scale);
+            if (storage == Storage.COMPACT) encoded[i] = coeffs;
+            else if (overQ || plan.baby(r) == 0)
+                encoded[i] = ctx.ringQ()
+                        .wrap(
+                                liftMontgomery(coeffs, level, level + 1),
+                                Domain.NTT); // baby 0 multiplies P·c: no P limbs
+            else encoded[i] = liftMontgomeryQP(coeffs, level);
+            synchronized (progress) {
+                progress.step(done.incrementAndGet(), rs.length);
+            } // monotonic for the bars
+        });
+        for (int i = 0; i < rs.length; i++) {
+            switch (encoded[i]) {
+                case long[] c -> compact.put(rs[i], c);
+                case RnsPoly p -> q.put(rs[i], p);
+                case PolyQP p -> qp.put(rs[i], p);
+                default -> throw new AssertionError(encoded[i]);
+            }
+        }
+        if (!overQ) {
+            for (var e : q.int2ObjectEntrySet()) qp.put(e.getIntKey(), new PolyQP(e.getValue(), null));
+            q.clear();
+        }
+        var qpm = storage == Storage.PRECOMPUTED && !overQ ? qp : null;
+        var qm = storage == Storage.PRECOMPUTED && overQ ? q : null;
+        var cm = storage == Storage.COMPACT ? compact : null;
+        if (program == null) return new EncodedDiagonals(params, plan, level, scale, rescale, storage, qpm, qm, cm);
+        return new EncodedDiagonals(params, plan, level, scale, rescale, storage, qpm, qm, cm, program);
+    }
+
+    /**
+     * Rot_{−k}(f) repeated over the slots, as the encoder's two scratch arrays — the pre-rotation
+     * f ⊙ Rot_{k+b}(x) = Rot_k(Rot_{−k}(f) ⊙ Rot_b(x)) and the replication in one pass.
+     */
+    double[][] preRotated(ComplexVector f, int k) {
+        int slots = params.slots(), n = f.length();
+        double[] re = new double[slots], im = new double[slots];
+        for (int s = 0; s < slots; s++) {
+            int src = Math.floorMod(s % n - k, n);
+            re[s] = f.re(src);
+            im[s] = f.im(src);
+        }
+        return new double[][] {re, im};
+    }
+
+    /**
+     * Limbs [0, limbs) of level ℓ's QP basis of c·2^64 (Montgomery form), transformed: the form the
+     * executors multiply with, in one vector pass per limb before its NTT (NTT(R·c) = R·NTT(c)) —
+     * the same residues as lifting, transforming and converting, as the compact expansion makes.
+     */
+    long[][] liftMontgomery(long[] coeffs, int level, int limbs) {
+        long[][] out = new long[limbs][params.n()];
+        NttTables[] t = new NttTables[limbs];
+        for (int j = 0; j < limbs; j++) {
+            t[j] = ctx.tablesQP(level, j);
+            kernels.liftSigned(coeffs, t[j].montgomeryR(), t[j].montgomeryRShoup(), t[j].q(), out[j]);
+        }
+        ctx.engine().forward(out, t, limbs);
+        return out;
+    }
+
+    PolyQP liftMontgomeryQP(long[] coeffs, int level) {
+        int lq = level + 1;
+        long[][] all = liftMontgomery(coeffs, level, lq + params.alpha());
+        return new PolyQP(
+                ctx.ringQ().wrap(Arrays.copyOfRange(all, 0, lq), Domain.NTT),
+                ctx.ringP().wrap(Arrays.copyOfRange(all, lq, all.length), Domain.NTT));
+    }
+}

@@ -1,0 +1,164 @@
+package io.hoist.lt.exec;
+
+import io.hoist.ckks.PolyQP;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Storage;
+import io.hoist.ring.Domain;
+import io.hoist.ring.NttTables;
+import io.hoist.ring.Op;
+import io.hoist.ring.Parallel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The DIAGONAL_SUM kernel (Algorithm 2 lines 12–14): the giant steps' accumulators U_{0,k}, U_{1,k}
+ * of one state from the babies (A_b, B_b) of a source state (itself, or a block column's) and the
+ * diagonals of one encoded transform (a block's own, in a block product).
+ */
+final class DiagonalSums {
+    /** Babies per pass when expanding compact diagonals: bounds the expanded scratch to this many limbs per output. */
+    private static final int COMPACT_CHUNK = 8;
+
+    private DiagonalSums() {}
+
+    /** The diagonal sums of {@code group} over all QP limbs, the limbs spread over the engine's threads. */
+    static void all(
+            ExecState st, ExecState src, EncodedDiagonals block, List<LtProgram.Step> group, boolean accumulate) {
+        range(st, src, block, group, 0, st.d, true, accumulate);
+    }
+
+    /** The diagonal sums of {@code group} over QP limbs [from, to), spread over the engine's threads; counts when {@code last}. */
+    static void range(
+            ExecState st,
+            ExecState src,
+            EncodedDiagonals block,
+            List<LtProgram.Step> group,
+            int from,
+            int to,
+            boolean last,
+            boolean accumulate) {
+        if (st.threads == 1 || to - from < 2) {
+            sums(st, src, block, group, from, to, last, accumulate);
+            return;
+        }
+        for (LtProgram.Step s : group) {
+            st.ensure(s.out().get(0), Domain.NTT);
+            st.ensure(s.out().get(1), Domain.NTT);
+        }
+        Parallel.ranges(
+                st.threads,
+                to - from,
+                (a0, a1) -> sums(st, src, block, group, from + a0, from + a1, last && a0 == 0, accumulate));
+    }
+
+    /**
+     * DIAGONAL_SUM of several giant steps at once over QP limbs [from, to): per limb one multi-output
+     * kernel call over the babies (A_b, B_b) of {@code src} and the diagonals of {@code block}, into
+     * this state's U buffers, added to them when {@code accumulate} (the blocks of one block row).
+     * Diagonals the block does not hold are zero and skipped. Compact diagonals are expanded one limb
+     * and at most {@link #COMPACT_CHUNK} babies at a time. Counts the PtMuls when {@code last}.
+     */
+    private static void sums(
+            ExecState st,
+            ExecState src,
+            EncodedDiagonals block,
+            List<LtProgram.Step> group,
+            int from,
+            int to,
+            boolean last,
+            boolean accumulate) {
+        int outs = group.size();
+        int[] babies = group.stream()
+                .flatMapToInt(s -> s.babies().stream())
+                .distinct()
+                .sorted()
+                .toArray();
+        // term table: diag[o][t] = r, or −1 when giant step o has no diagonal with baby t
+        int[][] diag = new int[outs][babies.length];
+        int[] aBuf = new int[babies.length], bBuf = new int[babies.length];
+        for (int o = 0; o < outs; o++) {
+            LtProgram.Step s = group.get(o);
+            Arrays.fill(diag[o], -1);
+            for (int t = 0; t < s.babies().length(); t++) {
+                int ti = Arrays.binarySearch(babies, s.babies().get(t));
+                int r = s.diagonals().get(t);
+                diag[o][ti] = block.contains(r) ? r : -1;
+                aBuf[ti] = s.in().get(2 * t);
+                bBuf[ti] = s.in().get(2 * t + 1);
+            }
+        }
+        PolyQP[] u0 = new PolyQP[outs], u1 = new PolyQP[outs];
+        for (int o = 0; o < outs; o++) {
+            u0[o] = st.ensure(group.get(o).out().get(0), Domain.NTT);
+            u1[o] = st.ensure(group.get(o).out().get(1), Domain.NTT);
+        }
+        long[][] o0 = new long[outs][], o1 = new long[outs][];
+        boolean compact = block.storage() == Storage.COMPACT;
+        int chunk = compact ? COMPACT_CHUNK : babies.length;
+        long[][] x = new long[chunk][], y = new long[chunk][];
+        long[][][] f = new long[outs][chunk][];
+        List<long[]> scratch = new ArrayList<>();
+        for (int j = from; j < to; j++) {
+            NttTables tj = st.ctx.tablesQP(st.level, j);
+            long q = tj.q();
+            for (int o = 0; o < outs; o++) {
+                o0[o] = u0[o].limb(j);
+                o1[o] = u1[o].limb(j);
+            }
+            boolean first = !accumulate;
+            for (int c0 = 0; c0 < babies.length; c0 += chunk) {
+                int terms = 0;
+                for (int t = c0; t < Math.min(babies.length, c0 + chunk); t++) {
+                    if (j >= st.lq && babies[t] == 0) continue; // A_0, B_0 have no P limbs
+                    boolean any = false;
+                    for (int o = 0; o < outs; o++) any |= diag[o][t] >= 0;
+                    if (!any) continue;
+                    x[terms] = src.poly(aBuf[t]).limb(j);
+                    y[terms] = src.poly(bBuf[t]).limb(j);
+                    for (int o = 0; o < outs; o++)
+                        f[o][terms] = diag[o][t] < 0
+                                ? null
+                                : compact
+                                        ? expand(st, block, diag[o][t], tj, scratch)
+                                        : block.qp(diag[o][t]).limb(j);
+                    terms++;
+                }
+                if (terms == 0) continue;
+                if (compact) transformScratch(st, scratch, tj);
+                st.kernels.dot2MontgomeryMulti(x, y, f, terms, outs, o0, o1, q, !first);
+                first = false;
+                for (long[] a : scratch) st.pool.put(a);
+                scratch.clear();
+            }
+            if (first)
+                for (int o = 0; o < outs; o++) {
+                    Arrays.fill(o0[o], 0L);
+                    Arrays.fill(o1[o], 0L);
+                }
+        }
+        if (last) {
+            for (int o = 0; o < outs; o++) {
+                int terms = 0;
+                for (int t = 0; t < babies.length; t++) if (diag[o][t] >= 0) terms++;
+                st.counters.add(Op.PT_MUL, terms);
+                st.counters.add(Op.MOD_MULS, 2L * terms * st.d * st.n);
+            }
+        }
+    }
+
+    /** Compact diagonal r's limb j in the coefficient domain, Montgomery form (NTT follows in {@code transformScratch}). */
+    private static long[] expand(ExecState st, EncodedDiagonals block, int r, NttTables t, List<long[]> scratch) {
+        long[] s = st.pool.get();
+        st.kernels.liftSigned(block.compact(r), t.montgomeryR(), t.montgomeryRShoup(), t.q(), s);
+        scratch.add(s);
+        return s;
+    }
+
+    private static void transformScratch(ExecState st, List<long[]> scratch, NttTables t) {
+        if (scratch.isEmpty()) return;
+        NttTables[] ts = new NttTables[scratch.size()];
+        Arrays.fill(ts, t);
+        st.ctx.engine().forward(scratch.toArray(new long[0][]), ts, ts.length, st.counters);
+    }
+}

@@ -1,0 +1,201 @@
+package io.hoist.lt.exec;
+
+import com.google.common.collect.ImmutableSortedSet;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.LevelMismatchException;
+import io.hoist.ckks.PolyQP;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.InvalidTransformException;
+import io.hoist.lt.plan.LimbLayout;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import io.hoist.ring.RnsPoly;
+import it.unimi.dsi.fastutil.ints.Int2ObjectMap;
+import it.unimi.dsi.fastutil.ints.Int2ObjectMaps;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import java.nio.LongBuffer;
+import java.util.Set;
+
+/**
+ * The engine's data of an encoded transform ({@code io.hoist.lt.EncodedTransform} wraps it): a transform's diagonals encoded for one plan at one level: F̃_r = Enc(Rot_{−k(r)}(f_r)) at scale
+ * Δ_pt = q_ℓ, replicated over the slots. Precomputed: QP limbs (Q limbs for BSGS) in NTT and
+ * Montgomery form; a diagonal with baby step 0 multiplies (A_0, B_0) = P·(c_0, c_1), whose P limbs are
+ * zero, so it keeps its Q limbs only. Compact: one word per coefficient, expanded during evaluation. Immutable;
+ * the arrays are never handed out.
+ */
+public final class EncodedDiagonals {
+    private final CkksParameters params;
+    private final Plan plan;
+    private final int level;
+    private final double scale;
+    private final Storage storage;
+    private final Int2ObjectMap<PolyQP> qp;
+    private final Int2ObjectMap<RnsPoly> q;
+    private final Int2ObjectMap<long[]> compact;
+    private final LtProgram program;
+
+    private final boolean rescales;
+
+    EncodedDiagonals(
+            CkksParameters params,
+            Plan plan,
+            int level,
+            double scale,
+            Storage storage,
+            Int2ObjectMap<PolyQP> qp,
+            Int2ObjectMap<RnsPoly> q,
+            Int2ObjectMap<long[]> compact) {
+        this(params, plan, level, scale, true, storage, qp, q, compact);
+    }
+
+    EncodedDiagonals(
+            CkksParameters params,
+            Plan plan,
+            int level,
+            double scale,
+            boolean rescales,
+            Storage storage,
+            Int2ObjectMap<PolyQP> qp,
+            Int2ObjectMap<RnsPoly> q,
+            Int2ObjectMap<long[]> compact) {
+        this(
+                params,
+                plan,
+                level,
+                scale,
+                rescales,
+                storage,
+                qp,
+                q,
+                compact,
+                plan.algorithm() == Algorithm.BSGS
+                        ? null
+                        : LtProgram.compile(plan, LimbLayout.of(params, level), rescales));
+    }
+
+    /** With a program compiled once for several transforms (the blocks of a block product). */
+    EncodedDiagonals(
+            CkksParameters params,
+            Plan plan,
+            int level,
+            double scale,
+            boolean rescales,
+            Storage storage,
+            Int2ObjectMap<PolyQP> qp,
+            Int2ObjectMap<RnsPoly> q,
+            Int2ObjectMap<long[]> compact,
+            LtProgram program) {
+        this.rescales = rescales;
+        this.program = program;
+        this.params = params;
+        this.plan = plan;
+        this.level = level;
+        this.scale = scale;
+        this.storage = storage;
+        this.qp = qp == null ? null : Int2ObjectMaps.unmodifiable(qp);
+        this.q = q == null ? null : Int2ObjectMaps.unmodifiable(q);
+        this.compact = compact == null ? null : Int2ObjectMaps.unmodifiable(compact);
+    }
+
+    public CkksParameters params() {
+        return params;
+    }
+
+    public Plan plan() {
+        return plan;
+    }
+    /** The ciphertext level the diagonals were encoded for. */
+    public int level() {
+        return level;
+    }
+    /** Δ_pt: q_ℓ, or a share of it when several transforms share level ℓ. */
+    public double scale() {
+        return scale;
+    }
+    /** Whether the evaluation rescales by q_ℓ (the output one level down); false for all but the last transform of a shared level. */
+    public boolean rescales() {
+        return rescales;
+    }
+
+    public Storage storage() {
+        return storage;
+    }
+    /** The compiled program (null for BSGS, which runs full rotations instead). */
+    public LtProgram program() {
+        return program;
+    }
+
+    public PolyQP qp(int r) {
+        return qp.get(r);
+    }
+
+    public RnsPoly q(int r) {
+        return q.get(r);
+    }
+
+    long[] compact(int r) {
+        return compact.get(r);
+    }
+
+    /** Compact diagonal r's words (N signed integers) appended to {@code out}. */
+    public void compactInto(int r, LongBuffer out) {
+        out.put(compact.get(r));
+    }
+
+    /**
+     * A compact transform from its words: for each diagonal of {@code plan} in index order, N signed
+     * integers below 2^62 in magnitude, read from {@code words}; its program compiled here. What a
+     * reader of the stored form makes.
+     */
+    public static EncodedDiagonals ofCompact(
+            CkksParameters params, Plan plan, int level, double scale, LongBuffer words) {
+        if (plan.algorithm() == Algorithm.BSGS)
+            throw new InvalidTransformException("compact transforms of bsgs plans are not stored");
+        if (level < 1 || level > params.maxLevel())
+            throw new LevelMismatchException("transform level " + level + " outside [1, " + params.maxLevel() + "]");
+        if (params.slots() % plan.dimension() != 0)
+            throw new InvalidTransformException(
+                    "plan dimension " + plan.dimension() + " does not divide the " + params.slots() + " slots");
+        long need = (long) plan.indices().size() * params.n();
+        if (words.remaining() < need)
+            throw new InvalidTransformException(
+                    words.remaining() + " words for " + plan.indices().size() + " diagonals of N = " + params.n());
+        Int2ObjectOpenHashMap<long[]> compact = new Int2ObjectOpenHashMap<>();
+        for (int r : plan.indices()) {
+            long[] w = new long[params.n()];
+            words.get(w);
+            for (long x : w)
+                if (x >= (1L << 62) || x <= -(1L << 62))
+                    throw new InvalidTransformException(
+                            "compact word " + x + " of diagonal " + r + " is not below 2^62 in magnitude");
+            compact.put(r, w);
+        }
+        return new EncodedDiagonals(params, plan, level, scale, Storage.COMPACT, null, null, compact);
+    }
+
+    /** Whether diagonal r is stored (a block of a block product holds only its own nonzero diagonals). */
+    public boolean contains(int r) {
+        return compact != null ? compact.containsKey(r) : qp != null ? qp.containsKey(r) : q.containsKey(r);
+    }
+
+    /** The diagonals stored. */
+    public int diagonalCount() {
+        return compact != null ? compact.size() : qp != null ? qp.size() : q.size();
+    }
+
+    public Set<Integer> diagonalIndexSet() {
+        return ImmutableSortedSet.copyOf(compact != null ? compact.keySet() : qp != null ? qp.keySet() : q.keySet());
+    }
+
+    /** Bytes held by the encoded diagonals (8 per stored word). */
+    public long memoryBytes() {
+        long words = 0;
+        if (qp != null)
+            for (PolyQP p : qp.values())
+                words += (long) (p.q().limbCount() + (p.p() == null ? 0 : p.p().limbCount())) * params.n();
+        if (q != null) for (RnsPoly p : q.values()) words += (long) p.limbCount() * params.n();
+        if (compact != null) for (long[] c : compact.values()) words += c.length;
+        return 8 * words;
+    }
+}

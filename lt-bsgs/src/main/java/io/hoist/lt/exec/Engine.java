@@ -1,0 +1,243 @@
+package io.hoist.lt.exec;
+
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.KeySwitcher;
+import io.hoist.ckks.PolyQP;
+import io.hoist.ckks.RotationKeySet;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.InvalidTransformException;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Storage;
+import io.hoist.lt.schedule.Grouping;
+import io.hoist.lt.schedule.Schedule;
+import io.hoist.lt.schedule.ScheduleCompiler;
+import io.hoist.lt.schedule.SixPhaseWalk;
+import io.hoist.lt.schedule.TrafficLedger;
+import io.hoist.lt.schedule.WorkingSetTooSmallException;
+import io.hoist.ring.Domain;
+import io.hoist.ring.LimbPool;
+import io.hoist.ring.Op;
+import io.hoist.ring.OpCounters;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The linear-transform engine behind {@code io.hoist.lt.LinearTransformEvaluator}: one pool, one key
+ * set, the executors, and the one parallelism policy (the context engine's thread count, applied by
+ * the step kernels). Inputs are checked by the facade; this class decides how a program runs
+ * (direct, six-phase walk, block loop, BSGS) and returns each run's own counts and ledger as
+ * records. Internal: not for users, no compatibility promised.
+ */
+public final class Engine {
+    /** One evaluation: its output, its own counts, and on the six-phase schedule its grouping and ledger. */
+    public record Run(
+            Ciphertext result, Map<Op, Long> counts, Optional<Grouping> grouping, Optional<TrafficLedger> traffic) {}
+
+    /** One block product: the block rows' outputs, its counts, grouping and ledger. */
+    public record BlockRun(
+            List<Ciphertext> outputs,
+            Map<Op, Long> counts,
+            Optional<Grouping> grouping,
+            Optional<TrafficLedger> traffic) {}
+
+    /** A block row's diagonal sums over {@code columns} after phase 4, in program order (fresh arrays). */
+    public record RowSums(int row, SortedSet<Integer> columns, List<PolyQP> sums) {}
+
+    /** The first half of a split block product: every touched row's sums and the counts. */
+    public record Partials(List<RowSums> rows, Map<Op, Long> counts) {}
+
+    final CkksContext ctx;
+    final KeySwitcher ks;
+    final RotationKeySet keys;
+    final LimbPool pool;
+    private final BsgsExecutor bsgs;
+    /** The compiler's grouping per transform and budget: it depends on nothing else, so it is searched once. */
+    private final Cache<EncodedDiagonals, ConcurrentMap<Long, Grouping>> groupings =
+            CacheBuilder.newBuilder().weakKeys().build();
+
+    public Engine(CkksContext ctx, RotationKeySet keys) {
+        this.ctx = ctx;
+        this.ks = new KeySwitcher(ctx);
+        this.keys = keys;
+        this.pool = new LimbPool(ctx.n());
+        this.bsgs = new BsgsExecutor(ctx, ks, keys, pool);
+    }
+
+    /** The pool the buffers of every evaluation come from. */
+    public LimbPool pool() {
+        return pool;
+    }
+
+    ExecState state(EncodedDiagonals et, Ciphertext ct, OpCounters counters) {
+        return new ExecState(ctx, ks, pool, et.program(), et, keys, ct, counters);
+    }
+
+    /** A state that resumes after phase 4 (a block row's summed partials): no transform, no input. */
+    ExecState state(LtProgram prog, OpCounters counters) {
+        return new ExecState(ctx, ks, pool, prog, null, keys, null, counters);
+    }
+
+    /** M·x by {@code schedule} at output scale {@code scale} (inputs checked by the caller). */
+    public Run evaluate(Ciphertext ct, EncodedDiagonals et, Schedule schedule, double scale) {
+        OpCounters c = ctx.counters().child();
+        if (et.plan().algorithm() == Algorithm.BSGS) {
+            if (schedule instanceof Schedule.Phased)
+                throw new InvalidTransformException(
+                        "BSGS runs full rotations over Q and has no phased schedule; use Schedule.direct()");
+            Ciphertext y = bsgs.evaluateBsgs(ct, et, c);
+            return new Run(y, snapshot(c), Optional.empty(), Optional.empty());
+        }
+        try (ExecState st = state(et, ct, c)) {
+            if (schedule instanceof Schedule.Phased ph) {
+                if (!et.rescales())
+                    throw new InvalidTransformException(
+                            "a transform sharing its level (no rescale) runs on the direct schedule only");
+                Grouping g = grouping(et, ph);
+                TrafficLedger led =
+                        SixPhaseWalk.walk(et.program(), et.storage(), g, ph.budgetBytes(), new KernelHooks(st, st, et));
+                Ciphertext y = st.output(scale);
+                return new Run(y, snapshot(c), Optional.of(g), Optional.of(led));
+            }
+            Ciphertext y = DirectExecutor.run(st, scale);
+            return new Run(y, snapshot(c), Optional.empty(), Optional.empty());
+        }
+    }
+
+    /**
+     * One input under several transforms on the direct executor, sharing the first Decompose
+     * (Lattigo's EvaluateMany); {@code scale} gives each transform's output scale.
+     */
+    public List<Ciphertext> evaluateMany(
+            Ciphertext ct, List<EncodedDiagonals> transforms, ToDoubleFunction<EncodedDiagonals> scale) {
+        PolyQP[] d0 = null;
+        List<Ciphertext> out = new ArrayList<>();
+        try {
+            for (EncodedDiagonals et : transforms) {
+                if (et.plan().algorithm() == Algorithm.BSGS) {
+                    out.add(evaluate(ct, et, Schedule.direct(), scale.applyAsDouble(et))
+                            .result());
+                    continue;
+                }
+                try (ExecState st = state(et, ct, ctx.counters().child())) {
+                    LtProgram.Step first = et.program().steps().get(0);
+                    if (first.kind() == LtProgram.Kind.DECOMPOSE) {
+                        if (d0 == null) {
+                            d0 = new PolyQP[ctx.params().beta(ct.level())];
+                            for (int t = 0; t < d0.length; t++)
+                                d0[t] = PolyQP.borrow(ctx, pool, ct.level(), Domain.NTT);
+                            ks.decompose(ct.poly(1), d0, pool, ctx.counters());
+                        }
+                        st.presetDigits(first.out().get(0), d0);
+                    }
+                    out.add(DirectExecutor.run(st, scale.applyAsDouble(et)));
+                }
+            }
+        } finally {
+            if (d0 != null) for (PolyQP p : d0) p.release(pool);
+        }
+        return out;
+    }
+
+    /**
+     * The block product of the grid {@code blocks} ([blockRow][blockCol], null for a zero block) at
+     * {@code level} by {@code schedule}: on the six-phase schedule one grouping (a block's peak is the
+     * product's) and one ledger for the whole product; an all-zero matrix moves nothing.
+     */
+    public BlockRun evaluateBlocks(
+            List<Ciphertext> inputs, EncodedDiagonals[][] blocks, int level, double scale, Schedule schedule) {
+        OpCounters c = ctx.counters().child();
+        EncodedDiagonals any = BlockExecutor.firstBlock(blocks);
+        if (schedule instanceof Schedule.Phased ph) {
+            if (any == null) {
+                List<Ciphertext> out = BlockExecutor.run(this, inputs, blocks, level, c, scale, null);
+                return new BlockRun(
+                        List.copyOf(out),
+                        snapshot(c),
+                        Optional.ofNullable(ph.grouping()),
+                        Optional.of(TrafficLedger.empty()));
+            }
+            Grouping g = grouping(any, ph);
+            SixPhaseWalk walker = SixPhaseWalk.forBlocks(any.program(), any.storage(), g, ph.budgetBytes());
+            List<Ciphertext> out = BlockExecutor.run(this, inputs, blocks, level, c, scale, walker);
+            return new BlockRun(List.copyOf(out), snapshot(c), Optional.of(g), Optional.of(walker.ledger()));
+        }
+        List<Ciphertext> out = BlockExecutor.run(this, inputs, blocks, level, c, scale, null);
+        return new BlockRun(List.copyOf(out), snapshot(c), Optional.empty(), Optional.empty());
+    }
+
+    /** Phases 1–4 of a split block product for the given block columns' inputs. */
+    public Partials partials(SortedMap<Integer, Ciphertext> inputs, EncodedDiagonals[][] blocks) {
+        OpCounters c = ctx.counters().child();
+        List<RowSums> rows = BlockExecutor.partials(this, inputs, blocks, c);
+        return new Partials(List.copyOf(rows), snapshot(c));
+    }
+
+    /** Phases 5–6 of a block row from its summed partials. */
+    public Run finish(LtProgram prog, List<PolyQP> sums, double scale) {
+        OpCounters c = ctx.counters().child();
+        Ciphertext out = BlockExecutor.finish(this, prog, sums, scale, c);
+        return new Run(out, snapshot(c), Optional.empty(), Optional.empty());
+    }
+
+    /** Slot-wise complex conjugation (φ_{2N−1} with its key switch). */
+    public Run conjugate(Ciphertext a) {
+        OpCounters c = ctx.counters().child();
+        Ciphertext y = bsgs.automorphism(a, keys.get(ctx.params().galoisElementForConjugation(), "conjugation"), c);
+        return new Run(y, snapshot(c), Optional.empty(), Optional.empty());
+    }
+
+    /** The schedule's grouping if it names one (checked against the budget), else the compiler's for the budget. */
+    private Grouping grouping(EncodedDiagonals et, Schedule.Phased ph) {
+        Grouping g = ph.grouping();
+        if (g != null) {
+            checkBudget(
+                    et.program(), et.storage(), g, ph.budgetBytes()); // the compiler's groupings fit by construction
+            return g;
+        }
+        try {
+            return groupings
+                    .get(et, ConcurrentHashMap::new)
+                    .computeIfAbsent(
+                            ph.budgetBytes(), b -> ScheduleCompiler.bestGrouping(et.program(), et.storage(), b));
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause()); // a map constructor does not throw
+        }
+    }
+
+    private static void checkBudget(LtProgram prog, Storage storage, Grouping g, long budget) {
+        long need = ScheduleCompiler.ledger(prog, storage, g).peakResidentBytes();
+        if (need > budget) {
+            long min = ScheduleCompiler.minimalBudget(prog, storage);
+            throw new WorkingSetTooSmallException(
+                    String.format(
+                            Locale.ROOT,
+                            "grouping %s needs a working set of %d bytes, over the budget of %d bytes (the smallest feasible is %d bytes)",
+                            g,
+                            need,
+                            budget,
+                            min),
+                    budget,
+                    Math.max(min, need));
+        }
+    }
+
+    private static Map<Op, Long> snapshot(OpCounters c) {
+        Map<Op, Long> m = new EnumMap<>(Op.class);
+        m.putAll(c.snapshot());
+        return Collections.unmodifiableMap(m);
+    }
+}

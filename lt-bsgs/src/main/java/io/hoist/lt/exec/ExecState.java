@@ -1,0 +1,303 @@
+package io.hoist.lt.exec;
+
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.KeySwitcher;
+import io.hoist.ckks.PolyQP;
+import io.hoist.ckks.RotationKeySet;
+import io.hoist.lt.plan.LtProgram;
+import io.hoist.ring.Domain;
+import io.hoist.ring.LimbKernels;
+import io.hoist.ring.LimbPool;
+import io.hoist.ring.NttTables;
+import io.hoist.ring.OpCounters;
+import io.hoist.ring.Parallel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The buffers of one execution of an {@link LtProgram} and the kernels of its steps, each over a
+ * range of QP limbs — written once and run by both executors (the direct one with the whole range).
+ * Buffers come from the evaluator's {@link LimbPool} when first written and go back when released
+ * (or on {@link #close}, so a failed evaluation leaks nothing); counts go to this evaluation's own
+ * {@link OpCounters}.
+ */
+final class ExecState implements AutoCloseable {
+    final CkksContext ctx;
+    final KeySwitcher ks;
+    final LimbPool pool;
+    final OpCounters counters;
+    final LtProgram prog;
+    final EncodedDiagonals et;
+    final int level, lq, d, n;
+    /** The engine's threads: the limbs of a key switch, a Decompose or a diagonal sum are spread over them. */
+    final int threads;
+
+    private final PolyQP[] polys;
+    private final PolyQP[][] digits;
+    private final GaloisKey[] keyOf;
+    final LimbKernels kernels;
+    private long[] t0, t1;
+    private final boolean[] external;
+
+    /** A state counting into {@code counters} (shared by the states of one block product). */
+    ExecState(
+            CkksContext ctx,
+            KeySwitcher ks,
+            LimbPool pool,
+            LtProgram prog,
+            EncodedDiagonals et,
+            RotationKeySet keys,
+            Ciphertext ct,
+            OpCounters counters) {
+        this.ctx = ctx;
+        this.ks = ks;
+        this.pool = pool;
+        this.counters = counters;
+        this.prog = prog;
+        this.et = et;
+        this.level = prog.layout().level();
+        this.lq = level + 1;
+        this.d = prog.layout().d();
+        this.n = ctx.n();
+        this.kernels = ctx.engine().kernels();
+        this.threads = ctx.engine().threads();
+        this.polys = new PolyQP[prog.buffers().size()];
+        this.digits = new PolyQP[prog.buffers().size()][];
+        this.keyOf = new GaloisKey[prog.steps().size()];
+        this.external = new boolean[prog.buffers().size()];
+        // every key up front, so a missing one is named before any work
+        for (LtProgram.Step s : prog.steps()) {
+            if (s.kind() == LtProgram.Kind.KEY_SWITCH) {
+                keyOf[s.index()] =
+                        keys.get(ctx.params().galoisElementForRotation(s.rotation()), "rotation by " + s.rotation());
+            }
+        }
+        if (ct != null) { // null for a state that resumes after phase 4 (a block row's summed partials)
+            polys[prog.input0()] = new PolyQP(ct.poly(0), null);
+            polys[prog.input1()] = new PolyQP(ct.poly(1), null);
+        }
+    }
+
+    /** A copy of buffer {@code id} in fresh (unpooled) arrays, for a value that outlives this state. */
+    PolyQP copyOut(int id) {
+        PolyQP p = polys[id];
+        return new PolyQP(p.q().copy(), p.p() == null ? null : p.p().copy());
+    }
+
+    /** Buffer {@code id} borrowed from the pool and filled with {@code src}'s residues. */
+    void copyIn(int id, PolyQP src) {
+        PolyQP dst = ensure(id, src.domain());
+        for (int j = 0; j < src.q().limbCount(); j++)
+            System.arraycopy(src.q().limb(j), 0, dst.q().limb(j), 0, n);
+        if (src.p() != null)
+            for (int j = 0; j < src.p().limbCount(); j++)
+                System.arraycopy(src.p().limb(j), 0, dst.p().limb(j), 0, n);
+        dst.q().setDomain(src.domain());
+        if (dst.p() != null) dst.p().setDomain(src.domain());
+    }
+
+    // ---------------------------------------------------------------- buffers
+
+    PolyQP poly(int id) {
+        return polys[id];
+    }
+
+    /** Buffer {@code id}, borrowed from the pool on first use (contents arbitrary), flagged {@code domain}. */
+    PolyQP ensure(int id, Domain domain) {
+        PolyQP p = polys[id];
+        if (p == null) {
+            LtProgram.Buffer b = prog.buffer(id);
+            if (b.role() == LtProgram.Role.OUTPUT)
+                p = new PolyQP(ctx.ringQ().newPoly(prog.rescales() ? level - 1 : level, domain), null);
+            else if (b.qOnly()) p = new PolyQP(ctx.ringQ().wrap(pool.get(lq), domain), null);
+            else p = PolyQP.borrow(ctx, pool, level, domain);
+            polys[id] = p;
+        }
+        return p;
+    }
+
+    PolyQP[] ensureDigits(int id) {
+        PolyQP[] ds = digits[id];
+        if (ds == null) {
+            ds = new PolyQP[prog.layout().beta()];
+            for (int t = 0; t < ds.length; t++) ds[t] = PolyQP.borrow(ctx, pool, level, Domain.NTT);
+            digits[id] = ds;
+        }
+        return ds;
+    }
+
+    /** Supplies digits computed elsewhere (a Decompose shared by several transforms); never released here. */
+    void presetDigits(int id, PolyQP[] ds) {
+        digits[id] = ds;
+        external[id] = true;
+    }
+
+    boolean hasDigits(int id) {
+        return digits[id] != null;
+    }
+
+    /** Gives buffer {@code id}'s limbs back to the pool (inputs, outputs and external buffers are not pooled). */
+    void release(int id) {
+        LtProgram.Buffer b = prog.buffer(id);
+        if (b.role() != LtProgram.Role.TEMPORARY || external[id]) return;
+        if (polys[id] != null) {
+            pool.put(polys[id].q().limbs());
+            if (polys[id].p() != null) pool.put(polys[id].p().limbs());
+            polys[id] = null;
+        }
+        if (digits[id] != null) {
+            for (PolyQP p : digits[id]) p.release(pool);
+            digits[id] = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        for (DecomposeJob j : List.copyOf(openJobs)) j.free();
+        for (int id = 0; id < polys.length; id++) release(id);
+        if (t0 != null) {
+            pool.put(t0);
+            pool.put(t1);
+            t0 = t1 = null;
+        }
+    }
+
+    Ciphertext output(double scale) {
+        return new Ciphertext(ctx.params(), scale, polys[prog.output0()].q(), polys[prog.output1()].q());
+    }
+
+    // ---------------------------------------------------------------- step kernels
+
+    /** TIMES_P: A_0 ← P·C'_0 (Q limbs). */
+    void timesP(LtProgram.Step s) {
+        PolyQP out = ensure(s.out().get(0), Domain.NTT);
+        ks.timesP(polys[s.in().get(0)].q(), out.q(), counters);
+    }
+
+    /** Decompositions begun and not ended: a failed evaluation gives their scratch back on {@link #close}. */
+    private final List<DecomposeJob> openJobs = new ArrayList<>();
+
+    void opened(DecomposeJob j) {
+        synchronized (openJobs) {
+            openJobs.add(j);
+        }
+    }
+
+    /** Whether {@code j} was open (and is now closed). */
+    boolean closed(DecomposeJob j) {
+        synchronized (openJobs) {
+            return openJobs.remove(j);
+        }
+    }
+
+    /** KEY_SWITCH over QP limbs [from, to); counts the KS-IP when {@code last}. */
+    void keySwitch(LtProgram.Step s, int from, int to, boolean last) {
+        if (t0 == null) {
+            t0 = pool.get();
+            t1 = pool.get();
+        }
+        keySwitch(s, from, to, last, t0, t1);
+    }
+
+    /** KEY_SWITCH over all QP limbs, the limbs spread over the engine's threads (each range with its own scratch). */
+    void keySwitchAll(LtProgram.Step s) {
+        keySwitchRange(s, 0, d, true);
+    }
+
+    /** KEY_SWITCH over QP limbs [from, to), spread over the engine's threads (each sub-range with its own scratch); counts when {@code last}. */
+    void keySwitchRange(LtProgram.Step s, int from, int to, boolean last) {
+        if (threads == 1 || to - from < 2) {
+            keySwitch(s, from, to, last);
+            return;
+        }
+        ensure(s.out().get(0), Domain.NTT); // before the ranges, so that no two threads create a buffer
+        ensure(s.out().get(1), Domain.NTT);
+        Parallel.ranges(threads, to - from, (a0, a1) -> {
+            long[] a = pool.get(), b = pool.get();
+            try {
+                keySwitch(s, from + a0, from + a1, last && a0 == 0, a, b);
+            } finally {
+                pool.put(a);
+                pool.put(b);
+            }
+        });
+    }
+
+    /** Independent KEY_SWITCH steps (one layer's rotations, distinct outputs), one whole step per task over the engine's threads. */
+    void keySwitchBatch(List<LtProgram.Step> steps) {
+        for (LtProgram.Step s : steps) {
+            ensure(s.out().get(0), Domain.NTT);
+            ensure(s.out().get(1), Domain.NTT);
+        }
+        Parallel.forEach(threads, steps.size(), i -> {
+            long[] a = pool.get(), b = pool.get();
+            try {
+                keySwitch(steps.get(i), 0, d, true, a, b);
+            } finally {
+                pool.put(a);
+                pool.put(b);
+            }
+        });
+    }
+
+    private void keySwitch(LtProgram.Step s, int from, int to, boolean last, long[] t0, long[] t1) {
+        PolyQP[] ds = digits[s.in().get(0)];
+        int addId = s.in().get(1);
+        PolyQP add = addId < 0 ? null : polys[addId];
+        PolyQP a = ensure(s.out().get(0), Domain.NTT), b = ensure(s.out().get(1), Domain.NTT);
+        GaloisKey k = keyOf[s.index()];
+        ks.switchAndPermute(ds, k.key(), k.galoisElement(), add, a, b, s.accumulate(), from, to, t0, t1, counters);
+        if (last) KeySwitcher.countInnerProduct(counters, ds.length, d);
+    }
+
+    /** INTT: limbs [from, to) of the source, into the destination (which may be the source). */
+    void intt(LtProgram.Step s, int from, int to) {
+        PolyQP src = polys[s.in().get(0)];
+        PolyQP dst = ensure(s.out().get(0), Domain.COEFFICIENT);
+        long[][] l = new long[to - from][];
+        NttTables[] t = new NttTables[to - from];
+        for (int j = from; j < to; j++) {
+            if (dst != src) System.arraycopy(src.limb(j), 0, dst.limb(j), 0, n);
+            l[j - from] = dst.limb(j);
+            t[j - from] = ctx.tablesQP(level, j);
+        }
+        ctx.engine().inverse(l, t, to - from, counters);
+        if (to == d) dst.setDomain(Domain.COEFFICIENT);
+    }
+
+    /** MOD_DOWN of a coefficient-form QP buffer into a Q buffer (whole polynomial). */
+    void modDown(LtProgram.Step s) {
+        PolyQP src = polys[s.in().get(0)];
+        PolyQP dst = ensure(s.out().get(0), Domain.COEFFICIENT);
+        ks.modDown(src, dst.q(), pool, counters);
+    }
+
+    /** MOVE: C takes over U_{·,0}'s limbs, or starts at zero. */
+    void move(LtProgram.Step s) {
+        for (int p = 0; p < 2; p++) {
+            int src = s.in().get(p), dst = s.out().get(p);
+            if (src >= 0) {
+                polys[dst] = polys[src];
+                polys[src] = null;
+            } else {
+                PolyQP c = ensure(dst, Domain.NTT);
+                for (int j = 0; j < d; j++) Arrays.fill(c.limb(j), 0L);
+            }
+        }
+    }
+
+    /** MOD_DOWN_KEEP_LEVEL (whole polynomial): ModDown ÷P, NTT in and out, no rescale. */
+    void modDownKeepLevel(LtProgram.Step s) {
+        PolyQP dst = ensure(s.out().get(0), Domain.NTT);
+        ks.modDown(polys[s.in().get(0)], dst.q(), pool, counters);
+    }
+
+    /** MOD_DOWN_RESCALE (whole polynomial; its Q limbs spread over the engine's threads by the key switcher). */
+    void modDownRescale(LtProgram.Step s) {
+        PolyQP dst = ensure(s.out().get(0), Domain.NTT);
+        ks.modDownRescale(polys[s.in().get(0)], dst.q(), pool, counters);
+    }
+}
