@@ -9,6 +9,7 @@ import io.hoist.ckks.Encryptor;
 import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.Plaintext;
 import io.hoist.ckks.PolyQP;
+import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.keygen.KeyGenerator;
@@ -69,7 +70,7 @@ public class CkksBenchmark {
         cy = encryptor.encrypt(px);
         prod = ev.mulRelin(cx, cy);
         digits = ev.decompose(cx);
-        pc = ev.keySwitcher().timesP(cx.poly(0));
+        pc = ev.keySwitcher().timesP(cx.poly(0, RawAccess.get()));
     }
 
     @Benchmark

@@ -27,17 +27,17 @@ public final class Decryptor {
         Ring rq = ctx.ringQ();
         int level = ct.level();
         RnsPoly s = this.s.q().atLevel(level);
-        RnsPoly m = ct.poly(0).copy();
+        RnsPoly m = ct.poly(0, RawAccess.get()).copy();
         RnsPoly t = rq.newPoly(level, Domain.NTT);
-        rq.mulCoeffs(ct.poly(1), s, t);
+        rq.mulCoeffs(ct.poly(1, RawAccess.get()), s, t);
         rq.add(m, t, m);
         if (ct.degree() == 2) {
             RnsPoly s2 = rq.newPoly(level, Domain.NTT);
             rq.mulCoeffs(s, s, s2);
-            rq.mulCoeffs(ct.poly(2), s2, t);
+            rq.mulCoeffs(ct.poly(2, RawAccess.get()), s2, t);
             rq.add(m, t, m);
         }
-        return new Plaintext(ctx.params(), m, ct.scale());
+        return Plaintext.wrap(RawAccess.get(), ctx.params(), m, ct.scale());
     }
 
     public ComplexVector decryptAndDecode(Ciphertext ct, Encoder encoder) {

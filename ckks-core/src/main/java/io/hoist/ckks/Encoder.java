@@ -39,7 +39,7 @@ public final class Encoder {
         double[] real = embed(values, scale);
         RnsPoly p = toPoly(ctx.ringQ(), level, real, ctx.params().logQ() - logQSuffix(level), "Q_" + level);
         ctx.ringQ().ntt(p);
-        return new Plaintext(ctx.params(), p, scale);
+        return Plaintext.wrap(RawAccess.get(), ctx.params(), p, scale);
     }
 
     /** Encodes real values (imaginary parts zero). */
@@ -154,13 +154,13 @@ public final class Encoder {
         }
         RnsPoly p = toPoly(ctx.ringQ(), level, coef, ctx.params().logQ() - logQSuffix(level), "Q_" + level);
         ctx.ringQ().ntt(p);
-        return new Plaintext(ctx.params(), p, scale);
+        return Plaintext.wrap(RawAccess.get(), ctx.params(), p, scale);
     }
 
     /** The N coefficients of a plaintext (centred CRT) divided by its scale: the inverse of {@link #encodeCoefficients}. */
     public double[] coefficients(Plaintext pt) {
         Objects.requireNonNull(pt, "pt is null");
-        RnsPoly c = pt.poly().copy();
+        RnsPoly c = pt.poly(RawAccess.get()).copy();
         if (c.domain() == Domain.NTT) ctx.ringQ().intt(c);
         double[] out = centeredCoefficients(c);
         for (int k = 0; k < n; k++) out[k] /= pt.scale();
@@ -170,7 +170,7 @@ public final class Encoder {
     /** Decodes a plaintext into its {@code slots} complex values. */
     public ComplexVector decode(Plaintext pt) {
         Objects.requireNonNull(pt, "pt is null");
-        RnsPoly c = pt.poly().copy();
+        RnsPoly c = pt.poly(RawAccess.get()).copy();
         if (c.domain() == Domain.NTT) ctx.ringQ().intt(c);
         return decodeCoefficients(c, pt.scale());
     }

@@ -54,12 +54,12 @@ public final class Encryptor {
         rq.ntt(e0);
         rq.ntt(e1);
         RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
-        rq.mulCoeffs(pk.b().atLevel(level), u, c0);
+        rq.mulCoeffs(pk.b(RawAccess.get()).atLevel(level), u, c0);
         rq.add(c0, e0, c0);
-        rq.add(c0, pt.poly(), c0);
-        rq.mulCoeffs(pk.a().atLevel(level), u, c1);
+        rq.add(c0, pt.poly(RawAccess.get()), c0);
+        rq.mulCoeffs(pk.a(RawAccess.get()).atLevel(level), u, c1);
         rq.add(c1, e1, c1);
-        return new Ciphertext(ctx.params(), pt.scale(), c0, c1);
+        return Ciphertext.wrap(RawAccess.get(), ctx.params(), pt.scale(), c0, c1);
     }
 
     /** Symmetric encryption with c_1 = a expanded from a fresh seed: (−a·s + e + m, seed). */
@@ -79,7 +79,7 @@ public final class Encryptor {
         rq.mulCoeffs(a, sk.q().atLevel(level), c0);
         rq.neg(c0, c0);
         rq.add(c0, e, c0);
-        rq.add(c0, pt.poly(), c0);
+        rq.add(c0, pt.poly(RawAccess.get()), c0);
         return new SeededCiphertext(ctx.params(), c0, seed, pt.scale());
     }
 
@@ -89,7 +89,8 @@ public final class Encryptor {
         if (!sc.params().equals(ctx.params()))
             throw new ParameterMismatchException("seeded ciphertext made under other parameters");
         RnsPoly a = Sampler.uniformNtt(Prng.of(sc.seed(), 0), ctx.ringQ(), sc.level());
-        return new Ciphertext(ctx.params(), sc.scale(), sc.c0().copy(), a);
+        return Ciphertext.wrap(
+                RawAccess.get(), ctx.params(), sc.scale(), sc.c0().copy(), a);
     }
 
     private void checkPlaintext(Plaintext pt) {

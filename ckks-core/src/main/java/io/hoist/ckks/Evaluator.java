@@ -75,10 +75,10 @@ public final class Evaluator {
         for (int i = 0; i <= deg; i++) {
             if (i <= a.degree() && i <= b.degree()) {
                 out[i] = rq.newPoly(a.level(), Domain.NTT);
-                rq.add(a.poly(i), b.poly(i), out[i]);
-            } else out[i] = (i <= a.degree() ? a.poly(i) : b.poly(i)).copy();
+                rq.add(a.poly(i, RawAccess.get()), b.poly(i, RawAccess.get()), out[i]);
+            } else out[i] = (i <= a.degree() ? a.poly(i, RawAccess.get()) : b.poly(i, RawAccess.get())).copy();
         }
-        return new Ciphertext(params, a.scale(), out);
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
 
     public Ciphertext sub(Ciphertext a, Ciphertext b) {
@@ -89,11 +89,12 @@ public final class Evaluator {
         RnsPoly[] out = new RnsPoly[deg + 1];
         for (int i = 0; i <= deg; i++) {
             out[i] = rq.newPoly(a.level(), Domain.NTT);
-            if (i <= a.degree() && i <= b.degree()) rq.sub(a.poly(i), b.poly(i), out[i]);
-            else if (i <= a.degree()) rq.add(a.poly(i), out[i], out[i]);
-            else rq.neg(b.poly(i), out[i]);
+            if (i <= a.degree() && i <= b.degree())
+                rq.sub(a.poly(i, RawAccess.get()), b.poly(i, RawAccess.get()), out[i]);
+            else if (i <= a.degree()) rq.add(a.poly(i, RawAccess.get()), out[i], out[i]);
+            else rq.neg(b.poly(i, RawAccess.get()), out[i]);
         }
-        return new Ciphertext(params, a.scale(), out);
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
 
     public Ciphertext negate(Ciphertext a) {
@@ -101,9 +102,9 @@ public final class Evaluator {
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         for (int i = 0; i < out.length; i++) {
             out[i] = rq.newPoly(a.level(), Domain.NTT);
-            rq.neg(a.poly(i), out[i]);
+            rq.neg(a.poly(i, RawAccess.get()), out[i]);
         }
-        return new Ciphertext(params, a.scale(), out);
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
 
     public Ciphertext add(Ciphertext a, Plaintext p) {
@@ -111,8 +112,8 @@ public final class Evaluator {
         Objects.requireNonNull(p, "p is null");
         checks.checkPlain(a, p, true);
         RnsPoly[] out = copyPolys(a);
-        rq.add(a.poly(0), p.poly().atLevel(a.level()), out[0]);
-        return new Ciphertext(params, a.scale(), out);
+        rq.add(a.poly(0, RawAccess.get()), p.poly(RawAccess.get()).atLevel(a.level()), out[0]);
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
 
     public Ciphertext sub(Ciphertext a, Plaintext p) {
@@ -120,8 +121,8 @@ public final class Evaluator {
         Objects.requireNonNull(p, "p is null");
         checks.checkPlain(a, p, true);
         RnsPoly[] out = copyPolys(a);
-        rq.sub(a.poly(0), p.poly().atLevel(a.level()), out[0]);
-        return new Ciphertext(params, a.scale(), out);
+        rq.sub(a.poly(0, RawAccess.get()), p.poly(RawAccess.get()).atLevel(a.level()), out[0]);
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
 
     /** Adds the complex constant c to every slot (encoded at the ciphertext's scale). */
@@ -137,8 +138,8 @@ public final class Evaluator {
         c.setCoefficient(ctx.n() / 2, Math.round(im * a.scale())); // X^{N/2} evaluates to i in every slot
         rq.ntt(c);
         RnsPoly[] out = copyPolys(a);
-        rq.add(a.poly(0), c, out[0]);
-        return new Ciphertext(params, a.scale(), out);
+        rq.add(a.poly(0, RawAccess.get()), c, out[0]);
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
 
     /**
@@ -150,12 +151,12 @@ public final class Evaluator {
         checks.checkParams(a);
         int e = Math.floorMod(power, 4);
         RnsPoly[] out = copyPolys(a);
-        if (e == 0) return new Ciphertext(params, a.scale(), out);
+        if (e == 0) return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
         RnsPoly mono = rq.newPoly(a.level(), Domain.COEFFICIENT);
         mono.setCoefficient(e % 2 == 0 ? 0 : ctx.n() / 2, e >= 2 ? -1 : 1);
         rq.ntt(mono);
         for (RnsPoly p : out) rq.mulCoeffs(p, mono, p);
-        return new Ciphertext(params, a.scale(), out);
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
 
     // ------------------------------------------------------------------ multiplication
@@ -166,13 +167,14 @@ public final class Evaluator {
         Objects.requireNonNull(p, "p is null");
         checks.checkPlain(a, p, false);
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
-        RnsPoly pp = p.poly().atLevel(a.level());
+        RnsPoly pp = p.poly(RawAccess.get()).atLevel(a.level());
         for (int i = 0; i < out.length; i++) {
             out[i] = rq.newPoly(a.level(), Domain.NTT);
-            rq.mulCoeffs(a.poly(i), pp, out[i]);
+            rq.mulCoeffs(a.poly(i, RawAccess.get()), pp, out[i]);
         }
         ctx.counters().increment(Op.PT_MUL);
-        return new Ciphertext(params, checks.checkProductScale(a.scale() * p.scale(), a.level()), out);
+        return Ciphertext.wrap(
+                RawAccess.get(), params, checks.checkProductScale(a.scale() * p.scale(), a.level()), out);
     }
 
     /** Multiplies by an integer constant (scale unchanged). */
@@ -181,9 +183,9 @@ public final class Evaluator {
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         for (int i = 0; i < out.length; i++) {
             out[i] = rq.newPoly(a.level(), Domain.NTT);
-            rq.mulScalar(a.poly(i), c, out[i]);
+            rq.mulScalar(a.poly(i, RawAccess.get()), c, out[i]);
         }
-        return new Ciphertext(params, a.scale(), out);
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
 
     /** Tensor product (d_0, d_1, d_2) of two degree-1 ciphertexts; relinearize afterwards. */
@@ -195,11 +197,11 @@ public final class Evaluator {
             throw new WrongOperandException("mul expects two degree-1 ciphertexts (relinearize first)");
         int l = a.level();
         RnsPoly d0 = rq.newPoly(l, Domain.NTT), d1 = rq.newPoly(l, Domain.NTT), d2 = rq.newPoly(l, Domain.NTT);
-        rq.mulCoeffs(a.poly(0), b.poly(0), d0);
-        rq.mulCoeffs(a.poly(0), b.poly(1), d1);
-        rq.mulCoeffsAdd(a.poly(1), b.poly(0), d1);
-        rq.mulCoeffs(a.poly(1), b.poly(1), d2);
-        return new Ciphertext(params, checks.checkProductScale(a.scale() * b.scale(), l), d0, d1, d2);
+        rq.mulCoeffs(a.poly(0, RawAccess.get()), b.poly(0, RawAccess.get()), d0);
+        rq.mulCoeffs(a.poly(0, RawAccess.get()), b.poly(1, RawAccess.get()), d1);
+        rq.mulCoeffsAdd(a.poly(1, RawAccess.get()), b.poly(0, RawAccess.get()), d1);
+        rq.mulCoeffs(a.poly(1, RawAccess.get()), b.poly(1, RawAccess.get()), d2);
+        return Ciphertext.wrap(RawAccess.get(), params, checks.checkProductScale(a.scale() * b.scale(), l), d0, d1, d2);
     }
 
     /** Switches the s² part of a degree-2 ciphertext back to s. */
@@ -211,11 +213,20 @@ public final class Evaluator {
         if (rlk == null)
             throw new MissingRelinearizationKeyException("no relinearization key was given to this evaluator");
         int level = a.level();
-        PolyQP[] digits = rotator.decomposePooled(a.poly(2));
+        PolyQP[] digits = rotator.decomposePooled(a.poly(2, RawAccess.get()));
         try {
             RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
-            ks.keySwitch(digits, rlk.key(), 1, a.poly(0), a.poly(1), c0, c1, pool, ctx.counters());
-            return new Ciphertext(params, a.scale(), c0, c1);
+            ks.keySwitch(
+                    digits,
+                    rlk.key(),
+                    1,
+                    a.poly(0, RawAccess.get()),
+                    a.poly(1, RawAccess.get()),
+                    c0,
+                    c1,
+                    pool,
+                    ctx.counters());
+            return Ciphertext.wrap(RawAccess.get(), params, a.scale(), c0, c1);
         } finally {
             rotator.release(digits);
         }
@@ -233,8 +244,8 @@ public final class Evaluator {
         checks.checkParams(a);
         if (a.level() == 0) throw new LevelMismatchException("cannot rescale a ciphertext at level 0");
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
-        for (int i = 0; i < out.length; i++) out[i] = ks.rescale(a.poly(i));
-        return new Ciphertext(params, a.scale() / params.q(a.level()), out);
+        for (int i = 0; i < out.length; i++) out[i] = ks.rescale(a.poly(i, RawAccess.get()));
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale() / params.q(a.level()), out);
     }
 
     /** Drops the last {@code count} primes without dividing (scale unchanged). */
@@ -245,8 +256,8 @@ public final class Evaluator {
             throw new LevelMismatchException("cannot drop " + count + " levels from level " + a.level());
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         for (int i = 0; i < out.length; i++)
-            out[i] = a.poly(i).atLevel(a.level() - count).copy();
-        return new Ciphertext(params, a.scale(), out);
+            out[i] = a.poly(i, RawAccess.get()).atLevel(a.level() - count).copy();
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
 
     /** Drops levels down to {@code level}. */
@@ -282,7 +293,7 @@ public final class Evaluator {
     public PolyQP[] decompose(Ciphertext a) {
         Objects.requireNonNull(a, "a is null");
         checks.checkRotatable(a);
-        return ks.decompose(a.poly(1));
+        return ks.decompose(a.poly(1, RawAccess.get()));
     }
 
     /**
@@ -294,28 +305,34 @@ public final class Evaluator {
         Objects.requireNonNull(digits, "digits is null");
         checks.checkRotatable(a);
         if (Math.floorMod(k, params.slots()) == 0)
-            return new CiphertextQP(params, ks.timesP(a.poly(0)), ks.timesP(a.poly(1)), a.scale());
+            return new CiphertextQP(
+                    params, ks.timesP(a.poly(0, RawAccess.get())), ks.timesP(a.poly(1, RawAccess.get())), a.scale());
         GaloisKey key = rotations.get(params.galoisElementForRotation(k), "rotation by " + k);
-        PolyQP[] r = ks.switchAndPermute(digits, ks.timesP(a.poly(0)), key);
+        PolyQP[] r = ks.switchAndPermute(digits, ks.timesP(a.poly(0, RawAccess.get())), key);
         return new CiphertextQP(params, r[0], r[1], a.scale());
     }
 
     /** ModDown of both parts of a QP ciphertext: back to Q at the same level and scale. */
     public Ciphertext modDown(CiphertextQP c) {
         Objects.requireNonNull(c, "c is null");
-        return new Ciphertext(params, c.scale(), ks.modDown(c.a()), ks.modDown(c.b()));
+        return Ciphertext.wrap(
+                RawAccess.get(), params, c.scale(), ks.modDown(c.a(RawAccess.get())), ks.modDown(c.b(RawAccess.get())));
     }
 
     /** ModDown merged with rescale of both parts: level ℓ−1, scale / q_ℓ. */
     public Ciphertext modDownRescale(CiphertextQP c) {
         Objects.requireNonNull(c, "c is null");
-        return new Ciphertext(
-                params, c.scale() / params.q(c.level()), ks.modDownRescale(c.a()), ks.modDownRescale(c.b()));
+        return Ciphertext.wrap(
+                RawAccess.get(),
+                params,
+                c.scale() / params.q(c.level()),
+                ks.modDownRescale(c.a(RawAccess.get())),
+                ks.modDownRescale(c.b(RawAccess.get())));
     }
 
     private RnsPoly[] copyPolys(Ciphertext a) {
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
-        for (int i = 0; i < out.length; i++) out[i] = a.poly(i).copy();
+        for (int i = 0; i < out.length; i++) out[i] = a.poly(i, RawAccess.get()).copy();
         return out;
     }
 }

@@ -59,8 +59,8 @@ final class KeyInnerProduct {
             int kj = j < lq ? j : key.level() + 1 + (j - lq); // the key may sit at a higher level
             for (int t = 0; t < beta; t++) {
                 x[t] = digits[t].limb(j);
-                y[t] = key.b(t).limb(kj);
-                z[t] = key.a(t).limb(kj);
+                y[t] = key.b(t, RawAccess.get()).limb(kj);
+                z[t] = key.a(t, RawAccess.get()).limb(kj);
             }
             long q = ctx.primeQP(level, j);
             kernels.dot2Montgomery(x, y, z, beta, t0, t1, q, false);

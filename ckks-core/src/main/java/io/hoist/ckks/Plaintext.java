@@ -1,17 +1,33 @@
 package io.hoist.ckks;
 
 import io.hoist.ring.RnsPoly;
+import java.util.Objects;
 
 /**
- * An encoded message over Q at a level and scale, in the NTT domain. Immutable by contract:
- * the evaluator never writes to it, and callers must not either.
+ * An encoded message over Q at a level and scale, in the NTT domain. Immutable: the constructor and
+ * {@link #poly()} copy; the engine shares arrays through {@link #wrap} and {@link #poly(RawAccess)}.
  */
 public final class Plaintext {
     private final CkksParameters params;
     private final RnsPoly poly;
     private final double scale;
 
+    /** A plaintext of a copy of {@code poly}. */
     public Plaintext(CkksParameters params, RnsPoly poly, double scale) {
+        this(params, Objects.requireNonNull(poly, "poly is null").copy(), scale, true);
+    }
+
+    /** A plaintext that takes over {@code poly} (no copy): the encoder's output. */
+    public static Plaintext wrap(RawAccess access, CkksParameters params, RnsPoly poly, double scale) {
+        Objects.requireNonNull(access, "access is null");
+        return new Plaintext(params, poly, scale, true);
+    }
+
+    private Plaintext(CkksParameters params, RnsPoly poly, double scale, boolean checked) {
+        Objects.requireNonNull(params, "params is null");
+        Objects.requireNonNull(poly, "poly is null");
+        if (!(scale > 0) || Double.isInfinite(scale))
+            throw new InvalidScaleException("a plaintext's scale must be positive and finite: " + scale);
         this.params = params;
         this.poly = poly;
         this.scale = scale;
@@ -21,7 +37,14 @@ public final class Plaintext {
         return params;
     }
 
+    /** A copy of the polynomial. */
     public RnsPoly poly() {
+        return poly.copy();
+    }
+
+    /** The polynomial itself, shared: read it, never write it. */
+    public RnsPoly poly(RawAccess access) {
+        Objects.requireNonNull(access, "access is null");
         return poly;
     }
 

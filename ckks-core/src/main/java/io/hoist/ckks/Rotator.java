@@ -54,7 +54,7 @@ final class Rotator {
                     out.put(k, a.copy());
                     continue;
                 }
-                if (digits == null) digits = decomposePooled(a.poly(1));
+                if (digits == null) digits = decomposePooled(a.poly(1, RawAccess.get()));
                 out.put(k, automorphism(a, digits, params.galoisElementForRotation(k), "rotation by " + k));
             }
         } finally {
@@ -76,7 +76,7 @@ final class Rotator {
 
     private Ciphertext automorphismPooled(Ciphertext a, long g, String what) {
         rotations.get(g, what);
-        PolyQP[] digits = decomposePooled(a.poly(1));
+        PolyQP[] digits = decomposePooled(a.poly(1, RawAccess.get()));
         try {
             return automorphism(a, digits, g, what);
         } finally {
@@ -91,7 +91,7 @@ final class Rotator {
     private Ciphertext automorphism(Ciphertext a, PolyQP[] digits, long g, String what) {
         GaloisKey key = rotations.get(g, what);
         RnsPoly c0 = rq.newPoly(a.level(), Domain.NTT), c1 = rq.newPoly(a.level(), Domain.NTT);
-        ks.keySwitch(digits, key.key(), g, a.poly(0), null, c0, c1, pool, ctx.counters());
-        return new Ciphertext(params, a.scale(), c0, c1);
+        ks.keySwitch(digits, key.key(), g, a.poly(0, RawAccess.get()), null, c0, c1, pool, ctx.counters());
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), c0, c1);
     }
 }

@@ -1,5 +1,7 @@
 package io.hoist.ckks;
 
+import java.util.Objects;
+
 /**
  * A hybrid key-switching key from s_in to s_out at level ℓ: for each digit t &lt; β,
  * (b_t, a_t) = (−a_t·s_out + e_t + P·s_in·𝟙_t, a_t) over Q_ℓ·P, NTT domain (spec §2.4), where 𝟙_t is
@@ -44,12 +46,31 @@ public final class SwitchingKey {
         return b.length;
     }
 
+    /** A copy of digit t's b part. */
     public PolyQP b(int t) {
-        return b[t];
+        return b(t, RawAccess.get()).copy();
     }
 
+    /** A copy of digit t's a part. */
     public PolyQP a(int t) {
-        return a[t];
+        return a(t, RawAccess.get()).copy();
+    }
+
+    /** Digit t's b part itself, shared: read it, never write it. */
+    public PolyQP b(int t, RawAccess access) {
+        Objects.requireNonNull(access, "access is null");
+        return b[digit(t)];
+    }
+
+    /** Digit t's a part itself, shared: read it, never write it. */
+    public PolyQP a(int t, RawAccess access) {
+        Objects.requireNonNull(access, "access is null");
+        return a[digit(t)];
+    }
+
+    private int digit(int t) {
+        if (t < 0 || t >= b.length) throw new WrongOperandException("a key of β = " + b.length + " has no digit " + t);
+        return t;
     }
 
     public byte[] seed() {

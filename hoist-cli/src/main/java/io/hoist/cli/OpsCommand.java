@@ -13,6 +13,7 @@ import io.hoist.ckks.Plaintext;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.PublicKey;
+import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RelinearizationKey;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
@@ -157,21 +158,24 @@ public final class OpsCommand implements Callable<Integer> {
             // rotation = (φ_g(c0 + ModDown(T0)), φ_g(ModDown(T1)))
             var rq = ctx.ringQ();
             var u0 = ks.modDown(t[0]);
-            rq.add(u0, cx.poly(0), u0);
+            rq.add(u0, cx.poly(0, RawAccess.get()), u0);
             var c0 = rq.newPoly(cx.level(), Domain.NTT);
             var c1 = rq.newPoly(cx.level(), Domain.NTT);
             rq.automorphism(u0, key1.galoisElement(), c0);
             rq.automorphism(ks.modDown(t[1]), key1.galoisElement(), c1);
             return PrecisionStats.of(
-                    x.rotate(1), dec.decryptAndDecode(new Ciphertext(params, cx.scale(), c0, c1), enc));
+                    x.rotate(1),
+                    dec.decryptAndDecode(Ciphertext.wrap(RawAccess.get(), params, cx.scale(), c0, c1), enc));
         }));
-        PolyQP pc0 = ks.timesP(cx.poly(0)), pc1 = ks.timesP(cx.poly(1));
+        PolyQP pc0 = ks.timesP(cx.poly(0, RawAccess.get())), pc1 = ks.timesP(cx.poly(1, RawAccess.get()));
         results.add(measure(
                 "modDown",
                 counters,
                 () -> ks.modDown(pc0),
                 p -> PrecisionStats.of(
-                        x, dec.decryptAndDecode(new Ciphertext(params, cx.scale(), p, ks.modDown(pc1)), enc))));
+                        x,
+                        dec.decryptAndDecode(
+                                Ciphertext.wrap(RawAccess.get(), params, cx.scale(), p, ks.modDown(pc1)), enc))));
 
         if (engine.json) {
             Map<String, Object> ops = new LinkedHashMap<>();

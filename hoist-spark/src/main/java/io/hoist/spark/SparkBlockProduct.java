@@ -8,6 +8,7 @@ import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.Progress;
+import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.ScaleMismatchException;
 import io.hoist.ckks.io.CiphertextSerialization;
 import io.hoist.lt.BlockLinearTransform;
@@ -164,7 +165,8 @@ public final class SparkBlockProduct {
                     / params.q(job.level()); // Δ_pt = q_ℓ, as the local product
             for (int br = 0; br < out.length; br++) {
                 if (out[br] == null) { // no block in this row: M·x is exactly 0 there
-                    out[br] = new Ciphertext(
+                    out[br] = Ciphertext.wrap(
+                            RawAccess.get(),
                             params,
                             scale,
                             ctx.ringQ().newPoly(job.level() - 1, Domain.NTT),

@@ -5,6 +5,7 @@ import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.Plaintext;
 import io.hoist.ckks.Prng;
+import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.SeededCiphertext;
 import io.hoist.ring.Domain;
 import io.hoist.ring.RnsPoly;
@@ -29,7 +30,7 @@ public final class CiphertextSerialization {
                 ct.scale(),
                 1 + (ct.degree() + 1) * KeySerialization.qBytes(p, ct.level()));
         b.put((byte) ct.degree());
-        for (int i = 0; i <= ct.degree(); i++) Envelope.writeLimbs(b, ct.poly(i));
+        for (int i = 0; i <= ct.degree(); i++) Envelope.writeLimbs(b, ct.poly(i, RawAccess.get()));
         return Envelope.finish(b);
     }
 
@@ -44,7 +45,7 @@ public final class CiphertextSerialization {
         b.get();
         RnsPoly[] polys = new RnsPoly[degree + 1];
         for (int i = 0; i <= degree; i++) polys[i] = KeySerialization.readQ(b, ctx, h.level(), "ciphertext");
-        return new Ciphertext(p, h.scale(), polys);
+        return Ciphertext.wrap(RawAccess.get(), p, h.scale(), polys);
     }
 
     public static byte[] write(SeededCiphertext ct) {
@@ -74,7 +75,7 @@ public final class CiphertextSerialization {
 
     public static byte[] write(Plaintext pt) {
         CkksParameters p = pt.params();
-        int flags = pt.poly().domain() == Domain.NTT ? Header.NTT : 0;
+        int flags = pt.poly(RawAccess.get()).domain() == Domain.NTT ? Header.NTT : 0;
         ByteBuffer b = Envelope.start(
                 ObjectKind.PLAINTEXT,
                 flags,
@@ -82,7 +83,7 @@ public final class CiphertextSerialization {
                 pt.level(),
                 pt.scale(),
                 KeySerialization.qBytes(p, pt.level()));
-        Envelope.writeLimbs(b, pt.poly());
+        Envelope.writeLimbs(b, pt.poly(RawAccess.get()));
         return Envelope.finish(b);
     }
 
@@ -94,7 +95,7 @@ public final class CiphertextSerialization {
                 .wrap(
                         Envelope.readLimbs(b, h.level() + 1, ctx.n(), Envelope.qPrimes(p, h.level()), "plaintext"),
                         (h.flags() & Header.NTT) != 0 ? Domain.NTT : Domain.COEFFICIENT);
-        return new Plaintext(p, poly, h.scale());
+        return Plaintext.wrap(RawAccess.get(), p, poly, h.scale());
     }
 
     /** The header of a {@code kind} object, its level and scale checked against {@code p} before the body is read. */

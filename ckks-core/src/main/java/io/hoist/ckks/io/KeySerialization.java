@@ -7,6 +7,7 @@ import io.hoist.ckks.InsecureSecretKeyAccess;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.Prng;
 import io.hoist.ckks.PublicKey;
+import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RelinearizationKey;
 import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.SwitchingKey;
@@ -88,7 +89,7 @@ public final class KeySerialization {
 
     public static byte[] write(PublicKey pk) {
         CkksParameters p = pk.params();
-        int level = pk.b().level();
+        int level = pk.b(RawAccess.get()).level();
         ByteBuffer b = Envelope.start(
                 ObjectKind.PUBLIC_KEY,
                 Header.NTT,
@@ -96,8 +97,8 @@ public final class KeySerialization {
                 level,
                 0,
                 2 * qBytes(p, level));
-        Envelope.writeLimbs(b, pk.b());
-        Envelope.writeLimbs(b, pk.a());
+        Envelope.writeLimbs(b, pk.b(RawAccess.get()));
+        Envelope.writeLimbs(b, pk.a(RawAccess.get()));
         return Envelope.finish(b);
     }
 
@@ -148,15 +149,15 @@ public final class KeySerialization {
             throw new IllegalArgumentException("this key has no seed (it was not made from one); write it in full");
         if (kind == ObjectKind.GALOIS_KEY) b.putLong(galois);
         for (int t = 0; t < k.beta(); t++) {
-            Envelope.writeLimbs(b, k.b(t).q());
-            Envelope.writeLimbs(b, k.b(t).p());
+            Envelope.writeLimbs(b, k.b(t, RawAccess.get()).q());
+            Envelope.writeLimbs(b, k.b(t, RawAccess.get()).p());
         }
         if (seeded) {
             b.put(k.seed());
         } else {
             for (int t = 0; t < k.beta(); t++) {
-                Envelope.writeLimbs(b, k.a(t).q());
-                Envelope.writeLimbs(b, k.a(t).p());
+                Envelope.writeLimbs(b, k.a(t, RawAccess.get()).q());
+                Envelope.writeLimbs(b, k.a(t, RawAccess.get()).p());
             }
         }
     }

@@ -3,6 +3,7 @@ package io.hoist.lt.exec;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.PolyQP;
+import io.hoist.ckks.RawAccess;
 import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LtProgram;
 import io.hoist.lt.schedule.SixPhaseWalk;
@@ -156,7 +157,8 @@ final class BlockExecutor {
 
     /** The trivial encryption of zero (both parts zero). */
     private static Ciphertext zero(CkksContext ctx, int level, double scale) {
-        return new Ciphertext(
+        return Ciphertext.wrap(
+                RawAccess.get(),
                 ctx.params(),
                 scale,
                 ctx.ringQ().newPoly(level, Domain.NTT),

@@ -6,6 +6,7 @@ import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.GaloisKey;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.PolyQP;
+import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.Sampler;
 import io.hoist.lt.plan.LtProgram;
@@ -66,26 +67,30 @@ final class BsgsExecutor {
                 for (int t = 0; t < terms; t++) {
                     Ciphertext b = baby.get(plan.inner(rs.get(t)));
                     xs[t] = f[t].limb(i);
-                    ys[t] = b.poly(0).limb(i);
-                    zs[t] = b.poly(1).limb(i);
+                    ys[t] = b.poly(0, RawAccess.get()).limb(i);
+                    zs[t] = b.poly(1, RawAccess.get()).limb(i);
                 }
                 kernels.dot2Montgomery(xs, ys, zs, terms, u0.limb(i), u1.limb(i), rq.prime(i), false);
             }
             c.add(Op.PT_MUL, terms);
             c.add(Op.MOD_MULS, 2L * terms * (level + 1) * params.n());
-            Ciphertext u = new Ciphertext(params, ct.scale() * et.scale(), u0, u1);
+            Ciphertext u = Ciphertext.wrap(RawAccess.get(), params, ct.scale() * et.scale(), u0, u1);
             if (g.getKey() != 0) u = rotate(u, g.getKey(), c);
             if (acc0 == null) {
-                acc0 = u.poly(0);
-                acc1 = u.poly(1);
+                acc0 = u.poly(0, RawAccess.get());
+                acc1 = u.poly(1, RawAccess.get());
             } else {
-                rq.add(acc0, u.poly(0), acc0);
-                rq.add(acc1, u.poly(1), acc1);
+                rq.add(acc0, u.poly(0, RawAccess.get()), acc0);
+                rq.add(acc1, u.poly(1, RawAccess.get()), acc1);
             }
         }
-        if (!et.rescales()) return new Ciphertext(params, ct.scale() * et.scale(), acc0, acc1);
-        return new Ciphertext(
-                params, ct.scale() * et.scale() / params.q(level), ks.rescale(acc0, c), ks.rescale(acc1, c));
+        if (!et.rescales()) return Ciphertext.wrap(RawAccess.get(), params, ct.scale() * et.scale(), acc0, acc1);
+        return Ciphertext.wrap(
+                RawAccess.get(),
+                params,
+                ct.scale() * et.scale() / params.q(level),
+                ks.rescale(acc0, c),
+                ks.rescale(acc1, c));
     }
 
     RnsPoly montgomery(RnsPoly p) {
@@ -113,11 +118,11 @@ final class BsgsExecutor {
         PolyQP[] digits = new PolyQP[params.beta(level)];
         for (int t = 0; t < digits.length; t++) digits[t] = PolyQP.borrow(ctx, pool, level, Domain.NTT);
         try {
-            ks.decompose(a.poly(1), digits, pool, c);
+            ks.decompose(a.poly(1, RawAccess.get()), digits, pool, c);
             Ring rq = ctx.ringQ();
             RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
-            ks.keySwitch(digits, key.key(), key.galoisElement(), a.poly(0), null, c0, c1, pool, c);
-            return new Ciphertext(params, a.scale(), c0, c1);
+            ks.keySwitch(digits, key.key(), key.galoisElement(), a.poly(0, RawAccess.get()), null, c0, c1, pool, c);
+            return Ciphertext.wrap(RawAccess.get(), params, a.scale(), c0, c1);
         } finally {
             for (PolyQP d : digits) d.release(pool);
         }

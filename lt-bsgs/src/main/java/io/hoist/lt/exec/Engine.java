@@ -6,6 +6,7 @@ import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.PolyQP;
+import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.InvalidTransformException;
@@ -139,7 +140,7 @@ public final class Engine {
                             d0 = new PolyQP[ctx.params().beta(ct.level())];
                             for (int t = 0; t < d0.length; t++)
                                 d0[t] = PolyQP.borrow(ctx, pool, ct.level(), Domain.NTT);
-                            ks.decompose(ct.poly(1), d0, pool, ctx.counters());
+                            ks.decompose(ct.poly(1, RawAccess.get()), d0, pool, ctx.counters());
                         }
                         st.presetDigits(first.out().get(0), d0);
                     }

@@ -5,6 +5,7 @@ import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.GaloisKey;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.PolyQP;
+import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.lt.plan.LtProgram;
 import io.hoist.ring.Domain;
@@ -76,8 +77,8 @@ final class ExecState implements AutoCloseable {
             }
         }
         if (ct != null) { // null for a state that resumes after phase 4 (a block row's summed partials)
-            polys[prog.input0()] = new PolyQP(ct.poly(0), null);
-            polys[prog.input1()] = new PolyQP(ct.poly(1), null);
+            polys[prog.input0()] = new PolyQP(ct.poly(0, RawAccess.get()), null);
+            polys[prog.input1()] = new PolyQP(ct.poly(1, RawAccess.get()), null);
         }
     }
 
@@ -166,7 +167,8 @@ final class ExecState implements AutoCloseable {
     }
 
     Ciphertext output(double scale) {
-        return new Ciphertext(ctx.params(), scale, polys[prog.output0()].q(), polys[prog.output1()].q());
+        return Ciphertext.wrap(
+                RawAccess.get(), ctx.params(), scale, polys[prog.output0()].q(), polys[prog.output1()].q());
     }
 
     // ---------------------------------------------------------------- step kernels
