@@ -186,14 +186,20 @@ class PackageCyclesTest {
                 Class<?> c = Class.forName(
                         pm.group(1) + "." + f.getFileName().toString().replace(".java", ""));
                 if (!Modifier.isPublic(c.getModifiers())) continue;
-                classes++;
-                for (var m : c.getDeclaredMethods()) {
-                    if (Modifier.isPublic(m.getModifiers())
-                            && m.toGenericString().contains("com.google.common")) bad.add(m.toGenericString());
-                }
-                for (var k : c.getDeclaredConstructors()) {
-                    if (Modifier.isPublic(k.getModifiers())
-                            && k.toGenericString().contains("com.google.common")) bad.add(k.toGenericString());
+                Deque<Class<?>> todo = new ArrayDeque<>(List.of(c)); // the class and its public member types
+                while (!todo.isEmpty()) {
+                    Class<?> k0 = todo.pop();
+                    classes++;
+                    for (var m : k0.getDeclaredMethods()) {
+                        if (Modifier.isPublic(m.getModifiers())
+                                && m.toGenericString().contains("com.google.common")) bad.add(m.toGenericString());
+                    }
+                    for (var k : k0.getDeclaredConstructors()) {
+                        if (Modifier.isPublic(k.getModifiers())
+                                && k.toGenericString().contains("com.google.common")) bad.add(k.toGenericString());
+                    }
+                    for (Class<?> inner : k0.getDeclaredClasses())
+                        if (Modifier.isPublic(inner.getModifiers())) todo.push(inner);
                 }
             }
         }

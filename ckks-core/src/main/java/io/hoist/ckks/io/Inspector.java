@@ -1,6 +1,5 @@
 package io.hoist.ckks.io;
 
-import com.google.common.collect.ImmutableList;
 import com.google.common.io.BaseEncoding;
 import io.hoist.ckks.CkksParameters;
 import java.io.IOException;
@@ -10,6 +9,8 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.zip.CRC32C;
 
@@ -32,10 +33,14 @@ public final class Inspector {
             boolean seeded,
             String parametersFingerprint,
             String parameters,
-            ImmutableList<Long> galoisElements,
+            List<Long> galoisElements,
             boolean checksumOk,
             String damage,
             String keyPairId) {
+        public Inspection {
+            galoisElements = List.copyOf(galoisElements);
+        }
+
         public boolean ok() {
             return damage == null;
         }
@@ -58,19 +63,7 @@ public final class Inspector {
                 h = Header.read(hb);
             } catch (MalformedDataException e) {
                 return new Inspection(
-                        "unknown",
-                        0,
-                        size,
-                        0,
-                        -1,
-                        0,
-                        false,
-                        null,
-                        null,
-                        ImmutableList.of(),
-                        false,
-                        e.getMessage(),
-                        pairId);
+                        "unknown", 0, size, 0, -1, 0, false, null, null, List.of(), false, e.getMessage(), pairId);
             }
             String fp = BaseEncoding.base16().lowerCase().encode(h.fingerprint());
             if (h.paired() && h.bodyLength() >= KeyPairId.BYTES && size >= Header.SIZE + KeyPairId.BYTES) {
@@ -122,7 +115,7 @@ public final class Inspector {
                             h.seeded(),
                             fp,
                             null,
-                            ImmutableList.of(),
+                            List.of(),
                             true,
                             e.getMessage(),
                             pairId);
@@ -138,7 +131,7 @@ public final class Inspector {
                     h.seeded(),
                     fp,
                     params,
-                    ImmutableList.of(),
+                    List.of(),
                     ok,
                     ok ? null : "checksum mismatch: the data is damaged",
                     pairId);
@@ -168,7 +161,7 @@ public final class Inspector {
         }
         ByteBuffer ib =
                 ByteBuffer.wrap(head, Header.SIZE + prefix + 4, 28 * count).order(ByteOrder.LITTLE_ENDIAN);
-        ImmutableList.Builder<Long> gs = ImmutableList.builder();
+        List<Long> gs = new ArrayList<>();
         String damage = null;
         ByteBuffer chunk = ByteBuffer.allocate(1 << 20);
         for (int i = 0; i < count && damage == null; i++) {
@@ -201,7 +194,7 @@ public final class Inspector {
                 h.seeded(),
                 fp,
                 null,
-                gs.build(),
+                gs,
                 damage == null,
                 damage,
                 pairId);
@@ -219,7 +212,7 @@ public final class Inspector {
                 h.seeded(),
                 fp,
                 null,
-                ImmutableList.of(),
+                List.of(),
                 false,
                 why,
                 pairId);

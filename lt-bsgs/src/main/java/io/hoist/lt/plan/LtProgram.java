@@ -2,7 +2,6 @@ package io.hoist.lt.plan;
 
 import com.google.common.base.Preconditions;
 import com.google.common.collect.ImmutableList;
-import com.google.common.primitives.ImmutableIntArray;
 import io.hoist.ckks.LevelMismatchException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -73,13 +72,13 @@ public final class LtProgram {
             Kind kind,
             int line,
             int phase,
-            ImmutableIntArray in,
-            ImmutableIntArray out,
+            IntSequence in,
+            IntSequence out,
             int rotation,
             boolean accumulate,
             int outer,
-            ImmutableIntArray diagonals,
-            ImmutableIntArray babies) {
+            IntSequence diagonals,
+            IntSequence babies) {
         public String lines() {
             return switch (kind) {
                 case KEY_SWITCH -> line + "–" + (line + 1);
@@ -93,7 +92,7 @@ public final class LtProgram {
     private final LimbLayout layout;
     private final ImmutableList<Buffer> buffers;
     private final ImmutableList<Step> steps;
-    private final ImmutableIntArray lastUse;
+    private final IntSequence lastUse;
     private final int ct0, ct1, out0, out1;
 
     LtProgram(
@@ -119,7 +118,7 @@ public final class LtProgram {
             for (int b : s.in().toArray()) if (b >= 0) last[b] = s.index();
             for (int b : s.out().toArray()) if (b >= 0) last[b] = Math.max(last[b], s.index());
         }
-        this.lastUse = ImmutableIntArray.copyOf(last);
+        this.lastUse = IntSequence.copyOf(last);
     }
 
     /** Compiles {@code plan} for ciphertexts of {@code layout}'s level; line 19 rescales. */
@@ -219,7 +218,7 @@ public final class LtProgram {
         return sb.toString();
     }
 
-    private String names(ImmutableIntArray ids) {
+    private String names(IntSequence ids) {
         List<String> n = new ArrayList<>();
         for (int i = 0; i < ids.length(); i++)
             n.add(ids.get(i) < 0 ? "—" : buffers.get(ids.get(i)).name());

@@ -1,6 +1,5 @@
 package io.hoist.lt.plan;
 
-import com.google.common.primitives.ImmutableIntArray;
 import io.hoist.lt.plan.LtProgram.Buffer;
 import io.hoist.lt.plan.LtProgram.Kind;
 import io.hoist.lt.plan.LtProgram.Role;
@@ -20,7 +19,7 @@ final class ProgramCompiler {
     private final boolean rescale;
     private final List<Buffer> buffers = new ArrayList<>();
     private final List<Step> steps = new ArrayList<>();
-    private static final ImmutableIntArray NONE = ImmutableIntArray.of();
+    private static final IntSequence NONE = IntSequence.of();
 
     ProgramCompiler(Plan plan, LimbLayout layout, boolean rescale) {
         this.plan = plan;
@@ -46,15 +45,15 @@ final class ProgramCompiler {
             int rotation,
             boolean acc,
             int outer,
-            ImmutableIntArray diagonals,
-            ImmutableIntArray babies) {
+            IntSequence diagonals,
+            IntSequence babies) {
         steps.add(new Step(
                 steps.size(),
                 kind,
                 line,
                 phase,
-                ImmutableIntArray.copyOf(in),
-                ImmutableIntArray.copyOf(out),
+                IntSequence.copyOf(in),
+                IntSequence.copyOf(out),
                 rotation,
                 acc,
                 outer,
@@ -150,8 +149,8 @@ final class ProgramCompiler {
                     0,
                     false,
                     k,
-                    ImmutableIntArray.copyOf(rs),
-                    ImmutableIntArray.copyOf(babies));
+                    IntSequence.copyOf(rs),
+                    IntSequence.copyOf(babies));
         }
         // C_0 ← U_{0,0}, C_1 ← U_{1,0}
         int c0 = buffer("C0", Role.TEMPORARY, false, false), c1 = buffer("C1", Role.TEMPORARY, false, false);

@@ -1,6 +1,5 @@
 package io.hoist.lt.schedule;
 
-import com.google.common.collect.ImmutableList;
 import io.hoist.ckks.Progress;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.LimbLayout;
@@ -40,7 +39,11 @@ public final class ScheduleCompiler {
             Grouping grouping,
             TrafficLedger ledger,
             double latencyMicros,
-            ImmutableList<Double> phaseMicros) {
+            List<Double> phaseMicros) {
+        public Result {
+            phaseMicros = List.copyOf(phaseMicros);
+        }
+
         public long offchipBytes() {
             return ledger.offchipBytes();
         }
@@ -142,7 +145,7 @@ public final class ScheduleCompiler {
     private static Result result(
             LtProgram program, Storage storage, Grouping g, TrafficLedger led, LatencyModel model, boolean serial) {
         double[] mults = LatencyModel.phaseMults(program, storage);
-        ImmutableList.Builder<Double> per = ImmutableList.builder();
+        List<Double> per = new ArrayList<>(6);
         double total = 0;
         for (int p = 1; p <= 6; p++) {
             long bytes = led.phase(p).total();
@@ -150,7 +153,7 @@ public final class ScheduleCompiler {
             per.add(us);
             total += us;
         }
-        return new Result(program.plan(), program.layout(), storage, g, led, total, per.build());
+        return new Result(program.plan(), program.layout(), storage, g, led, total, per);
     }
 
     // ---------------------------------------------------------------- splits of a dense matrix

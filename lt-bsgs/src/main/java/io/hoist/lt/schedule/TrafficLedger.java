@@ -1,7 +1,7 @@
 package io.hoist.lt.schedule;
 
 import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableMap;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +20,16 @@ public final class TrafficLedger {
     public record PhaseTraffic(
             int phase,
             String lines,
-            ImmutableMap<LedgerKind, Long> readBytes,
-            ImmutableMap<LedgerKind, Long> writeBytes,
+            Map<LedgerKind, Long> readBytes,
+            Map<LedgerKind, Long> writeBytes,
             long iterations,
             long peakResidentBytes) {
+        /** The maps copied, read-only, in {@link LedgerKind} order. */
+        public PhaseTraffic {
+            readBytes = Collections.unmodifiableMap(new EnumMap<>(readBytes));
+            writeBytes = Collections.unmodifiableMap(new EnumMap<>(writeBytes));
+        }
+
         public long read() {
             return readBytes.values().stream().mapToLong(Long::longValue).sum();
         }
@@ -135,10 +141,10 @@ public final class TrafficLedger {
             return new TrafficLedger(b.build());
         }
 
-        private static ImmutableMap<LedgerKind, Long> map(long[] v) {
+        private static Map<LedgerKind, Long> map(long[] v) {
             Map<LedgerKind, Long> m = new EnumMap<>(LedgerKind.class);
             for (LedgerKind k : LedgerKind.values()) m.put(k, v[k.ordinal()]);
-            return ImmutableMap.copyOf(m);
+            return m;
         }
     }
 }
