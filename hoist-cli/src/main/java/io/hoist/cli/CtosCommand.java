@@ -1,17 +1,20 @@
 package io.hoist.cli;
 
 import io.hoist.ckks.CkksParameters;
-import io.hoist.lt.dft.DftPlan;
-import io.hoist.lt.dft.DftPlanner;
-import io.hoist.lt.dft.HomomorphicDft;
+import io.hoist.cli.options.CliSupport;
+import io.hoist.cli.options.EngineOptions;
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.cli.options.Parsers;
+import io.hoist.cli.report.CtosSweepRender;
+import io.hoist.cli.report.Json;
+import io.hoist.cli.run.CtosRun;
+import io.hoist.cli.run.CtosSetup;
+import io.hoist.cli.run.CtosSweep;
+import io.hoist.cli.run.LtRun;
 import io.hoist.lt.plan.Algorithm;
-import io.hoist.lt.plan.Cost;
 import io.hoist.lt.plan.Objective;
-import io.hoist.lt.plan.Storage;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -139,24 +142,24 @@ public final class CtosCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Setup s = setup();
+        CtosSetup s = setup();
         if (sweep) {
             if (sweepMaxMb < 1 || sweepMaxMb > 10_000_000)
                 throw new IllegalArgumentException("--sweep-max-mb must be in [1, 10000000], got " + sweepMaxMb);
             int[] runDepths = runDepths(s.logSlots());
             CtosSweep.Report r = CtosSweep.run(s, sweepMaxMb * 1_000_000L, runDepths[0], runDepths[1], engine.json);
             if (plot != null) {
-                CtosSweep.plot(r, plot);
-                r = CtosSweep.withPlots(r, plot);
+                CtosSweepRender.plot(r, plot);
+                r = CtosSweepRender.withPlots(r, plot);
             }
             if (engine.json) System.out.println(Json.write(r));
-            else CtosSweep.print(r);
+            else CtosSweepRender.print(r);
             return 0;
         }
         if (plot != null) throw new IllegalArgumentException("--plot goes with --sweep");
         CliSupport.requireCompanion(spec, "--sweep-max-mb", false, "--sweep");
         CliSupport.requireCompanion(spec, "--sweep-run-depths", false, "--sweep");
-        CtosRun.Report r = CtosRun.run(s, s.depth, engine.json);
+        CtosRun.Report r = CtosRun.run(s, s.depth(), engine.json);
         if (engine.json) System.out.println(Json.write(r));
         else CtosRun.print(r);
         return r.precision().minBits() < LtRun.PRECISION_FLOOR_BITS ? 4 : 0;
@@ -168,66 +171,7 @@ public final class CtosCommand implements Callable<Integer> {
                 : ParamsOptions.parseRange(sweepRunDepths, "--sweep-run-depths", 1, logSlots);
     }
 
-    /** The parsed options: parameters, DFT sizes and levels, planning choices. */
-    record Setup(
-            CkksParameters params,
-            String backend,
-            int logSlots,
-            int depth,
-            int topLevel,
-            Integer stocDepth,
-            int stocTop,
-            Algorithm algorithm,
-            String objectiveName,
-            Objective objective,
-            int keyBudget,
-            boolean joint,
-            Storage storage,
-            int runs,
-            long seed,
-            int[] perLevel,
-            int[] stocPerLevel,
-            int threads) {
-
-        /** CoeffsToSlots of depth d: one matrix per level, or the --matrices-per-level layout when d is its sum. */
-        HomomorphicDft cts(int d) {
-            if (perLevel != null && d == depth)
-                return HomomorphicDft.coeffsToSlots(params.logN(), logSlots, perLevel, topLevel);
-            return HomomorphicDft.coeffsToSlots(params.logN(), logSlots, d, topLevel);
-        }
-
-        HomomorphicDft stc() {
-            if (stocPerLevel != null)
-                return HomomorphicDft.slotsToCoeffs(params.logN(), logSlots, stocPerLevel, stocTop);
-            return HomomorphicDft.slotsToCoeffs(params.logN(), logSlots, stocDepth, stocTop);
-        }
-
-        /** Plans for CtS (and StoC when asked) by the chosen objective, jointly or per matrix. */
-        List<DftPlan> plan(List<HomomorphicDft> dfts, Algorithm a) {
-            if (objectiveName.equals("lattigo"))
-                return dfts.stream().map(d -> DftPlanner.lattigo(d, params, 1)).toList();
-            if (joint) return DftPlanner.joint(dfts, params, a, objective, keyBudget);
-            return dfts.stream()
-                    .map(d -> DftPlanner.perMatrix(d, params, a, objective, keyBudget))
-                    .toList();
-        }
-
-        /** Σ over the matrices of the closed-form modular multiplications. */
-        static double modMuls(List<DftPlan> plans, Storage st) {
-            double m = 0;
-            for (DftPlan p : plans)
-                for (int i = 0; i < p.plans().size(); i++) m += p.cost(i, st).modMuls();
-            return m;
-        }
-
-        static List<Cost> costs(DftPlan p, Storage st) {
-            List<Cost> out = new ArrayList<>();
-            for (int i = 0; i < p.plans().size(); i++) out.add(p.cost(i, st));
-            return out;
-        }
-    }
-
-    Setup setup() {
+    CtosSetup setup() {
         for (String o : new String[] {"--stoc-depth", "--stoc-level", "--stoc-matrices-per-level"})
             CliSupport.requireCompanion(spec, o, stoc, "--stoc");
         CliSupport.requireCompanion(spec, "--key-budget", "budget".equalsIgnoreCase(objective), "--objective budget");
@@ -295,7 +239,7 @@ public final class CtosCommand implements Callable<Integer> {
             a = Algorithm.DH_BSGS;
         }
         if (runs < 0 || runs > 100) throw new IllegalArgumentException("--runs must be in [0, 100]");
-        return new Setup(
+        return new CtosSetup(
                 params,
                 engine.backend,
                 s,
@@ -308,7 +252,7 @@ public final class CtosCommand implements Callable<Integer> {
                 o,
                 keyBudget,
                 joint,
-                ScheduleCommand.parseStorage(storage),
+                Parsers.storage(storage),
                 runs,
                 seed,
                 perLevel == null ? null : perLevel.clone(),

@@ -2,6 +2,11 @@ package io.hoist.cli;
 
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
+import io.hoist.cli.options.EngineOptions;
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.cli.report.Json;
+import io.hoist.cli.report.LtReport;
+import io.hoist.cli.run.LtRun;
 import io.hoist.lt.LinearTransform;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Cost;
@@ -52,7 +57,7 @@ public final class DemoCommand implements Callable<Integer> {
         run.quiet = engine.json;
         run.run(ctx, t, r, false);
         if (engine.json) {
-            System.out.println(LtCommand.toJson(run, t)
+            System.out.println(LtReport.toJson(run, t)
                     .put(
                             "dhBsgs",
                             Json.obj()
@@ -61,7 +66,7 @@ public final class DemoCommand implements Callable<Integer> {
                                     .put("keyBytes", dhCost.keyBytes())
                                     .put("modMulsModel", dhCost.modMuls())));
         } else {
-            LtCommand.print(run, t);
+            LtReport.print(run, t);
             System.out.printf(
                     Locale.ROOT,
                     "  DH-BSGS with its fewest-keys split %s would need %d rotation keys (%.1f MB): TH-BSGS uses %.1f× fewer, for %.2f× its modular multiplications%n",

@@ -1,5 +1,6 @@
 package io.hoist.cli;
 
+import io.hoist.cli.options.CliSupport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

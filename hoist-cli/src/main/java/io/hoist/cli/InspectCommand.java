@@ -1,6 +1,7 @@
 package io.hoist.cli;
 
 import io.hoist.ckks.io.Inspector;
+import io.hoist.cli.report.Json;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;

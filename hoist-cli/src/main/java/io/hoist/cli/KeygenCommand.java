@@ -6,6 +6,11 @@ import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.io.KeyFiles;
 import io.hoist.ckks.io.KeyPairId;
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.cli.options.PlanOptions;
+import io.hoist.cli.report.Json;
+import io.hoist.cli.run.Bars;
+import io.hoist.cli.run.LtSizes;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.lt.LinearTransform;
 import io.hoist.lt.plan.Algorithm;
@@ -83,13 +88,13 @@ public final class KeygenCommand implements Callable<Integer> {
         KeyFiles.checkPairTargets(
                 out, secretOut); // before any key is made: nothing is written when a target is refused
         int dim = planOptions.n != null ? planOptions.n : params.slots();
-        LtCommand.checkDimension(dim, params);
+        LtSizes.checkDimension(dim, params);
         int padded = LinearTransform.paddedDimension(dim);
         Plan plan = planOptions.split != null
                 ? Plan.dense(dim, a, planOptions.split)
                 : Plan.autoForIndices(
                         dim,
-                        LtCommand.allIndices(dim),
+                        LtSizes.allIndices(dim),
                         params,
                         params.maxLevel(),
                         a,

@@ -2,6 +2,18 @@ package io.hoist.cli;
 
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
+import io.hoist.cli.options.BlockOptions;
+import io.hoist.cli.options.CliSupport;
+import io.hoist.cli.options.EngineOptions;
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.cli.options.Parsers;
+import io.hoist.cli.options.PlanOptions;
+import io.hoist.cli.report.BlockRender;
+import io.hoist.cli.report.LtReport;
+import io.hoist.cli.run.BlockRun;
+import io.hoist.cli.run.LtRun;
+import io.hoist.cli.run.LtSizes;
+import io.hoist.cli.run.MemoryCheck;
 import io.hoist.lt.BlockLinearTransform;
 import io.hoist.lt.LinearTransform;
 import io.hoist.lt.plan.Algorithm;
@@ -10,16 +22,10 @@ import io.hoist.lt.plan.LtProgram;
 import io.hoist.lt.plan.Objective;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
-import io.hoist.lt.schedule.Grouping;
 import io.hoist.lt.schedule.Schedule;
 import io.hoist.lt.schedule.ScheduleCompiler;
-import io.hoist.lt.schedule.TrafficLedger;
-import it.unimi.dsi.fastutil.ints.IntAVLTreeSet;
-import it.unimi.dsi.fastutil.ints.IntSortedSet;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -103,51 +109,30 @@ public final class LtCommand implements Callable<Integer> {
     @Mixin
     EngineOptions engine;
 
-    /** Refuses a dimension the slots cannot hold before anything is built (a power of two is padded to). */
-    static void checkDimension(int dim, CkksParameters params) {
-        if (dim < 1 || dim > params.slots()) {
-            throw new IllegalArgumentException(
-                    "--n must be in [1, " + params.slots() + "] (the slot count), got " + dim);
-        }
-        int padded = Integer.highestOneBit(dim) == dim ? dim : Integer.highestOneBit(dim) << 1;
-        if (params.slots() % padded != 0)
-            throw new IllegalArgumentException(
-                    "--n " + dim + " pads to " + padded + ", which does not divide the " + params.slots() + " slots");
-    }
-
-    /** 0 … n−1, the diagonals of a dense matrix. */
-    static IntSortedSet allIndices(int n) {
-        IntAVLTreeSet s = new IntAVLTreeSet();
-        for (int i = 0; i < n; i++) s.add(i);
-        return s;
-    }
-
     @Spec
     CommandSpec spec;
 
     /** Most warm-up and timed evaluations a run takes. */
-    static final int MAX_RUNS = 1000;
-
     @Override
     public Integer call() {
         CkksParameters params = paramsOptions.build("n13");
         Algorithm a = Algorithm.parse(planOptions.algo);
-        CliSupport.bounded("--warmup", warmup, 0, MAX_RUNS);
-        CliSupport.bounded("--runs", runs, 1, MAX_RUNS);
+        CliSupport.bounded("--warmup", warmup, 0, LtSizes.MAX_RUNS);
+        CliSupport.bounded("--runs", runs, 1, LtSizes.MAX_RUNS);
         if (blockOptions.given()) return callBlocks(params, a);
         int dim = planOptions.n != null ? planOptions.n : params.slots();
-        checkDimension(dim, params);
+        LtSizes.checkDimension(dim, params);
         if (sparse != null && (sparse < 1 || sparse > dim))
             throw new IllegalArgumentException("--sparse must be in [1, " + dim + "] (the dimension), got " + sparse);
         if ((keys == null) != (secret == null)) throw new IllegalArgumentException("--keys and --secret go together");
-        Storage st = ScheduleCommand.parseStorage(storage == null ? "precomputed" : storage);
+        Storage st = Parsers.storage(storage == null ? "precomputed" : storage);
         boolean phased = phasedRequested();
         // before the test matrix exists: the matrix itself and its encoded diagonals (the plan, and so the keys, need
         // the matrix)
-        long matrix = testMatrixBytes(dim, sparse == null ? dim : sparse);
+        long matrix = LtSizes.testMatrixBytes(dim, sparse == null ? dim : sparse);
         MemoryCheck.require(
                 "this run (the random test matrix and its diagonals, before keys)",
-                MemoryCheck.add(matrix, diagonalBytes(params, sparse == null ? dim : sparse, st)),
+                MemoryCheck.add(matrix, LtSizes.diagonalBytes(params, sparse == null ? dim : sparse, st)),
                 st == Storage.PRECOMPUTED ? "use --storage compact or a smaller --n" : "use a smaller --n");
         CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
         if (keys != null) LtRun.checkKeyPair(ctx, keys, secret);
@@ -170,46 +155,15 @@ public final class LtCommand implements Callable<Integer> {
         run.secretFile = secret;
         run.run(ctx, t, r, compareDirect);
         if (engine.json) {
-            System.out.println(toJson(run, t).toString());
+            System.out.println(LtReport.toJson(run, t).toString());
         } else {
-            print(run, t);
+            LtReport.print(run, t);
         }
         return run.status();
     }
 
-    /** Bytes of the random test matrix: {@code diagonals} complex vectors of {@code dim} doubles pairs. */
-    static long testMatrixBytes(int dim, int diagonals) {
-        return MemoryCheck.mul(16L, LinearTransform.paddedDimension(dim), diagonals);
-    }
-
-    /** Bytes of {@code count} encoded diagonals at the top level: D limbs each precomputed, one word per coefficient compact. */
-    static long diagonalBytes(CkksParameters params, long count, Storage st) {
-        long limbs = st == Storage.COMPACT
-                ? 1
-                : LimbLayout.of(params, params.maxLevel()).d();
-        return MemoryCheck.mul(count, limbs, 8L, params.n());
-    }
-
     private Objective objective() {
-        return parseObjective(objective);
-    }
-
-    public static Objective parseObjective(String name) {
-        return switch (name.toLowerCase(Locale.ROOT)) {
-            case "fewest-keys" -> Objective.FEWEST_KEYS;
-            case "fewest-mults" -> Objective.FEWEST_MULTS;
-            default -> throw new IllegalArgumentException("--objective must be fewest-keys or fewest-mults");
-        };
-    }
-
-    /** The plan of a dense block product with blocks of b: the split given, or the best one for {@code obj}. */
-    public static Plan blockPlan(CkksParameters params, int b, Algorithm a, int[] split, Objective obj) {
-        if (a == Algorithm.BSGS)
-            throw new IllegalArgumentException(
-                    "block matrices need a hoisted algorithm (diagonal, dh-bsgs, th-bsgs), not bsgs");
-        return split != null
-                ? Plan.dense(b, a, split)
-                : Plan.autoForIndices(b, allIndices(b), params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
+        return Parsers.objective(objective);
     }
 
     /** {@code --rows/--cols}: a random dense block matrix, on the direct or the six-phase schedule. */
@@ -225,19 +179,19 @@ public final class LtCommand implements Callable<Integer> {
         int b = blockOptions.blockDimension(params);
         long blocks = blockOptions.blockCount(b);
         int level = params.maxLevel();
-        Plan plan =
-                blockPlan(params, b, a, planOptions.split, objective()); // needs b only, so it comes before the matrix
+        Plan plan = LtSizes.blockPlan(
+                params, b, a, planOptions.split, objective()); // needs b only, so it comes before the matrix
         long diagonals = MemoryCheck.mul(blocks, plan.indices().size());
         Storage st = storage != null
-                ? ScheduleCommand.parseStorage(storage)
-                : diagonalBytes(params, diagonals, Storage.PRECOMPUTED) <= MemoryCheck.heap() / 2
+                ? Parsers.storage(storage)
+                : LtSizes.diagonalBytes(params, diagonals, Storage.PRECOMPUTED) <= MemoryCheck.heap() / 2
                         ? Storage.PRECOMPUTED
                         : Storage.COMPACT;
         long ciphertext = MemoryCheck.mul(2L * (level + 1), 8L, params.n());
         long vectors = MemoryCheck.mul(32L, (long) m + n); // x, M·x and the decrypted output, complex doubles
         long need = MemoryCheck.add(
                 plan.cost(params, level, st).keyBytes(),
-                diagonalBytes(params, diagonals, st),
+                LtSizes.diagonalBytes(params, diagonals, st),
                 MemoryCheck.mul(ciphertext, Math.ceilDiv((long) m, b) + Math.ceilDiv((long) n, b)),
                 vectors);
         MemoryCheck.require(
@@ -284,185 +238,5 @@ public final class LtCommand implements Callable<Integer> {
                 ? (long) (onchipMb * 1e6)
                 : Math.max(64_000_000L, ScheduleCompiler.minimalBudget(prog, st));
         return Schedule.phased(ScheduleCompiler.bestGrouping(prog, st, budget), budget);
-    }
-
-    static Json.Obj toJson(LtRun run, LinearTransform t) {
-        Map<String, Object> precision = LtRun.precisionJson(run.precision);
-        Map<String, Object> millis = LtRun.millisJson(
-                run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis, run.evaluateMillisAll);
-        if (run.directMillisAll != null) {
-            millis.put("directEvaluate", run.directMillis);
-            millis.put("directEvaluateRuns", run.directMillisAll);
-        }
-        Map<String, Object> memory = new LinkedHashMap<>();
-        memory.put("keys", run.keyBytes);
-        memory.put("keysSeeded", run.seededKeyBytes);
-        memory.put("diagonals", run.diagonalBytes);
-        memory.put("pooled", run.pooledBytes);
-        memory.put("peakWorkingSet", run.measuredTraffic == null ? null : run.measuredTraffic.peakResidentBytes());
-        memory.put("allocatedPerEvaluate", run.allocatedWarm);
-        memory.put("allocatedFirstEvaluate", run.allocatedFirst);
-        Json.Obj o = Json.obj()
-                .put("algo", run.plan.algorithm().cliName())
-                .put("preset", run.params.name())
-                .put("logN", run.params.logN())
-                .put("n", t.dimension())
-                .put("diagonals", t.diagonalCount())
-                .put("split", run.plan.split())
-                .put("storage", run.storage.name().toLowerCase(Locale.ROOT))
-                .put("backend", run.backend)
-                .put("threads", run.threads)
-                .put("secure", run.params.secure())
-                .put("rotationKeys", run.rotationKeys)
-                .put("keyBytes", run.keyBytes)
-                .put("counts", run.measuredJson())
-                .put("expected", LtRun.expectedJson(run.expected))
-                .put("countsMatch", run.countsMatch())
-                .put("modMulsModel", run.expected.modMuls())
-                .put("precision", precision)
-                .put("millis", millis)
-                .put("memoryBytes", memory)
-                .put("schedule", run.schedule instanceof Schedule.Phased ? "phased" : "direct");
-        if (t.originalDimension() != t.dimension())
-            o.put("paddedFrom", t.originalDimension()); // --n 100 runs a 128×128 matrix: say so
-        putPhased(o, run.schedule, run.grouping, run.measuredTraffic, run.expectedTraffic, run.bitIdenticalToDirect);
-        if (run.keysLoaded >= 0)
-            o.put("keyStore", Json.obj().put("keysInStore", run.keysInStore).put("keysLoaded", run.keysLoaded));
-        return o;
-    }
-
-    /** The phased schedule's part of a JSON report (budget, grouping, traffic measured and expected), and the comparison with direct. */
-    static void putPhased(
-            Json.Obj o,
-            Schedule schedule,
-            Grouping g,
-            TrafficLedger measured,
-            TrafficLedger expected,
-            Boolean bitIdenticalToDirect) {
-        if (schedule instanceof Schedule.Phased ph) {
-            o.put("onchipBudgetBytes", ph.budgetBytes());
-            o.put("grouping", g == null ? null : g.asMap());
-            Map<String, Object> traffic = new LinkedHashMap<>();
-            traffic.put("measured", LtRun.trafficJson(measured));
-            traffic.put("expected", LtRun.trafficJson(expected));
-            traffic.put("match", measured.equals(expected));
-            o.put("traffic", traffic);
-        }
-        if (bitIdenticalToDirect != null) o.put("bitIdenticalToDirect", bitIdenticalToDirect);
-    }
-
-    /** The phased schedule's part of a table report; {@code note} follows the working set (e.g. "(one block's)"). */
-    static void printPhased(
-            Grouping g,
-            TrafficLedger measured,
-            boolean matches,
-            String note,
-            Boolean bitIdenticalToDirect,
-            double phasedMillis,
-            double directMillis) {
-        if (measured != null) {
-            System.out.printf(
-                    Locale.ROOT,
-                    "  phased schedule, grouping %s: working set %.1f MB%s, off-chip %s%n",
-                    g,
-                    measured.peakResidentBytes() / 1e6,
-                    note,
-                    ScheduleCommand.gib(measured.offchipBytes()));
-            for (TrafficLedger.PhaseTraffic p : measured.phases()) {
-                System.out.printf(
-                        Locale.ROOT,
-                        "    phase %d (%s): read %s, written %s, %d iterations, working set %.1f MB%n",
-                        p.phase(),
-                        p.lines(),
-                        ScheduleCommand.gib(p.read()),
-                        ScheduleCommand.gib(p.write()),
-                        p.iterations(),
-                        p.peakResidentBytes() / 1e6);
-            }
-            System.out.println(
-                    matches
-                            ? "  measured traffic equals the expected ledger (closed forms; a walk without data for sparse plans or blocks)"
-                            : "  TRAFFIC DIFFERS FROM THE EXPECTED LEDGER (a bug)");
-        }
-        if (bitIdenticalToDirect != null) {
-            System.out.println(
-                    bitIdenticalToDirect
-                            ? "  bit-identical to the direct executor"
-                            : "  DIFFERS FROM THE DIRECT EXECUTOR (a bug)");
-            System.out.printf(
-                    Locale.ROOT,
-                    "  side by side (alternating, medians): phased %.0f ms, direct %.0f ms%n",
-                    phasedMillis,
-                    directMillis);
-        }
-    }
-
-    static void print(LtRun run, LinearTransform t) {
-        System.out.println("lt: " + ParamsOptions.describe(run.params));
-        System.out.printf(
-                Locale.ROOT,
-                "  %s on a %d×%d matrix%s (%d nonzero diagonals), %s diagonals, backend %s, %d thread(s)%n",
-                run.plan.describe(),
-                t.dimension(),
-                t.dimension(),
-                t.originalDimension() != t.dimension()
-                        ? " (padded from " + t.originalDimension() + "×" + t.originalDimension() + ")"
-                        : "",
-                t.diagonalCount(),
-                run.storage.name().toLowerCase(Locale.ROOT),
-                run.backend,
-                run.threads);
-        System.out.printf(
-                Locale.ROOT,
-                "  precision: %.2f bits worst slot, %.2f bits average (L2 error against M·x)%n",
-                run.precision.minBits(),
-                run.precision.avgBits());
-        System.out.printf(
-                Locale.ROOT,
-                "  rotation keys: %d, %.1f MB (%.1f MB stored as seeds + b parts)%n",
-                run.rotationKeys,
-                run.keyBytes / 1e6,
-                run.seededKeyBytes / 1e6);
-        System.out.printf(Locale.ROOT, "  diagonals in memory: %.1f MB%n", run.diagonalBytes / 1e6);
-        System.out.println("  counts         measured   closed form");
-        var m = run.measuredJson();
-        var e = LtRun.expectedJson(run.expected);
-        for (String k : m.keySet())
-            System.out.printf(Locale.ROOT, "    %-22s %8d   %8d%n", k, (Long) m.get(k), (Long) e.get(k));
-        System.out.printf(Locale.ROOT, "  modular multiplications (§6.2 model): %.4e%n", run.expected.modMuls());
-        System.out.printf(
-                Locale.ROOT,
-                "  time: keygen %.0f ms, encode %.0f ms, evaluate %.0f ms (first evaluation, with JIT warm-up: %.0f ms)%n",
-                run.keygenMillis,
-                run.encodeMillis,
-                run.evaluateMillis,
-                run.firstEvaluateMillis);
-        System.out.println(
-                run.countsMatch()
-                        ? "  counts match the closed forms"
-                        : "  COUNTS DIFFER FROM THE CLOSED FORMS (a bug)");
-        if (run.precision.minBits() < LtRun.PRECISION_FLOOR_BITS) {
-            System.out.printf(
-                    Locale.ROOT,
-                    "  PRECISION BELOW THE SANITY FLOOR (%.1f bits < %.0f): the result is noise; check the scale%n",
-                    run.precision.minBits(),
-                    LtRun.PRECISION_FLOOR_BITS);
-        }
-        if (run.allocatedWarm >= 0) {
-            System.out.printf(
-                    Locale.ROOT,
-                    "  memory: %.1f MB allocated by the first evaluation, %.1f MB by a warm one; pool holds %.1f MB%n",
-                    run.allocatedFirst / 1e6,
-                    run.allocatedWarm / 1e6,
-                    run.pooledBytes / 1e6);
-        }
-        printPhased(
-                run.grouping,
-                run.measuredTraffic,
-                run.trafficMatches(),
-                "",
-                run.bitIdenticalToDirect,
-                run.evaluateMillis,
-                run.directMillis);
     }
 }

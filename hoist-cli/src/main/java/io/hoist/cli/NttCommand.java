@@ -1,6 +1,12 @@
 package io.hoist.cli;
 
 import com.google.common.math.Quantiles;
+import io.hoist.cli.options.CliSupport;
+import io.hoist.cli.options.EngineOptions;
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.cli.report.Json;
+import io.hoist.cli.report.Plots;
+import io.hoist.cli.run.MemoryCheck;
 import io.hoist.math.Primes;
 import io.hoist.ring.NttBackend;
 import io.hoist.ring.NttBackends;

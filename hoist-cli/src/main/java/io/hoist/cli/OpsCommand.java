@@ -17,6 +17,13 @@ import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RelinearizationKey;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
+import io.hoist.cli.options.CliSupport;
+import io.hoist.cli.options.EngineOptions;
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.cli.report.Json;
+import io.hoist.cli.run.LtRun;
+import io.hoist.cli.run.LtSizes;
+import io.hoist.cli.run.MemoryCheck;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Op;
@@ -72,8 +79,8 @@ public final class OpsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CliSupport.bounded("--runs", runs, 1, LtCommand.MAX_RUNS);
-        CliSupport.bounded("--warmup", warmup, 0, LtCommand.MAX_RUNS);
+        CliSupport.bounded("--runs", runs, 1, LtSizes.MAX_RUNS);
+        CliSupport.bounded("--warmup", warmup, 0, LtSizes.MAX_RUNS);
         CkksParameters params = paramsOptions.build("n14");
         MemoryCheck.require(
                 "ops at these parameters (10 switching keys and working ciphertexts)",

@@ -1,6 +1,13 @@
 package io.hoist.cli;
 
 import io.hoist.ckks.CkksParameters;
+import io.hoist.cli.options.CliSupport;
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.cli.options.Parsers;
+import io.hoist.cli.report.Json;
+import io.hoist.cli.report.Plots;
+import io.hoist.cli.report.Units;
+import io.hoist.cli.run.Bars;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.LimbLayout;
 import io.hoist.lt.plan.LtProgram;
@@ -209,7 +216,7 @@ public final class ScheduleCommand implements Callable<Integer> {
             throw new IllegalArgumentException(
                     "--n must be a power of two in [2, N/2 = " + layout.n() / 2 + "], got " + dim);
         }
-        Storage st = parseStorage(storage);
+        Storage st = Parsers.storage(storage);
         long budget = (long) (onchipMb * 1e6);
         if (!(onchipMb > 0) || budget <= 0) throw new IllegalArgumentException("--onchip-mb must be positive");
         if (!(bandwidthGbs > 0) || !(clockMhz > 0) || pes < 1)
@@ -293,14 +300,6 @@ public final class ScheduleCommand implements Callable<Integer> {
                 plots);
     }
 
-    static Storage parseStorage(String s) {
-        return switch (s.toLowerCase(Locale.ROOT)) {
-            case "precomputed" -> Storage.PRECOMPUTED;
-            case "compact" -> Storage.COMPACT;
-            default -> throw new IllegalArgumentException("--storage must be precomputed or compact, got '" + s + "'");
-        };
-    }
-
     private static ScheduleCompiler.Result fewestKeys(List<ScheduleCompiler.Result> rs) {
         ScheduleCompiler.Result best = null;
         for (ScheduleCompiler.Result r : rs) {
@@ -350,10 +349,6 @@ public final class ScheduleCommand implements Callable<Integer> {
                 rows(r));
     }
 
-    static String gib(long bytes) {
-        return String.format(Locale.ROOT, "%.2f GiB", bytes / (double) (1L << 30));
-    }
-
     static void print(Report r) {
         System.out.printf(
                 Locale.ROOT,
@@ -386,8 +381,8 @@ public final class ScheduleCommand implements Callable<Integer> {
                     "  %5d  %-6s  %-10s  %-10s  %10d  %8.1f MB  %8.1f ms%n",
                     p.phase(),
                     p.lines(),
-                    gib(p.readBytes()),
-                    gib(p.writeBytes()),
+                    Units.gib(p.readBytes()),
+                    Units.gib(p.writeBytes()),
                     p.iterations(),
                     p.residentBytes() / 1e6,
                     p.latencyMicros() / 1e3);
@@ -395,20 +390,20 @@ public final class ScheduleCommand implements Callable<Integer> {
         System.out.printf(
                 Locale.ROOT,
                 "  off-chip traffic %s, latency %.1f ms%n",
-                gib(r.offchipBytes()),
+                Units.gib(r.offchipBytes()),
                 r.latencyMicros() / 1e3);
         Scheduled b = r.baseline(), d = r.dhPhased();
         System.out.printf(
                 Locale.ROOT,
                 "  baseline: DH-BSGS %s straightforward (every step's inputs and outputs off chip): %s, %.1f ms%n",
                 Arrays.toString(b.split()),
-                gib(b.offchipBytes()),
+                Units.gib(b.offchipBytes()),
                 b.latencyMicros() / 1e3);
         System.out.printf(
                 Locale.ROOT,
                 "  DH-BSGS %s on the same six-phase schedule: %s, %.1f ms%n",
                 Arrays.toString(d.split()),
-                gib(d.offchipBytes()),
+                Units.gib(d.offchipBytes()),
                 d.latencyMicros() / 1e3);
         System.out.printf(
                 Locale.ROOT,
@@ -422,7 +417,7 @@ public final class ScheduleCommand implements Callable<Integer> {
                             Locale.ROOT,
                             "    %9.1f MB → %-11s %s %s%n",
                             f.budgetBytes() / 1e6,
-                            gib(f.offchipBytes()),
+                            Units.gib(f.offchipBytes()),
                             Arrays.toString(f.split()),
                             f.grouping());
                 }

@@ -1,6 +1,14 @@
 package io.hoist.cli;
 
 import io.hoist.ckks.Progress;
+import io.hoist.cli.options.CliSupport;
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.cli.options.Parsers;
+import io.hoist.cli.report.Json;
+import io.hoist.cli.report.TradeoffRender;
+import io.hoist.cli.run.Bars;
+import io.hoist.cli.run.TradeoffMeasure;
+import io.hoist.cli.run.TradeoffResult;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.LimbLayout;
 import io.hoist.lt.plan.Storage;
@@ -118,18 +126,9 @@ public final class TradeoffCommand implements Callable<Integer> {
                     "with --measure: a larger ring whose fewest-keys TH-BSGS point is predicted, then measured (0: none) (default ${DEFAULT-VALUE})")
     int predictLogN;
 
-    /** What the command computes; rendered as a table, CSV, JSON and plots. */
-    record Report(
-            List<Tradeoffs.Point> points,
-            Map<String, Integer> minKeys,
-            long budgetBytes,
-            String storage,
-            List<String> files,
-            TradeoffMeasure.Result measured) {}
-
     @Override
     public Integer call() {
-        Report r = compute();
+        TradeoffResult r = compute();
         List<String> files = new ArrayList<>();
         if (csv != null) {
             TradeoffRender.csv(r.points(), csv);
@@ -137,7 +136,7 @@ public final class TradeoffCommand implements Callable<Integer> {
         }
         if (plotDir != null)
             files.addAll(TradeoffRender.plots(r, plotDir, layouts().get(0), storageOf()));
-        r = new Report(r.points(), r.minKeys(), r.budgetBytes(), r.storage(), files, r.measured());
+        r = new TradeoffResult(r.points(), r.minKeys(), r.budgetBytes(), r.storage(), files, r.measured());
         if (json) System.out.println(Json.write(r));
         else TradeoffRender.table(r);
         return 0;
@@ -146,7 +145,7 @@ public final class TradeoffCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    Report compute() {
+    TradeoffResult compute() {
         for (String o : new String[] {"--measure-logN", "--measure-n", "--predict-logN"})
             CliSupport.requireCompanion(spec, o, measure, "--measure");
         List<Algorithm> as = algorithms();
@@ -179,11 +178,11 @@ public final class TradeoffCommand implements Callable<Integer> {
                         as,
                         json)
                 : null;
-        return new Report(points, minKeys, budget, st.name().toLowerCase(Locale.ROOT), List.of(), m);
+        return new TradeoffResult(points, minKeys, budget, st.name().toLowerCase(Locale.ROOT), List.of(), m);
     }
 
     private Storage storageOf() {
-        return ScheduleCommand.parseStorage(storage);
+        return Parsers.storage(storage);
     }
 
     private long budgetBytes() {

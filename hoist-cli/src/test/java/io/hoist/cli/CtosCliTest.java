@@ -4,6 +4,7 @@ import static io.hoist.cli.CliTest.run;
 import static org.junit.jupiter.api.Assertions.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hoist.cli.report.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.common.math.Quantiles;
+import io.hoist.cli.report.Json;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;

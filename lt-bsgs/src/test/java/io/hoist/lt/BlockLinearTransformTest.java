@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /** Block products against plaintext M·x, their closed-form counts, and the single block against today's path. */
 class BlockLinearTransformTest {
     /** logN 10 with 32 slots: blocks of 32, so small matrices already span several ciphertexts. */
-    private static final LtFixture F = new LtFixture(10, 5, new int[] {50, 40, 40}, new int[] {60});
+    private static final LtFixture F = LtFixture.blocks();
 
     private static double[][] random(SplittableRandom r, int m, int n) {
         double[][] a = new double[m][n];

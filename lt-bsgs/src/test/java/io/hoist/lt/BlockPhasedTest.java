@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  */
 class BlockPhasedTest {
     /** logN 10, 32 slots, β = 2: blocks of 32. */
-    private static final LtFixture F = new LtFixture(10, 5, new int[] {50, 40, 40}, new int[] {60});
+    private static final LtFixture F = LtFixture.blocks();
 
     private static final Grouping[] GROUPINGS = {
         Grouping.minimal(), Grouping.uniform(2, 2), Grouping.uniform(1000, 1000)

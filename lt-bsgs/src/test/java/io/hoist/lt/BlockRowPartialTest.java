@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /** A block product split into per-column partials, summed in any order and finished: bit-identical to the one-process product. */
 class BlockRowPartialTest {
-    private static final LtFixture F = new LtFixture(10, 5, new int[] {50, 40, 40}, new int[] {60});
+    private static final LtFixture F = LtFixture.blocks();
 
     private static BlockLinearTransform matrix(long seed, int m, int n) {
         SplittableRandom r = new SplittableRandom(seed);

@@ -41,10 +41,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class LinearTransformTest {
     static final double MIN_BITS = 18;
-    static final Map<Integer, LtFixture> FIXTURES = Map.of(
-            1, new LtFixture(10, new int[] {50, 40}, new int[] {60, 60}), // β = 1
-            2, new LtFixture(10, new int[] {50, 40, 40}, new int[] {60, 60}), // β = 2, last digit shorter
-            3, new LtFixture(11, new int[] {50, 40, 40}, new int[] {61})); // β = 3, α = 1
 
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
@@ -70,7 +66,7 @@ class LinearTransformTest {
     @ParameterizedTest(name = "β={0} d={1} {2} {3}")
     @MethodSource("cases")
     void denseMatricesAgainstPlaintext(int beta, int d, Algorithm algo, int[] split) {
-        LtFixture f = FIXTURES.get(beta);
+        LtFixture f = LtFixture.byBeta(beta);
         assertEquals(beta, f.params.beta());
         SplittableRandom r = new SplittableRandom(d * 31L + algo.ordinal());
         LinearTransform t = LtFixture.randomDense(r, d);
@@ -81,7 +77,7 @@ class LinearTransformTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(Algorithm.class)
     void worstSlotStaysNearTheAverage(Algorithm algo) {
-        LtFixture f = FIXTURES.get(2);
+        LtFixture f = LtFixture.byBeta(2);
         SplittableRandom r = new SplittableRandom(101 + algo.ordinal());
         LinearTransform t = LtFixture.randomDense(r, 512);
         int[] split = switch (algo) {
@@ -127,7 +123,7 @@ class LinearTransformTest {
 
     @Test
     void sparseSetsNegativeIndicesShortDiagonalsAndOnlyDiagonalZero() {
-        LtFixture f = FIXTURES.get(2);
+        LtFixture f = LtFixture.byBeta(2);
         SplittableRandom r = new SplittableRandom(5);
         int n = 256;
         Map<Integer, ComplexVector> diags = new HashMap<>();
@@ -178,7 +174,7 @@ class LinearTransformTest {
 
     @Test
     void algorithmsAgreeAndCompactStorageMatches() {
-        LtFixture f = FIXTURES.get(2);
+        LtFixture f = LtFixture.byBeta(2);
         SplittableRandom r = new SplittableRandom(9);
         LinearTransform t = LtFixture.randomDense(r, 128);
         ComplexVector x = ComplexVector.random(r, 128);
@@ -214,7 +210,7 @@ class LinearTransformTest {
 
     @Test
     void evaluateManySharesOneDecomposeWithoutSharingBuffers() {
-        LtFixture f = FIXTURES.get(2);
+        LtFixture f = LtFixture.byBeta(2);
         SplittableRandom r = new SplittableRandom(13);
         LinearTransform t1 = LtFixture.randomDense(r, 64), t2 = LtFixture.randomDense(r, 64);
         Plan p1 = Plan.of(t1, Algorithm.TH_BSGS, 4, 4, 4), p2 = Plan.of(t2, Algorithm.DH_BSGS, 8, 8);
@@ -243,7 +239,7 @@ class LinearTransformTest {
 
     @Test
     void missingKeysAndWrongLevelsAreNamed() {
-        LtFixture f = FIXTURES.get(2);
+        LtFixture f = LtFixture.byBeta(2);
         SplittableRandom r = new SplittableRandom(17);
         LinearTransform t = LtFixture.randomDense(r, 64);
         Plan p = Plan.of(t, Algorithm.TH_BSGS, 4, 4, 4);

@@ -12,7 +12,9 @@ import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.lt.plan.Plan;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Small, explicitly insecure parameters with keys made on demand for each plan (also the base of the DFT tests' fixture). */
 public class LtFixture {
@@ -23,6 +25,26 @@ public class LtFixture {
     public final SecretKey sk;
     public final Encryptor enc;
     public final Decryptor dec;
+
+    private static final Map<String, LtFixture> SHARED = new ConcurrentHashMap<>();
+
+    /**
+     * The shared fixture with β digits at the top level, made once per test JVM: β = 1 (N = 2^10, Q
+     * 50·40, P 60·60), β = 2 (Q 50·40·40, P 60·60, the last digit shorter), β = 3 (N = 2^11, α = 1).
+     */
+    public static LtFixture byBeta(int beta) {
+        return SHARED.computeIfAbsent("beta" + beta, k -> switch (beta) {
+            case 1 -> new LtFixture(10, new int[] {50, 40}, new int[] {60, 60});
+            case 2 -> new LtFixture(10, new int[] {50, 40, 40}, new int[] {60, 60});
+            case 3 -> new LtFixture(11, new int[] {50, 40, 40}, new int[] {61});
+            default -> throw new IllegalArgumentException("no shared fixture with β = " + beta);
+        });
+    }
+
+    /** The shared fixture of the block-product tests: N = 2^10 with 32 slots, Q 50·40·40, P 60. */
+    public static LtFixture blocks() {
+        return SHARED.computeIfAbsent("blocks", k -> new LtFixture(10, 5, new int[] {50, 40, 40}, new int[] {60}));
+    }
 
     LtFixture(int logN, int[] logQ, int[] logP) {
         this(logN, logN - 1, logQ, logP);

@@ -40,7 +40,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the counting interpreter and the closed forms; budgets; the pool; concurrent evaluations.
  */
 class ScheduleTest {
-    static final Map<Integer, LtFixture> FIX = LinearTransformTest.FIXTURES;
 
     static final Grouping[] GROUPINGS = {
         Grouping.minimal(),
@@ -79,7 +78,7 @@ class ScheduleTest {
     @ParameterizedTest(name = "β={0} n={1} {2} {3} sparse={4}")
     @MethodSource("cases")
     void phasedEqualsDirectAndLedgersAgree(int beta, int n, Algorithm algo, int[] split, int sparse) {
-        LtFixture f = FIX.get(beta);
+        LtFixture f = LtFixture.byBeta(beta);
         SplittableRandom r = new SplittableRandom(n * 7L + algo.ordinal() + sparse);
         LinearTransform t = transform(r, n, sparse);
         Plan plan = Plan.of(t, algo, split);
@@ -127,7 +126,7 @@ class ScheduleTest {
 
     @Test
     void budgetsBelowTheSmallestFeasibleAreRefusedNamingBoth() {
-        LtFixture f = FIX.get(2);
+        LtFixture f = LtFixture.byBeta(2);
         SplittableRandom r = new SplittableRandom(3);
         LinearTransform t = LtFixture.randomDense(r, 64);
         Plan plan = Plan.of(t, Algorithm.TH_BSGS, 4, 4, 4);
@@ -160,7 +159,7 @@ class ScheduleTest {
 
     @Test
     void poolLeaksNothingEvenWhenAnEvaluationFails() {
-        LtFixture f = FIX.get(2);
+        LtFixture f = LtFixture.byBeta(2);
         SplittableRandom r = new SplittableRandom(4);
         LinearTransform t = LtFixture.randomDense(r, 64);
         Plan plan = Plan.of(t, Algorithm.TH_BSGS, 4, 4, 4);
@@ -185,7 +184,7 @@ class ScheduleTest {
 
     @Test
     void concurrentEvaluationsOnOneEvaluatorAreBitIdenticalAndCountTheirOwn() throws Exception {
-        LtFixture f = FIX.get(2);
+        LtFixture f = LtFixture.byBeta(2);
         SplittableRandom r = new SplittableRandom(5);
         LinearTransform t = LtFixture.randomDense(r, 128);
         Plan plan = Plan.of(t, Algorithm.TH_BSGS, 4, 4, 8);

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Plans, compact transforms and stored keys: round trips that evaluate bit for bit as in memory; fuzzed readers. */
 class StoredTransformTest {
-    static final LtFixture F = LinearTransformTest.FIXTURES.get(2);
+    static final LtFixture F = LtFixture.byBeta(2);
 
     @Test
     void storedKeysAndTransformsEvaluateBitForBitAsInMemory(@TempDir Path dir) {

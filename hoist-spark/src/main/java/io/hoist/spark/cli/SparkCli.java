@@ -1,7 +1,7 @@
 package io.hoist.spark.cli;
 
-import io.hoist.cli.CliSupport;
 import io.hoist.cli.HelpCommand;
+import io.hoist.cli.options.CliSupport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

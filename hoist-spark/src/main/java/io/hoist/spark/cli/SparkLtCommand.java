@@ -6,11 +6,12 @@ import io.hoist.ckks.io.FileRefusedException;
 import io.hoist.ckks.io.Formats;
 import io.hoist.ckks.io.Header;
 import io.hoist.ckks.io.ObjectKind;
-import io.hoist.cli.BlockOptions;
-import io.hoist.cli.EngineOptions;
-import io.hoist.cli.LtCommand;
-import io.hoist.cli.ParamsOptions;
-import io.hoist.cli.PlanOptions;
+import io.hoist.cli.options.BlockOptions;
+import io.hoist.cli.options.EngineOptions;
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.cli.options.Parsers;
+import io.hoist.cli.options.PlanOptions;
+import io.hoist.cli.run.LtSizes;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Plan;
 import java.io.IOException;
@@ -127,7 +128,7 @@ public final class SparkLtCommand implements Callable<Integer> {
         }
         int b = blockOptions.blockDimension(params);
         blockOptions.blockCount(b);
-        Plan plan = LtCommand.blockPlan(params, b, a, planOptions.split(), LtCommand.parseObjective(objective));
+        Plan plan = LtSizes.blockPlan(params, b, a, planOptions.split(), Parsers.objective(objective));
         int blockRows = blockOptions.blockRows(b);
         if (rowGroups != null && (rowGroups < 1 || rowGroups > blockRows))
             throw new IllegalArgumentException(

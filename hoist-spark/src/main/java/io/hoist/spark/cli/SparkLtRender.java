@@ -1,8 +1,8 @@
 package io.hoist.spark.cli;
 
-import io.hoist.cli.Json;
-import io.hoist.cli.LtRun;
-import io.hoist.cli.ParamsOptions;
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.cli.report.Json;
+import io.hoist.cli.run.LtRun;
 import io.hoist.spark.SparkBlockProduct;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.options;
 
 import picocli.CommandLine.Option;
 
@@ -8,16 +8,16 @@ public final class PlanOptions {
             names = "--algo",
             defaultValue = "th-bsgs",
             description = "diagonal, bsgs, dh-bsgs or th-bsgs (default ${DEFAULT-VALUE})")
-    String algo;
+    public String algo;
 
     @Option(names = "--n", description = "matrix dimension (default: the slot count)")
-    Integer n;
+    public Integer n;
 
     @Option(
             names = "--split",
             split = ",",
             description = "split factors, e.g. 16,16,16 (default: the fewest-keys split)")
-    int[] split;
+    public int[] split;
 
     /** The --algo name (parse it with {@link io.hoist.lt.Algorithm#parse}). */
     public String algo() {

@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.run;
 
 import com.google.common.math.Quantiles;
 import io.hoist.ckks.Ciphertext;
@@ -33,7 +33,7 @@ import java.util.SplittableRandom;
  * small rings (insecure moduli are fine for timing), a least-squares fit of the {@link CostModel},
  * each point's measured against predicted time, and the fitted model's prediction of a larger ring.
  */
-final class TradeoffMeasure {
+public final class TradeoffMeasure {
     private TradeoffMeasure() {}
 
     /** Points per algorithm and ring, spread along the front (the ends kept). */
@@ -53,9 +53,9 @@ final class TradeoffMeasure {
             double predictedMillis,
             double relativeError) {}
 
-    record Result(CostModel model, List<Run> runs, double medianRelativeError, Run prediction) {}
+    public record Result(CostModel model, List<Run> runs, double medianRelativeError, Run prediction) {}
 
-    static Result run(int[] logNRange, int n, int predictLogN, List<Algorithm> algos, boolean quiet) {
+    public static Result run(int[] logNRange, int n, int predictLogN, List<Algorithm> algos, boolean quiet) {
         List<Plan> plans = new ArrayList<>();
         List<Integer> ring = new ArrayList<>();
         List<LimbLayout> lays = new ArrayList<>();
@@ -209,7 +209,7 @@ final class TradeoffMeasure {
         }
     }
 
-    static void print(Result r) {
+    public static void print(Result r) {
         System.out.printf(
                 Locale.ROOT,
                 "measured: %d runs; fitted t = %.3g ns/pointwise modMul + %.3g ns/key byte + %.3g ns/NTT butterfly; median relative error %.1f %%%n",

@@ -1,7 +1,8 @@
-package io.hoist.cli;
+package io.hoist.cli.run;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.KeySizes;
+import io.hoist.cli.options.ParamsOptions;
 import io.hoist.lt.dft.DftFactorization;
 import io.hoist.lt.dft.DftPlanner;
 import io.hoist.lt.dft.HomomorphicDft;
@@ -9,22 +10,20 @@ import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Objective;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
-import org.knowm.xchart.XYChart;
 
 /**
  * {@code hoist ctos --sweep}: every depth 1 … logSlots × the four algorithms. Keys, key bytes and
  * multiplications come from the plans (index sets only, no matrix is built); points whose levels
  * exist and whose keys and diagonals fit the memory cap are also run for time and precision.
  */
-final class CtosSweep {
+public final class CtosSweep {
     private CtosSweep() {}
 
-    record Point(
+    public record Point(
             int depth,
             String algo,
             int rotationKeys,
@@ -39,7 +38,7 @@ final class CtosSweep {
             Double minBits,
             Double avgBits) {}
 
-    record Report(
+    public record Report(
             String params,
             int logSlots,
             String objective,
@@ -48,7 +47,7 @@ final class CtosSweep {
             List<Point> points,
             List<String> plots) {}
 
-    static Report run(CtosCommand.Setup s, long maxBytes, int runFrom, int runTo, boolean quiet) {
+    public static Report run(CtosSetup s, long maxBytes, int runFrom, int runTo, boolean quiet) {
         CkksParameters params = s.params();
         List<Point> points = new ArrayList<>();
         Algorithm[] algos = Algorithm.values();
@@ -72,13 +71,8 @@ final class CtosSweep {
                 List.of());
     }
 
-    /** The report with the plot files named (as written by {@link #plot}). */
-    static Report withPlots(Report r, Path plot) {
-        return new Report(r.params(), r.logSlots(), r.objective(), r.joint(), r.storage(), r.points(), plotNames(plot));
-    }
-
     /** The CtS matrices' index sets at depth d; with sparse packing the last matrix acts on 2n slots with the same offsets. */
-    private static List<DftPlanner.MatrixSpec> specs(CtosCommand.Setup s, int d) {
+    private static List<DftPlanner.MatrixSpec> specs(CtosSetup s, int d) {
         var sets = DftFactorization.indexSets(s.logSlots(), d, HomomorphicDft.Kind.COEFFS_TO_SLOTS);
         boolean sparse = s.logSlots() < s.params().logN() - 1;
         List<DftPlanner.MatrixSpec> out = new ArrayList<>();
@@ -90,7 +84,7 @@ final class CtosSweep {
     }
 
     private static Point point(
-            CtosCommand.Setup s,
+            CtosSetup s,
             int d,
             Algorithm a,
             List<DftPlanner.MatrixSpec> specs,
@@ -132,7 +126,7 @@ final class CtosSweep {
             why = String.format(Locale.ROOT, "keys and diagonals need %.1f GB, over --sweep-max-mb", need / 1e9);
         Double ms = null, min = null, avg = null;
         if (why == null) {
-            CtosCommand.Setup one1 = new CtosCommand.Setup(
+            CtosSetup one1 = new CtosSetup(
                     params,
                     s.backend(),
                     s.logSlots(),
@@ -183,7 +177,7 @@ final class CtosSweep {
         return out;
     }
 
-    private static List<Plan> perMatrix(CtosCommand.Setup s, Algorithm a, List<DftPlanner.MatrixSpec> specs) {
+    private static List<Plan> perMatrix(CtosSetup s, Algorithm a, List<DftPlanner.MatrixSpec> specs) {
         List<Plan> out = new ArrayList<>();
         var obj = s.objectiveName().equals("lattigo")
                 ? Objective.FEWEST_KEYS
@@ -191,79 +185,5 @@ final class CtosSweep {
         for (var m : specs)
             out.add(Plan.autoForIndices(m.dimension(), m.indices(), s.params(), m.level(), a, obj, s.keyBudget()));
         return out;
-    }
-
-    private static List<String> plotNames(Path plot) {
-        if (plot == null) return List.of();
-        return List.of(
-                plot.toAbsolutePath().toString(),
-                Plots.sibling(plot, "-time").toAbsolutePath().toString());
-    }
-
-    static void plot(Report r, Path file) {
-        XYChart keys = Plots.lines(
-                "CoeffsToSlots rotation keys against depth (logSlots " + r.logSlots() + ")",
-                "depth",
-                "rotation keys (union, with conjugation)",
-                false,
-                true);
-        XYChart time = Plots.lines(
-                "CoeffsToSlots evaluation time against depth (logSlots " + r.logSlots() + ")",
-                "depth",
-                "ms",
-                false,
-                true);
-        for (Algorithm a : Algorithm.values()) {
-            List<Double> x = new ArrayList<>(), y = new ArrayList<>(), tx = new ArrayList<>(), ty = new ArrayList<>();
-            for (Point p : r.points()) {
-                if (!p.algo().equals(a.cliName())) continue;
-                x.add((double) p.depth());
-                y.add((double) p.rotationKeys());
-                if (p.millis() != null) {
-                    tx.add((double) p.depth());
-                    ty.add(p.millis());
-                }
-            }
-            if (!x.isEmpty()) keys.addSeries(a.cliName(), x, y);
-            if (!tx.isEmpty()) time.addSeries(a.cliName(), tx, ty);
-        }
-        Plots.save(keys, file);
-        if (!time.getSeriesMap().isEmpty()) Plots.save(time, Plots.sibling(file, "-time"));
-    }
-
-    static void print(Report r) {
-        System.out.printf(
-                Locale.ROOT,
-                "CoeffsToSlots sweep, %s%n  logSlots %d, objective %s%s, diagonals %s%n",
-                r.params(),
-                r.logSlots(),
-                r.objective(),
-                r.joint() ? " (joint)" : "",
-                r.storage());
-        System.out.printf(
-                Locale.ROOT,
-                "  %5s %-9s %5s %9s %12s %7s %10s %8s%n",
-                "depth",
-                "algo",
-                "keys",
-                "key GB",
-                "modMuls",
-                "diags",
-                "time ms",
-                "bits");
-        for (Point p : r.points()) {
-            System.out.printf(
-                    Locale.ROOT,
-                    "  %5d %-9s %5d %9.2f %12s %7d %10s %8s%s%n",
-                    p.depth(),
-                    p.algo(),
-                    p.rotationKeys(),
-                    p.keyBytes() / 1e9,
-                    Double.isNaN(p.modMuls()) ? "-" : String.format(Locale.ROOT, "%.3e", p.modMuls()),
-                    p.diagonals(),
-                    p.millis() == null ? "-" : String.format(Locale.ROOT, "%.0f", p.millis()),
-                    p.minBits() == null ? "-" : String.format(Locale.ROOT, "%.1f", p.minBits()),
-                    p.run() ? "" : "   (" + p.notRun() + ")");
-        }
     }
 }

@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.options;
 
 import java.util.function.Function;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.options;
 
 import io.hoist.ring.NttBackends;
 import java.util.Iterator;
@@ -10,10 +10,10 @@ public final class EngineOptions {
             names = "--backend",
             description = "NTT backend: ${COMPLETION-CANDIDATES}; default: the fastest correct one here",
             completionCandidates = BackendNames.class)
-    String backend;
+    public String backend;
 
     @Option(names = "--json", description = "print one JSON object")
-    boolean json;
+    public boolean json;
 
     @Option(
             names = "--threads",

@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.run;
 
 import com.google.common.math.Quantiles;
 import io.hoist.ckks.Ciphertext;
@@ -37,35 +37,35 @@ import java.util.SplittableRandom;
  * and warm), checked against the plaintext product computed from the matrix entries directly.
  */
 public final class BlockRun {
-    final CkksParameters params;
-    final BlockLinearTransform matrix;
-    final Plan plan;
-    final Storage storage;
+    public final CkksParameters params;
+    public final BlockLinearTransform matrix;
+    public final Plan plan;
+    public final Storage storage;
     final long seed;
-    final Schedule schedule;
-    int runs = 1;
-    boolean quiet, compareDirect;
+    public final Schedule schedule;
+    public int runs = 1;
+    public boolean quiet, compareDirect;
 
-    Cost expected;
-    Map<Op, Long> counts;
-    PrecisionStats precision;
-    double keygenMillis, encodeMillis, firstEvaluateMillis, evaluateMillis;
-    double[] evaluateMillisAll;
-    int rotationKeys, nonzeroBlocks;
-    long keyBytes, diagonalBytes;
-    String backend;
-    int threads;
+    public Cost expected;
+    public Map<Op, Long> counts;
+    public PrecisionStats precision;
+    public double keygenMillis, encodeMillis, firstEvaluateMillis, evaluateMillis;
+    public double[] evaluateMillisAll;
+    public int rotationKeys, nonzeroBlocks;
+    public long keyBytes, diagonalBytes;
+    public String backend;
+    public int threads;
     /** Phased schedule only: the grouping run, the ledger measured and the one predicted (closed form or dry walk). */
-    Grouping grouping;
+    public Grouping grouping;
 
-    TrafficLedger measuredTraffic, expectedTraffic;
+    public TrafficLedger measuredTraffic, expectedTraffic;
     /** With {@code compareDirect}: the direct schedule on the same inputs, alternated with the phased one. */
-    Boolean bitIdenticalToDirect;
+    public Boolean bitIdenticalToDirect;
 
-    double directMillis = Double.NaN;
-    double[] directMillisAll;
+    public double directMillis = Double.NaN;
+    public double[] directMillisAll;
 
-    BlockRun(
+    public BlockRun(
             CkksParameters params,
             BlockLinearTransform matrix,
             Plan plan,
@@ -81,11 +81,11 @@ public final class BlockRun {
     }
 
     /** Entry (i, j) of the random test matrix (see {@link BlockLinearTransform#randomEntries}). */
-    static BlockLinearTransform.Entries randomEntries(long seed, int cols) {
+    public static BlockLinearTransform.Entries randomEntries(long seed, int cols) {
         return BlockLinearTransform.randomEntries(seed, cols);
     }
 
-    void run(CkksContext ctx) {
+    public void run(CkksContext ctx) {
         KernelWarmup.start(
                 ctx.engine().kernels(), ctx.engine().backend()); // JIT warm-up overlapping keygen and encoding
         backend = ctx.engine().backend().name();
@@ -194,15 +194,15 @@ public final class BlockRun {
         return new ComplexVector(re, im);
     }
 
-    boolean countsMatch() {
+    public boolean countsMatch() {
         return LtRun.countsMatch(counts, expected);
     }
 
-    boolean trafficMatches() {
+    public boolean trafficMatches() {
         return measuredTraffic == null || measuredTraffic.equals(expectedTraffic);
     }
 
-    int status() {
+    public int status() {
         if (!countsMatch() || !trafficMatches() || Boolean.FALSE.equals(bitIdenticalToDirect)) return 3;
         return precision.minBits() < LtRun.PRECISION_FLOOR_BITS ? 4 : 0;
     }

@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.run;
 
 import com.google.common.math.Quantiles;
 import io.hoist.ckks.Ciphertext;
@@ -13,6 +13,7 @@ import io.hoist.ckks.KeySizes;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
+import io.hoist.cli.options.ParamsOptions;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.lt.dft.DftEvaluator;
 import io.hoist.lt.dft.DftPlan;
@@ -35,7 +36,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /** One CoeffsToSlots run (and optionally SlotsToCoeffs and the round trip): plan, keys, encode, evaluate, check. */
-final class CtosRun {
+public final class CtosRun {
     private CtosRun() {}
 
     record Matrix(
@@ -50,13 +51,13 @@ final class CtosRun {
             Map<String, Object> expected,
             double modMulsModel) {}
 
-    record Precision(double minBits, double avgBits) {}
+    public record Precision(double minBits, double avgBits) {}
 
     record Millis(double keygen, double encode, double firstEvaluate, double evaluate, double stoc) {}
 
     record Memory(long keys, long seededKeys, long diagonals) {}
 
-    record Report(
+    public record Report(
             String params,
             boolean secure,
             String backend,
@@ -101,7 +102,7 @@ final class CtosRun {
         return MemoryCheck.add(keys, diags);
     }
 
-    static Report run(CtosCommand.Setup s, int depth, boolean quiet) {
+    public static Report run(CtosSetup s, int depth, boolean quiet) {
         CkksParameters params = s.params();
         CkksContext ctx = CkksContext.create(params, s.backend(), s.threads());
         KernelWarmup.start(
@@ -204,7 +205,7 @@ final class CtosRun {
                 keys.sizes().fullBytes(),
                 totals(r),
                 mats.stream().allMatch(m -> m.counts().equals(m.expected())),
-                CtosCommand.Setup.modMuls(plans.subList(0, 1), s.storage()),
+                CtosSetup.modMuls(plans.subList(0, 1), s.storage()),
                 precision,
                 new Millis(
                         keygenMs,
@@ -270,7 +271,7 @@ final class CtosRun {
         return out;
     }
 
-    static void print(Report r) {
+    public static void print(Report r) {
         System.out.printf(
                 Locale.ROOT,
                 "CoeffsToSlots, %s%n  logSlots %d (%s packing), depth %d, merge %s, objective %s%s, diagonals %s%n",

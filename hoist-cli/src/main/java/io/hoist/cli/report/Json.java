@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.report;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -12,7 +12,7 @@ import java.util.Map;
  * strings, booleans, arrays, maps and records. Non-finite doubles become null (JSON has no NaN).
  */
 public final class Json {
-    static final ObjectMapper MAPPER = JsonMapper.builder().build();
+    public static final ObjectMapper MAPPER = JsonMapper.builder().build();
 
     private Json() {}
 

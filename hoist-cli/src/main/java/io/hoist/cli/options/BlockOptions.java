@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.options;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.SizeLimitException;

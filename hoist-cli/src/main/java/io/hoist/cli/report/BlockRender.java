@@ -1,15 +1,18 @@
-package io.hoist.cli;
+package io.hoist.cli.report;
 
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.cli.run.BlockRun;
+import io.hoist.cli.run.LtRun;
 import io.hoist.lt.schedule.Schedule;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /** Renders a {@link BlockRun}: one JSON object, or a short table. */
-final class BlockRender {
+public final class BlockRender {
     private BlockRender() {}
 
-    static Json.Obj json(BlockRun run) {
+    public static Json.Obj json(BlockRun run) {
         Map<String, Object> blocks = new LinkedHashMap<>();
         blocks.put("rows", run.matrix.blockRows());
         blocks.put("cols", run.matrix.blockCols());
@@ -49,7 +52,7 @@ final class BlockRender {
                 .put("millis", millis)
                 .put("memoryBytes", memory)
                 .put("schedule", run.schedule instanceof Schedule.Phased ? "phased" : "direct");
-        LtCommand.putPhased(
+        LtReport.putPhased(
                 o, run.schedule, run.grouping, run.measuredTraffic, run.expectedTraffic, run.bitIdenticalToDirect);
         return o;
     }
@@ -58,7 +61,7 @@ final class BlockRender {
         return LtRun.countsJson(run.counts);
     }
 
-    static void print(BlockRun run) {
+    public static void print(BlockRun run) {
         var m = run.matrix;
         System.out.println("lt: " + ParamsOptions.describe(run.params));
         System.out.printf(
@@ -103,7 +106,7 @@ final class BlockRender {
                 run.countsMatch()
                         ? "  counts match the closed forms (Decompose once per input ciphertext, not per block)"
                         : "  COUNTS DIFFER FROM THE CLOSED FORMS (a bug)");
-        LtCommand.printPhased(
+        LtReport.printPhased(
                 run.grouping,
                 run.measuredTraffic,
                 run.trafficMatches(),

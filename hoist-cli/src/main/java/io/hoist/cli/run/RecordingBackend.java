@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.run;
 
 import io.hoist.ring.NttBackend;
 import io.hoist.ring.NttStats;
@@ -6,15 +6,15 @@ import io.hoist.ring.NttTables;
 import java.util.TreeMap;
 
 /** Wraps a CPU backend and records every call's limb count and time: the call pattern an offload estimate replays. */
-final class RecordingBackend implements NttBackend {
+public final class RecordingBackend implements NttBackend {
     private final NttBackend inner;
-    final TreeMap<Integer, Long> histogram = new TreeMap<>();
-    long nanos;
-    long calls;
-    long limbs;
+    public final TreeMap<Integer, Long> histogram = new TreeMap<>();
+    public long nanos;
+    public long calls;
+    public long limbs;
     int n;
 
-    RecordingBackend(NttBackend inner) {
+    public RecordingBackend(NttBackend inner) {
         this.inner = inner;
     }
 
@@ -61,7 +61,7 @@ final class RecordingBackend implements NttBackend {
         this.n = n;
     }
 
-    synchronized void reset() {
+    public synchronized void reset() {
         histogram.clear();
         nanos = 0;
         calls = 0;

@@ -1,6 +1,8 @@
-package io.hoist.cli;
+package io.hoist.cli.report;
 
 import io.hoist.ckks.io.FileChecks;
+import io.hoist.cli.run.TradeoffMeasure;
+import io.hoist.cli.run.TradeoffResult;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.LimbLayout;
 import io.hoist.lt.plan.LtProgram;
@@ -29,7 +31,7 @@ import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** The renderings of a tradeoff study: table, CSV (the JSON rows' columns), figures. */
-final class TradeoffRender {
+public final class TradeoffRender {
     private TradeoffRender() {}
 
     static final String[] COLUMNS = {
@@ -77,7 +79,7 @@ final class TradeoffRender {
                 p.latencyMicros() == null ? "" : p.latencyMicros());
     }
 
-    static void csv(List<Tradeoffs.Point> points, Path file) {
+    public static void csv(List<Tradeoffs.Point> points, Path file) {
         FileChecks.requireWritableTarget(file, "the CSV file");
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
                 CSVPrinter out = new CSVPrinter(
@@ -88,7 +90,7 @@ final class TradeoffRender {
         }
     }
 
-    static void table(TradeoffCommand.Report r) {
+    public static void table(TradeoffResult r) {
         System.out.printf(
                 Locale.ROOT,
                 "%5s %4s %5s %4s %7s %-9s %-14s %6s %10s %5s %5s %6s %8s %11s %12s %10s%n",
@@ -135,7 +137,7 @@ final class TradeoffRender {
     }
 
     /** The four figures, each as SVG and PNG; returns the files written. */
-    static List<String> plots(TradeoffCommand.Report r, Path dir, LimbLayout first, Storage storage) {
+    public static List<String> plots(TradeoffResult r, Path dir, LimbLayout first, Storage storage) {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {

@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.run;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.InsufficientMemoryException;
@@ -30,7 +30,7 @@ public final class MemoryCheck {
     }
 
     /** {@code keys} switching keys at the top level and {@code ciphertexts} ciphertexts over QP, for the engine commands. */
-    static long keysAndCiphertexts(CkksParameters p, long keys, long ciphertexts) {
+    public static long keysAndCiphertexts(CkksParameters p, long keys, long ciphertexts) {
         int l = p.maxLevel();
         long key = KeySizes.switchingKey(p.beta(l), l + 1 + p.alpha(), p.n()).fullBytes();
         return add(mul(key, keys), mul(ciphertexts, 2L * (l + 1 + p.alpha()), 8L, p.n()));

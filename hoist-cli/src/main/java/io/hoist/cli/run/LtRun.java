@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.run;
 
 import com.google.common.math.Quantiles;
 import com.sun.management.ThreadMXBean;
@@ -47,30 +47,30 @@ import java.util.SplittableRandom;
  * direct executor on the same ciphertext for bit-identity.
  */
 public final class LtRun {
-    final CkksParameters params;
-    final Plan plan;
-    final Storage storage;
-    final Schedule schedule;
-    Cost expected;
+    public final CkksParameters params;
+    public final Plan plan;
+    public final Storage storage;
+    public final Schedule schedule;
+    public Cost expected;
     Map<Op, Long> counts;
-    PrecisionStats precision;
-    double keygenMillis, encodeMillis, evaluateMillis, firstEvaluateMillis;
-    int rotationKeys;
-    long keyBytes, seededKeyBytes, diagonalBytes;
-    long allocatedFirst = -1, allocatedWarm = -1, pooledBytes;
-    String backend;
-    int threads;
-    Grouping grouping;
-    TrafficLedger measuredTraffic, expectedTraffic;
-    Boolean bitIdenticalToDirect;
-    int warmup = 0, runs = 1;
-    Path keyStore, secretFile;
-    int keysLoaded = -1, keysInStore = -1;
-    boolean quiet;
-    double[] evaluateMillisAll, directMillisAll;
-    double directMillis = Double.NaN;
+    public PrecisionStats precision;
+    public double keygenMillis, encodeMillis, evaluateMillis, firstEvaluateMillis;
+    public int rotationKeys;
+    public long keyBytes, seededKeyBytes, diagonalBytes;
+    public long allocatedFirst = -1, allocatedWarm = -1, pooledBytes;
+    public String backend;
+    public int threads;
+    public Grouping grouping;
+    public TrafficLedger measuredTraffic, expectedTraffic;
+    public Boolean bitIdenticalToDirect;
+    public int warmup = 0, runs = 1;
+    public Path keyStore, secretFile;
+    public int keysLoaded = -1, keysInStore = -1;
+    public boolean quiet;
+    public double[] evaluateMillisAll, directMillisAll;
+    public double directMillis = Double.NaN;
 
-    LtRun(CkksParameters params, Plan plan, Storage storage, Schedule schedule) {
+    public LtRun(CkksParameters params, Plan plan, Storage storage, Schedule schedule) {
         this.params = params;
         this.plan = plan;
         this.storage = storage;
@@ -78,7 +78,7 @@ public final class LtRun {
     }
 
     /** A random n×n transform with all n diagonals (dense) or {@code sparse} random ones; entries in [−1, 1]/√(#diagonals). */
-    static LinearTransform randomTransform(SplittableRandom r, int n, int sparse) {
+    public static LinearTransform randomTransform(SplittableRandom r, int n, int sparse) {
         Map<Integer, ComplexVector> diags = new HashMap<>();
         int count = sparse > 0 ? Math.min(sparse, n) : n;
         double s = 1 / Math.sqrt(count);
@@ -94,7 +94,7 @@ public final class LtRun {
      * Refuses a key store and a secret-key file that were not written as one pair, before anything
      * is generated, encoded or decrypted (reads the store's header and index and the secret's file).
      */
-    static void checkKeyPair(CkksContext ctx, Path keyStore, Path secretFile) {
+    public static void checkKeyPair(CkksContext ctx, Path keyStore, Path secretFile) {
         try (KeyStore store = KeyStore.open(keyStore, ctx, false)) {
             KeyFiles.readSecretKeyFor(store, keyStore, secretFile, ctx);
         }
@@ -108,7 +108,7 @@ public final class LtRun {
         return -1;
     }
 
-    void run(CkksContext ctx, LinearTransform t, SplittableRandom r, boolean compareDirect) {
+    public void run(CkksContext ctx, LinearTransform t, SplittableRandom r, boolean compareDirect) {
         KernelWarmup.start(
                 ctx.engine().kernels(), ctx.engine().backend()); // JIT warm-up overlapping keygen and encoding
         backend = ctx.engine().backend().name();
@@ -207,7 +207,7 @@ public final class LtRun {
         return counts.get(Op.NTT_LIMBS) + counts.get(Op.INTT_LIMBS);
     }
 
-    boolean countsMatch() {
+    public boolean countsMatch() {
         return countsMatch(counts, expected);
     }
 
@@ -220,7 +220,7 @@ public final class LtRun {
                 && counts.get(Op.NTT_LIMBS) + counts.get(Op.INTT_LIMBS) == expected.ntt();
     }
 
-    boolean trafficMatches() {
+    public boolean trafficMatches() {
         return measuredTraffic == null || measuredTraffic.equals(expectedTraffic);
     }
 
@@ -228,7 +228,7 @@ public final class LtRun {
     public static final double PRECISION_FLOOR_BITS = 2;
 
     /** Exit status: 0; 3 when a count, the traffic or the bit-identity check disagrees; 4 when the precision is below the floor. */
-    int status() {
+    public int status() {
         if (!countsMatch() || !trafficMatches() || Boolean.FALSE.equals(bitIdenticalToDirect)) return 3;
         return precision.minBits() < PRECISION_FLOOR_BITS ? 4 : 0;
     }
@@ -242,7 +242,7 @@ public final class LtRun {
         LimbLayout lay = LimbLayout.of(params, level);
         long limb = 8L * params.n();
         long keys = plan.cost(params, level, storage).keyBytes();
-        long diags = LtCommand.diagonalBytes(params, plan.indices().size(), storage);
+        long diags = LtSizes.diagonalBytes(params, plan.indices().size(), storage);
         long buffers = 0;
         if (plan.algorithm() != Algorithm.BSGS) {
             for (Buffer b : LtProgram.compile(plan, lay).buffers()) {
@@ -257,7 +257,7 @@ public final class LtRun {
         return MemoryCheck.add(keys, diags, buffers);
     }
 
-    Map<String, Object> measuredJson() {
+    public Map<String, Object> measuredJson() {
         return countsJson(counts);
     }
 
@@ -280,7 +280,8 @@ public final class LtRun {
     }
 
     /** The stage times every LT report gives, in milliseconds. */
-    static Map<String, Object> millisJson(double keygen, double encode, double evaluate, double first, double[] runs) {
+    public static Map<String, Object> millisJson(
+            double keygen, double encode, double evaluate, double first, double[] runs) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("keygen", keygen);
         m.put("encode", encode);
@@ -301,7 +302,7 @@ public final class LtRun {
     }
 
     /** A ledger as {"1": {lines, readBytes, writeBytes, iterations, residentBytes, byKind…}, …}. */
-    static Map<String, Object> trafficJson(TrafficLedger l) {
+    public static Map<String, Object> trafficJson(TrafficLedger l) {
         Map<String, Object> m = new LinkedHashMap<>();
         for (TrafficLedger.PhaseTraffic p : l.phases()) {
             Map<String, Object> row = new LinkedHashMap<>();

@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.run;
 
 import io.hoist.ckks.Progress;
 import me.tongfei.progressbar.ProgressBar;

@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.report;
 
 import io.hoist.ckks.io.FileChecks;
 import java.io.IOException;
@@ -17,7 +17,7 @@ import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 
 /** Figures through XChart: SVG or PNG by the file's extension. */
-final class Plots {
+public final class Plots {
     private Plots() {}
 
     static {
@@ -25,7 +25,7 @@ final class Plots {
     }
 
     /** A bar chart, one series per name; stacked when {@code stacked}. */
-    static CategoryChart bars(
+    public static CategoryChart bars(
             String title,
             String xLabel,
             String yLabel,
@@ -52,7 +52,7 @@ final class Plots {
     }
 
     /** A line chart of (x, y) series. */
-    static XYChart lines(String title, String xLabel, String yLabel, boolean logX, boolean logY) {
+    public static XYChart lines(String title, String xLabel, String yLabel, boolean logX, boolean logY) {
         XYChart c = new XYChartBuilder()
                 .width(960)
                 .height(540)
@@ -67,7 +67,7 @@ final class Plots {
     }
 
     /** Writes {@code chart} to {@code file} (.svg or .png). */
-    static void save(Chart<?, ?> chart, Path file) {
+    public static void save(Chart<?, ?> chart, Path file) {
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
         FileChecks.requireWritableTarget(file, "the plot");
         try {
@@ -82,7 +82,7 @@ final class Plots {
     }
 
     /** {@code file} with {@code suffix} before its extension ("x.svg", "-pareto" → "x-pareto.svg"). */
-    static Path sibling(Path file, String suffix) {
+    public static Path sibling(Path file, String suffix) {
         String n = file.getFileName().toString();
         int dot = n.lastIndexOf('.');
         String s = dot < 0 ? n + suffix : n.substring(0, dot) + suffix + n.substring(dot);

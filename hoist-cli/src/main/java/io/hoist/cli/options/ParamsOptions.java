@@ -1,4 +1,4 @@
-package io.hoist.cli;
+package io.hoist.cli.options;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.math.ModArith;
@@ -14,10 +14,10 @@ import picocli.CommandLine.Option;
 /** Parameter selection shared by the scheme-level commands: a preset, or explicit prime sizes. */
 public final class ParamsOptions {
     @Option(names = "--preset", description = "parameter preset: n13, n14, n15, n16, boot16, boot14")
-    String preset;
+    public String preset;
 
     @Option(names = "--logN", description = "log2 ring degree (with --logQ/--logP instead of a preset)")
-    Integer logN;
+    public Integer logN;
 
     @Option(
             names = "--logQ",
@@ -31,7 +31,7 @@ public final class ParamsOptions {
     Integer logScale;
 
     @Option(names = "--logSlots", description = "log2 of the slot count (default N/2); for ctos, log2 of the DFT size")
-    Integer logSlots;
+    public Integer logSlots;
 
     @Option(names = "--insecure", description = "allow parameters over the 128-bit bound (reports say NOT SECURE)")
     boolean insecure;
@@ -87,7 +87,7 @@ public final class ParamsOptions {
     }
 
     /** Parses "60,40x9,39×3": comma-separated bit sizes, each optionally repeated with x, X or ×. */
-    static int[] bitSizes(String option, String text) {
+    public static int[] bitSizes(String option, String text) {
         List<Integer> out = new ArrayList<>();
         for (String term : text.split(",", -1)) {
             String[] parts = term.trim().split("[x×X]", -1);
@@ -105,7 +105,7 @@ public final class ParamsOptions {
     }
 
     /** Parses "a..b" (or "a") with lo ≤ a ≤ b ≤ hi: the ranges of --sweep-limbs, --n, --measure-logN, --sweep-run-depths. */
-    static int[] parseRange(String s, String option, int lo, int hi) {
+    public static int[] parseRange(String s, String option, int lo, int hi) {
         Matcher m = Pattern.compile("\\s*(\\d{1,9})\\s*(?:\\.\\.\\s*(\\d{1,9})\\s*)?")
                 .matcher(s);
         if (!m.matches())
