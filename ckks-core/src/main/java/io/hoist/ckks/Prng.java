@@ -1,5 +1,6 @@
 package io.hoist.ckks;
 
+import com.google.errorprone.annotations.MustBeClosed;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
@@ -71,6 +72,7 @@ public final class Prng {
      * comes from the AES-CTR stream of {@code seed}, so the same calls give the same bytes. Keys
      * made meanwhile are known to anyone who knows the seed: never use them. One at a time.
      */
+    @MustBeClosed
     public static AutoCloseable insecureDeterministicSeedsForTesting(long seed) {
         byte[] key = ByteBuffer.allocate(SEED_BYTES).putLong(seed).array();
         synchronized (Prng.class) {

@@ -1,5 +1,7 @@
 package io.hoist.math;
 
+import com.google.errorprone.annotations.Immutable;
+
 /**
  * One word-sized modulus with its precomputed reduction constants.
  *
@@ -7,6 +9,7 @@ package io.hoist.math;
  * @param muHi  high word of floor(2^128/q)
  * @param muLo  low word of floor(2^128/q)
  */
+@Immutable
 public record Modulus(long q, long muHi, long muLo) {
 
     public Modulus {

@@ -1,6 +1,7 @@
 package io.hoist.ckks.io;
 
 import com.google.common.io.BaseEncoding;
+import com.google.errorprone.annotations.Immutable;
 import java.security.SecureRandom;
 import java.util.Arrays;
 
@@ -10,10 +11,12 @@ import java.util.Arrays;
  * secret, so it tells nothing about the key; it only lets a reader refuse a store and a secret that
  * do not belong together before decrypting noise.
  */
+@Immutable
 public final class KeyPairId {
     /** Bytes of an id on disk (right after the header, when the PAIRED flag is set). */
     public static final int BYTES = 16;
 
+    @SuppressWarnings("Immutable") // written only by the constructor, never handed out
     private final byte[] bytes;
 
     private KeyPairId(byte[] bytes) {

@@ -1,6 +1,7 @@
 package io.hoist.ckks.io;
 
 import com.google.common.collect.ImmutableList;
+import com.google.errorprone.annotations.MustBeClosed;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.GaloisKey;
@@ -112,6 +113,7 @@ public final class KeyStore implements AutoCloseable {
      * @throws FileRefusedException if the path is not a regular file
      * @throws MalformedDataException if the header, the index or the size disagree
      */
+    @MustBeClosed
     public static KeyStore open(Path path, CkksContext ctx, boolean memoryMapped) {
         Objects.requireNonNull(path, "the key store's path is null");
         Objects.requireNonNull(ctx, "the context is null");

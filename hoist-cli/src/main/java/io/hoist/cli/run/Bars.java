@@ -1,5 +1,6 @@
 package io.hoist.cli.run;
 
+import com.google.errorprone.annotations.MustBeClosed;
 import io.hoist.ckks.Progress;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -20,6 +21,7 @@ public final class Bars implements Progress, AutoCloseable {
     }
 
     /** A bar for {@code task}, shown only on a terminal and without {@code json}. */
+    @MustBeClosed
     public static Bars of(String task, boolean json) {
         return new Bars(task, !json && System.console() != null);
     }

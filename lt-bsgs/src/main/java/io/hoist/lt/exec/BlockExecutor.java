@@ -65,6 +65,7 @@ final class BlockExecutor {
      * its babies feeding the diagonal sums of every block of the column, accumulated into the row
      * states. A row with no block in these columns has no state (null). The caller closes the states.
      */
+    @SuppressWarnings("MustBeClosedChecker") // the row states outlive this method: every caller closes them
     private static ExecState[] accumulate(
             Engine e,
             IntFunction<Ciphertext> input,

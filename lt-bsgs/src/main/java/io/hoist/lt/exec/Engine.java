@@ -2,6 +2,7 @@ package io.hoist.lt.exec;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
+import com.google.errorprone.annotations.MustBeClosed;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.KeySwitcher;
@@ -83,11 +84,13 @@ public final class Engine {
         return pool;
     }
 
+    @MustBeClosed
     ExecState state(EncodedDiagonals et, Ciphertext ct, OpCounters counters) {
         return new ExecState(ctx, ks, pool, et.program(), et, keys, ct, counters);
     }
 
     /** A state that resumes after phase 4 (a block row's summed partials): no transform, no input. */
+    @MustBeClosed
     ExecState state(LtProgram prog, OpCounters counters) {
         return new ExecState(ctx, ks, pool, prog, null, keys, null, counters);
     }

@@ -1,13 +1,16 @@
 package io.hoist.lt.plan;
 
+import com.google.errorprone.annotations.Immutable;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.stream.IntStream;
 
 /** An immutable sequence of ints (buffer ids, diagonal indices, baby steps of a program step). */
+@Immutable
 public final class IntSequence {
     private static final IntSequence EMPTY = new IntSequence(new int[0]);
 
+    @SuppressWarnings("Immutable") // written only by the constructor, never handed out (toArray copies)
     private final int[] values;
 
     private IntSequence(int[] values) {

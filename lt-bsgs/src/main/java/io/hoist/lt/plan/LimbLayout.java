@@ -1,6 +1,7 @@
 package io.hoist.lt.plan;
 
 import com.google.common.base.Preconditions;
+import com.google.errorprone.annotations.Immutable;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.Prng;
 
@@ -10,6 +11,7 @@ import io.hoist.ckks.Prng;
  * and the stored word size w in bits (one limb is N·w/8 bytes). Hoist keeps 64-bit words; the
  * paper's memory model uses w = 54. Needs no primes, so model-only settings (Table II) work too.
  */
+@Immutable
 public record LimbLayout(int logN, int level, int alpha, int wordBits) {
     public LimbLayout {
         Preconditions.checkArgument(logN >= 1 && logN <= 17, "logN must be in [1, 17]: %s", logN);

@@ -1,6 +1,7 @@
 package io.hoist.lt.schedule;
 
 import com.google.common.base.Preconditions;
+import com.google.errorprone.annotations.Immutable;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.Map;
  * does Phase 6 "all limbs at once", which does not fit 43 MB at the Table II size, so we stream it).
  * Values above the relevant count act as "all".
  */
+@Immutable
 public record Grouping(int l1, int m1, int l2, int m2, int l3, int m3, int m4, int l4, int m5, int l5, int m6, int l6) {
     public Grouping {
         int[] all = {l1, m1, l2, m2, l3, m3, m4, l4, m5, l5, m6, l6};
