@@ -121,6 +121,11 @@ class PackageCyclesTest {
                 "io.hoist.lt.plan", List.of("io.hoist.lt.schedule", "io.hoist.lt.exec", "io.hoist.lt"),
                 "io.hoist.lt.schedule", List.of("io.hoist.lt.exec", "io.hoist.lt"),
                 "io.hoist.lt.exec", List.of("io.hoist.lt", "io.hoist.lt.io", "io.hoist.lt.planning"));
+        // the CLI's: commands over report over run over options
+        forbidden = new HashMap<>(forbidden);
+        forbidden.put("io.hoist.cli.options", List.of("io.hoist.cli", "io.hoist.cli.run", "io.hoist.cli.report"));
+        forbidden.put("io.hoist.cli.run", List.of("io.hoist.cli", "io.hoist.cli.report"));
+        forbidden.put("io.hoist.cli.report", List.of("io.hoist.cli"));
         forbidden.forEach((from, tos) -> {
             for (String to : tos)
                 assertTrue(!g.getOrDefault(from, Set.of()).contains(to), from + " must not depend on " + to);
