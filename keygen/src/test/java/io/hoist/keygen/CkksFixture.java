@@ -1,5 +1,7 @@
 package io.hoist.keygen;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -62,5 +64,11 @@ final class CkksFixture {
 
     PrecisionStats precision(ComplexVector want, Ciphertext ct) {
         return PrecisionStats.of(want, decrypt(ct));
+    }
+
+    /** Fails unless ct decrypts to {@code want} with more than {@code bits} bits in the worst slot. */
+    void assertBits(ComplexVector want, Ciphertext ct, double bits, String what) {
+        PrecisionStats p = precision(want, ct);
+        assertTrue(p.minBits() > bits, what + ": " + p);
     }
 }

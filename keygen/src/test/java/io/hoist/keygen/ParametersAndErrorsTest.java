@@ -54,13 +54,13 @@ class ParametersAndErrorsTest {
         Evaluator ev = f.evaluator(rot);
         ComplexVector v = ComplexVector.random(r, f.params.slots()), w = ComplexVector.random(r, f.params.slots());
         Ciphertext c = f.encrypt(v), d = f.encrypt(w);
-        SchemeTest.assertBits(f, v.rotate(1), ev.rotate(c, 1), 19, shape + " rotate 1");
-        SchemeTest.assertBits(f, v.rotate(-3), ev.rotate(c, -3), 19, shape + " rotate -3");
-        SchemeTest.assertBits(f, v.conjugate(), ev.conjugate(c), 19, shape + " conjugate");
-        SchemeTest.assertBits(f, v.mul(w), ev.rescale(ev.mulRelin(c, d)), 18, shape + " mulRelin");
+        f.assertBits(v.rotate(1), ev.rotate(c, 1), 19, shape + " rotate 1");
+        f.assertBits(v.rotate(-3), ev.rotate(c, -3), 19, shape + " rotate -3");
+        f.assertBits(v.conjugate(), ev.conjugate(c), 19, shape + " conjugate");
+        f.assertBits(v.mul(w), ev.rescale(ev.mulRelin(c, d)), 18, shape + " mulRelin");
         // the same at a lower level: β shrinks with ℓ
         Ciphertext low = ev.dropLevel(c, 1);
-        SchemeTest.assertBits(f, v.rotate(1), ev.rotate(low, 1), 19, shape + " rotate at level " + low.level());
+        f.assertBits(v.rotate(1), ev.rotate(low, 1), 19, shape + " rotate at level " + low.level());
     }
 
     @Test
@@ -75,7 +75,7 @@ class ParametersAndErrorsTest {
         ComplexVector v = ComplexVector.random(r, f.params.slots());
         Ciphertext c = f.encrypt(v);
         Ciphertext at1 = ev.atLevel(c, 1);
-        SchemeTest.assertBits(f, v.rotate(2), ev.rotate(at1, 2), 19, "low-level key");
+        f.assertBits(v.rotate(2), ev.rotate(at1, 2), 19, "low-level key");
         var e = assertThrows(LevelMismatchException.class, () -> ev.rotate(c, 2));
         assertTrue(e.getMessage().contains("level 1") && e.getMessage().contains("level 3"), e.getMessage());
     }
@@ -134,7 +134,7 @@ class ParametersAndErrorsTest {
                 .allowInsecure()
                 .build());
         ComplexVector v = ComplexVector.random(r, f.params.slots());
-        SchemeTest.assertBits(f, v, f.encrypt(v), 19, "h = N");
+        f.assertBits(v, f.encrypt(v), 19, "h = N");
         int[] p16 = new int[16];
         Arrays.fill(p16, 50);
         CkksFixture g = new CkksFixture(CkksParameters.builder()
@@ -148,12 +148,12 @@ class ParametersAndErrorsTest {
         Evaluator ev = g.evaluator(g.kg.genRotationKeysForSteps(g.sk, g.params.maxLevel(), new int[] {3}, false));
         ComplexVector w = ComplexVector.random(r, g.params.slots());
         Ciphertext c = g.encrypt(w);
-        SchemeTest.assertBits(g, w.rotate(3), ev.rotate(c, 3), 19, "α = 16 rotation");
+        g.assertBits(w.rotate(3), ev.rotate(c, 3), 19, "α = 16 rotation");
         // at scale 2^80 so that dividing by q_L (≈ 2^40) leaves a usable scale
         Ciphertext big = g.encryptor.encrypt(g.encoder.encode(w, g.params.maxLevel(), 0x1p80));
         Ciphertext merged = ev.modDownRescale(ev.rotateHoistedLazy(big, ev.decompose(big), 3));
         assertEquals(c.level() - 1, merged.level());
-        SchemeTest.assertBits(g, w.rotate(3), merged, 19, "α = 16 merged ModDown+rescale");
+        g.assertBits(w.rotate(3), merged, 19, "α = 16 merged ModDown+rescale");
     }
 
     @Test

@@ -1,18 +1,8 @@
-package io.hoist.keygen;
+package io.hoist.ckks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hoist.ckks.Ciphertext;
-import io.hoist.ckks.CiphertextQP;
-import io.hoist.ckks.ComplexVector;
-import io.hoist.ckks.Encryptor;
-import io.hoist.ckks.Evaluator;
-import io.hoist.ckks.Plaintext;
-import io.hoist.ckks.PolyQP;
-import io.hoist.ckks.PrecisionStats;
-import io.hoist.ckks.RotationKeySet;
-import io.hoist.ckks.SeededCiphertext;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Op;
 import java.util.Arrays;
@@ -21,7 +11,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every operation against plaintext arithmetic at N = 2^12, Δ = 2^40, values in the unit square.
+ * Every operation against plaintext arithmetic at N = 2^12, Δ = 2^40, values in the unit square, with
+ * keys from the slow reference generator ({@link ReferenceKeys}); keygen's own keys are checked by
+ * its {@code GeneratedKeysTest}.
  *
  * <p>Thresholds (worst slot, L2 error): a fresh public-key encryption carries e0 + u·e + e1·s, whose
  * coefficients have standard deviation ≈ σ·√(4N/3) ≈ 2^7.9 at N = 2^12; a slot sums N of them, so
@@ -31,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * results, ≥ 20 bits after one multiplication and rescale, ≥ 18 after two.
  */
 class SchemeTest {
-    static final CkksFixture F = new CkksFixture(CkksFixture.small(12, new int[] {55, 40, 40, 40}, new int[] {60, 60}));
+    static final SchemeFixture F = new SchemeFixture(12, new int[] {55, 40, 40, 40}, new int[] {60, 60}, 20261201L);
     static final double FRESH_BITS = 21, MUL_BITS = 20;
     final SplittableRandom r = new SplittableRandom(51);
 
@@ -106,7 +98,7 @@ class SchemeTest {
     @Test
     void rotationsNegativeStepsConjugationAndHoisting() {
         int[] steps = {1, 2, 3, 5, 17, 100, -1, -7, F.params.slots() - 1, F.params.slots() / 2};
-        RotationKeySet rot = F.kg.genRotationKeysForSteps(F.sk, F.params.maxLevel(), steps, true);
+        RotationKeySet rot = F.keys.rotationKeys(steps, true);
         Evaluator ev = F.evaluator(rot);
         ComplexVector v = rand();
         Ciphertext c = F.encrypt(v);
@@ -151,7 +143,7 @@ class SchemeTest {
 
     @Test
     void modDownMergedWithRescale() {
-        RotationKeySet rot = F.kg.genRotationKeysForSteps(F.sk, F.params.maxLevel(), new int[] {4}, false);
+        RotationKeySet rot = F.keys.rotationKeys(new int[] {4}, false);
         Evaluator ev = F.evaluator(rot);
         ComplexVector v = rand(), w = rand();
         Ciphertext c = F.encrypt(v);
@@ -176,12 +168,7 @@ class SchemeTest {
     }
 
     static void check(ComplexVector want, Ciphertext ct, double bits, String what) {
-        assertBits(F, want, ct, bits, what);
-    }
-
-    static void assertBits(CkksFixture f, ComplexVector want, Ciphertext ct, double bits, String what) {
-        PrecisionStats p = f.precision(want, ct);
-        assertTrue(p.minBits() > bits, what + ": " + p);
+        F.assertBits(want, ct, bits, what);
     }
 
     static double[] filled(double x) {
