@@ -65,7 +65,7 @@ public final class Encoder {
         RnsPoly p = toPoly(ctx.ringP(), ctx.alpha() - 1, real, logQP, "Q_" + level + "·P");
         ctx.ringQ().ntt(q);
         ctx.ringP().ntt(p);
-        return new PlaintextQP(ctx.params(), new PolyQP(q, p), scale);
+        return new PlaintextQP(ctx.params(), PolyQP.of(q, p), scale);
     }
 
     /**
@@ -119,7 +119,7 @@ public final class Encoder {
     public PolyQP liftQP(long[] coeffs, int level) {
         Objects.requireNonNull(coeffs, "coeffs is null");
         checkLevel(level);
-        PolyQP p = new PolyQP(
+        PolyQP p = PolyQP.of(
                 Sampler.fromSigned(ctx.ringQ(), level, coeffs),
                 Sampler.fromSigned(ctx.ringP(), ctx.alpha() - 1, coeffs));
         ctx.ringQ().ntt(p.q());

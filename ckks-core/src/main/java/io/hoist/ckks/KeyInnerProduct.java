@@ -64,7 +64,7 @@ final class KeyInnerProduct {
             }
             long q = ctx.primeQP(level, j);
             kernels.dot2Montgomery(x, y, z, beta, t0, t1, q, false);
-            long[] add = addend == null || (j >= lq && addend.p() == null) ? null : addend.limb(j);
+            long[] add = addend == null || (j >= lq && addend.isQOnly()) ? null : addend.limb(j);
             if (idx == null) {
                 addInto(t0, add, outA.limb(j), accumulate, q);
                 addInto(t1, null, outB.limb(j), accumulate, q);

@@ -87,7 +87,7 @@ public final class SwitchingKey {
         KeySwitcher ks = new KeySwitcher(ctx);
         for (int t = 0; t < beta; t++) {
             Prng ap = Prng.of(seed, t);
-            a[t] = new PolyQP(
+            a[t] = PolyQP.of(
                     Sampler.uniformNtt(ap, ctx.ringQ(), level), Sampler.uniformNtt(ap, ctx.ringP(), ctx.alpha() - 1));
             ks.toMontgomery(a[t]);
         }

@@ -30,7 +30,7 @@ final class ReferenceKeys {
         this.r = new SplittableRandom(seed);
         long[] c = new long[ctx.n()];
         for (int k = 0; k < c.length; k++) c[k] = r.nextInt(3) - 1; // uniform ternary
-        s = ntt(new PolyQP(
+        s = ntt(PolyQP.of(
                 Sampler.fromSigned(ctx.ringQ(), params.maxLevel(), c),
                 Sampler.fromSigned(ctx.ringP(), params.alpha() - 1, c)));
         sk = new SecretKey(params, s, InsecureSecretKeyAccess.get());
@@ -83,7 +83,7 @@ final class ReferenceKeys {
         for (int i = 0; i < alpha; i++) p = p.multiply(BigInteger.valueOf(params.p(i)));
         PolyQP[] b = new PolyQP[beta], a = new PolyQP[beta];
         for (int t = 0; t < beta; t++) {
-            PolyQP at = new PolyQP(uniform(ctx.ringQ(), level), uniform(ctx.ringP(), alpha - 1));
+            PolyQP at = PolyQP.of(uniform(ctx.ringQ(), level), uniform(ctx.ringP(), alpha - 1));
             PolyQP et = smallQP(level); // one integer polynomial, reduced mod every prime of QP
             PolyQP bt = PolyQP.zero(ctx, level, Domain.NTT);
             for (int j = 0; j < lq + alpha; j++) {
@@ -129,7 +129,7 @@ final class ReferenceKeys {
     /** One noise polynomial in [−2, 2] over Q_ℓ·P (the same integers mod every prime), transformed. */
     private PolyQP smallQP(int level) {
         long[] c = noise();
-        return ntt(new PolyQP(
+        return ntt(PolyQP.of(
                 Sampler.fromSigned(ctx.ringQ(), level, c), Sampler.fromSigned(ctx.ringP(), params.alpha() - 1, c)));
     }
 

@@ -50,7 +50,7 @@ public final class KeyGenerator {
 
     public SecretKey genSecretKey() {
         long[] coeffs = Sampler.ternary(Prng.fresh(), ctx.n(), params.secret());
-        PolyQP s = new PolyQP(
+        PolyQP s = PolyQP.of(
                 Sampler.fromSigned(ctx.ringQ(), params.maxLevel(), coeffs),
                 Sampler.fromSigned(ctx.ringP(), params.alpha() - 1, coeffs));
         ctx.ringQ().ntt(s.q());
@@ -173,7 +173,7 @@ public final class KeyGenerator {
         for (int t = 0; t < beta; t++) {
             PolyQP at = a[t];
             long[] ec = Sampler.gaussian(noise, ctx.n(), params.sigma());
-            PolyQP bt = new PolyQP(Sampler.fromSigned(rq, level, ec), Sampler.fromSigned(rp, params.alpha() - 1, ec));
+            PolyQP bt = PolyQP.of(Sampler.fromSigned(rq, level, ec), Sampler.fromSigned(rp, params.alpha() - 1, ec));
             rq.ntt(bt.q());
             rp.ntt(bt.p());
             RnsPoly tmpQ = rq.newPoly(level, Domain.NTT);

@@ -96,7 +96,7 @@ public final class BlockRowPartial {
     /** Partial polynomial i (U_{0,k}, U_{1,k} per giant step, in program order), a copy. */
     public PolyQP sum(int i) {
         PolyQP p = sums[i];
-        return new PolyQP(p.q().copy(), p.p() == null ? null : p.p().copy());
+        return p.copy();
     }
 
     /** The sums, live: for the engine's finishing phases only. */
@@ -142,11 +142,11 @@ public final class BlockRowPartial {
             boolean qOnly = prog.buffer(ids.get(i)).qOnly();
             if (u.domain() != Domain.NTT
                     || u.q().limbCount() != level + 1
-                    || (u.p() == null) != qOnly
-                    || (u.p() != null && u.p().limbCount() != params.alpha()))
+                    || (u.isQOnly()) != qOnly
+                    || (!u.isQOnly() && u.p().limbCount() != params.alpha()))
                 throw new InvalidTransformException(
                         "partial polynomial " + i + " does not have the shape of the plan's sums");
-            copy[i] = new PolyQP(u.q().copy(), u.p() == null ? null : u.p().copy());
+            copy[i] = u.copy();
         }
         return new BlockRowPartial(params, plan, level, blockRow, scale, ImmutableSortedSet.copyOf(columns), copy);
     }
@@ -173,7 +173,7 @@ public final class BlockRowPartial {
         PolyQP[] acc = new PolyQP[first.sums.length];
         for (int i = 0; i < acc.length; i++) {
             PolyQP a = first.sums[i];
-            acc[i] = new PolyQP(a.q().copy(), a.p() == null ? null : a.p().copy());
+            acc[i] = a.copy();
         }
         while (it.hasNext()) {
             BlockRowPartial o = it.next();
@@ -186,7 +186,7 @@ public final class BlockRowPartial {
             for (int i = 0; i < acc.length; i++) {
                 PolyQP b = o.sums[i];
                 ctx.ringQ().add(acc[i].q(), b.q(), acc[i].q());
-                if (acc[i].p() != null) ctx.ringP().add(acc[i].p(), b.p(), acc[i].p());
+                if (!acc[i].isQOnly()) ctx.ringP().add(acc[i].p(), b.p(), acc[i].p());
             }
         }
         return new BlockRowPartial(
@@ -216,7 +216,7 @@ public final class BlockRowPartial {
             throw new InvalidTransformException(
                     "partials with " + sums.length + " and " + o.sums.length + " polynomials");
         for (int i = 0; i < sums.length; i++) {
-            if ((o.sums[i].p() == null) != (sums[i].p() == null) || o.sums[i].domain() != sums[i].domain()) {
+            if ((o.sums[i].isQOnly()) != (sums[i].isQOnly()) || o.sums[i].domain() != sums[i].domain()) {
                 throw new InvalidTransformException("block row " + blockRow + ": polynomial " + i
                         + " has another shape or domain in the two partials");
             }

@@ -223,6 +223,6 @@ public final class KeySerialization {
         RnsPoly q = readQ(b, ctx, level, what);
         RnsPoly pp = ctx.ringP()
                 .wrap(Envelope.readLimbs(b, ctx.alpha(), ctx.n(), ctx.params().pPrimes(), what), Domain.NTT);
-        return new PolyQP(q, pp);
+        return PolyQP.of(q, pp);
     }
 }

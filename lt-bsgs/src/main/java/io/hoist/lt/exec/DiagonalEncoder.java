@@ -96,7 +96,7 @@ public final class DiagonalEncoder {
             }
         }
         if (!overQ) {
-            for (var e : q.int2ObjectEntrySet()) qp.put(e.getIntKey(), new PolyQP(e.getValue(), null));
+            for (var e : q.int2ObjectEntrySet()) qp.put(e.getIntKey(), PolyQP.qOnly(e.getValue()));
             q.clear();
         }
         var qpm = storage == Storage.PRECOMPUTED && !overQ ? qp : null;
@@ -140,7 +140,7 @@ public final class DiagonalEncoder {
     PolyQP liftMontgomeryQP(long[] coeffs, int level) {
         int lq = level + 1;
         long[][] all = liftMontgomery(coeffs, level, lq + params.alpha());
-        return new PolyQP(
+        return PolyQP.of(
                 ctx.ringQ().wrap(Arrays.copyOfRange(all, 0, lq), Domain.NTT),
                 ctx.ringP().wrap(Arrays.copyOfRange(all, lq, all.length), Domain.NTT));
     }

@@ -193,7 +193,7 @@ public final class EncodedDiagonals {
         long words = 0;
         if (qp != null)
             for (PolyQP p : qp.values())
-                words += (long) (p.q().limbCount() + (p.p() == null ? 0 : p.p().limbCount())) * params.n();
+                words += (long) (p.q().limbCount() + (p.isQOnly() ? 0 : p.p().limbCount())) * params.n();
         if (q != null) for (RnsPoly p : q.values()) words += (long) p.limbCount() * params.n();
         if (compact != null) for (long[] c : compact.values()) words += c.length;
         return 8 * words;

@@ -77,15 +77,15 @@ final class ExecState implements AutoCloseable {
             }
         }
         if (ct != null) { // null for a state that resumes after phase 4 (a block row's summed partials)
-            polys[prog.input0()] = new PolyQP(ct.poly(0, RawAccess.get()), null);
-            polys[prog.input1()] = new PolyQP(ct.poly(1, RawAccess.get()), null);
+            polys[prog.input0()] = PolyQP.qOnly(ct.poly(0, RawAccess.get()));
+            polys[prog.input1()] = PolyQP.qOnly(ct.poly(1, RawAccess.get()));
         }
     }
 
     /** A copy of buffer {@code id} in fresh (unpooled) arrays, for a value that outlives this state. */
     PolyQP copyOut(int id) {
         PolyQP p = polys[id];
-        return new PolyQP(p.q().copy(), p.p() == null ? null : p.p().copy());
+        return p.copy();
     }
 
     /** Buffer {@code id} borrowed from the pool and filled with {@code src}'s residues. */
@@ -93,11 +93,11 @@ final class ExecState implements AutoCloseable {
         PolyQP dst = ensure(id, src.domain());
         for (int j = 0; j < src.q().limbCount(); j++)
             System.arraycopy(src.q().limb(j), 0, dst.q().limb(j), 0, n);
-        if (src.p() != null)
+        if (!src.isQOnly())
             for (int j = 0; j < src.p().limbCount(); j++)
                 System.arraycopy(src.p().limb(j), 0, dst.p().limb(j), 0, n);
         dst.q().setDomain(src.domain());
-        if (dst.p() != null) dst.p().setDomain(src.domain());
+        if (!dst.isQOnly()) dst.p().setDomain(src.domain());
     }
 
     // ---------------------------------------------------------------- buffers
@@ -112,8 +112,8 @@ final class ExecState implements AutoCloseable {
         if (p == null) {
             LtProgram.Buffer b = prog.buffer(id);
             if (b.role() == LtProgram.Role.OUTPUT)
-                p = new PolyQP(ctx.ringQ().newPoly(prog.rescales() ? level - 1 : level, domain), null);
-            else if (b.qOnly()) p = new PolyQP(ctx.ringQ().wrap(pool.get(lq), domain), null);
+                p = PolyQP.qOnly(ctx.ringQ().newPoly(prog.rescales() ? level - 1 : level, domain));
+            else if (b.qOnly()) p = PolyQP.qOnly(ctx.ringQ().wrap(pool.get(lq), domain));
             else p = PolyQP.borrow(ctx, pool, level, domain);
             polys[id] = p;
         }
@@ -146,7 +146,7 @@ final class ExecState implements AutoCloseable {
         if (b.role() != LtProgram.Role.TEMPORARY || external[id]) return;
         if (polys[id] != null) {
             pool.put(polys[id].q().limbs());
-            if (polys[id].p() != null) pool.put(polys[id].p().limbs());
+            if (!polys[id].isQOnly()) pool.put(polys[id].p().limbs());
             polys[id] = null;
         }
         if (digits[id] != null) {

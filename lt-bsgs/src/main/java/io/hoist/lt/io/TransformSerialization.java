@@ -195,10 +195,10 @@ public final class TransformSerialization {
         b.putInt(part.polynomialCount());
         for (int i = 0; i < part.polynomialCount(); i++) {
             PolyQP u = part.sum(i);
-            b.put((byte) (u.p() == null ? 1 : 2)).put((byte) (u.domain() == Domain.NTT ? 1 : 0));
+            b.put((byte) (u.isQOnly() ? 1 : 2)).put((byte) (u.domain() == Domain.NTT ? 1 : 0));
             var lb = b.slice().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
             for (int j = 0; j < u.q().limbCount(); j++) lb.put(u.q().limb(j));
-            if (u.p() != null) for (int j = 0; j < u.p().limbCount(); j++) lb.put(u.p().limb(j));
+            if (!u.isQOnly()) for (int j = 0; j < u.p().limbCount(); j++) lb.put(u.p().limb(j));
             b.position(b.position() + limbs(u) * p.n() * 8);
         }
         return Formats.finish(b);
@@ -271,7 +271,7 @@ public final class TransformSerialization {
                                     + j + " is not below its prime " + prime);
                 }
                 b.position(b.position() + limbs * p.n() * 8);
-                u.add(new PolyQP(q, pp));
+                u.add(pp == null ? PolyQP.qOnly(q) : PolyQP.of(q, pp));
             }
             if (b.hasRemaining()) throw new MalformedDataException("trailing bytes in the partial");
             return BlockRowPartial.of(p, plan, h.level(), row, h.scale(), cols.build(), u);
@@ -281,6 +281,6 @@ public final class TransformSerialization {
     }
 
     private static int limbs(PolyQP u) {
-        return u.q().limbCount() + (u.p() == null ? 0 : u.p().limbCount());
+        return u.q().limbCount() + (u.isQOnly() ? 0 : u.p().limbCount());
     }
 }

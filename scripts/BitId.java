@@ -1,0 +1,59 @@
+// The program of scripts/bit-identity.sh (not part of the build): digests of linear-transform outputs from fixed seeds.
+import io.hoist.ckks.*;
+import io.hoist.keygen.KeyGenerator;
+import io.hoist.ring.RnsPoly;
+import io.hoist.lt.*;
+import io.hoist.lt.plan.*;
+import io.hoist.lt.schedule.*;
+import java.security.MessageDigest;
+import java.util.*;
+
+/** Output digests of linear transforms from fixed seeds: every algorithm, both storages, both schedules, and the demo's. */
+public class BitId {
+    public static void main(String[] a) throws Exception {
+        CkksParameters params = CkksParameters.preset("n13");
+        try (AutoCloseable seeds = Prng.insecureDeterministicSeedsForTesting(42)) {
+            CkksContext ctx = CkksContext.create(params);
+            KeyGenerator kg = new KeyGenerator(ctx);
+            SecretKey sk = kg.genSecretKey();
+            Encoder enc = new Encoder(ctx);
+            Encryptor e = Encryptor.withSecretKey(ctx, sk);
+            boolean demo = a.length > 0 && a[0].equals("demo");
+            int n = demo ? 4096 : 32;
+            SplittableRandom r = new SplittableRandom(7);
+            double[][] re = new double[n][n], im = new double[n][n];
+            for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) { re[i][j] = (2 * r.nextDouble() - 1) / n; im[i][j] = (2 * r.nextDouble() - 1) / n; }
+            LinearTransform m = LinearTransform.dense(re, im);
+            double[] xr = new double[n], xi = new double[n];
+            for (int i = 0; i < n; i++) { xr[i] = 2 * r.nextDouble() - 1; xi[i] = 2 * r.nextDouble() - 1; }
+            ComplexVector x = new ComplexVector(xr, xi);
+            Ciphertext ct = e.encrypt(enc.encode(m.replicate(x, params.slots()), params.maxLevel(), params.defaultScale()));
+            List<Plan> plans = demo
+                    ? List.of(Plan.of(m, Algorithm.TH_BSGS, 16, 16, 16))
+                    : List.of(Plan.of(m, Algorithm.DIAGONAL), Plan.of(m, Algorithm.BSGS, 8, 4), Plan.of(m, Algorithm.DH_BSGS, 8, 4), Plan.of(m, Algorithm.TH_BSGS, 4, 2, 4));
+            for (Plan p : plans) {
+                RotationKeySet keys = kg.genRotationKeys(sk, params.maxLevel(), p.rotationKeys(params));
+                LinearTransformEvaluator lt = new LinearTransformEvaluator(ctx, keys);
+                for (Storage s : demo ? List.of(Storage.PRECOMPUTED) : List.of(Storage.PRECOMPUTED, Storage.COMPACT)) {
+                    EncodedTransform et = lt.encode(m, p, params.maxLevel(), s);
+                    List<Schedule> scheds = p.algorithm() == Algorithm.BSGS || demo ? List.of(Schedule.direct()) : List.of(Schedule.direct(), Schedule.phased(64_000_000));
+                    for (Schedule sc : scheds) {
+                        Evaluation ev = lt.evaluate(ct, et, sc);
+                        System.out.println(p.describe() + " " + s + " " + (sc instanceof Schedule.Phased ? "phased" : "direct") + " " + digest(ev.result())
+                                + " traffic=" + ev.traffic().map(t -> Long.toString(t.offchipBytes())).orElse("-") + " counts=" + new TreeMap<>(ev.counts()));
+                    }
+                }
+            }
+        }
+    }
+
+    static String digest(Ciphertext c) throws Exception {
+        MessageDigest md = MessageDigest.getInstance("SHA-256");
+        for (int i = 0; i <= c.degree(); i++) {
+            RnsPoly p = c.poly(i);
+            for (int j = 0; j < p.limbCount(); j++) for (long w : p.limb(j)) for (int b = 0; b < 8; b++) md.update((byte) (w >>> (8 * b)));
+        }
+        md.update(Double.toString(c.scale()).getBytes());
+        return HexFormat.of().formatHex(md.digest()).substring(0, 16);
+    }
+}
