@@ -85,8 +85,7 @@ public final class Encoder {
             throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
         int slots = ctx.params().slots();
         if (re.length != slots || im.length != slots)
-            throw new IllegalArgumentException(
-                    "need " + slots + " slot values, got " + re.length + " and " + im.length);
+            throw new WrongOperandException("need " + slots + " slot values, got " + re.length + " and " + im.length);
         double[] real = embedInPlace(re, im, scale);
         long[] out = new long[n];
         for (int k = 0; k < n; k++) out[k] = round62(real[k], k);

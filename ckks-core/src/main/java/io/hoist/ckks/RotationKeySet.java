@@ -21,7 +21,7 @@ public final class RotationKeySet {
                 throw new ParameterMismatchException(
                         "Galois key for g=" + k.galoisElement() + " was made under other parameters");
             if (m.put(k.galoisElement(), k) != null)
-                throw new IllegalArgumentException("two keys for Galois element " + k.galoisElement());
+                throw new WrongOperandException("two keys for Galois element " + k.galoisElement());
         }
         this.keys = Long2ObjectMaps.unmodifiable(m);
     }

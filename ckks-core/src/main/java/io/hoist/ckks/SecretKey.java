@@ -23,10 +23,10 @@ public final class SecretKey {
         Objects.requireNonNull(s, "s is null");
         Objects.requireNonNull(access, "a secret key is made with a SecretKeyAccess token");
         if (s.level() != params.maxLevel() || s.p().limbCount() != params.alpha() || s.q().n() != params.n()) {
-            throw new IllegalArgumentException("a secret key is over QP at the top level " + params.maxLevel()
-                    + " with " + params.alpha() + " P limbs; got level " + s.level() + " and " + s.p().limbCount());
+            throw new WrongOperandException("a secret key is over QP at the top level " + params.maxLevel() + " with "
+                    + params.alpha() + " P limbs; got level " + s.level() + " and " + s.p().limbCount());
         }
-        if (s.domain() != Domain.NTT) throw new IllegalArgumentException("a secret key is held in the NTT domain");
+        if (s.domain() != Domain.NTT) throw new WrongOperandException("a secret key is held in the NTT domain");
         this.params = params;
         this.s = s.copy();
     }

@@ -1,7 +1,5 @@
 package io.hoist.ckks;
 
-import com.google.common.base.Preconditions;
-
 /**
  * The special FFT of the canonical embedding (HEAAN/Lattigo layout), stage by stage, so that the
  * encoder and the homomorphic DFT of bootstrapping (CoeffsToSlots/SlotsToCoeffs) share one
@@ -22,7 +20,7 @@ public final class SpecialFft {
     private final double[][] fwdRe, fwdIm, invRe, invIm;
 
     public SpecialFft(int logN) {
-        Preconditions.checkArgument(logN >= 1 && logN <= 20, "logN must be in [1, 20], got %s", logN);
+        if (logN < 1 || logN > 20) throw new InvalidParametersException("logN must be in [1, 20], got " + logN);
         ringDegree = 1 << logN;
         m = 2 * ringDegree;
         ksiRe = new double[m + 1];

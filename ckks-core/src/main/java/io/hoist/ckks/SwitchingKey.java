@@ -18,14 +18,14 @@ public final class SwitchingKey {
 
     public SwitchingKey(CkksParameters params, PolyQP[] b, PolyQP[] a, byte[] seed) {
         if (b.length != a.length || b.length == 0)
-            throw new IllegalArgumentException("a switching key needs β ≥ 1 matching (b, a) pairs");
+            throw new WrongOperandException("a switching key needs β ≥ 1 matching (b, a) pairs");
         int level = b[0].level();
         for (int t = 0; t < b.length; t++) {
             if (b[t].level() != level || a[t].level() != level)
                 throw new LevelMismatchException("switching-key digits at different levels");
         }
         if (b.length != params.beta(level)) {
-            throw new IllegalArgumentException(
+            throw new WrongOperandException(
                     "a key at level " + level + " needs β = " + params.beta(level) + " digits, got " + b.length);
         }
         this.params = params;

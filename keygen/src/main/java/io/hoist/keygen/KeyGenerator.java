@@ -5,6 +5,7 @@ import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.GaloisKey;
 import io.hoist.ckks.InsecureSecretKeyAccess;
 import io.hoist.ckks.KeySwitcher;
+import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.Prng;
@@ -15,6 +16,7 @@ import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.Sampler;
 import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.SwitchingKey;
+import io.hoist.ckks.WrongOperandException;
 import io.hoist.math.ModArith;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Parallel;
@@ -97,7 +99,7 @@ public final class KeyGenerator {
         int logN = params.logN();
         long twoN = 2L << logN;
         long g = Math.floorMod(galoisElement, twoN);
-        if ((g & 1) == 0) throw new IllegalArgumentException("Galois element must be odd: " + galoisElement);
+        if ((g & 1) == 0) throw new WrongOperandException("Galois element must be odd: " + galoisElement);
         return galoisKey(sk.material(InsecureSecretKeyAccess.get()), g, level);
     }
 
@@ -125,7 +127,7 @@ public final class KeyGenerator {
         long twoN = 2L << params.logN();
         for (long g : galoisElements) seen.add(Math.floorMod(g, twoN));
         List<Long> gs = new ArrayList<>(seen);
-        for (long g : gs) if ((g & 1) == 0) throw new IllegalArgumentException("Galois element must be odd: " + g);
+        for (long g : gs) if ((g & 1) == 0) throw new WrongOperandException("Galois element must be odd: " + g);
         check(sk);
         PolyQP s = sk.material(InsecureSecretKeyAccess.get()); // one copy of the residues for every key
         GaloisKey[] keys = new GaloisKey[gs.size()];
@@ -161,7 +163,7 @@ public final class KeyGenerator {
         Objects.requireNonNull(sIn, "sIn is null");
         Objects.requireNonNull(sOut, "sOut is null");
         if (level < 0 || level > params.maxLevel()) {
-            throw new IllegalArgumentException("key level " + level + " outside [0, " + params.maxLevel() + "]");
+            throw new LevelMismatchException("key level " + level + " outside [0, " + params.maxLevel() + "]");
         }
         Ring rq = ctx.ringQ(), rp = ctx.ringP();
         int beta = params.beta(level);

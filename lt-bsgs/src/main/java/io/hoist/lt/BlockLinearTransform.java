@@ -1,6 +1,5 @@
 package io.hoist.lt;
 
-import com.google.common.base.Preconditions;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.ComplexVector;
@@ -40,9 +39,9 @@ public final class BlockLinearTransform {
     private final BlockSource source;
 
     private BlockLinearTransform(int rows, int cols, int blockDim, BlockSource source) {
-        Preconditions.checkArgument(
+        InvalidTransformException.check(
                 rows >= 1 && cols >= 1, "a matrix needs at least one row and one column, got %s×%s", rows, cols);
-        Preconditions.checkArgument(
+        InvalidTransformException.check(
                 blockDim >= 1 && Integer.bitCount(blockDim) == 1,
                 "the block dimension must be a power of two, got %s",
                 blockDim);
@@ -87,7 +86,7 @@ public final class BlockLinearTransform {
     /** A dense matrix held in memory (imaginary part may be null); all rows the same length. */
     public static BlockLinearTransform dense(double[][] re, double[][] im, int blockDim) {
         int m = re.length;
-        Preconditions.checkArgument(m >= 1, "empty matrix");
+        InvalidTransformException.check(m >= 1, "empty matrix");
         int n = re[0].length;
         for (int i = 0; i < m; i++) {
             if (re[i].length != n || (im != null && (im.length != m || im[i].length != n))) {

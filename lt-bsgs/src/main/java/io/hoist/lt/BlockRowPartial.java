@@ -1,6 +1,5 @@
 package io.hoist.lt;
 
-import com.google.common.base.Preconditions;
 import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -167,7 +166,7 @@ public final class BlockRowPartial {
      */
     public static BlockRowPartial sum(Iterable<BlockRowPartial> parts, CkksContext ctx) {
         Iterator<BlockRowPartial> it = parts.iterator();
-        Preconditions.checkArgument(it.hasNext(), "no partials to sum");
+        InvalidTransformException.check(it.hasNext(), "no partials to sum");
         BlockRowPartial first = it.next();
         TreeSet<Integer> cols = new TreeSet<>(first.columns);
         PolyQP[] acc = new PolyQP[first.sums.length];

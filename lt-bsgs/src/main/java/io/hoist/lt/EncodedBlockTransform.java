@@ -1,6 +1,5 @@
 package io.hoist.lt;
 
-import com.google.common.base.Preconditions;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.Progress;
 import io.hoist.lt.exec.DiagonalEncoder;
@@ -46,7 +45,7 @@ public final class EncodedBlockTransform {
             Storage storage,
             BlockLinearTransform t,
             EncodedDiagonals[][] blocks) {
-        Preconditions.checkArgument(
+        InvalidTransformException.check(
                 plan.algorithm() != Algorithm.BSGS,
                 "block products hoist each input's rotations and need a hoisted algorithm (diagonal, dh-bsgs, th-bsgs), not bsgs");
         this.params = params;

@@ -1,6 +1,5 @@
 package io.hoist.lt.dft;
 
-import com.google.common.base.Preconditions;
 import com.google.common.collect.ImmutableList;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.SpecialFft;
@@ -141,7 +140,7 @@ public final class HomomorphicDft {
     }
 
     private static void check(int logN, int logSlots, int depth) {
-        Preconditions.checkArgument(logN >= 2, "logN must be at least 2, got %s", logN);
+        InvalidTransformException.check(logN >= 2, "logN must be at least 2, got %s", logN);
         if (logSlots < 1 || logSlots > logN - 1)
             throw new InvalidTransformException(
                     "logSlots must be in [1, logN − 1 = " + (logN - 1) + "], got " + logSlots);

@@ -1,5 +1,6 @@
 package io.hoist.lt.plan;
 
+import com.google.common.base.Strings;
 import io.hoist.HoistException;
 
 /**
@@ -10,5 +11,10 @@ import io.hoist.HoistException;
 public final class InvalidTransformException extends HoistException {
     public InvalidTransformException(String message) {
         super(message);
+    }
+
+    /** Throws one, its message {@code template} with each %s replaced by the next argument, unless {@code ok}. */
+    public static void check(boolean ok, String template, Object... args) {
+        if (!ok) throw new InvalidTransformException(Strings.lenientFormat(template, args));
     }
 }

@@ -1,6 +1,5 @@
 package io.hoist.lt.plan;
 
-import com.google.common.base.Preconditions;
 import com.google.errorprone.annotations.Immutable;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.Prng;
@@ -14,10 +13,11 @@ import io.hoist.ckks.Prng;
 @Immutable
 public record LimbLayout(int logN, int level, int alpha, int wordBits) {
     public LimbLayout {
-        Preconditions.checkArgument(logN >= 1 && logN <= 17, "logN must be in [1, 17]: %s", logN);
-        Preconditions.checkArgument(level >= 0 && level < 4096, "level must be in [0, 4096): %s", level);
-        Preconditions.checkArgument(alpha >= 1 && alpha < 4096, "α must be in [1, 4096): %s", alpha);
-        Preconditions.checkArgument(wordBits >= 1 && wordBits <= 64, "word size must be in [1, 64] bits: %s", wordBits);
+        if (logN < 1 || logN > 17) throw new InvalidTransformException("logN must be in [1, 17]: " + logN);
+        if (level < 0 || level >= 4096) throw new InvalidTransformException("level must be in [0, 4096): " + level);
+        if (alpha < 1 || alpha >= 4096) throw new InvalidTransformException("α must be in [1, 4096): " + alpha);
+        if (wordBits < 1 || wordBits > 64)
+            throw new InvalidTransformException("word size must be in [1, 64] bits: " + wordBits);
     }
 
     /** The layout of {@code params} at {@code level}, 64-bit words. */

@@ -1,6 +1,5 @@
 package io.hoist.lt.plan;
 
-import com.google.common.base.Preconditions;
 import com.google.common.collect.ImmutableList;
 import io.hoist.ckks.LevelMismatchException;
 import java.util.ArrayList;
@@ -131,7 +130,7 @@ public final class LtProgram {
      * at the input's level (a transform sharing its level with the next, as Lattigo's {@code Levels}).
      */
     public static LtProgram compile(Plan plan, LimbLayout layout, boolean rescale) {
-        Preconditions.checkArgument(
+        InvalidTransformException.check(
                 plan.algorithm() != Algorithm.BSGS, "BSGS runs full rotations over Q and has no LT program");
         if (rescale && layout.level() < 1)
             throw new LevelMismatchException("linear transforms need a ciphertext level ≥ 1 (line 19 rescales)");

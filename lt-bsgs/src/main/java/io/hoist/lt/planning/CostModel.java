@@ -1,8 +1,8 @@
 package io.hoist.lt.planning;
 
-import com.google.common.base.Preconditions;
 import io.hoist.lt.plan.Cost;
 import io.hoist.lt.plan.CountingInterpreter;
+import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LimbLayout;
 import java.util.List;
 import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
@@ -38,13 +38,13 @@ public record CostModel(double nanosPerModMul, double nanosPerKeyByte, double na
 
     /** Least-squares constants from measured runs (cost, its layout, nanoseconds); needs at least three runs. */
     public static CostModel fit(List<Cost> costs, List<LimbLayout> layouts, List<Double> nanos) {
-        Preconditions.checkArgument(
+        InvalidTransformException.check(
                 costs.size() == nanos.size() && costs.size() == layouts.size(),
                 "%s costs, %s layouts, %s times",
                 costs.size(),
                 layouts.size(),
                 nanos.size());
-        Preconditions.checkArgument(
+        InvalidTransformException.check(
                 costs.size() >= 3, "fitting three constants needs at least three measured runs, got %s", costs.size());
         double[][] x = new double[costs.size()][];
         double[] y = new double[costs.size()];

@@ -1,7 +1,7 @@
 package io.hoist.lt.schedule;
 
-import com.google.common.base.Preconditions;
 import com.google.errorprone.annotations.Immutable;
+import io.hoist.lt.plan.InvalidTransformException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,7 +20,8 @@ import java.util.Map;
 public record Grouping(int l1, int m1, int l2, int m2, int l3, int m3, int m4, int l4, int m5, int l5, int m6, int l6) {
     public Grouping {
         int[] all = {l1, m1, l2, m2, l3, m3, m4, l4, m5, l5, m6, l6};
-        for (int v : all) Preconditions.checkArgument(v >= 1, "every group size must be ≥ 1: %s", Arrays.toString(all));
+        for (int v : all)
+            InvalidTransformException.check(v >= 1, "every group size must be ≥ 1: %s", Arrays.toString(all));
     }
 
     /** Every group of one limb and one polynomial: the smallest working set. */

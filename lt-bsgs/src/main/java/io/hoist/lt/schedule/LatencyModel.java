@@ -1,7 +1,7 @@
 package io.hoist.lt.schedule;
 
-import com.google.common.base.Preconditions;
 import io.hoist.lt.plan.CountingInterpreter;
+import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LimbLayout;
 import io.hoist.lt.plan.LtProgram;
 import io.hoist.lt.plan.Storage;
@@ -18,7 +18,7 @@ public record LatencyModel(double bandwidthBytesPerSecond, double clockHz, int p
     public static final LatencyModel U280 = new LatencyModel(480e9, 300e6, 512, 43_000_000L);
 
     public LatencyModel {
-        Preconditions.checkArgument(
+        InvalidTransformException.check(
                 bandwidthBytesPerSecond > 0 && clockHz > 0 && processingElements > 0 && onChipBytes > 0,
                 "bandwidth, clock, processing elements and on-chip bytes must be positive");
     }

@@ -1,6 +1,5 @@
 package io.hoist.lt.schedule;
 
-import com.google.common.base.Preconditions;
 import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LimbLayout;
 import io.hoist.lt.plan.Plan;
@@ -25,7 +24,7 @@ public final class PhaseModel {
      * @param n1 inner factor (b1), @param n2 middle factor (b2/b1), @param n3 outer factor (n/b2).
      */
     public PhaseModel(LimbLayout layout, Storage storage, int n1, int n2, int n3) {
-        Preconditions.checkArgument(n1 >= 1 && n2 >= 1 && n3 >= 1, "factors must be ≥ 1");
+        InvalidTransformException.check(n1 >= 1 && n2 >= 1 && n3 >= 1, "factors must be ≥ 1");
         this.lay = layout;
         this.storage = storage;
         this.n1 = n1;
@@ -38,7 +37,7 @@ public final class PhaseModel {
 
     /** The model of a dense plan (every diagonal present). */
     public static PhaseModel of(Plan plan, LimbLayout layout, Storage storage) {
-        Preconditions.checkArgument(
+        InvalidTransformException.check(
                 plan.indices().size() == plan.dimension(),
                 "the closed forms are for dense matrices; %s has %s of %s diagonals",
                 plan,
@@ -75,7 +74,7 @@ public final class PhaseModel {
      * read back (2·n3·D limbs) for every block after the row's first. Peaks are those of one block.
      */
     public TrafficLedger blockLedger(Grouping g, int inputs, int outputs, int blocks) {
-        Preconditions.checkArgument(
+        InvalidTransformException.check(
                 inputs >= 0
                         && outputs >= 0
                         && blocks >= Math.max(inputs, outputs)

@@ -1,6 +1,6 @@
 package io.hoist.lt.schedule;
 
-import com.google.common.base.Preconditions;
+import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LtProgram;
 import java.util.Objects;
 
@@ -34,7 +34,7 @@ public sealed interface Schedule {
     /** The phased executor; a null grouping means "search for the budget". */
     record Phased(Grouping grouping, long budgetBytes) implements Schedule {
         public Phased {
-            Preconditions.checkArgument(budgetBytes > 0, "working-set budget must be positive: %s", budgetBytes);
+            InvalidTransformException.check(budgetBytes > 0, "working-set budget must be positive: %s", budgetBytes);
         }
     }
 }
