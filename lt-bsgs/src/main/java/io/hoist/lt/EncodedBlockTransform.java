@@ -154,8 +154,7 @@ public final class EncodedBlockTransform {
 
     /** A block that is not all zero (its program is every block's), or null. */
     EncodedDiagonals firstBlock() {
-        for (EncodedDiagonals[] row : blocks) for (EncodedDiagonals b : row) if (b != null) return b;
-        return null;
+        return EncodedDiagonals.firstOf(blocks);
     }
 
     /** Bytes held by every block's encoded diagonals. */

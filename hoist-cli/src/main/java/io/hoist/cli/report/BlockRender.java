@@ -79,11 +79,7 @@ public final class BlockRender {
                 run.storage.name().toLowerCase(Locale.ROOT),
                 run.backend,
                 run.threads);
-        System.out.printf(
-                Locale.ROOT,
-                "  precision: %.2f bits worst slot, %.2f bits average (L2 error against M·x)%n",
-                run.precision.minBits(),
-                run.precision.avgBits());
+        LtReport.printPrecision(run.precision);
         System.out.printf(
                 Locale.ROOT,
                 "  rotation keys: %d, %.1f MB (one key set for every block)%n",

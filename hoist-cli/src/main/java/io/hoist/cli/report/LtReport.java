@@ -1,5 +1,6 @@
 package io.hoist.cli.report;
 
+import io.hoist.ckks.PrecisionStats;
 import io.hoist.cli.options.ParamsOptions;
 import io.hoist.cli.run.LtRun;
 import io.hoist.lt.LinearTransform;
@@ -13,6 +14,15 @@ import java.util.Map;
 /** The report of an lt run: its JSON object and its human-readable form (also the demo's). */
 public final class LtReport {
     private LtReport() {}
+
+    /** The precision line of every lt report: worst slot and average, bits of the L2 error against M·x. */
+    public static void printPrecision(PrecisionStats p) {
+        System.out.printf(
+                Locale.ROOT,
+                "  precision: %.2f bits worst slot, %.2f bits average (L2 error against M·x)%n",
+                p.minBits(),
+                p.avgBits());
+    }
 
     public static Json.Obj toJson(LtRun run, LinearTransform t) {
         Map<String, Object> precision = LtRun.precisionJson(run.precision);
@@ -140,11 +150,7 @@ public final class LtReport {
                 run.storage.name().toLowerCase(Locale.ROOT),
                 run.backend,
                 run.threads);
-        System.out.printf(
-                Locale.ROOT,
-                "  precision: %.2f bits worst slot, %.2f bits average (L2 error against M·x)%n",
-                run.precision.minBits(),
-                run.precision.avgBits());
+        printPrecision(run.precision);
         System.out.printf(
                 Locale.ROOT,
                 "  rotation keys: %d, %.1f MB (%.1f MB stored as seeds + b parts)%n",

@@ -73,7 +73,7 @@ final class BlockExecutor {
             EncodedDiagonals[][] blocks,
             OpCounters counters,
             SixPhaseWalk walker) {
-        EncodedDiagonals any = firstBlock(blocks);
+        EncodedDiagonals any = EncodedDiagonals.firstOf(blocks);
         ExecState[] row = new ExecState[blocks.length];
         if (any == null) return row;
         LtProgram prog = any.program();
@@ -144,11 +144,6 @@ final class BlockExecutor {
 
     private static void close(ExecState[] states) {
         for (ExecState s : states) if (s != null) s.close();
-    }
-
-    static EncodedDiagonals firstBlock(EncodedDiagonals[][] blocks) {
-        for (EncodedDiagonals[] row : blocks) for (EncodedDiagonals b : row) if (b != null) return b;
-        return null;
     }
 
     private static boolean columnHasBlocks(EncodedDiagonals[][] blocks, int bc) {

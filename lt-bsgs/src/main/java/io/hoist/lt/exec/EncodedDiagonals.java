@@ -175,6 +175,12 @@ public final class EncodedDiagonals {
     }
 
     /** Whether diagonal r is stored (a block of a block product holds only its own nonzero diagonals). */
+    /** The first block of a grid [blockRow][blockCol] that is not all zero (every block carries the one program), or null. */
+    public static EncodedDiagonals firstOf(EncodedDiagonals[][] grid) {
+        for (EncodedDiagonals[] row : grid) for (EncodedDiagonals b : row) if (b != null) return b;
+        return null;
+    }
+
     public boolean contains(int r) {
         return compact != null ? compact.containsKey(r) : qp != null ? qp.containsKey(r) : q.containsKey(r);
     }

@@ -164,7 +164,7 @@ public final class Engine {
     public BlockRun evaluateBlocks(
             List<Ciphertext> inputs, EncodedDiagonals[][] blocks, int level, double scale, Schedule schedule) {
         OpCounters c = ctx.counters().child();
-        EncodedDiagonals any = BlockExecutor.firstBlock(blocks);
+        EncodedDiagonals any = EncodedDiagonals.firstOf(blocks);
         if (schedule instanceof Schedule.Phased ph) {
             if (any == null) {
                 List<Ciphertext> out = BlockExecutor.run(this, inputs, blocks, level, c, scale, null);
