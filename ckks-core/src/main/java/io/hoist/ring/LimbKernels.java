@@ -117,7 +117,12 @@ public interface LimbKernels {
         }
     }
 
-    /** The vectorized kernels when the Vector API is present, else the scalar ones. */
+    /** The form of every kernel here ({@code scalar}, {@code vector}), or {@code mixed} when they differ. */
+    default String form() {
+        return getClass().getSimpleName();
+    }
+
+    /** The kernels of {@link KernelChoice#machine()}: each in the form measured fastest on this machine. */
     static LimbKernels best() {
         return Holder.BEST;
     }
@@ -125,17 +130,6 @@ public interface LimbKernels {
     final class Holder {
         private Holder() {}
 
-        static final LimbKernels BEST = choose();
-
-        private static LimbKernels choose() {
-            try {
-                if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && VectorLimbKernels.usable()) {
-                    return new VectorLimbKernels();
-                }
-            } catch (LinkageError | RuntimeException e) {
-                // fall through to scalar
-            }
-            return new ScalarLimbKernels();
-        }
+        static final LimbKernels BEST = new TunedLimbKernels(KernelChoice.machine());
     }
 }

@@ -14,10 +14,10 @@ import java.util.function.Supplier;
 /**
  * The backend registry: backends by name, one shared instance each, and the machine default.
  *
- * <p>The default is {@code cpu-vector} when the Vector API module is present, its preferred
- * species has at least 4 long lanes and a self-check transform matches {@code cpu-scalar}
- * bit for bit; {@code cpu-scalar} otherwise. It can be forced with the system property
- * {@code hoist.backend}.
+ * <p>The default is {@code cpu}: forward and inverse transforms each in the form (scalar or vector)
+ * that {@link KernelChoice#machine()} measured faster on this machine, when the Vector API module is
+ * present and a self-check transform of {@code cpu-vector} matches {@code cpu-scalar} bit for bit;
+ * {@code cpu-scalar} otherwise. It can be forced with the system property {@code hoist.backend}.
  */
 public final class NttBackends {
     private NttBackends() {}
@@ -28,6 +28,7 @@ public final class NttBackends {
     static {
         FACTORIES.put(ScalarNttBackend.NAME, ScalarNttBackend::new);
         FACTORIES.put(VectorNttBackend.NAME, VectorNttBackend::new);
+        FACTORIES.put(TunedNttBackend.NAME, () -> new TunedNttBackend(KernelChoice.machine()));
         for (NttBackendProvider p : ServiceLoader.load(NttBackendProvider.class, NttBackends.class.getClassLoader())) {
             FACTORIES.putIfAbsent(p.name().toLowerCase(Locale.ROOT), p::create);
         }
@@ -99,7 +100,7 @@ public final class NttBackends {
             if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) return scalar();
             NttBackend v = get(VectorNttBackend.NAME);
             if (VectorNttBackend.L < 4 || !selfCheck(v)) return scalar();
-            return v;
+            return get(TunedNttBackend.NAME);
         } catch (RuntimeException | LinkageError e) {
             return scalar();
         }

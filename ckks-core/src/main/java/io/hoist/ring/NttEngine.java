@@ -1,7 +1,10 @@
 package io.hoist.ring;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinPool;
@@ -24,18 +27,18 @@ public final class NttEngine {
     /** Smallest ring degree whose limb transforms are worth a thread hand-off. */
     static final int PARALLEL_MIN_N = 1 << 12;
 
-    /** Engine on {@code backend}; coefficient-wise kernels are vectorized unless the backend is cpu-scalar. */
+    /**
+     * Engine on {@code backend}. Its coefficient-wise kernels follow the backend: all scalar on
+     * {@code cpu-scalar}, all vector on {@code cpu-vector}, the machine's choice
+     * ({@link LimbKernels#best()}) on {@code cpu} and every other backend.
+     */
     public NttEngine(NttBackend backend, OpCounters counters) {
         this(backend, counters, 1);
     }
 
     /** {@link #NttEngine(NttBackend, OpCounters)} spreading each batch over {@code threads} threads. */
     public NttEngine(NttBackend backend, OpCounters counters, int threads) {
-        this(
-                backend,
-                counters,
-                backend instanceof ScalarNttBackend ? new ScalarLimbKernels() : LimbKernels.best(),
-                threads);
+        this(backend, counters, kernelsFor(backend), threads);
     }
 
     public NttEngine(NttBackend backend, OpCounters counters, LimbKernels kernels) {
@@ -55,6 +58,63 @@ public final class NttEngine {
         this.kernels = Objects.requireNonNull(kernels, "kernels");
         this.threads = threads;
         this.pool = threads == 1 ? null : Pools.of(threads);
+    }
+
+    private static LimbKernels kernelsFor(NttBackend backend) {
+        if (backend instanceof ScalarNttBackend) return new ScalarLimbKernels();
+        // by name: the class is not loaded unless that backend exists (the Vector API module is present)
+        if (backend.name().equals(VectorNttBackend.NAME)) return new VectorLimbKernels();
+        return LimbKernels.best();
+    }
+
+    /**
+     * The form each {@link Kernel} takes in this engine (kernel id → {@code scalar}, {@code vector},
+     * or a device backend's name for the NTTs), then {@code source}: where the choice came from.
+     */
+    public Map<String, String> kernelForms() {
+        Map<String, String> m = new LinkedHashMap<>();
+        String source;
+        if (kernels instanceof TunedLimbKernels t) {
+            m.putAll(t.choice().forms());
+            source = t.choice().source().id();
+        } else {
+            String f = kernels.form();
+            for (Kernel k : Kernel.values()) m.put(k.id(), f);
+            source = "fixed";
+        }
+        String fwd, inv;
+        if (backend instanceof TunedNttBackend t) {
+            fwd = t.form(true).id();
+            inv = t.form(false).id();
+        } else if (backend instanceof ScalarNttBackend) {
+            fwd = inv = "scalar";
+        } else if (backend.name().equals(VectorNttBackend.NAME)) {
+            fwd = inv = "vector";
+        } else {
+            fwd = inv = backend.name();
+        }
+        m.put(Kernel.NTT_FORWARD.id(), fwd);
+        m.put(Kernel.NTT_INVERSE.id(), inv);
+        m.put("source", backend instanceof TunedNttBackend || kernels instanceof TunedLimbKernels ? source : "fixed");
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** One line for human reports: {@link #kernelForms()} grouped by form. */
+    public String kernelSummary() {
+        return summarize(kernelForms());
+    }
+
+    /** A {@link #kernelForms()} map as one line: kernels grouped by form, then the source. */
+    public static String summarize(Map<String, String> m) {
+        Map<String, List<String>> byForm = new LinkedHashMap<>();
+        m.forEach((k, f) -> {
+            if (!k.equals("source"))
+                byForm.computeIfAbsent(f, x -> new ArrayList<>()).add(k);
+        });
+        StringBuilder sb = new StringBuilder();
+        byForm.forEach((f, ks) ->
+                sb.append(sb.length() > 0 ? " · " : "").append(f).append(": ").append(String.join(" ", ks)));
+        return sb.append(" (").append(m.get("source")).append(')').toString();
     }
 
     /** Threads over which one batch of limb transforms is spread. */

@@ -6,6 +6,11 @@ import io.hoist.math.ModArith;
 public final class ScalarLimbKernels implements LimbKernels {
 
     @Override
+    public String form() {
+        return "scalar";
+    }
+
+    @Override
     public void dot2Montgomery(
             long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
         final long ni = ModArith.montgomeryNegInv(q);

@@ -32,6 +32,11 @@ public final class VectorLimbKernels implements LimbKernels {
     private static final ThreadLocal<long[][]> SCRATCH = ThreadLocal.withInitial(() -> new long[4][BLOCK]);
 
     @Override
+    public String form() {
+        return "vector";
+    }
+
+    @Override
     public void dot2Montgomery(
             long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
         final int n = out0.length;

@@ -148,6 +148,7 @@ public final class NttCommand implements Callable<Integer> {
         if (engine.json) {
             Json.Obj o = Json.obj()
                     .put("backend", b.name())
+                    .put("kernels", new NttEngine(b, new OpCounters()).kernelForms())
                     .put("threads", engine.threads())
                     .put("logN", logN)
                     .put("limbs", limbs)
@@ -181,6 +182,7 @@ public final class NttCommand implements Callable<Integer> {
                         scalarTiming.inverseMicrosPerLimb() / timing.inverseMicrosPerLimb());
             }
             System.out.printf("  bit-exact against cpu-scalar: %s%n", bitExact ? "yes" : "NO");
+            System.out.println("  kernels: " + new NttEngine(b, new OpCounters()).kernelSummary());
             if (device) {
                 FpgaTimingModel.Breakdown bd = FpgaTimingModel.PAPER.call(fpgaMode, limbs, n);
                 System.out.printf(

@@ -89,7 +89,8 @@ public final class OpsCommand implements Callable<Integer> {
         CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
         if (!engine.json) {
             System.out.println("ops: " + ParamsOptions.describe(params));
-            System.out.println("backend " + ctx.engine().backend().name() + "; generating keys…");
+            System.out.println("backend " + ctx.engine().backend().name() + "; kernels: "
+                    + ctx.engine().kernelSummary() + "; generating keys…");
         }
         SplittableRandom rnd = new SplittableRandom(7);
         long t0 = System.nanoTime();
@@ -202,6 +203,7 @@ public final class OpsCommand implements Callable<Integer> {
                     .put("logQP", params.logQP())
                     .put("secure", params.secure())
                     .put("backend", ctx.engine().backend().name())
+                    .put("kernels", ctx.engine().kernelForms())
                     .put("threads", ctx.engine().threads())
                     .put("keygenMillis", keygenMillis)
                     .put("ops", ops));

@@ -41,6 +41,7 @@ public final class BlockRender {
                 .put("split", run.plan.split())
                 .put("storage", run.storage.name().toLowerCase(Locale.ROOT))
                 .put("backend", run.backend)
+                .put("kernels", run.kernels)
                 .put("threads", run.threads)
                 .put("secure", run.params.secure())
                 .put("rotationKeys", run.rotationKeys)
@@ -79,6 +80,7 @@ public final class BlockRender {
                 run.storage.name().toLowerCase(Locale.ROOT),
                 run.backend,
                 run.threads);
+        System.out.println("  kernels: " + run.kernelSummary);
         LtReport.printPrecision(run.precision);
         System.out.printf(
                 Locale.ROOT,

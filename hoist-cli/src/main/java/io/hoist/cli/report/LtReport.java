@@ -49,6 +49,7 @@ public final class LtReport {
                 .put("split", run.plan.split())
                 .put("storage", run.storage.name().toLowerCase(Locale.ROOT))
                 .put("backend", run.backend)
+                .put("kernels", run.kernels)
                 .put("threads", run.threads)
                 .put("secure", run.params.secure())
                 .put("rotationKeys", run.rotationKeys)
@@ -150,6 +151,7 @@ public final class LtReport {
                 run.storage.name().toLowerCase(Locale.ROOT),
                 run.backend,
                 run.threads);
+        System.out.println("  kernels: " + run.kernelSummary);
         printPrecision(run.precision);
         System.out.printf(
                 Locale.ROOT,

@@ -54,6 +54,10 @@ public final class BlockRun {
     public int rotationKeys, nonzeroBlocks;
     public long keyBytes, diagonalBytes;
     public String backend;
+    /** Kernel id → form on this engine, and where the choice came from (see NttEngine#kernelForms). */
+    public Map<String, String> kernels;
+
+    public String kernelSummary;
     public int threads;
     /** Phased schedule only: the grouping run, the ledger measured and the one predicted (closed form or dry walk). */
     public Grouping grouping;
@@ -89,6 +93,8 @@ public final class BlockRun {
         KernelWarmup.start(
                 ctx.engine().kernels(), ctx.engine().backend()); // JIT warm-up overlapping keygen and encoding
         backend = ctx.engine().backend().name();
+        kernels = ctx.engine().kernelForms();
+        kernelSummary = ctx.engine().kernelSummary();
         threads = ctx.engine().threads();
         int level = params.maxLevel();
         Keys made = keygen(ctx, plan, level, quiet);

@@ -26,6 +26,7 @@ import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Schedule;
 import io.hoist.ring.KernelWarmup;
+import io.hoist.ring.NttEngine;
 import io.hoist.ring.Op;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -61,6 +62,7 @@ public final class CtosRun {
             String params,
             boolean secure,
             String backend,
+            Map<String, String> kernels,
             int threads,
             int logN,
             int logSlots,
@@ -190,6 +192,7 @@ public final class CtosRun {
                 ParamsOptions.describe(params),
                 params.secure(),
                 ctx.engine().backend().name(),
+                ctx.engine().kernelForms(),
                 ctx.engine().threads(),
                 params.logN(),
                 s.logSlots(),
@@ -283,6 +286,7 @@ public final class CtosRun {
                 r.objective(),
                 r.joint() ? " (joint" + (r.jointExact() ? ", optimal)" : ", not proven optimal)") : "",
                 r.storage());
+        System.out.println("  kernels: " + NttEngine.summarize(r.kernels()));
         System.out.printf(
                 Locale.ROOT,
                 "  %-14s %5s %6s %7s %-10s %-18s %5s %4s %4s %5s %5s%n",

@@ -59,6 +59,10 @@ public final class LtRun {
     public long keyBytes, seededKeyBytes, diagonalBytes;
     public long allocatedFirst = -1, allocatedWarm = -1, pooledBytes;
     public String backend;
+    /** Kernel id → form on this engine, and where the choice came from (see NttEngine#kernelForms). */
+    public Map<String, String> kernels;
+
+    public String kernelSummary;
     public int threads;
     public Grouping grouping;
     public TrafficLedger measuredTraffic, expectedTraffic;
@@ -112,6 +116,8 @@ public final class LtRun {
         KernelWarmup.start(
                 ctx.engine().kernels(), ctx.engine().backend()); // JIT warm-up overlapping keygen and encoding
         backend = ctx.engine().backend().name();
+        kernels = ctx.engine().kernelForms();
+        kernelSummary = ctx.engine().kernelSummary();
         threads = ctx.engine().threads();
         int level = params.maxLevel();
         long t0 = System.nanoTime();

@@ -1,0 +1,178 @@
+package io.hoist.ring;
+
+import io.hoist.math.ModArith;
+import io.hoist.math.Primes;
+import io.hoist.ring.Kernel.Form;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.SplittableRandom;
+
+/**
+ * Times the scalar and the vector form of every {@link Kernel} side by side on this machine and
+ * keeps the faster one whose outputs match the scalar twin bit for bit. Limbs of N = 2^13 (64 KB:
+ * the size of the unit tests' and the small presets' limbs, out of L1 like the large ones); both forms
+ * run until C2 has compiled them, then alternate in rounds, and the medians decide. A vector form
+ * must win by {@link #MARGIN} to be chosen: on a tie the scalar twin, the reference, runs.
+ */
+final class KernelCalibration {
+    private KernelCalibration() {}
+
+    static final int LOG_N = 13;
+    /**
+     * Invocations before timing, on limbs of 2^10 (vector code runs boxed, 10–100× slower, until C2
+     * compiles it, so the small limbs keep that phase short): past C2's tier-4 thresholds.
+     */
+    static final int WARM_CALLS = 700;
+
+    static final int WARM_LOG_N = 8;
+
+    static final int ROUNDS = 15;
+    static final double MARGIN = 0.97;
+
+    /** The machine's choice for an override setting (see {@link KernelChoice}). */
+    static KernelChoice machineChoice(String setting) {
+        String spec = setting == null ? "auto" : setting.trim();
+        if (!vectorUsable()) return KernelChoice.all(Form.SCALAR, KernelChoice.Source.NO_VECTOR_API);
+        if (KernelChoice.setsAll(spec))
+            return KernelChoice.all(Form.SCALAR, KernelChoice.Source.OVERRIDE).with(spec);
+        boolean recalibrate = spec.equalsIgnoreCase("recalibrate");
+        boolean auto = recalibrate || spec.isEmpty() || spec.equalsIgnoreCase("auto");
+        KernelChoice measured = recalibrate ? null : KernelChoiceCache.read();
+        if (measured == null) {
+            measured = calibrate();
+            KernelChoiceCache.write(measured);
+        }
+        return auto ? measured : measured.with(spec);
+    }
+
+    static boolean vectorUsable() {
+        try {
+            return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+                    && VectorLimbKernels.usable()
+                    && VectorNttBackend.L >= 4;
+        } catch (LinkageError | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** A fresh calibration: both forms of every kernel timed and compared. */
+    static KernelChoice calibrate() {
+        Bench warm = new Bench(WARM_LOG_N), b = new Bench(LOG_N);
+        EnumMap<Kernel, Form> forms = new EnumMap<>(Kernel.class);
+        EnumMap<Kernel, Double> ratios = new EnumMap<>(Kernel.class);
+        for (Kernel k : Kernel.values()) {
+            warm.warm(k);
+            double[] t = b.measure(k);
+            boolean identical = t[1] != 0;
+            double ratio = t[0];
+            ratios.put(k, Math.round(ratio * 1000) / 1000.0);
+            forms.put(k, identical && ratio < MARGIN ? Form.VECTOR : Form.SCALAR);
+        }
+        return new KernelChoice(forms, ratios, KernelChoice.Source.CALIBRATED);
+    }
+
+    /** The inputs, outputs and timing loop of one calibration. */
+    private static final class Bench {
+        final int n;
+        final NttTables tables;
+        final long q;
+        final long[][] x = new long[8][], y = new long[8][], z = new long[8][];
+        final long[] signed, w = new long[8], ws = new long[8];
+        final long[] outS0, outS1, outV0, outV1;
+        final ScalarLimbKernels scalar = new ScalarLimbKernels();
+        final VectorLimbKernels vector = new VectorLimbKernels();
+        final ScalarNttBackend scalarNtt = new ScalarNttBackend();
+        final VectorNttBackend vectorNtt = new VectorNttBackend();
+
+        Bench(int logN) {
+            n = 1 << logN;
+            q = Primes.nttPrimes(logN, 50, 1).get(0);
+            tables = NttTables.of(logN, q);
+            SplittableRandom r = new SplittableRandom(0x4b65726eL);
+            for (int t = 0; t < 8; t++) {
+                x[t] = r.longs(n, 0, q).toArray();
+                y[t] = r.longs(n, 0, q).toArray();
+                z[t] = r.longs(n, 0, q).toArray();
+                w[t] = r.nextLong(q);
+                ws[t] = ModArith.shoupQuotient(w[t], q);
+            }
+            signed = r.longs(n, -(1L << 40), 1L << 40).toArray();
+            outS0 = new long[n];
+            outS1 = new long[n];
+            outV0 = new long[n];
+            outV1 = new long[n];
+        }
+
+        /** The call of one form of {@code k}, writing into the given outputs. */
+        void run(Kernel k, boolean vec, long[] o0, long[] o1) {
+            LimbKernels lk = vec ? vector : scalar;
+            LimbNttBackend nb = vec ? vectorNtt : scalarNtt;
+            switch (k) {
+                case NTT_FORWARD -> {
+                    System.arraycopy(x[0], 0, o0, 0, n);
+                    nb.forwardLimb(o0, tables);
+                }
+                case NTT_INVERSE -> {
+                    System.arraycopy(x[0], 0, o0, 0, n);
+                    nb.inverseLimb(o0, tables);
+                }
+                case DOT2 -> lk.dot2Montgomery(x, y, z, 8, o0, o1, q, false);
+                case SUM_SHOUP -> lk.sumShoup(y, 6, w, ws, q, o0, 0, n);
+                case MUL_SHOUP -> lk.mulShoup(x[1], w[0], ws[0], q, o0, 0, n);
+                case SUB_MUL_SHOUP -> lk.subMulShoup(x[2], y[2], o0, w[1], ws[1], q);
+                case LIFT_SIGNED -> lk.liftSigned(signed, w[2], ws[2], q, o0);
+                case MUL_MOD -> lk.mulMod(x[3], y[3], o0, q, false);
+            }
+        }
+
+        /**
+         * {median over rounds of vector time / scalar time, 1 if the outputs are identical else 0}: each
+         * round times both forms back to back (order alternating), so slow drift of a shared machine
+         * cancels in the round's ratio.
+         */
+        void warm(Kernel k) {
+            for (int i = 0; i < WARM_CALLS; i++) {
+                run(k, false, outS0, outS1);
+                run(k, true, outV0, outV1);
+                if (k == Kernel.DOT2) { // both branches of each, so mulMod's single output does not deoptimise them
+                    boolean acc = (i & 1) == 0;
+                    scalar.dot2Montgomery(x, y, null, 1 + (i & 7), outS0, null, q, acc);
+                    vector.dot2Montgomery(x, y, null, 1 + (i & 7), outV0, null, q, acc);
+                }
+            }
+        }
+
+        double[] measure(Kernel k) {
+            for (int i = 0; i < 3; i++) {
+                run(k, false, outS0, outS1);
+                run(k, true, outV0, outV1);
+            }
+            boolean same = Arrays.equals(outS0, outV0) && (k != Kernel.DOT2 || Arrays.equals(outS1, outV1));
+            int reps = repsFor(k);
+            double[] ratio = new double[ROUNDS];
+            long ts = 0, tv = 0;
+            for (int round = 0; round < ROUNDS; round++) {
+                boolean vecFirst = (round & 1) == 1;
+                for (int side = 0; side < 2; side++) {
+                    boolean vec = vecFirst == (side == 0);
+                    long[] o0 = vec ? outV0 : outS0, o1 = vec ? outV1 : outS1;
+                    long t0 = System.nanoTime();
+                    for (int i = 0; i < reps; i++) run(k, vec, o0, o1);
+                    long dt = System.nanoTime() - t0;
+                    if (vec) tv = dt;
+                    else ts = dt;
+                }
+                ratio[round] = tv / (double) ts;
+            }
+            Arrays.sort(ratio);
+            return new double[] {ratio[ROUNDS / 2], same ? 1 : 0};
+        }
+
+        private int repsFor(Kernel k) {
+            return switch (k) {
+                case NTT_FORWARD, NTT_INVERSE, DOT2 -> 12;
+                default -> 40;
+            };
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.hoist.ring;
+
+import io.hoist.ring.Kernel.Form;
+import java.util.Objects;
+
+/**
+ * The {@link LimbKernels} of a {@link KernelChoice}: each kernel runs in the form chosen for it. All
+ * forms are bit-identical, so only the time depends on the choice.
+ */
+public final class TunedLimbKernels implements LimbKernels {
+    private final KernelChoice choice;
+    private final LimbKernels dot2, sumShoup, mulShoup, subMulShoup, liftSigned, mulMod;
+
+    public TunedLimbKernels(KernelChoice choice) {
+        this.choice = Objects.requireNonNull(choice, "choice");
+        LimbKernels scalar = new ScalarLimbKernels();
+        LimbKernels vector = choice.forms().containsValue(Form.VECTOR.id()) ? new VectorLimbKernels() : scalar;
+        this.dot2 = pick(choice, Kernel.DOT2, scalar, vector);
+        this.sumShoup = pick(choice, Kernel.SUM_SHOUP, scalar, vector);
+        this.mulShoup = pick(choice, Kernel.MUL_SHOUP, scalar, vector);
+        this.subMulShoup = pick(choice, Kernel.SUB_MUL_SHOUP, scalar, vector);
+        this.liftSigned = pick(choice, Kernel.LIFT_SIGNED, scalar, vector);
+        this.mulMod = pick(choice, Kernel.MUL_MOD, scalar, vector);
+    }
+
+    private static LimbKernels pick(KernelChoice c, Kernel k, LimbKernels scalar, LimbKernels vector) {
+        return c.form(k) == Form.VECTOR ? vector : scalar;
+    }
+
+    public KernelChoice choice() {
+        return choice;
+    }
+
+    @Override
+    public void dot2Montgomery(
+            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
+        dot2.dot2Montgomery(x, y, z, terms, out0, out1, q, accumulate);
+    }
+
+    @Override
+    public void dot2MontgomeryMulti(
+            long[][] x,
+            long[][] y,
+            long[][][] f,
+            int terms,
+            int outs,
+            long[][] out0,
+            long[][] out1,
+            long q,
+            boolean accumulate) {
+        dot2.dot2MontgomeryMulti(x, y, f, terms, outs, out0, out1, q, accumulate);
+    }
+
+    @Override
+    public void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len) {
+        mulShoup.mulShoup(x, w, ws, q, out, from, len);
+    }
+
+    @Override
+    public void sumShoup(long[][] y, int yOff, int terms, long[] w, long[] ws, long d, long[] out, int off, int len) {
+        sumShoup.sumShoup(y, yOff, terms, w, ws, d, out, off, len);
+    }
+
+    @Override
+    public void liftSigned(long[] c, long w, long ws, long q, long[] out) {
+        liftSigned.liftSigned(c, w, ws, q, out);
+    }
+
+    @Override
+    public void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q) {
+        subMulShoup.subMulShoup(a, b, out, w, ws, q);
+    }
+
+    @Override
+    public void mulMod(long[] a, long[] b, long[] out, long q, boolean accumulate) {
+        mulMod.mulMod(a, b, out, q, accumulate);
+    }
+
+    @Override
+    public String form() {
+        return choice.forms().values().stream().distinct().count() == 1
+                ? choice.form(Kernel.DOT2).id()
+                : "mixed";
+    }
+
+    @Override
+    public String toString() {
+        return "tuned " + choice.summary();
+    }
+}

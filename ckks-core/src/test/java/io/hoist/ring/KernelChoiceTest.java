@@ -1,0 +1,174 @@
+package io.hoist.ring;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hoist.math.ModArith;
+import io.hoist.math.Primes;
+import io.hoist.ring.Kernel.Form;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The per-machine kernel choice: overrides, the cache, the calibration, and tuned kernels bit-identical to scalar. */
+class KernelChoiceTest {
+
+    private static KernelChoice base(Form f) {
+        return KernelChoice.all(f, KernelChoice.Source.CALIBRATED);
+    }
+
+    @Test
+    void overridesSetAllThenSingleKernels() {
+        KernelChoice c = base(Form.SCALAR).with("vector,mulShoup=scalar,ntt.inverse=SCALAR");
+        assertEquals(KernelChoice.Source.OVERRIDE, c.source());
+        assertEquals(Form.VECTOR, c.form(Kernel.DOT2));
+        assertEquals(Form.SCALAR, c.form(Kernel.MUL_SHOUP));
+        assertEquals(Form.SCALAR, c.form(Kernel.NTT_INVERSE));
+        assertEquals(Form.VECTOR, c.form(Kernel.NTT_FORWARD));
+        // without a leading form the items apply on top of the base
+        KernelChoice d = base(Form.VECTOR).with("dot2=scalar");
+        assertEquals(Form.SCALAR, d.form(Kernel.DOT2));
+        assertEquals(Form.VECTOR, d.form(Kernel.SUM_SHOUP));
+        assertTrue(KernelChoice.setsAll("scalar,dot2=vector"));
+        assertTrue(!KernelChoice.setsAll("dot2=vector"));
+        assertEquals(Kernel.values().length, c.forms().size());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"dot3=vector", "dot2=simd", "dot2", ",", "dot2=vector,scalar", "fast"})
+    void badOverridesNameWhatIsWrong(String spec) {
+        var e = assertThrows(
+                InvalidKernelChoiceException.class, () -> base(Form.SCALAR).with(spec));
+        assertTrue(e.getMessage().contains("hoist.kernels"), e.getMessage());
+    }
+
+    @Test
+    void overrideWithAFormSkipsCalibration() {
+        KernelChoice c = KernelCalibration.machineChoice("scalar");
+        for (Kernel k : Kernel.values()) assertEquals(Form.SCALAR, c.form(k));
+        assertTrue(c.vectorOverScalar().isEmpty());
+    }
+
+    @Test
+    void cacheRoundTripsAndIgnoresMalformedEntries(@TempDir Path dir) throws IOException {
+        String before = System.getProperty("hoist.cache.dir");
+        System.setProperty("hoist.cache.dir", dir.toString());
+        try {
+            assertNull(KernelChoiceCache.read(), "nothing cached yet");
+            EnumMap<Kernel, Form> forms = new EnumMap<>(Kernel.class);
+            EnumMap<Kernel, Double> ratios = new EnumMap<>(Kernel.class);
+            for (Kernel k : Kernel.values()) {
+                forms.put(k, k.ordinal() % 2 == 0 ? Form.VECTOR : Form.SCALAR);
+                ratios.put(k, 0.5 + k.ordinal());
+            }
+            KernelChoiceCache.write(new KernelChoice(forms, ratios, KernelChoice.Source.CALIBRATED));
+            KernelChoice back = KernelChoiceCache.read();
+            assertNotNull(back);
+            assertEquals(KernelChoice.Source.CACHED, back.source());
+            for (Kernel k : Kernel.values()) assertEquals(forms.get(k), back.form(k), k.id());
+            assertEquals(0.5, back.vectorOverScalar().get(Kernel.NTT_FORWARD.id()));
+            Path f = KernelChoiceCache.file();
+            assertTrue(f.getFileName().toString().contains(KernelChoiceCache.machineKey()));
+            Files.writeString(f, Files.readString(f).replace("dot2.form=vector", "dot2.form=gpu"));
+            assertNull(KernelChoiceCache.read(), "an unknown form makes the entry absent, never a guess");
+            Files.writeString(f, "\\u00zz broken");
+            assertNull(KernelChoiceCache.read());
+        } finally {
+            if (before == null) System.clearProperty("hoist.cache.dir");
+            else System.setProperty("hoist.cache.dir", before);
+        }
+    }
+
+    @Test
+    void calibrationMeasuresEveryKernelAndChoosesOnlyIdenticalForms() {
+        KernelChoice c = KernelCalibration.calibrate();
+        assertEquals(KernelChoice.Source.CALIBRATED, c.source());
+        Map<String, Double> ratios = c.vectorOverScalar();
+        for (Kernel k : Kernel.values()) {
+            Double r = ratios.get(k.id());
+            assertNotNull(r, k.id());
+            assertTrue(r > 0 && Double.isFinite(r), k.id() + " " + r);
+            if (c.form(k) == Form.VECTOR) assertTrue(r < KernelCalibration.MARGIN, k.id() + " chosen at " + r);
+        }
+    }
+
+    @Test
+    void enginesReportTheirForms() {
+        Map<String, String> s = new NttEngine(NttBackends.scalar(), new OpCounters()).kernelForms();
+        for (Kernel k : Kernel.values()) assertEquals("scalar", s.get(k.id()), k.id());
+        assertEquals("fixed", s.get("source"));
+        Map<String, String> v = new NttEngine(NttBackends.get(VectorNttBackend.NAME), new OpCounters()).kernelForms();
+        for (Kernel k : Kernel.values()) assertEquals("vector", v.get(k.id()), k.id());
+        Map<String, String> d = NttEngine.defaultEngine().kernelForms();
+        assertTrue(
+                Map.of("calibrated", 1, "cached", 1, "override", 1, "no-vector-api", 1)
+                        .containsKey(d.get("source")),
+                d.toString());
+        assertTrue(NttEngine.summarize(d).endsWith("(" + d.get("source") + ")"));
+    }
+
+    /** Seeded mixes of forms: every kernel of a tuned set equals the scalar twin word for word. */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void tunedKernelsAreBitIdenticalToScalar(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        EnumMap<Kernel, Form> forms = new EnumMap<>(Kernel.class);
+        for (Kernel k : Kernel.values()) forms.put(k, r.nextBoolean() ? Form.VECTOR : Form.SCALAR);
+        KernelChoice choice = new KernelChoice(forms, Map.of(), KernelChoice.Source.OVERRIDE);
+        LimbKernels tuned = new TunedLimbKernels(choice), scalar = new ScalarLimbKernels();
+        int logN = 10 + r.nextInt(3), n = 1 << logN;
+        long q = Primes.nttPrimes(logN, 30 + r.nextInt(31), 1).get(0);
+        int terms = 1 + r.nextInt(12);
+        long[][] x = new long[terms][], y = new long[terms][], z = new long[terms][];
+        long[] w = new long[terms], ws = new long[terms];
+        for (int t = 0; t < terms; t++) {
+            x[t] = r.longs(n, 0, q).toArray();
+            y[t] = r.longs(n, 0, q).toArray();
+            z[t] = r.longs(n, 0, q).toArray();
+            w[t] = r.nextLong(q);
+            ws[t] = ModArith.shoupQuotient(w[t], q);
+        }
+        long[][] a = {new long[n], new long[n], new long[n], new long[n]};
+        tuned.dot2Montgomery(x, y, z, terms, a[0], a[1], q, false);
+        scalar.dot2Montgomery(x, y, z, terms, a[2], a[3], q, false);
+        assertArrayEquals(a[2], a[0], "dot2");
+        assertArrayEquals(a[3], a[1], "dot2 second output");
+        tuned.sumShoup(y, terms, w, ws, q, a[0], 0, n);
+        scalar.sumShoup(y, terms, w, ws, q, a[2], 0, n);
+        assertArrayEquals(a[2], a[0], "sumShoup");
+        tuned.mulShoup(x[0], w[0], ws[0], q, a[0], 0, n);
+        scalar.mulShoup(x[0], w[0], ws[0], q, a[2], 0, n);
+        assertArrayEquals(a[2], a[0], "mulShoup");
+        tuned.subMulShoup(x[0], y[0], a[0], w[0], ws[0], q);
+        scalar.subMulShoup(x[0], y[0], a[2], w[0], ws[0], q);
+        assertArrayEquals(a[2], a[0], "subMulShoup");
+        long[] signed = r.longs(n, -(1L << 45), 1L << 45).toArray();
+        tuned.liftSigned(signed, w[0], ws[0], q, a[0]);
+        scalar.liftSigned(signed, w[0], ws[0], q, a[2]);
+        assertArrayEquals(a[2], a[0], "liftSigned");
+        tuned.mulMod(x[0], z[0], a[0], q, false);
+        scalar.mulMod(x[0], z[0], a[2], q, false);
+        assertArrayEquals(a[2], a[0], "mulMod");
+        NttTables t = NttTables.of(logN, q);
+        TunedNttBackend ntt = new TunedNttBackend(choice);
+        long[] f = x[0].clone(), g = x[0].clone();
+        ntt.forward(new long[][] {f}, new NttTables[] {t}, 1);
+        NttBackends.scalar().forward(new long[][] {g}, new NttTables[] {t}, 1);
+        assertArrayEquals(g, f, "forward NTT");
+        ntt.inverse(new long[][] {f}, new NttTables[] {t}, 1);
+        NttBackends.scalar().inverse(new long[][] {g}, new NttTables[] {t}, 1);
+        assertArrayEquals(g, f, "inverse NTT");
+        assertArrayEquals(x[0], f, "round trip");
+    }
+}
