@@ -44,7 +44,8 @@ final class VectorDotKernels {
         }
         final boolean two = z != null;
         final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);
-        final LongVector ql = LongVector.broadcast(S, q & M32), qh = LongVector.broadcast(S, q >>> 32);
+        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
+        final LongVector nil = vni.and(M32), nih = vni.lanewise(VectorOperators.LSHR, 32);
         final LongVector one = LongVector.broadcast(S, 1);
         final long[] ah0 = scratch[0], al0 = scratch[1], ah1 = scratch[2], al1 = scratch[3];
         for (int t0 = 0; t0 < terms; t0 += chunk) {
@@ -97,7 +98,15 @@ final class VectorDotKernels {
             // Montgomery: m = lo·(−q^-1), u = hi + ⌊m·q / 2^64⌋ + (lo ≠ 0) < 2q; out += u mod q
             for (int k = 0; k < len; k += L) {
                 LongVector l0 = LongVector.fromArray(S, al0, k), h0 = LongVector.fromArray(S, ah0, k);
-                LongVector m = l0.mul(vni);
+                LongVector m = (VectorLimbKernels.WIDE
+                        ? l0.mul(vni)
+                        : l0.and(M32)
+                                .mul(nil)
+                                .add(l0.and(M32)
+                                        .mul(nih)
+                                        .add(l0.lanewise(VectorOperators.LSHR, 32)
+                                                .mul(nil))
+                                        .lanewise(VectorOperators.LSHL, 32)));
                 LongVector mlo = m.and(M32), mhi = m.lanewise(VectorOperators.LSHR, 32);
                 LongVector ll = mlo.mul(ql), lh = mlo.mul(qh), hl = mhi.mul(ql), hh = mhi.mul(qh);
                 LongVector mid =
@@ -112,7 +121,15 @@ final class VectorDotKernels {
                 r0.lanewise(VectorOperators.UMIN, r0.sub(vq)).intoArray(out0, base + k);
                 if (two) {
                     LongVector l1 = LongVector.fromArray(S, al1, k), h1 = LongVector.fromArray(S, ah1, k);
-                    LongVector m2 = l1.mul(vni);
+                    LongVector m2 = (VectorLimbKernels.WIDE
+                            ? l1.mul(vni)
+                            : l1.and(M32)
+                                    .mul(nil)
+                                    .add(l1.and(M32)
+                                            .mul(nih)
+                                            .add(l1.lanewise(VectorOperators.LSHR, 32)
+                                                    .mul(nil))
+                                            .lanewise(VectorOperators.LSHL, 32)));
                     LongVector mlo2 = m2.and(M32), mhi2 = m2.lanewise(VectorOperators.LSHR, 32);
                     LongVector ll2 = mlo2.mul(ql), lh2 = mlo2.mul(qh), hl2 = mhi2.mul(ql), hh2 = mhi2.mul(qh);
                     LongVector mid2 = ll2.lanewise(VectorOperators.LSHR, 32)
@@ -185,11 +202,19 @@ final class VectorDotKernels {
     /** out[base+k] (+)= s[k]·2^-64 mod q: Montgomery reduction of (hi = 0, lo = s[k]). */
     static void redcLow(long[] s, long[] out, int base, int len, boolean add, long q, long ni) {
         final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);
-        final LongVector ql = LongVector.broadcast(S, q & M32), qh = LongVector.broadcast(S, q >>> 32);
+        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
+        final LongVector nil = vni.and(M32), nih = vni.lanewise(VectorOperators.LSHR, 32);
         final LongVector one = LongVector.broadcast(S, 1);
         for (int k = 0; k < len; k += L) {
             LongVector lo = LongVector.fromArray(S, s, k);
-            LongVector m = lo.mul(vni);
+            LongVector m = (VectorLimbKernels.WIDE
+                    ? lo.mul(vni)
+                    : lo.and(M32)
+                            .mul(nil)
+                            .add(lo.and(M32)
+                                    .mul(nih)
+                                    .add(lo.lanewise(VectorOperators.LSHR, 32).mul(nil))
+                                    .lanewise(VectorOperators.LSHL, 32)));
             LongVector mlo = m.and(M32), mhi = m.lanewise(VectorOperators.LSHR, 32);
             LongVector ll = mlo.mul(ql), lh = mlo.mul(qh), hl = mhi.mul(ql), hh = mhi.mul(qh);
             LongVector mid =

@@ -20,6 +20,15 @@ public final class VectorLimbKernels implements LimbKernels {
     private static final int L = S.length();
     private static final long M32 = 0xFFFF_FFFFL;
     private static final long MAX_Q = 1L << 61;
+    /**
+     * Whether 64-bit lane multiplies are native (AVX-512 has vpmullq; 8 lanes implies it here). On
+     * AVX2 C2 builds a general {@code LongVector.mul} from vpmulld and vphaddd, which is slower than
+     * the three vpmuludq of the written-out low word, so there the low words are rebuilt from 32-bit
+     * partial products. Either way every operand of a partial product is an AND or a shift of a vector
+     * (never a broadcast of a masked scalar): only then does C2 emit a single vpmuludq for it.
+     */
+    static final boolean WIDE = L >= 8;
+
     private final ScalarLimbKernels scalar = new ScalarLimbKernels();
 
     static boolean usable() {
@@ -105,19 +114,30 @@ public final class VectorLimbKernels implements LimbKernels {
             scalar.mulShoup(x, w, ws, q, out, from, len);
             return;
         }
-        final LongVector vq = LongVector.broadcast(S, q), vw = LongVector.broadcast(S, w);
-        final LongVector wl = LongVector.broadcast(S, ws & M32), wh = LongVector.broadcast(S, ws >>> 32);
+        final LongVector v2q = LongVector.broadcast(S, 2 * q);
+        final LongVector vq = LongVector.broadcast(S, q),
+                vw = LongVector.broadcast(S, w),
+                vs = LongVector.broadcast(S, ws);
+        final LongVector wl = vs.and(M32), wh = vs.lanewise(VectorOperators.LSHR, 32);
+        final LongVector vwl = vw.and(M32), vwh = vw.lanewise(VectorOperators.LSHR, 32);
+        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
         int end = from + len, vecEnd = from + len - len % L;
         for (int k = from; k < vecEnd; k += L) {
             LongVector v = LongVector.fromArray(S, x, k);
             LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
-            LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-            LongVector mid =
-                    ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                    .add(hl.lanewise(VectorOperators.LSHR, 32))
-                    .add(mid.lanewise(VectorOperators.LSHR, 32));
-            LongVector r = v.mul(vw).sub(hi.mul(vq));
+            // ⌊v·ws / 2^64⌋ less 0, 1 or 2 (the carries of the dropped low partial products): r in [0, 4q)
+            LongVector hi = vh.mul(wh)
+                    .add(vl.mul(wh).lanewise(VectorOperators.LSHR, 32))
+                    .add(vh.mul(wl).lanewise(VectorOperators.LSHR, 32));
+            LongVector r;
+            if (WIDE) r = v.mul(vw).sub(hi.mul(vq));
+            else {
+                LongVector il = hi.and(M32), ih = hi.lanewise(VectorOperators.LSHR, 32);
+                r = vl.mul(vwl)
+                        .add(vl.mul(vwh).add(vh.mul(vwl)).lanewise(VectorOperators.LSHL, 32))
+                        .sub(il.mul(ql).add(il.mul(qh).add(ih.mul(ql)).lanewise(VectorOperators.LSHL, 32)));
+            }
+            r = r.lanewise(VectorOperators.UMIN, r.sub(v2q));
             r.lanewise(VectorOperators.UMIN, r.sub(vq)).intoArray(out, k);
         }
         if (vecEnd < end) scalar.mulShoup(x, w, ws, q, out, vecEnd, end - vecEnd);
@@ -130,21 +150,31 @@ public final class VectorLimbKernels implements LimbKernels {
             return;
         }
         final LongVector vd = LongVector.broadcast(S, d), v2d = LongVector.broadcast(S, 2 * d);
+        final LongVector dl = vd.and(M32), dh = vd.lanewise(VectorOperators.LSHR, 32);
         int vecEnd = len - len % L;
         for (int k = 0; k < vecEnd; k += L) {
             LongVector acc = LongVector.zero(S);
             for (int i = 0; i < terms; i++) {
                 LongVector v = LongVector.fromArray(S, y[i], yOff + k);
-                long wsi = ws[i];
+                LongVector vs = LongVector.broadcast(S, ws[i]), vw = LongVector.broadcast(S, w[i]);
                 LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
-                LongVector wl = LongVector.broadcast(S, wsi & M32), wh = LongVector.broadcast(S, wsi >>> 32);
+                LongVector wl = vs.and(M32), wh = vs.lanewise(VectorOperators.LSHR, 32);
                 LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
                 LongVector mid =
                         ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
                 LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
                         .add(hl.lanewise(VectorOperators.LSHR, 32))
                         .add(mid.lanewise(VectorOperators.LSHR, 32));
-                acc = acc.add(v.mul(w[i]).sub(hi.mul(vd)));
+                LongVector p;
+                if (WIDE) p = v.mul(vw).sub(hi.mul(vd));
+                else {
+                    LongVector il = hi.and(M32), ih = hi.lanewise(VectorOperators.LSHR, 32);
+                    LongVector vwl = vw.and(M32), vwh = vw.lanewise(VectorOperators.LSHR, 32);
+                    p = vl.mul(vwl)
+                            .add(vl.mul(vwh).add(vh.mul(vwl)).lanewise(VectorOperators.LSHL, 32))
+                            .sub(il.mul(dl).add(il.mul(dh).add(ih.mul(dl)).lanewise(VectorOperators.LSHL, 32)));
+                }
+                acc = acc.add(p);
                 acc = acc.lanewise(VectorOperators.UMIN, acc.sub(v2d));
             }
             acc.lanewise(VectorOperators.UMIN, acc.sub(vd)).intoArray(out, off + k);
@@ -158,8 +188,12 @@ public final class VectorLimbKernels implements LimbKernels {
             scalar.liftSigned(c, w, ws, q, out);
             return;
         }
+        final LongVector v2q = LongVector.broadcast(S, 2 * q);
         final LongVector vq = LongVector.broadcast(S, q), vw = LongVector.broadcast(S, w), zero = LongVector.zero(S);
-        final LongVector wl = LongVector.broadcast(S, ws & M32), wh = LongVector.broadcast(S, ws >>> 32);
+        final LongVector vs = LongVector.broadcast(S, ws);
+        final LongVector wl = vs.and(M32), wh = vs.lanewise(VectorOperators.LSHR, 32);
+        final LongVector vwl = vw.and(M32), vwh = vw.lanewise(VectorOperators.LSHR, 32);
+        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
         int n = out.length, vecEnd = n - n % L;
         for (int k = 0; k < vecEnd; k += L) {
             LongVector x = LongVector.fromArray(S, c, k);
@@ -168,13 +202,19 @@ public final class VectorLimbKernels implements LimbKernels {
             VectorMask<Long> negative = x.compare(VectorOperators.LT, 0);
             LongVector v = x.blend(x.neg(), negative);
             LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
-            LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-            LongVector mid =
-                    ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                    .add(hl.lanewise(VectorOperators.LSHR, 32))
-                    .add(mid.lanewise(VectorOperators.LSHR, 32));
-            LongVector r = v.mul(vw).sub(hi.mul(vq));
+            // ⌊v·ws / 2^64⌋ less 0, 1 or 2 (the carries of the dropped low partial products): r in [0, 4q)
+            LongVector hi = vh.mul(wh)
+                    .add(vl.mul(wh).lanewise(VectorOperators.LSHR, 32))
+                    .add(vh.mul(wl).lanewise(VectorOperators.LSHR, 32));
+            LongVector r;
+            if (WIDE) r = v.mul(vw).sub(hi.mul(vq));
+            else {
+                LongVector il = hi.and(M32), ih = hi.lanewise(VectorOperators.LSHR, 32);
+                r = vl.mul(vwl)
+                        .add(vl.mul(vwh).add(vh.mul(vwl)).lanewise(VectorOperators.LSHL, 32))
+                        .sub(il.mul(ql).add(il.mul(qh).add(ih.mul(ql)).lanewise(VectorOperators.LSHL, 32)));
+            }
+            r = r.lanewise(VectorOperators.UMIN, r.sub(v2q));
             r = r.lanewise(VectorOperators.UMIN, r.sub(vq));
             // negative inputs: q − r, except that 0 stays 0
             LongVector negated = vq.sub(r).blend(zero, r.compare(VectorOperators.EQ, 0));
@@ -193,21 +233,32 @@ public final class VectorLimbKernels implements LimbKernels {
             scalar.subMulShoup(a, b, out, w, ws, q);
             return;
         }
-        final LongVector vq = LongVector.broadcast(S, q), vw = LongVector.broadcast(S, w);
-        final LongVector wl = LongVector.broadcast(S, ws & M32), wh = LongVector.broadcast(S, ws >>> 32);
+        final LongVector v2q = LongVector.broadcast(S, 2 * q);
+        final LongVector vq = LongVector.broadcast(S, q),
+                vw = LongVector.broadcast(S, w),
+                vs = LongVector.broadcast(S, ws);
+        final LongVector wl = vs.and(M32), wh = vs.lanewise(VectorOperators.LSHR, 32);
+        final LongVector vwl = vw.and(M32), vwh = vw.lanewise(VectorOperators.LSHR, 32);
+        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
         int n = out.length, vecEnd = n - n % L;
         for (int k = 0; k < vecEnd; k += L) {
             LongVector v = LongVector.fromArray(S, a, k)
                     .sub(LongVector.fromArray(S, b, k))
                     .add(vq); // in (0, 2q)
             LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
-            LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-            LongVector mid =
-                    ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                    .add(hl.lanewise(VectorOperators.LSHR, 32))
-                    .add(mid.lanewise(VectorOperators.LSHR, 32));
-            LongVector r = v.mul(vw).sub(hi.mul(vq));
+            // ⌊v·ws / 2^64⌋ less 0, 1 or 2 (the carries of the dropped low partial products): r in [0, 4q)
+            LongVector hi = vh.mul(wh)
+                    .add(vl.mul(wh).lanewise(VectorOperators.LSHR, 32))
+                    .add(vh.mul(wl).lanewise(VectorOperators.LSHR, 32));
+            LongVector r;
+            if (WIDE) r = v.mul(vw).sub(hi.mul(vq));
+            else {
+                LongVector il = hi.and(M32), ih = hi.lanewise(VectorOperators.LSHR, 32);
+                r = vl.mul(vwl)
+                        .add(vl.mul(vwh).add(vh.mul(vwl)).lanewise(VectorOperators.LSHL, 32))
+                        .sub(il.mul(ql).add(il.mul(qh).add(ih.mul(ql)).lanewise(VectorOperators.LSHL, 32)));
+            }
+            r = r.lanewise(VectorOperators.UMIN, r.sub(v2q));
             r.lanewise(VectorOperators.UMIN, r.sub(vq)).intoArray(out, k);
         }
         for (int k = vecEnd; k < n; k++) {

@@ -29,6 +29,8 @@ public final class VectorNttBackend extends LimbNttBackend {
     static final int LOG_L = Integer.numberOfTrailingZeros(L);
     private static final long M32 = 0xFFFF_FFFFL;
     public static final int MAX_PRIME_BITS = 61;
+    /** Native 64-bit lane multiplies (see {@link VectorLimbKernels#WIDE}). */
+    private static final boolean WIDE = VectorLimbKernels.WIDE;
 
     /** selectFrom index vectors per small stage log2(t): U, V gather and out0, out1 scatter. */
     private static final long[][] IDX_U = new long[LOG_L][], IDX_V = new long[LOG_L][];
@@ -122,13 +124,14 @@ public final class VectorNttBackend extends LimbNttBackend {
         final long q = tb.q();
         final LongVector vq = LongVector.broadcast(S, q);
         final LongVector v2q = LongVector.broadcast(S, 2 * q);
+        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
         final long[] w = tb.psiRev, ws = tb.psiRevShoup;
         int m = 1, t = n >>> 1;
         for (; t >= L; m <<= 1, t >>>= 1) {
             for (int i = 0; i < m; i++) {
                 final LongVector vw = LongVector.broadcast(S, w[m + i]);
-                final LongVector wl = LongVector.broadcast(S, ws[m + i] & M32);
-                final LongVector wh = LongVector.broadcast(S, ws[m + i] >>> 32);
+                final LongVector wl = LongVector.broadcast(S, ws[m + i]).and(M32);
+                final LongVector wh = LongVector.broadcast(S, ws[m + i]).lanewise(VectorOperators.LSHR, 32);
                 final int j1 = 2 * i * t, j2 = j1 + t;
                 for (int j = j1; j < j2; j += L) {
                     LongVector u = LongVector.fromArray(S, a, j);
@@ -143,7 +146,19 @@ public final class VectorNttBackend extends LimbNttBackend {
                     LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
                             .add(hl.lanewise(VectorOperators.LSHR, 32))
                             .add(mid.lanewise(VectorOperators.LSHR, 32));
-                    LongVector p = v.mul(vw).sub(hi.mul(vq));
+                    LongVector p = (WIDE
+                            ? v.mul(vw).sub(hi.mul(vq))
+                            : vl.mul(vw.and(M32))
+                                    .add(vl.mul(vw.lanewise(VectorOperators.LSHR, 32))
+                                            .add(vh.mul(vw.and(M32)))
+                                            .lanewise(VectorOperators.LSHL, 32))
+                                    .sub(hi.and(M32)
+                                            .mul(ql)
+                                            .add(hi.and(M32)
+                                                    .mul(qh)
+                                                    .add(hi.lanewise(VectorOperators.LSHR, 32)
+                                                            .mul(ql))
+                                                    .lanewise(VectorOperators.LSHL, 32))));
                     u.add(p).intoArray(a, j);
                     u.sub(p).add(v2q).intoArray(a, j + t);
                 }
@@ -168,7 +183,19 @@ public final class VectorNttBackend extends LimbNttBackend {
                 LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
                         .add(hl.lanewise(VectorOperators.LSHR, 32))
                         .add(mid.lanewise(VectorOperators.LSHR, 32));
-                LongVector p = v.mul(vw).sub(hi.mul(vq));
+                LongVector p = (WIDE
+                        ? v.mul(vw).sub(hi.mul(vq))
+                        : vl.mul(vw.and(M32))
+                                .add(vl.mul(vw.lanewise(VectorOperators.LSHR, 32))
+                                        .add(vh.mul(vw.and(M32)))
+                                        .lanewise(VectorOperators.LSHL, 32))
+                                .sub(hi.and(M32)
+                                        .mul(ql)
+                                        .add(hi.and(M32)
+                                                .mul(qh)
+                                                .add(hi.lanewise(VectorOperators.LSHR, 32)
+                                                        .mul(ql))
+                                                .lanewise(VectorOperators.LSHL, 32))));
                 LongVector y0 = u.add(p), y1 = u.sub(p).add(v2q);
                 if (last) { // final reduction [0, 4q) → [0, q) merged into the last stage
                     y0 = y0.lanewise(VectorOperators.UMIN, y0.sub(v2q));
@@ -187,6 +214,7 @@ public final class VectorNttBackend extends LimbNttBackend {
         final long q = tb.q();
         final LongVector vq = LongVector.broadcast(S, q);
         final LongVector v2q = LongVector.broadcast(S, 2 * q);
+        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
         final long[] w = tb.psiInvRev, ws = tb.psiInvRevShoup;
         int t = 1;
         for (; t < L; t <<= 1) {
@@ -209,7 +237,19 @@ public final class VectorNttBackend extends LimbNttBackend {
                 LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
                         .add(hl.lanewise(VectorOperators.LSHR, 32))
                         .add(mid.lanewise(VectorOperators.LSHR, 32));
-                LongVector p = d.mul(vw).sub(hi.mul(vq));
+                LongVector p = (WIDE
+                        ? d.mul(vw).sub(hi.mul(vq))
+                        : dl.mul(vw.and(M32))
+                                .add(dl.mul(vw.lanewise(VectorOperators.LSHR, 32))
+                                        .add(dh.mul(vw.and(M32)))
+                                        .lanewise(VectorOperators.LSHL, 32))
+                                .sub(hi.and(M32)
+                                        .mul(ql)
+                                        .add(hi.and(M32)
+                                                .mul(qh)
+                                                .add(hi.lanewise(VectorOperators.LSHR, 32)
+                                                        .mul(ql))
+                                                .lanewise(VectorOperators.LSHL, 32))));
                 io0.selectFrom(s, p).intoArray(a, base);
                 io1.selectFrom(s, p).intoArray(a, base + L);
             }
@@ -218,8 +258,8 @@ public final class VectorNttBackend extends LimbNttBackend {
             // m counts blocks of this stage; m == 1 is the last stage, handled below with N^-1
             for (int i = 0, j1 = 0; i < m; i++, j1 += 2 * t) {
                 final LongVector vw = LongVector.broadcast(S, w[m + i]);
-                final LongVector wl = LongVector.broadcast(S, ws[m + i] & M32);
-                final LongVector wh = LongVector.broadcast(S, ws[m + i] >>> 32);
+                final LongVector wl = LongVector.broadcast(S, ws[m + i]).and(M32);
+                final LongVector wh = LongVector.broadcast(S, ws[m + i]).lanewise(VectorOperators.LSHR, 32);
                 final int j2 = j1 + t;
                 for (int j = j1; j < j2; j += L) {
                     LongVector u = LongVector.fromArray(S, a, j);
@@ -236,17 +276,30 @@ public final class VectorNttBackend extends LimbNttBackend {
                             .add(hl.lanewise(VectorOperators.LSHR, 32))
                             .add(mid.lanewise(VectorOperators.LSHR, 32));
                     s.intoArray(a, j);
-                    d.mul(vw).sub(hi.mul(vq)).intoArray(a, j + t);
+                    (WIDE
+                                    ? d.mul(vw).sub(hi.mul(vq))
+                                    : dl.mul(vw.and(M32))
+                                            .add(dl.mul(vw.lanewise(VectorOperators.LSHR, 32))
+                                                    .add(dh.mul(vw.and(M32)))
+                                                    .lanewise(VectorOperators.LSHL, 32))
+                                            .sub(hi.and(M32)
+                                                    .mul(ql)
+                                                    .add(hi.and(M32)
+                                                            .mul(qh)
+                                                            .add(hi.lanewise(VectorOperators.LSHR, 32)
+                                                                    .mul(ql))
+                                                            .lanewise(VectorOperators.LSHL, 32))))
+                            .intoArray(a, j + t);
                 }
             }
         }
         // last stage, t = N/2: (u+v)·N^-1 and (u−v)·ψ^-brev(1)·N^-1, reduced to [0, q)
         final LongVector vn = LongVector.broadcast(S, tb.nInv);
-        final LongVector nl = LongVector.broadcast(S, tb.nInvShoup & M32),
-                nh = LongVector.broadcast(S, tb.nInvShoup >>> 32);
+        final LongVector nl = LongVector.broadcast(S, tb.nInvShoup).and(M32),
+                nh = LongVector.broadcast(S, tb.nInvShoup).lanewise(VectorOperators.LSHR, 32);
         final LongVector vw = LongVector.broadcast(S, tb.lastInv);
-        final LongVector wl = LongVector.broadcast(S, tb.lastInvShoup & M32),
-                wh = LongVector.broadcast(S, tb.lastInvShoup >>> 32);
+        final LongVector wl = LongVector.broadcast(S, tb.lastInvShoup).and(M32),
+                wh = LongVector.broadcast(S, tb.lastInvShoup).lanewise(VectorOperators.LSHR, 32);
         for (int j = 0; j < t; j += L) {
             LongVector u = LongVector.fromArray(S, a, j);
             LongVector v = LongVector.fromArray(S, a, j + t);
@@ -259,7 +312,19 @@ public final class VectorNttBackend extends LimbNttBackend {
             LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
                     .add(hl.lanewise(VectorOperators.LSHR, 32))
                     .add(mid.lanewise(VectorOperators.LSHR, 32));
-            LongVector r0 = s.mul(vn).sub(hi.mul(vq));
+            LongVector r0 = (WIDE
+                    ? s.mul(vn).sub(hi.mul(vq))
+                    : sl.mul(vn.and(M32))
+                            .add(sl.mul(vn.lanewise(VectorOperators.LSHR, 32))
+                                    .add(sh.mul(vn.and(M32)))
+                                    .lanewise(VectorOperators.LSHL, 32))
+                            .sub(hi.and(M32)
+                                    .mul(ql)
+                                    .add(hi.and(M32)
+                                            .mul(qh)
+                                            .add(hi.lanewise(VectorOperators.LSHR, 32)
+                                                    .mul(ql))
+                                            .lanewise(VectorOperators.LSHL, 32))));
             LongVector dl = d.and(M32), dh = d.lanewise(VectorOperators.LSHR, 32);
             ll = dl.mul(wl);
             lh = dl.mul(wh);
@@ -269,7 +334,19 @@ public final class VectorNttBackend extends LimbNttBackend {
             hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
                     .add(hl.lanewise(VectorOperators.LSHR, 32))
                     .add(mid.lanewise(VectorOperators.LSHR, 32));
-            LongVector r1 = d.mul(vw).sub(hi.mul(vq));
+            LongVector r1 = (WIDE
+                    ? d.mul(vw).sub(hi.mul(vq))
+                    : dl.mul(vw.and(M32))
+                            .add(dl.mul(vw.lanewise(VectorOperators.LSHR, 32))
+                                    .add(dh.mul(vw.and(M32)))
+                                    .lanewise(VectorOperators.LSHL, 32))
+                            .sub(hi.and(M32)
+                                    .mul(ql)
+                                    .add(hi.and(M32)
+                                            .mul(qh)
+                                            .add(hi.lanewise(VectorOperators.LSHR, 32)
+                                                    .mul(ql))
+                                            .lanewise(VectorOperators.LSHL, 32))));
             r0.lanewise(VectorOperators.UMIN, r0.sub(vq)).intoArray(a, j);
             r1.lanewise(VectorOperators.UMIN, r1.sub(vq)).intoArray(a, j + t);
         }
