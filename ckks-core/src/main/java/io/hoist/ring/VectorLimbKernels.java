@@ -35,10 +35,23 @@ public final class VectorLimbKernels implements LimbKernels {
         return L >= 4;
     }
 
-    /** Coefficients per block: each term's operands are read as contiguous runs, the 128-bit accumulators stay in L1. */
+    /**
+     * Coefficients per block of the dot products: each term's operands are read as contiguous runs,
+     * the 128-bit accumulators stay in L1 (4 rows of 2 KB).
+     */
     private static final int BLOCK = 256;
 
-    private static final ThreadLocal<long[][]> SCRATCH = ThreadLocal.withInitial(() -> new long[4][BLOCK]);
+    /**
+     * Limbs up to this length run as one block: every diagonal or key limb then streams in one run
+     * (64 KB at 2^13) instead of 2 KB pieces from many arrays, which the hardware prefetcher follows,
+     * and the accumulators (4 rows, at most 256 KB) stay in L2. Measured on the n13 demo matrix
+     * (TH-BSGS, AVX2 EPYC): warm evaluation 0.70–0.74 s with blocks of 256, 0.53–0.58 s as one block;
+     * at 2^16 blocks of 4096 measured no better than 256 (docs/benchmarks.md).
+     */
+    static final int WHOLE_LIMB_MAX = 1 << 13;
+
+    private static final ThreadLocal<long[][]> SCRATCH =
+            ThreadLocal.withInitial(() -> new long[4][Math.max(BLOCK, WHOLE_LIMB_MAX)]);
 
     @Override
     public String form() {
@@ -53,7 +66,8 @@ public final class VectorLimbKernels implements LimbKernels {
         final long ni = ModArith.montgomeryNegInv(q);
         final int chunk = LimbKernels.montgomeryTerms(q);
         final long[][] scratch = SCRATCH.get();
-        for (int base = 0; base < vecEnd; base += BLOCK) {
+        final int block = n <= WHOLE_LIMB_MAX ? Math.max(vecEnd, L) : BLOCK;
+        for (int base = 0; base < vecEnd; base += block) {
             VectorDotKernels.dotBlock(
                     x,
                     y,
@@ -66,7 +80,7 @@ public final class VectorLimbKernels implements LimbKernels {
                     chunk,
                     accumulate,
                     base,
-                    Math.min(BLOCK, vecEnd - base),
+                    Math.min(block, vecEnd - base),
                     scratch);
         }
         if (vecEnd < n) tail(x, y, z, terms, out0, out1, q, accumulate, vecEnd);
