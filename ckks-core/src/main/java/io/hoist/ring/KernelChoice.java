@@ -156,6 +156,19 @@ public final class KernelChoice {
         return sb.append(" (").append(source.id()).append(')').toString();
     }
 
+    /**
+     * Whether {@link #machine()} will calibrate (about 5 s): the setting is {@code auto} or absent, the
+     * Vector API is usable and this machine has no cached choice. For a front end's progress line.
+     */
+    public static boolean calibrationPending() {
+        String spec = System.getProperty("hoist.kernels", "auto").trim();
+        if (!spec.isEmpty() && !spec.equalsIgnoreCase("auto") && !spec.equalsIgnoreCase("recalibrate")) {
+            return !setsAll(spec) && KernelCalibration.vectorUsable() && KernelChoiceCache.read() == null;
+        }
+        return KernelCalibration.vectorUsable()
+                && (spec.equalsIgnoreCase("recalibrate") || KernelChoiceCache.read() == null);
+    }
+
     /** The machine's choice: see the class comment. Computed once per JVM. */
     public static KernelChoice machine() {
         return MachineHolder.CHOICE;

@@ -1,6 +1,10 @@
 package io.hoist.cli;
 
 import io.hoist.cli.options.CliSupport;
+import io.hoist.ring.KernelChoice;
+import java.io.Console;
+import java.util.Arrays;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -38,7 +42,15 @@ public final class HoistCli implements Runnable {
         return CliSupport.configure(new CommandLine(new HoistCli()), CliSupport::message);
     }
 
+    /** Commands that run the kernels, so the first one on a machine calibrates them. */
+    private static final Set<String> COMPUTING = Set.of("demo", "lt", "ops", "ctos", "ntt", "tradeoff", "offload");
+
     public static void main(String[] args) {
+        Console console = System.console();
+        boolean quiet = Arrays.asList(args).contains("--json") || console == null || !console.isTerminal();
+        if (!quiet && args.length > 0 && COMPUTING.contains(args[0]) && KernelChoice.calibrationPending()) {
+            System.err.println("hoist: measuring which kernel forms are fastest on this machine (once, about 5 s)…");
+        }
         System.exit(CliSupport.execute(commandLine(), args));
     }
 }
