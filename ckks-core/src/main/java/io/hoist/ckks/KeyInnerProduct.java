@@ -69,8 +69,8 @@ final class KeyInnerProduct {
                 addInto(t0, add, outA.limb(j), accumulate, q);
                 addInto(t1, null, outB.limb(j), accumulate, q);
             } else {
-                Automorphism.applyNttAdd(t0, add, outA.limb(j), idx, q, accumulate);
-                Automorphism.applyNttAdd(t1, null, outB.limb(j), idx, q, accumulate);
+                kernels.automorphismNtt(t0, add, outA.limb(j), idx, q, accumulate);
+                kernels.automorphismNtt(t1, null, outB.limb(j), idx, q, accumulate);
             }
         }
         c.add(Op.MOD_MULS, 2L * beta * (to - from) * n);
@@ -173,9 +173,9 @@ final class KeyInnerProduct {
             ks.modDown(t1, u1, pool, cnt);
             NttPermutation idx = Automorphism.nttPermutation(ctx.params().logN(), g);
             for (int j = 0; j <= level; j++) {
-                Automorphism.applyNttAdd(
+                kernels.automorphismNtt(
                         u0.limb(j), add0 == null ? null : add0.limb(j), out0.limb(j), idx, rq.prime(j), false);
-                Automorphism.applyNttAdd(
+                kernels.automorphismNtt(
                         u1.limb(j), add1 == null ? null : add1.limb(j), out1.limb(j), idx, rq.prime(j), false);
             }
             cnt.add(Op.AUTOMORPHISM_LIMBS, 2L * (level + 1));

@@ -23,7 +23,9 @@ public enum Kernel {
     /** Signed integers lifted to a limb and scaled: compact diagonal expansion, encoding. */
     LIFT_SIGNED("liftSigned"),
     /** a ⊙ b (mod q), plain residues: pointwise products. */
-    MUL_MOD("mulMod");
+    MUL_MOD("mulMod"),
+    /** An NTT-domain automorphism fused with the additions around it: rotations, conjugation. */
+    AUTOMORPHISM("automorphism");
 
     private final String id;
 

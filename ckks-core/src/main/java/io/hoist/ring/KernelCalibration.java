@@ -93,6 +93,7 @@ final class KernelCalibration {
         final long q;
         final long[][] x = new long[8][], y = new long[8][], z = new long[8][];
         final long[] signed, w = new long[8], ws = new long[8];
+        final NttPermutation perm;
         final long[] outS0, outS1, outV0, outV1;
         final ScalarLimbKernels scalar = new ScalarLimbKernels();
         final VectorLimbKernels vector = new VectorLimbKernels();
@@ -112,6 +113,7 @@ final class KernelCalibration {
                 ws[t] = ModArith.shoupQuotient(w[t], q);
             }
             signed = r.longs(n, -(1L << 40), 1L << 40).toArray();
+            perm = Automorphism.nttPermutation(logN, 5);
             outS0 = new long[n];
             outS1 = new long[n];
             outV0 = new long[n];
@@ -137,6 +139,7 @@ final class KernelCalibration {
                 case SUB_MUL_SHOUP -> lk.subMulShoup(x[2], y[2], o0, w[1], ws[1], q);
                 case LIFT_SIGNED -> lk.liftSigned(signed, w[2], ws[2], q, o0);
                 case MUL_MOD -> lk.mulMod(x[3], y[3], o0, q, false);
+                case AUTOMORPHISM -> lk.automorphismNtt(x[4], y[4], o0, perm, q, false);
             }
         }
 

@@ -157,7 +157,7 @@ public final class KernelChoice {
     }
 
     /**
-     * Whether {@link #machine()} will calibrate (about 5 s): the setting is {@code auto} or absent, the
+     * Whether {@link #machine()} will calibrate (about 6 s): the setting is {@code auto} or absent, the
      * Vector API is usable and this machine has no cached choice. For a front end's progress line.
      */
     public static boolean calibrationPending() {

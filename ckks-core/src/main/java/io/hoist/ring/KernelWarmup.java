@@ -89,8 +89,8 @@ public final class KernelWarmup {
             k.sumShoup(in[1], 0, Math.min(terms, 8), wv, wsv, q, out[2], 0, n);
             for (int c = 0; c < n; c++) in[2][0][c] = r.nextLong(-(q >> 2), q >> 2);
             k.liftSigned(in[2][0], w, ws, q, out[1]);
-            Automorphism.applyNttAdd(out[0], acc ? null : out[1], out[2], idx, q, acc);
-            Automorphism.applyNttAdd(out[1], out[0], out[3], idx, q, !acc);
+            k.automorphismNtt(out[0], acc ? null : out[1], out[2], idx, q, acc);
+            k.automorphismNtt(out[1], out[0], out[3], idx, q, !acc);
             if (backend instanceof LimbNttBackend && i % 4 == 0) {
                 for (int c = 0; c < n; c++) out[0][c] = Long.remainderUnsigned(out[0][c], q);
                 backend.forward(new long[][] {out[0]}, new NttTables[] {tables[pi]}, 1);

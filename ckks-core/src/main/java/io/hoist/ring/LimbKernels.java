@@ -117,6 +117,15 @@ public interface LimbKernels {
         }
     }
 
+    /**
+     * out[t] = (accumulate ? out[t] : 0) + x[p(t)] + (y == null ? 0 : y[p(t)]) mod q: an NTT-domain
+     * automorphism fused with the additions around it ({@link Automorphism#applyNttAdd}, the scalar
+     * form). Inputs in [0, q); out must not alias x or y.
+     */
+    default void automorphismNtt(long[] x, long[] y, long[] out, NttPermutation p, long q, boolean accumulate) {
+        Automorphism.applyNttAdd(x, y, out, p, q, accumulate);
+    }
+
     /** The form of every kernel here ({@code scalar}, {@code vector}), or {@code mixed} when they differ. */
     default String form() {
         return getClass().getSimpleName();

@@ -9,7 +9,7 @@ import java.util.Objects;
  */
 public final class TunedLimbKernels implements LimbKernels {
     private final KernelChoice choice;
-    private final LimbKernels dot2, sumShoup, mulShoup, subMulShoup, liftSigned, mulMod;
+    private final LimbKernels dot2, sumShoup, mulShoup, subMulShoup, liftSigned, mulMod, automorphism;
 
     public TunedLimbKernels(KernelChoice choice) {
         this.choice = Objects.requireNonNull(choice, "choice");
@@ -21,6 +21,7 @@ public final class TunedLimbKernels implements LimbKernels {
         this.subMulShoup = pick(choice, Kernel.SUB_MUL_SHOUP, scalar, vector);
         this.liftSigned = pick(choice, Kernel.LIFT_SIGNED, scalar, vector);
         this.mulMod = pick(choice, Kernel.MUL_MOD, scalar, vector);
+        this.automorphism = pick(choice, Kernel.AUTOMORPHISM, scalar, vector);
     }
 
     private static LimbKernels pick(KernelChoice c, Kernel k, LimbKernels scalar, LimbKernels vector) {
@@ -74,6 +75,11 @@ public final class TunedLimbKernels implements LimbKernels {
     @Override
     public void mulMod(long[] a, long[] b, long[] out, long q, boolean accumulate) {
         mulMod.mulMod(a, b, out, q, accumulate);
+    }
+
+    @Override
+    public void automorphismNtt(long[] x, long[] y, long[] out, NttPermutation p, long q, boolean accumulate) {
+        automorphism.automorphismNtt(x, y, out, p, q, accumulate);
     }
 
     @Override

@@ -196,6 +196,35 @@ public final class VectorLimbKernels implements LimbKernels {
         if (vecEnd < len) scalar.sumShoup(y, yOff + vecEnd, terms, w, ws, d, out, off + vecEnd, len - vecEnd);
     }
 
+    /**
+     * Gathers through the permutation (vpgatherdq on AVX2), adds and reduces on lanes. Whether this
+     * beats the scalar loop depends on the CPU's gather throughput, so calibration decides.
+     */
+    @Override
+    public void automorphismNtt(long[] x, long[] y, long[] out, NttPermutation p, long q, boolean accumulate) {
+        final int[] idx = p.table;
+        final int n = idx.length;
+        if (out == x || out == y) throw new IllegalArgumentException("automorphism cannot run in place");
+        if (q >= MAX_Q || x.length != n || out.length != n || (y != null && y.length != n) || n % L != 0) {
+            Automorphism.applyNttAdd(x, y, out, p, q, accumulate);
+            return;
+        }
+        final LongVector vq = LongVector.broadcast(S, q);
+        final boolean withY = y != null;
+        for (int t = 0; t < n; t += L) {
+            LongVector v = LongVector.fromArray(S, x, 0, idx, t);
+            if (withY) {
+                v = v.add(LongVector.fromArray(S, y, 0, idx, t));
+                v = v.lanewise(VectorOperators.UMIN, v.sub(vq));
+            }
+            if (accumulate) {
+                v = v.add(LongVector.fromArray(S, out, t));
+                v = v.lanewise(VectorOperators.UMIN, v.sub(vq));
+            }
+            v.intoArray(out, t);
+        }
+    }
+
     @Override
     public void liftSigned(long[] c, long w, long ws, long q, long[] out) {
         if (q >= MAX_Q) {

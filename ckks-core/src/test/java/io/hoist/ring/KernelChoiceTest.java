@@ -160,6 +160,10 @@ class KernelChoiceTest {
         tuned.mulMod(x[0], z[0], a[0], q, false);
         scalar.mulMod(x[0], z[0], a[2], q, false);
         assertArrayEquals(a[2], a[0], "mulMod");
+        NttPermutation perm = Automorphism.nttPermutation(logN, 5);
+        tuned.automorphismNtt(x[0], y[0], a[0], perm, q, false);
+        scalar.automorphismNtt(x[0], y[0], a[2], perm, q, false);
+        assertArrayEquals(a[2], a[0], "automorphism");
         NttTables t = NttTables.of(logN, q);
         TunedNttBackend ntt = new TunedNttBackend(choice);
         long[] f = x[0].clone(), g = x[0].clone();

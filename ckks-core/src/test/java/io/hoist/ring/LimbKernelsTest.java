@@ -108,6 +108,31 @@ class LimbKernelsTest {
     }
 
     @Test
+    void automorphismVectorFormMatchesTheScalarTwin() {
+        for (int bits : new int[] {30, 50, 60, 62}) {
+            for (int logN : new int[] {3, 10, 12}) {
+                long q = Primes.nttPrimes(logN, bits, 1).get(0);
+                int n = 1 << logN;
+                for (long g : new long[] {5, 25, 2L * n - 1}) {
+                    NttPermutation p = Automorphism.nttPermutation(logN, g);
+                    long[] x = rand(n, q), y = rand(n, q), acc = rand(n, q);
+                    for (boolean withY : new boolean[] {false, true}) {
+                        for (boolean accumulate : new boolean[] {false, true}) {
+                            long[] s = acc.clone(), v = acc.clone();
+                            scalar.automorphismNtt(x, withY ? y : null, s, p, q, accumulate);
+                            vector.automorphismNtt(x, withY ? y : null, v, p, q, accumulate);
+                            assertArrayEquals(
+                                    s,
+                                    v,
+                                    bits + " bits, N=2^" + logN + ", g=" + g + ", y " + withY + ", acc " + accumulate);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void mulModIncludingAliasedOutputs() {
         for (int bits : new int[] {40, 61, 62}) {
             long q = Primes.nttPrimes(10, bits, 1).get(0);

@@ -49,7 +49,7 @@ public final class HoistCli implements Runnable {
         Console console = System.console();
         boolean quiet = Arrays.asList(args).contains("--json") || console == null || !console.isTerminal();
         if (!quiet && args.length > 0 && COMPUTING.contains(args[0]) && KernelChoice.calibrationPending()) {
-            System.err.println("hoist: measuring which kernel forms are fastest on this machine (once, about 5 s)…");
+            System.err.println("hoist: measuring which kernel forms are fastest on this machine (once, about 6 s)…");
         }
         System.exit(CliSupport.execute(commandLine(), args));
     }
