@@ -95,10 +95,6 @@ public final class KernelChoice {
         return Collections.unmodifiableMap(m);
     }
 
-    EnumMap<Kernel, Double> ratiosInternal() {
-        return new EnumMap<>(ratios);
-    }
-
     /** This choice with the items of an override list applied (see the class comment). */
     KernelChoice with(String spec) {
         EnumMap<Kernel, Form> m = new EnumMap<>(forms);

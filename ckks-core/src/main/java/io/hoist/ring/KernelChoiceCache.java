@@ -88,7 +88,7 @@ final class KernelChoiceCache {
             Properties p = new Properties();
             for (Kernel k : Kernel.values()) {
                 p.setProperty(k.id() + ".form", c.form(k).id());
-                Double r = c.ratiosInternal().get(k);
+                Double r = c.vectorOverScalar().get(k.id());
                 if (r != null) p.setProperty(k.id() + ".vectorOverScalar", Double.toString(r));
             }
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {

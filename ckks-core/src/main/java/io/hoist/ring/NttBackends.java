@@ -97,9 +97,7 @@ public final class NttBackends {
         String forced = System.getProperty("hoist.backend");
         if (forced != null && !forced.isBlank()) return get(forced);
         try {
-            if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) return scalar();
-            NttBackend v = get(VectorNttBackend.NAME);
-            if (VectorNttBackend.L < 4 || !selfCheck(v)) return scalar();
+            if (!KernelCalibration.vectorUsable() || !selfCheck(get(VectorNttBackend.NAME))) return scalar();
             return get(TunedNttBackend.NAME);
         } catch (RuntimeException | LinkageError e) {
             return scalar();

@@ -4,6 +4,7 @@ import io.hoist.cli.options.ParamsOptions;
 import io.hoist.cli.run.BlockRun;
 import io.hoist.cli.run.LtRun;
 import io.hoist.lt.schedule.Schedule;
+import io.hoist.ring.NttEngine;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -80,7 +81,7 @@ public final class BlockRender {
                 run.storage.name().toLowerCase(Locale.ROOT),
                 run.backend,
                 run.threads);
-        System.out.println("  kernels: " + run.kernelSummary);
+        System.out.println("  kernels: " + NttEngine.summarize(run.kernels));
         LtReport.printPrecision(run.precision);
         System.out.printf(
                 Locale.ROOT,
@@ -93,13 +94,7 @@ public final class BlockRender {
         Map<String, Object> cm = counts(run);
         for (var k : cm.keySet())
             System.out.printf(Locale.ROOT, "    %-22s %8d   %8d%n", k, (Long) cm.get(k), (Long) e.get(k));
-        System.out.printf(
-                Locale.ROOT,
-                "  time: keygen %.0f ms, encode %.0f ms, evaluate %.0f ms (first evaluation, with JIT warm-up: %.0f ms)%n",
-                run.keygenMillis,
-                run.encodeMillis,
-                run.evaluateMillis,
-                run.firstEvaluateMillis);
+        LtReport.printTime(run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis);
         System.out.println(
                 run.countsMatch()
                         ? "  counts match the closed forms (Decompose once per input ciphertext, not per block)"

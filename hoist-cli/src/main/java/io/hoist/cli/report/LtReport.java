@@ -7,6 +7,7 @@ import io.hoist.lt.LinearTransform;
 import io.hoist.lt.schedule.Grouping;
 import io.hoist.lt.schedule.Schedule;
 import io.hoist.lt.schedule.TrafficLedger;
+import io.hoist.ring.NttEngine;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -136,6 +137,17 @@ public final class LtReport {
         }
     }
 
+    /** The time line of the lt and block reports. */
+    public static void printTime(double keygen, double encode, double evaluate, double firstEvaluate) {
+        System.out.printf(
+                Locale.ROOT,
+                "  time: keygen %.0f ms, encode %.0f ms, evaluate %.0f ms (first evaluation, with JIT warm-up: %.0f ms)%n",
+                keygen,
+                encode,
+                evaluate,
+                firstEvaluate);
+    }
+
     public static void print(LtRun run, LinearTransform t) {
         System.out.println("lt: " + ParamsOptions.describe(run.params));
         System.out.printf(
@@ -151,7 +163,7 @@ public final class LtReport {
                 run.storage.name().toLowerCase(Locale.ROOT),
                 run.backend,
                 run.threads);
-        System.out.println("  kernels: " + run.kernelSummary);
+        System.out.println("  kernels: " + NttEngine.summarize(run.kernels));
         printPrecision(run.precision);
         System.out.printf(
                 Locale.ROOT,
@@ -166,13 +178,7 @@ public final class LtReport {
         for (String k : m.keySet())
             System.out.printf(Locale.ROOT, "    %-22s %8d   %8d%n", k, (Long) m.get(k), (Long) e.get(k));
         System.out.printf(Locale.ROOT, "  modular multiplications (§6.2 model): %.4e%n", run.expected.modMuls());
-        System.out.printf(
-                Locale.ROOT,
-                "  time: keygen %.0f ms, encode %.0f ms, evaluate %.0f ms (first evaluation, with JIT warm-up: %.0f ms)%n",
-                run.keygenMillis,
-                run.encodeMillis,
-                run.evaluateMillis,
-                run.firstEvaluateMillis);
+        printTime(run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis);
         System.out.println(
                 run.countsMatch()
                         ? "  counts match the closed forms"

@@ -57,7 +57,6 @@ public final class BlockRun {
     /** Kernel id → form on this engine, and where the choice came from (see NttEngine#kernelForms). */
     public Map<String, String> kernels;
 
-    public String kernelSummary;
     public int threads;
     /** Phased schedule only: the grouping run, the ledger measured and the one predicted (closed form or dry walk). */
     public Grouping grouping;
@@ -94,7 +93,6 @@ public final class BlockRun {
                 ctx.engine().kernels(), ctx.engine().backend()); // JIT warm-up overlapping keygen and encoding
         backend = ctx.engine().backend().name();
         kernels = ctx.engine().kernelForms();
-        kernelSummary = ctx.engine().kernelSummary();
         threads = ctx.engine().threads();
         int level = params.maxLevel();
         Keys made = keygen(ctx, plan, level, quiet);

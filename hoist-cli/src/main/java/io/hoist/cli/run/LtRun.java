@@ -62,7 +62,6 @@ public final class LtRun {
     /** Kernel id → form on this engine, and where the choice came from (see NttEngine#kernelForms). */
     public Map<String, String> kernels;
 
-    public String kernelSummary;
     public int threads;
     public Grouping grouping;
     public TrafficLedger measuredTraffic, expectedTraffic;
@@ -117,7 +116,6 @@ public final class LtRun {
                 ctx.engine().kernels(), ctx.engine().backend()); // JIT warm-up overlapping keygen and encoding
         backend = ctx.engine().backend().name();
         kernels = ctx.engine().kernelForms();
-        kernelSummary = ctx.engine().kernelSummary();
         threads = ctx.engine().threads();
         int level = params.maxLevel();
         long t0 = System.nanoTime();
