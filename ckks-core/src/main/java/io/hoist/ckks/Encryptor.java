@@ -1,5 +1,7 @@
 package io.hoist.ckks;
 
+import io.hoist.InsecureSecretKeyAccess;
+import io.hoist.random.Prng;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;

@@ -1,5 +1,6 @@
 package io.hoist.ckks;
 
+import io.hoist.random.Prng;
 import io.hoist.ring.RnsPoly;
 import java.util.Objects;
 

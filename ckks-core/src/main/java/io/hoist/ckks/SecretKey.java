@@ -1,5 +1,6 @@
 package io.hoist.ckks;
 
+import io.hoist.SecretKeyAccess;
 import io.hoist.ring.Domain;
 import java.util.Objects;
 

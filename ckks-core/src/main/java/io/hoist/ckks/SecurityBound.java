@@ -1,5 +1,6 @@
 package io.hoist.ckks;
 
+import io.hoist.math.HeStandard;
 import java.util.Locale;
 
 /**
@@ -20,8 +21,6 @@ import java.util.Locale;
  */
 public final class SecurityBound {
     private SecurityBound() {}
-
-    private static final int[] MAX_LOG_QP = {27, 54, 109, 218, 438, 881, 1747, 3523}; // logN 10 … 17
 
     /** The smallest error width the bound holds for: the HE standard's σ = 8/√(2π) ≈ 3.1915, rounded down. */
     public static final double MIN_SIGMA = 3.19;
@@ -58,9 +57,7 @@ public final class SecurityBound {
 
     /** Largest log2(QP) that is 128-bit secure at 2^logN for a uniform ternary secret, or 0 if no modulus is (N &lt; 2^10). */
     public static int maxLogQP(int logN) {
-        if (logN < 10) return 0;
-        if (logN > 17) return Integer.MAX_VALUE;
-        return MAX_LOG_QP[logN - 10];
+        return HeStandard.maxLogQ(logN);
     }
 
     /** "secure (log QP = … ≤ bound)" or "NOT SECURE (…)" for reports on {@code p}. */

@@ -1,14 +1,13 @@
 package io.hoist.keygen;
 
+import io.hoist.InsecureSecretKeyAccess;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.GaloisKey;
-import io.hoist.ckks.InsecureSecretKeyAccess;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
-import io.hoist.ckks.Prng;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.PublicKey;
 import io.hoist.ckks.RelinearizationKey;
@@ -18,6 +17,7 @@ import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.SwitchingKey;
 import io.hoist.ckks.WrongOperandException;
 import io.hoist.math.ModArith;
+import io.hoist.random.Prng;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Parallel;
 import io.hoist.ring.Ring;

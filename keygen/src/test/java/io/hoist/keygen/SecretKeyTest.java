@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hoist.InsecureSecretKeyAccess;
 import io.hoist.ckks.CkksContext;
-import io.hoist.ckks.InsecureSecretKeyAccess;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.SecretKey;
 import io.hoist.ring.Domain;

@@ -1,16 +1,16 @@
 package io.hoist.ckks.io;
 
+import io.hoist.InsecureSecretKeyAccess;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.GaloisKey;
-import io.hoist.ckks.InsecureSecretKeyAccess;
 import io.hoist.ckks.PolyQP;
-import io.hoist.ckks.Prng;
 import io.hoist.ckks.PublicKey;
 import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RelinearizationKey;
 import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.SwitchingKey;
+import io.hoist.random.Prng;
 import io.hoist.ring.Domain;
 import io.hoist.ring.RnsPoly;
 import java.nio.ByteBuffer;

@@ -2,7 +2,7 @@ package io.hoist.lt.plan;
 
 import com.google.errorprone.annotations.Immutable;
 import io.hoist.ckks.CkksParameters;
-import io.hoist.ckks.Prng;
+import io.hoist.random.Prng;
 
 /**
  * The limb geometry of one linear-transform evaluation (spec §7.2): ring degree N = 2^logN, the

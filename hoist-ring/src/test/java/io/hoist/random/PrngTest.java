@@ -1,4 +1,4 @@
-package io.hoist.ckks;
+package io.hoist.random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,18 +37,5 @@ class PrngTest {
         }
         assertThrows(IllegalArgumentException.class, () -> p.uniform(0));
         assertThrows(IllegalArgumentException.class, () -> Prng.of(new byte[16], 0));
-    }
-
-    @Test
-    void sparseTernaryHasExactlyTheRequestedWeight() {
-        for (int h : new int[] {1, 64, 1024}) {
-            long[] s = Sampler.ternary(Prng.fresh(), 1024, SecretDistribution.sparseTernary(h));
-            int weight = 0;
-            for (long c : s) {
-                assertTrue(c >= -1 && c <= 1);
-                if (c != 0) weight++;
-            }
-            assertEquals(h, weight);
-        }
     }
 }

@@ -1,4 +1,4 @@
-package io.hoist.ckks;
+package io.hoist;
 
 /**
  * Hands out the {@link SecretKeyAccess} token. The name says what calling it means: the caller

@@ -1,4 +1,4 @@
-package io.hoist.ckks;
+package io.hoist.random;
 
 import com.google.errorprone.annotations.MustBeClosed;
 import java.nio.ByteBuffer;
