@@ -4,6 +4,7 @@ import io.hoist.math.ModArith;
 import io.hoist.math.Primes;
 import io.hoist.ring.ConstantTimeNtt;
 import java.math.BigInteger;
+import java.util.Locale;
 
 /**
  * The precomputed public constants of one {@link BfvParameters}: constant-time NTT tables for the data
@@ -174,6 +175,18 @@ public final class BfvContext {
         ConstantTimeNtt s = specialNtt;
         if (s != null) b += s.tableBytes();
         return b;
+    }
+
+    /** Which NTT runs: the constant-time kernel (32- or 64-bit) and its form. */
+    public String nttDescription() {
+        StringBuilder sb = new StringBuilder("constant-time NTT, ");
+        for (int j = 0; j < kData; j++) sb.append(j == 0 ? "" : ", ").append(describe(ntt[j]));
+        if (nttT != null) sb.append("; t: ").append(describe(nttT));
+        return sb.toString();
+    }
+
+    private static String describe(ConstantTimeNtt x) {
+        return (x.small() ? "32-bit " : "64-bit ") + x.form().name().toLowerCase(Locale.ROOT);
     }
 
     /** The auxiliary prime of the scale-and-round. */

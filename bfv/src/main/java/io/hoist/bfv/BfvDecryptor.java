@@ -29,6 +29,13 @@ public final class BfvDecryptor {
     /** The plaintext of {@code ct}. */
     public BfvPlaintext decrypt(BfvCiphertext ct) {
         phase(ct);
+        BfvPlaintext p = scaleAndRound(ctx, x);
+        for (long[] l : x) Arrays.fill(l, 0);
+        return p;
+    }
+
+    /** round(t·x/Q) mod t of x = ct(s) given modulo each data prime (BEHZ with γ), constant time. */
+    static BfvPlaintext scaleAndRound(BfvContext ctx, long[][] x) {
         int n = ctx.n(), k = ctx.dataLevelSize();
         long t = ctx.t(), g = ctx.gamma;
         long[] out = new long[n];
@@ -47,7 +54,6 @@ public final class BfvDecryptor {
             long r = Ct.select(high, Ct.add(zt, vt, t), Ct.sub(zt, vt, t));
             out[i] = Ct.mulShoup(r, ctx.invGammaModT, ctx.invGammaModTShoup, t);
         }
-        for (long[] l : x) Arrays.fill(l, 0);
         return BfvPlaintext.wrap(ctx.params(), out);
     }
 

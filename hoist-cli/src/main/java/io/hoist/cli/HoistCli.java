@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
             OpsCommand.class,
             NttCommand.class,
             OffloadCommand.class,
+            BfvCommand.class,
             HelpCommand.class
         })
 public final class HoistCli implements Runnable {

@@ -1,0 +1,53 @@
+package io.hoist.cli;
+
+import io.hoist.bfv.BfvContext;
+import io.hoist.bfv.BfvParameters;
+import io.hoist.bfv.seal.SealFormat;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/** SEAL files for the bfv subcommands: each read checks its header's size against the context before reading the rest. */
+final class BfvFiles {
+    private BfvFiles() {}
+
+    static byte[] read(Path p, long maxBytes) {
+        if (!Files.isRegularFile(p)) throw new IllegalArgumentException("not a readable file: " + p);
+        try (InputStream in = Files.newInputStream(p)) {
+            byte[] b = SealFormat.readObject(in, maxBytes);
+            if (in.read() != -1) throw new IllegalArgumentException(p + ": bytes after the SEAL object");
+            return b;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + p + ": " + e.getMessage(), e);
+        }
+    }
+
+    static BfvContext context(Path params) {
+        BfvParameters p = SealFormat.readParameters(read(params, 16 + 17 + 24 * 65));
+        return BfvContext.of(p);
+    }
+
+    /** Largest key-level object (a public key) of this context. */
+    static long maxKeyBytes(BfvContext ctx) {
+        return 113 + 16L * ctx.n() * ctx.keyLevelSize();
+    }
+
+    static long maxCiphertextBytes(BfvContext ctx) {
+        return SealFormat.ciphertextBytes(ctx.n(), ctx.dataLevelSize(), false);
+    }
+
+    /** Writes through a temporary file and a rename, so a reader never sees half a file. */
+    static void write(Path p, byte[] bytes) {
+        try {
+            Path dir = p.toAbsolutePath().getParent();
+            Path tmp = Files.createTempFile(dir, ".hoist-", ".tmp");
+            Files.write(tmp, bytes);
+            Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + p + ": " + e.getMessage(), e);
+        }
+    }
+}
