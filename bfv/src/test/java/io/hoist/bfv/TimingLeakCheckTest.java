@@ -43,13 +43,20 @@ class TimingLeakCheckTest {
         }
     }
 
+    /** Samples per class: {@code -Dhoist.ct.samples} (10^4 in CI), and the set: {@code -Dhoist.ct.preset} (a toy N = 1024 set in CI). */
+    private static final long SAMPLES = Long.getLong("hoist.ct.samples", 10_000);
+
     @Test
     void aSecretDependentBranchIsDetected() {
-        BfvContext ctx = BfvContext.of(BfvParameters.insecure(1024, 40961, 1099510054913L, 1099507695617L));
+        String preset = System.getProperty("hoist.ct.preset");
+        BfvContext ctx = BfvContext.of(
+                preset != null
+                        ? BfvParameters.preset(preset)
+                        : BfvParameters.insecure(1024, 40961, 1099510054913L, 1099507695617L));
         BatchEncoder enc = new BatchEncoder(ctx);
         TimingLeakCheck.Result leaky = DecryptionTimingCheck.run(
                 ctx,
-                10_000,
+                SAMPLES,
                 1,
                 sk -> {
                     LeakyDecryptor d = new LeakyDecryptor(ctx, sk);
@@ -57,9 +64,9 @@ class TimingLeakCheckTest {
                 },
                 null);
         assertTrue(leaky.leak(), "the leaky decryption: " + leaky);
-        TimingLeakCheck.Result real = DecryptionTimingCheck.run(ctx, 10_000, 1, InsecureSecretKeyAccess.get(), null);
-        System.out.println("timing check on N = 1024, 10^4 samples per class: leaky " + leaky.verdict() + "; real "
-                + real.verdict());
-        assertTrue(real.samplesPerClass() == 10_000 && real.crops() > 1);
+        TimingLeakCheck.Result real = DecryptionTimingCheck.run(ctx, SAMPLES, 1, InsecureSecretKeyAccess.get(), null);
+        System.out.println("timing check on N = " + ctx.n() + ", " + SAMPLES + " samples per class: leaky " + leaky
+                + "; real " + real);
+        assertTrue(real.samplesPerClass() == SAMPLES && real.crops() > 1);
     }
 }

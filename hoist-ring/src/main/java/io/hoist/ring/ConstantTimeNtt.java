@@ -40,6 +40,7 @@ public final class ConstantTimeNtt {
     private final int n;
     private final long q;
     private final boolean small;
+    final boolean tiny; // q < 2^30: lazy values below 4q < 2^32 feed the 32-bit products unreduced
     private final Form form;
     final long[] w; // ψ^brev(k), 64-bit kernel
     final long[] ws; // its Shoup quotients ⌊w·2^64/q⌋
@@ -54,6 +55,7 @@ public final class ConstantTimeNtt {
         this.q = q;
         this.form = form;
         this.small = q < (1L << SMALL_BITS);
+        this.tiny = q < (1L << (SMALL_BITS - 1));
         long psi = Primes.primitiveRoot2N(logN, q);
         long muHi = ModArith.barrettHi(q), muLo = ModArith.barrettLo(q);
         long[] pw = new long[n];
@@ -242,7 +244,8 @@ public final class ConstantTimeNtt {
                 final int j1 = 2 * i * t, j2 = j1 + t;
                 for (int j = j1; j < j2; j++) {
                     long u = reduceOnce(a[j], twoQ);
-                    long v = mulShoup32(reduceOnce(a[j + t], twoQ), wi, wsi, q);
+                    long x = a[j + t];
+                    long v = mulShoup32(tiny ? x : reduceOnce(x, twoQ), wi, wsi, q);
                     a[j] = u + v;
                     a[j + t] = u - v + twoQ;
                 }
@@ -250,7 +253,8 @@ public final class ConstantTimeNtt {
         }
         for (int i = 0; i < m; i++) {
             long u = reduceOnce(a[2 * i], twoQ);
-            long v = mulShoup32(reduceOnce(a[2 * i + 1], twoQ), w32[m + i] & M32, ws32[m + i] & M32, q);
+            long x = a[2 * i + 1];
+            long v = mulShoup32(tiny ? x : reduceOnce(x, twoQ), w32[m + i] & M32, ws32[m + i] & M32, q);
             a[2 * i] = reduceOnce(reduceOnce(u + v, twoQ), q);
             a[2 * i + 1] = reduceOnce(reduceOnce(u - v + twoQ, twoQ), q);
         }
@@ -264,9 +268,10 @@ public final class ConstantTimeNtt {
             long wi = w32[half + i] & M32, wsi = ws32[half + i] & M32;
             long wj = w32[half + i2] & M32, wsj = ws32[half + i2] & M32;
             a[2 * i] = reduceOnce(y1 + y0, twoQ);
-            a[2 * i + 1] = mulShoup32(reduceOnce(y1 - y0 + twoQ, twoQ), wi, wsi, q);
+            long dy = y1 - y0 + twoQ, dx = x1 - x0 + twoQ;
+            a[2 * i + 1] = mulShoup32(tiny ? dy : reduceOnce(dy, twoQ), wi, wsi, q);
             a[2 * i2] = reduceOnce(x1 + x0, twoQ);
-            a[2 * i2 + 1] = mulShoup32(reduceOnce(x1 - x0 + twoQ, twoQ), wj, wsj, q);
+            a[2 * i2 + 1] = mulShoup32(tiny ? dx : reduceOnce(dx, twoQ), wj, wsj, q);
         }
         int m = half >>> 1, t = 2;
         int stop = tVec == 1 ? n : tVec;
@@ -277,7 +282,8 @@ public final class ConstantTimeNtt {
                 for (int j = j1; j < j2; j++) {
                     long u = a[j], v = a[j + t];
                     a[j] = reduceOnce(u + v, twoQ);
-                    a[j + t] = mulShoup32(reduceOnce(u - v + twoQ, twoQ), wi, wsi, q);
+                    long d = u - v + twoQ;
+                    a[j + t] = mulShoup32(tiny ? d : reduceOnce(d, twoQ), wi, wsi, q);
                 }
             }
         }

@@ -178,6 +178,7 @@ final class ConstantTimeNttVector {
         final long q = c.q();
         final LongVector vq = LongVector.broadcast(S, q), v2q = LongVector.broadcast(S, 2 * q);
         final int[] w = c.w32, ws = c.ws32;
+        final boolean tiny = c.tiny;
         int m = 1, t = n >>> 1;
         for (; t >= L; m <<= 1, t >>>= 1) {
             for (int i = 0; i < m; i++) {
@@ -187,7 +188,7 @@ final class ConstantTimeNttVector {
                 for (int j = j1; j < j2; j += L) {
                     LongVector u0 = LongVector.fromArray(S, a, j), v0 = LongVector.fromArray(S, a, j + t);
                     LongVector u = u0.lanewise(VectorOperators.UMIN, u0.sub(v2q));
-                    LongVector x = v0.lanewise(VectorOperators.UMIN, v0.sub(v2q));
+                    LongVector x = tiny ? v0 : v0.lanewise(VectorOperators.UMIN, v0.sub(v2q));
                     LongVector p = x.and(M32)
                             .mul(vw.and(M32))
                             .sub(x.and(M32)
@@ -213,6 +214,7 @@ final class ConstantTimeNttVector {
         final long q = c.q();
         final LongVector vq = LongVector.broadcast(S, q), v2q = LongVector.broadcast(S, 2 * q);
         final int[] w = c.w32, ws = c.ws32;
+        final boolean tiny = c.tiny;
         int t = L, m = n / (2 * L);
         for (; m > 1; m >>>= 1, t <<= 1) {
             for (int i = 0; i < m; i++) {
@@ -223,7 +225,7 @@ final class ConstantTimeNttVector {
                     LongVector u = LongVector.fromArray(S, a, j), v = LongVector.fromArray(S, a, j + t);
                     LongVector s0 = u.add(v), d0 = u.sub(v).add(v2q);
                     s0.lanewise(VectorOperators.UMIN, s0.sub(v2q)).intoArray(a, j);
-                    LongVector x = d0.lanewise(VectorOperators.UMIN, d0.sub(v2q));
+                    LongVector x = tiny ? d0 : d0.lanewise(VectorOperators.UMIN, d0.sub(v2q));
                     x.and(M32)
                             .mul(vw.and(M32))
                             .sub(x.and(M32)
