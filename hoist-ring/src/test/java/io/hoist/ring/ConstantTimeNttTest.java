@@ -59,6 +59,24 @@ class ConstantTimeNttTest {
 
     @ParameterizedTest
     @MethodSource("small")
+    void theDefaultBackendTakesThe32BitKernelForWordSizedPrimes(int bits) {
+        Assumptions.assumeTrue(KernelCalibration.vectorUsable(), "no Vector API here");
+        TunedNttBackend tuned = new TunedNttBackend(KernelChoice.all(Kernel.Form.VECTOR, KernelChoice.Source.OVERRIDE));
+        for (int logN : new int[] {10, 13}) {
+            long q = Primes.nttPrimes(logN, bits, 1).getFirst();
+            NttTables t = NttTables.of(logN, q);
+            long[] a = new SplittableRandom(logN).longs(1 << logN, 0, q).toArray(), b = a.clone();
+            tuned.forward(new long[][] {a}, new NttTables[] {t}, 1);
+            ScalarNttBackend.forwardKernel(b, t);
+            assertArrayEquals(b, a, "forward, " + bits + "-bit prime");
+            tuned.inverse(new long[][] {a}, new NttTables[] {t}, 1);
+            ScalarNttBackend.inverseKernel(b, t);
+            assertArrayEquals(b, a, "inverse, " + bits + "-bit prime");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("small")
     void theVectorFormAllocatesNothingWhenWarm(int bits) {
         Assumptions.assumeTrue(KernelCalibration.vectorUsable(), "no Vector API here");
         long q = Primes.nttPrimes(12, bits, 1).getFirst();
