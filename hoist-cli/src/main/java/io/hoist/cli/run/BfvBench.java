@@ -81,10 +81,11 @@ public final class BfvBench {
         int afterMul = dec.invariantNoiseBudget(result);
         BfvCiphertext full = back.expand();
 
+        String form = seeded ? "Seeded" : "Full";
         List<String> names = List.of(
                 "encode",
-                "encryptSymmetricSeededSave",
-                "encodeEncryptSeededSave",
+                "encryptSymmetric" + form + "Save",
+                "encodeEncrypt" + form + "Save",
                 "encryptPublicKey",
                 "decrypt",
                 "decode",
@@ -94,8 +95,11 @@ public final class BfvBench {
         long[] sink = {0};
         Runnable[] ops = {
             () -> sink[0] += enc.encode(v).coefficient(1),
-            () -> sink[0] += SealFormat.write(sym.encryptSeeded(m)).length,
-            () -> sink[0] += SealFormat.write(sym.encryptSeeded(enc.encode(v))).length,
+            () -> sink[0] += SealFormat.write(seeded ? sym.encryptSeeded(m) : sym.encrypt(m)).length,
+            () -> {
+                BfvPlaintext x = enc.encode(v);
+                sink[0] += SealFormat.write(seeded ? sym.encryptSeeded(x) : sym.encrypt(x)).length;
+            },
             () -> sink[0] += pub.encrypt(m).limb(0, 0)[1],
             () -> sink[0] += dec.decrypt(full).coefficient(1),
             () -> sink[0] += enc.decode(m)[1],
