@@ -158,13 +158,17 @@ public final class SealFormat {
         BfvContext ctx = ct.context();
         int n = ctx.n(), k = ctx.dataLevelSize();
         boolean seeded = ct.isSeeded();
-        long[] words = new long[(seeded ? 1 : 2) * n * k];
-        for (int p = 0; p < (seeded ? 1 : 2); p++)
-            for (int j = 0; j < k; j++) System.arraycopy(ct.limb(p, j), 0, words, (p * k + j) * n, n);
+        int polys = seeded ? 1 : 2;
         int size = ciphertextBytes(n, k, seeded);
         ByteBuffer b = le(size);
         ciphertextHead(b, size, parmsId(ctx.params(), false), false, n, k);
-        dynArray(b, words, words.length);
+        header(b, HEADER_BYTES + 8 + 8L * polys * n * k);
+        b.putLong((long) polys * n * k);
+        for (int p = 0; p < polys; p++)
+            for (int j = 0; j < k; j++) {
+                b.asLongBuffer().put(ct.limb(p, j));
+                b.position(b.position() + 8 * n);
+            }
         if (seeded) {
             header(b, PRNG_INFO_BYTES);
             b.put((byte) ct.seedType().code()).put(ct.seed());
@@ -314,7 +318,8 @@ public final class SealFormat {
     private static void dynArray(ByteBuffer b, long[] words, int count) {
         header(b, HEADER_BYTES + 8 + 8L * count);
         b.putLong(count);
-        for (int i = 0; i < count; i++) b.putLong(words[i]);
+        b.asLongBuffer().put(words, 0, count);
+        b.position(b.position() + 8 * count);
     }
 
     private static ByteBuffer le(int size) {
