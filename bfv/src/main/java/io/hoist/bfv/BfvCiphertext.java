@@ -87,6 +87,8 @@ public final class BfvCiphertext {
 
     /** A copy of limb j of polynomial p (0 or 1; c1 of a seeded ciphertext is expanded). */
     public long[] limb(int p, int j) {
+        if (j < 0 || j >= c0.length)
+            throw new BfvOperandException("limb " + j + " does not exist: the data level has " + c0.length + " primes");
         if (p == 0) return c0[j].clone();
         if (p != 1) throw new BfvOperandException("a fresh ciphertext has polynomials 0 and 1, not " + p);
         if (c1 != null) return c1[j].clone();

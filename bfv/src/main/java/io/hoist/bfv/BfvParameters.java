@@ -138,6 +138,9 @@ public final class BfvParameters {
     }
 
     public long prime(int j) {
+        if (j < 0 || j >= primes.length)
+            throw new InvalidBfvParametersException(
+                    "prime " + j + " does not exist: the key level has " + primes.length);
         return primes[j];
     }
 

@@ -41,6 +41,8 @@ public final class BfvPlaintext {
     }
 
     public long coefficient(int i) {
+        if (i < 0 || i >= coeffs.length)
+            throw new BfvOperandException("coefficient " + i + " does not exist: N = " + coeffs.length);
         return coeffs[i];
     }
 

@@ -43,6 +43,8 @@ public final class BfvPublicKey {
     /** A copy of limb j of polynomial p (0 or 1). */
     public long[] limb(int p, int j) {
         if (p != 0 && p != 1) throw new BfvOperandException("a public key has polynomials 0 and 1, not " + p);
+        if (j < 0 || j >= p0.length)
+            throw new BfvOperandException("limb " + j + " does not exist: the key level has " + p0.length + " primes");
         return (p == 0 ? p0 : p1)[j].clone();
     }
 

@@ -45,6 +45,8 @@ public final class BfvSecretKey {
     /** A copy of limb j (NTT form). */
     public long[] nttLimb(int j, SecretKeyAccess access) {
         if (access == null) throw new BfvOperandException("a SecretKeyAccess token is required");
+        if (j < 0 || j >= ntt.length)
+            throw new BfvOperandException("limb " + j + " does not exist: the key level has " + ntt.length + " primes");
         return ntt[j].clone();
     }
 

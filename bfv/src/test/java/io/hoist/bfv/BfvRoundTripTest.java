@@ -182,6 +182,12 @@ class BfvRoundTripTest {
                 BfvOperandException.class,
                 () -> BfvEncryptor.withPublicKey(other, new BfvKeyGenerator(other).publicKey(sk, ACCESS))
                         .encryptSeeded(new BatchEncoder(other).encodeScalar(1)));
+        BfvCiphertext ct = BfvEncryptor.symmetric(ctx, new BfvKeyGenerator(ctx).secretKey(), ACCESS)
+                .encryptSeeded(enc.encodeScalar(1));
+        assertThrows(BfvOperandException.class, () -> ct.limb(0, 2));
+        assertThrows(BfvOperandException.class, () -> ct.limb(2, 0));
+        assertThrows(BfvOperandException.class, () -> enc.encodeScalar(1).coefficient(4096));
+        assertThrows(InvalidBfvParametersException.class, () -> ctx.params().prime(3));
         assertTrue(BfvParameters.preset("seal16384").secure());
         assertEquals(438, BfvParameters.preset("seal16384").totalPrimeBits());
     }
