@@ -39,10 +39,10 @@ final class UniformSampler {
 
     private SeedStream extra() {
         if (extra == null) {
-            long words = (long) ctx.n() * k;
-            if ((words * 8) % SeedStream.BLOCK != 0)
-                throw new BfvOperandException("N·k = " + words + " words do not end on a 4096-byte block");
-            extra = new SeedStream(type, seed, words * 8 / SeedStream.BLOCK);
+            // the words right after the bulk: from its last block on, skipping the part the bulk used
+            long bytes = 8L * ctx.n() * k;
+            extra = new SeedStream(type, seed, bytes / SeedStream.BLOCK);
+            for (long w = (bytes % SeedStream.BLOCK) / 8; w > 0; w--) extra.nextLong();
         }
         return extra;
     }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Our own encryptions on small rings (N = 2^10 … 2^13, seeded generators): every mode decrypts to its slots, and through SEAL's format. */
 class BfvRoundTripTest {
@@ -156,6 +157,38 @@ class BfvRoundTripTest {
         SeedStream a = new SeedStream(PrngType.SHAKE256, seed, 0), b = new SeedStream(PrngType.SHAKE256, seed, 1);
         for (int i = 0; i < 512; i++) a.nextLong();
         assertEquals(a.nextLong(), b.nextLong());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {8, 10})
+    void aRejectedWordIsReplacedByTheNextWordAfterTheBulk(int logN) {
+        // q ≈ 1.5·2^59 leaves (2^64 − 1) mod q ≈ q/3, so about 1.5 % of the words are rejected; the bulk
+        // of 8·N bytes ends inside a 4096-byte block for N = 256 and on a block boundary for N = 1024
+        int n = 1 << logN;
+        long q = (3L << 58) + 1;
+        while (!Primes.isPrime(q)) q += 2L * n;
+        long t = Primes.nttPrimes(logN, 17, 1).getFirst();
+        BfvContext ctx = BfvContext.of(
+                BfvParameters.insecure(n, t, q, Primes.nttPrimes(logN, 40, 1).getFirst()));
+        byte[] seed = new byte[64];
+        seed[0] = 7;
+        UniformSampler s = new UniformSampler(ctx, 1, PrngType.SHAKE256, seed);
+        long[] got = new long[n];
+        s.next(got);
+        SeedStream bulk = new SeedStream(PrngType.SHAKE256, seed, 0),
+                after = new SeedStream(PrngType.SHAKE256, seed, 0);
+        for (int i = 0; i < n; i++) after.nextLong();
+        long max = -1L - Long.remainderUnsigned(-1L, q) - 1;
+        int rejected = 0;
+        for (int i = 0; i < n; i++) {
+            long x = bulk.nextLong();
+            while (Long.compareUnsigned(x, max) >= 0) {
+                x = after.nextLong();
+                rejected++;
+            }
+            assertEquals(Long.remainderUnsigned(x, q), got[i], "coefficient " + i);
+        }
+        assertTrue(rejected > 0, "no word was rejected at N = " + n + "; pick another seed");
     }
 
     @Test

@@ -110,6 +110,19 @@ class PackageCyclesTest {
                         low + " -> " + dep);
             }
         }
+        // the ring layer (module hoist-ring) knows no scheme; the BFV client (module bfv) knows no CKKS
+        for (String ring : List.of("io.hoist", "io.hoist.math", "io.hoist.ring", "io.hoist.random"))
+            for (String dep : g.getOrDefault(ring, Set.of()))
+                assertTrue(!dep.startsWith("io.hoist.ckks") && !dep.startsWith("io.hoist.bfv"), ring + " -> " + dep);
+        for (String bfv : g.keySet()) {
+            if (!bfv.startsWith("io.hoist.bfv")) continue;
+            for (String dep : g.get(bfv))
+                assertTrue(
+                        dep.startsWith("io.hoist.bfv")
+                                || List.of("io.hoist", "io.hoist.math", "io.hoist.ring", "io.hoist.random")
+                                        .contains(dep),
+                        "the BFV client uses the ring layer only: " + bfv + " -> " + dep);
+        }
         for (String lt : g.keySet()) {
             if (lt.startsWith("io.hoist.lt"))
                 assertTrue(
