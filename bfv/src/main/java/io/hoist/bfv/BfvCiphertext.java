@@ -28,6 +28,8 @@ public final class BfvCiphertext {
 
     /** A seeded ciphertext: c0 and the seed of c1 (copied, checked). */
     public static BfvCiphertext seeded(BfvContext ctx, long[][] c0, PrngType type, byte[] seed) {
+        if (type == null || seed == null)
+            throw new BfvOperandException("a seeded ciphertext needs its PRNG type and seed");
         if (seed.length != SeedStream.SEED_BYTES)
             throw new BfvOperandException("a seed is " + SeedStream.SEED_BYTES + " bytes, got " + seed.length);
         return new BfvCiphertext(ctx, checked(ctx, c0, "c0"), null, type, seed.clone());

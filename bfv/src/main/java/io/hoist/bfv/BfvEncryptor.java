@@ -50,6 +50,7 @@ public final class BfvEncryptor {
 
     /** A seeded ciphertext whose c1 expands from {@code type}. */
     public BfvCiphertext encryptSeeded(BfvPlaintext m, PrngType type) {
+        if (type == null) throw new BfvOperandException("name the PRNG of the seed (SHAKE256 or BLAKE2XB)");
         check(m);
         if (sk == null) throw new BfvOperandException("seeded encryption needs the secret key (symmetric encryptor)");
         return symmetric(m, true, type);
@@ -122,7 +123,11 @@ public final class BfvEncryptor {
             for (int i = 0; i < n; i++) out[i] = Ct.add(out[i], scaled(j, mc[i]), q);
         }
         Arrays.fill(u, (byte) 0);
+        Arrays.fill(e0, (byte) 0);
+        Arrays.fill(e1, (byte) 0);
         Arrays.fill(ut, 0);
+        Arrays.fill(last[0], 0);
+        Arrays.fill(last[1], 0);
         return BfvCiphertext.wrap(ctx, c0, c1);
     }
 

@@ -1,6 +1,7 @@
 package io.hoist.bfv;
 
 import io.hoist.ring.ConstantTimeNtt;
+import java.util.Arrays;
 
 /**
  * The server's side, for tests without SEAL: add, sub, negate and multiply by a plaintext, on full
@@ -59,7 +60,7 @@ public final class BfvEvaluator {
         for (int j = 0; j < k; j++) {
             long q = ctx.prime(j);
             ConstantTimeNtt ntt = ctx.ntt(j);
-            for (int i = 0; i < n; i++) lifted[i] = mc[i] >= threshold ? mc[i] + (q - t) : mc[i];
+            for (int i = 0; i < n; i++) lifted[i] = mc[i] + ((q - t) & Ct.geMask(mc[i], threshold));
             ntt.forward(lifted);
             for (int p = 0; p < 2; p++) {
                 long[] o = out[p][j];
@@ -69,6 +70,7 @@ public final class BfvEvaluator {
                 ntt.inverse(o);
             }
         }
+        Arrays.fill(lifted, 0);
         return BfvCiphertext.wrap(ctx, out[0], out[1]);
     }
 

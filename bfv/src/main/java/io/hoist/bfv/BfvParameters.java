@@ -95,6 +95,10 @@ public final class BfvParameters {
         }
         if (t < 2 || 64 - Long.numberOfLeadingZeros(t) > MAX_PRIME_BITS)
             throw new InvalidBfvParametersException("t = " + t + " is not in [2, 2^" + MAX_PRIME_BITS + ")");
+        for (int j = 0; j < primes.length; j++)
+            if (primes[j] % t == 0 || t % primes[j] == 0)
+                throw new InvalidBfvParametersException(
+                        "t = " + t + " shares a factor with q_" + j + " = " + primes[j]);
         for (int j = 0; j < primes.length - 1; j++)
             if (t >= primes[j])
                 throw new InvalidBfvParametersException(
@@ -139,8 +143,7 @@ public final class BfvParameters {
 
     public long prime(int j) {
         if (j < 0 || j >= primes.length)
-            throw new InvalidBfvParametersException(
-                    "prime " + j + " does not exist: the key level has " + primes.length);
+            throw new BfvOperandException("prime " + j + " does not exist: the key level has " + primes.length);
         return primes[j];
     }
 

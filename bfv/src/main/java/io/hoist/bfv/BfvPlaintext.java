@@ -55,6 +55,7 @@ public final class BfvPlaintext {
         return coeffs;
     }
 
+    /** Value equality, for tests and servers: not constant time (it stops at the first difference). */
     @Override
     public boolean equals(Object o) {
         return o instanceof BfvPlaintext p && p.params.equals(params) && Arrays.equals(p.coeffs, coeffs);

@@ -11,6 +11,7 @@ import java.util.Arrays;
 public final class BfvSecretKey {
     private final BfvContext ctx;
     private final long[][] ntt;
+    private volatile boolean destroyed;
 
     private BfvSecretKey(BfvContext ctx, long[][] ntt) {
         this.ctx = ctx;
@@ -47,7 +48,7 @@ public final class BfvSecretKey {
         if (access == null) throw new BfvOperandException("a SecretKeyAccess token is required");
         if (j < 0 || j >= ntt.length)
             throw new BfvOperandException("limb " + j + " does not exist: the key level has " + ntt.length + " primes");
-        return ntt[j].clone();
+        return ntt(j).clone();
     }
 
     public BfvContext context() {
@@ -55,12 +56,21 @@ public final class BfvSecretKey {
     }
 
     long[] ntt(int j) {
+        if (destroyed) throw new BfvOperandException("the secret key was destroyed");
         return ntt[j];
     }
 
-    /** Overwrites the residues with zeros; the key is unusable afterwards. */
+    /**
+     * Overwrites the residues with zeros; every later use, by any encryptor or decryptor made from
+     * this key, throws (a zero key would otherwise encrypt in the clear).
+     */
     public void destroy() {
+        destroyed = true;
         for (long[] l : ntt) Arrays.fill(l, 0);
+    }
+
+    public boolean isDestroyed() {
+        return destroyed;
     }
 
     @Override

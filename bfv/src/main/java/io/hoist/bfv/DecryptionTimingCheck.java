@@ -69,7 +69,7 @@ public final class DecryptionTimingCheck {
         long[] sink = {0};
         TimingLeakCheck.Operation op = (cls, idx) -> {
             long[] out = (cls == 0 ? zero : random)[idx % pool].apply(cts[(idx >>> 4) % pool]);
-            sink[0] += out[idx % out.length];
+            sink[0] += out.length == 0 ? 0 : out[idx % out.length];
         };
         TimingLeakCheck.Result r =
                 TimingLeakCheck.run(op, samplesPerClass, (int) Math.min(20_000, samplesPerClass), seed, progress);

@@ -21,6 +21,7 @@ final class SeedStream {
 
     /** The stream from block {@code firstBlock} on. */
     SeedStream(PrngType type, byte[] seed, long firstBlock) {
+        if (type == null) throw new BfvOperandException("no PRNG type");
         if (seed.length != SEED_BYTES)
             throw new BfvOperandException("a SEAL seed is " + SEED_BYTES + " bytes, got " + seed.length);
         this.type = type;
@@ -40,13 +41,14 @@ final class SeedStream {
         byte[] ctr = new byte[8];
         for (int k = 0; k < 8; k++) ctr[k] = (byte) (counter >>> (8 * k));
         counter++;
-        if (type == PrngType.SHAKE256) {
-            SHAKEDigest d = new SHAKEDigest(256);
-            d.update(seed, 0, SEED_BYTES);
-            d.update(ctr, 0, 8);
-            d.doFinal(block, 0, BLOCK);
-        } else {
-            blake2xb(seed, ctr, block);
+        switch (type) {
+            case SHAKE256 -> {
+                SHAKEDigest d = new SHAKEDigest(256);
+                d.update(seed, 0, SEED_BYTES);
+                d.update(ctr, 0, 8);
+                d.doFinal(block, 0, BLOCK);
+            }
+            case BLAKE2XB -> blake2xb(seed, ctr, block);
         }
         pos = 0;
     }

@@ -77,7 +77,8 @@ public final class TimingLeakCheck {
         Arrays.sort(sorted);
         long[] thresholds = new long[CROPS];
         for (int k = 0; k < CROPS; k++) {
-            double p = 1 - Math.pow(0.5, 10.0 * (k + 1) / CROPS); // dudect's ladder, from the median up to 99.9 %
+            double p =
+                    1 - Math.pow(0.5, 10.0 * (k + 1) / CROPS); // dudect's ladder, from the 16th percentile up to 99.9 %
             thresholds[k] = sorted[(int) Math.min(batch - 1, Math.floor(p * batch))];
         }
         Welch raw = new Welch();

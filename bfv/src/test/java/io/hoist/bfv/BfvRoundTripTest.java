@@ -220,7 +220,15 @@ class BfvRoundTripTest {
         assertThrows(BfvOperandException.class, () -> ct.limb(0, 2));
         assertThrows(BfvOperandException.class, () -> ct.limb(2, 0));
         assertThrows(BfvOperandException.class, () -> enc.encodeScalar(1).coefficient(4096));
-        assertThrows(InvalidBfvParametersException.class, () -> ctx.params().prime(3));
+        assertThrows(BfvOperandException.class, () -> ctx.params().prime(3));
+        BfvSecretKey gone = new BfvKeyGenerator(ctx).secretKey();
+        BfvEncryptor before = BfvEncryptor.symmetric(ctx, gone, ACCESS);
+        gone.destroy();
+        assertThrows(BfvOperandException.class, () -> before.encrypt(enc.encodeScalar(1)));
+        assertThrows(BfvOperandException.class, () -> new BfvKeyGenerator(ctx).publicKey(gone, ACCESS));
+        assertThrows(BfvOperandException.class, () -> before.encryptSeeded(enc.encodeScalar(1), null));
+        assertThrows(
+                InvalidBfvParametersException.class, () -> BfvParameters.insecure(1024, 40961, 1099510054913L, 40961));
         assertTrue(BfvParameters.preset("seal16384").secure());
         assertEquals(438, BfvParameters.preset("seal16384").totalPrimeBits());
     }

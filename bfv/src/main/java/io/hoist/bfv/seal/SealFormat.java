@@ -1,5 +1,6 @@
 package io.hoist.bfv.seal;
 
+import io.hoist.HoistException;
 import io.hoist.SecretKeyAccess;
 import io.hoist.bfv.BfvCiphertext;
 import io.hoist.bfv.BfvContext;
@@ -83,7 +84,11 @@ public final class SealFormat {
         long t = r.modulus("plain_modulus");
         r.end();
         if (n < 16 || n > 1 << 17) throw new SealFormatException("poly_modulus_degree " + n + " is out of range");
-        return BfvParameters.insecure((int) n, t, q);
+        try {
+            return BfvParameters.insecure((int) n, t, q);
+        } catch (HoistException e) {
+            throw new SealFormatException("EncryptionParameters this client does not take: " + e.getMessage());
+        }
     }
 
     // ---- Plaintext and SecretKey (a Plaintext at the key level in NTT form)
@@ -117,7 +122,11 @@ public final class SealFormat {
         BfvContext ctx = sk.context();
         int n = ctx.n(), k = ctx.keyLevelSize();
         long[] words = new long[n * k];
-        for (int j = 0; j < k; j++) System.arraycopy(sk.nttLimb(j, access), 0, words, j * n, n);
+        for (int j = 0; j < k; j++) {
+            long[] limb = sk.nttLimb(j, access);
+            System.arraycopy(limb, 0, words, j * n, n);
+            Arrays.fill(limb, 0);
+        }
         byte[] out = plaintext(parmsId(ctx.params(), true), words.length, words);
         Arrays.fill(words, 0);
         return out;
@@ -137,9 +146,13 @@ public final class SealFormat {
         long[][] limbs = new long[k][];
         for (int j = 0; j < k; j++) limbs[j] = Arrays.copyOfRange(w, j * n, (j + 1) * n);
         Arrays.fill(w, 0);
-        BfvSecretKey sk = BfvSecretKey.fromNtt(ctx, limbs, access);
-        for (long[] l : limbs) Arrays.fill(l, 0);
-        return sk;
+        try {
+            return BfvSecretKey.fromNtt(ctx, limbs, access);
+        } catch (HoistException e) {
+            throw new SealFormatException("SecretKey: " + e.getMessage());
+        } finally {
+            for (long[] l : limbs) Arrays.fill(l, 0);
+        }
     }
 
     private static byte[] plaintext(byte[] parmsId, int count, long[] words) {
@@ -242,6 +255,9 @@ public final class SealFormat {
         r.shape(n, k);
         r.scale();
         if (v4) r.correctionFactor();
+        if (r.peekDynCount() == (long) n * k)
+            throw new SealFormatException("PublicKey: a seeded public key (KeyGenerator::create_public_key() saved"
+                    + " directly); save it from a PublicKey object, or load and re-save it in SEAL");
         long[] w = r.dynArray(2L * n * k, "public key data");
         r.end();
         long[][] p0 = limbs(w, 0, k, n), p1 = limbs(w, 1, k, n);
@@ -252,18 +268,26 @@ public final class SealFormat {
         }
     }
 
-    /** Reads one whole object from a stream: the header's size is checked against {@code maxBytes} before anything is allocated. */
+    /**
+     * Reads one whole object from a stream. The header is checked first (magic, version, compression)
+     * and its size against {@code maxBytes}; the body is then read as it arrives, so a header that
+     * lies about its size costs no more memory than the bytes that are really there.
+     */
     public static byte[] readObject(InputStream in, long maxBytes) throws IOException {
+        long max = Math.min(maxBytes, Integer.MAX_VALUE - 64);
         byte[] h = in.readNBytes(HEADER_BYTES);
         if (h.length < HEADER_BYTES) throw new SealFormatException("truncated SEAL header: " + h.length + " bytes");
+        new Reader(h, "SEAL object").rawHeader("SEAL object");
         long size = ByteBuffer.wrap(h).order(ByteOrder.LITTLE_ENDIAN).getLong(8);
-        if (size < HEADER_BYTES || size > maxBytes)
+        if (size < HEADER_BYTES || size > max)
             throw new SealFormatException(
-                    "object size " + Long.toUnsignedString(size) + " is not in [16, " + maxBytes + "]");
+                    "object size " + Long.toUnsignedString(size) + " is not in [16, " + max + "]");
+        byte[] body = in.readNBytes((int) size - HEADER_BYTES);
+        if (body.length != size - HEADER_BYTES)
+            throw new SealFormatException(
+                    "truncated object: " + (HEADER_BYTES + body.length) + " of " + size + " bytes");
         byte[] all = Arrays.copyOf(h, (int) size);
-        int got = in.readNBytes(all, HEADER_BYTES, (int) size - HEADER_BYTES);
-        if (got != size - HEADER_BYTES)
-            throw new SealFormatException("truncated object: " + (HEADER_BYTES + got) + " of " + size + " bytes");
+        System.arraycopy(body, 0, all, HEADER_BYTES, body.length);
         return all;
     }
 
