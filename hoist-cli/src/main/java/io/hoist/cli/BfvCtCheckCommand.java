@@ -7,7 +7,7 @@ import io.hoist.bfv.DecryptionTimingCheck;
 import io.hoist.bfv.TimingLeakCheck;
 import io.hoist.cli.report.BfvRender;
 import io.hoist.cli.run.Bars;
-import io.hoist.cli.run.BfvBench;
+import io.hoist.ring.KernelChoice;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -44,7 +44,7 @@ public final class BfvCtCheckCommand implements Callable<Integer> {
         try (Bars bars = Bars.of("timing check", json)) {
             r = DecryptionTimingCheck.run(ctx, samples, seed, InsecureSecretKeyAccess.get(), bars::step);
         }
-        String cpu = BfvBench.cpu();
+        String cpu = KernelChoice.cpu();
         System.out.print(json ? BfvRender.json(r, p, preset, cpu) + "\n" : BfvRender.text(r, p, cpu));
         return r.leak() ? 1 : 0;
     }

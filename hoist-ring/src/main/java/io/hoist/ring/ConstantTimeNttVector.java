@@ -7,8 +7,8 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The vector forms of {@link ConstantTimeNtt}: the stages whose butterflies are at least a vector
  * apart run lane-wise (broadcast twiddles, UMIN for every conditional subtraction), the others in the
- * scalar twin's code, so the two forms are bit-identical. The 64-bit kernel builds its products from
- * 32-bit halves where lanes have no 64-bit multiply (AVX2); the 32-bit kernel needs one
+ * scalar twin's code, so the two forms are bit-identical. The 64-bit kernel's wide stages are
+ * {@link VectorNttBackend}'s own (the same butterflies; only the tables differ); the 32-bit kernel needs one
  * {@code vpmuludq} per product: every operand is masked to its low half, the form C2 matches. The
  * Shoup products are written out in each loop, not called: C2 does not inline a helper whose compiled
  * body is big, and a vector passed to a call that is not inlined is boxed (the allocation test guards it).
@@ -19,7 +19,6 @@ final class ConstantTimeNttVector {
     private static final VectorSpecies<Long> S = LongVector.SPECIES_PREFERRED;
     private static final int L = S.length();
     private static final long M32 = 0xFFFF_FFFFL;
-    private static final boolean WIDE = VectorLimbKernels.WIDE;
 
     static void forward64(ConstantTimeNtt c, long[] a) {
         final int n = c.n();
@@ -27,49 +26,10 @@ final class ConstantTimeNttVector {
             c.forward64(a, n);
             return;
         }
-        final long q = c.q();
-        final LongVector vq = LongVector.broadcast(S, q), v2q = LongVector.broadcast(S, 2 * q);
-        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
-        final long[] w = c.w, ws = c.ws;
-        int m = 1, t = n >>> 1;
-        for (; t >= L; m <<= 1, t >>>= 1) {
-            for (int i = 0; i < m; i++) {
-                final LongVector vw = LongVector.broadcast(S, w[m + i]);
-                final LongVector wsb = LongVector.broadcast(S, ws[m + i]);
-                final LongVector wl = wsb.and(M32), wh = wsb.lanewise(VectorOperators.LSHR, 32);
-                final int j1 = 2 * i * t, j2 = j1 + t;
-                for (int j = j1; j < j2; j += L) {
-                    LongVector u0 = LongVector.fromArray(S, a, j), x = LongVector.fromArray(S, a, j + t);
-                    LongVector u = u0.lanewise(VectorOperators.UMIN, u0.sub(v2q));
-                    LongVector xl = x.and(M32), xh = x.lanewise(VectorOperators.LSHR, 32);
-                    LongVector xll = xl.mul(wl), xlh = xl.mul(wh), xhl = xh.mul(wl), xhh = xh.mul(wh);
-                    LongVector xmid = xll.lanewise(VectorOperators.LSHR, 32)
-                            .add(xlh.and(M32))
-                            .add(xhl.and(M32));
-                    LongVector xhi = xhh.add(xlh.lanewise(VectorOperators.LSHR, 32))
-                            .add(xhl.lanewise(VectorOperators.LSHR, 32))
-                            .add(xmid.lanewise(VectorOperators.LSHR, 32));
-                    LongVector p = WIDE
-                            ? x.mul(vw).sub(xhi.mul(vq))
-                            : xl.mul(vw.and(M32))
-                                    .add(xl.mul(vw.lanewise(VectorOperators.LSHR, 32))
-                                            .add(xh.mul(vw.and(M32)))
-                                            .lanewise(VectorOperators.LSHL, 32))
-                                    .sub(xhi.and(M32)
-                                            .mul(ql)
-                                            .add(xhi.and(M32)
-                                                    .mul(qh)
-                                                    .add(xhi.lanewise(VectorOperators.LSHR, 32)
-                                                            .mul(ql))
-                                                    .lanewise(VectorOperators.LSHL, 32)));
-                    u.add(p).intoArray(a, j);
-                    u.sub(p).add(v2q).intoArray(a, j + t);
-                }
-            }
-        }
-        c.forward64(a, t);
+        c.forward64(a, VectorNttBackend.forwardWideStages(a, n, c.q(), c.w, c.ws));
     }
 
+    /** The transposed inverse: the scalar head (reversed first stage, t &lt; L), then GS stages on the forward twiddles. */
     static void inverse64(ConstantTimeNtt c, long[] a) {
         final int n = c.n();
         if (n < 4 * L) {
@@ -77,96 +37,7 @@ final class ConstantTimeNttVector {
             return;
         }
         c.inverse64(a, L);
-        final long q = c.q();
-        final LongVector vq = LongVector.broadcast(S, q), v2q = LongVector.broadcast(S, 2 * q);
-        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
-        final long[] w = c.w, ws = c.ws;
-        int t = L, m = n / (2 * L);
-        for (; m > 1; m >>>= 1, t <<= 1) {
-            for (int i = 0; i < m; i++) {
-                final LongVector vw = LongVector.broadcast(S, w[m + i]);
-                final LongVector wsb = LongVector.broadcast(S, ws[m + i]);
-                final LongVector wl = wsb.and(M32), wh = wsb.lanewise(VectorOperators.LSHR, 32);
-                final int j1 = 2 * i * t, j2 = j1 + t;
-                for (int j = j1; j < j2; j += L) {
-                    LongVector u = LongVector.fromArray(S, a, j), v = LongVector.fromArray(S, a, j + t);
-                    LongVector s0 = u.add(v), x = u.sub(v).add(v2q);
-                    s0.lanewise(VectorOperators.UMIN, s0.sub(v2q)).intoArray(a, j);
-                    LongVector xl = x.and(M32), xh = x.lanewise(VectorOperators.LSHR, 32);
-                    LongVector xll = xl.mul(wl), xlh = xl.mul(wh), xhl = xh.mul(wl), xhh = xh.mul(wh);
-                    LongVector xmid = xll.lanewise(VectorOperators.LSHR, 32)
-                            .add(xlh.and(M32))
-                            .add(xhl.and(M32));
-                    LongVector xhi = xhh.add(xlh.lanewise(VectorOperators.LSHR, 32))
-                            .add(xhl.lanewise(VectorOperators.LSHR, 32))
-                            .add(xmid.lanewise(VectorOperators.LSHR, 32));
-                    LongVector p = WIDE
-                            ? x.mul(vw).sub(xhi.mul(vq))
-                            : xl.mul(vw.and(M32))
-                                    .add(xl.mul(vw.lanewise(VectorOperators.LSHR, 32))
-                                            .add(xh.mul(vw.and(M32)))
-                                            .lanewise(VectorOperators.LSHL, 32))
-                                    .sub(xhi.and(M32)
-                                            .mul(ql)
-                                            .add(xhi.and(M32)
-                                                    .mul(qh)
-                                                    .add(xhi.lanewise(VectorOperators.LSHR, 32)
-                                                            .mul(ql))
-                                                    .lanewise(VectorOperators.LSHL, 32)));
-                    p.intoArray(a, j + t);
-                }
-            }
-        }
-        final LongVector vn = LongVector.broadcast(S, c.nInv), vns = LongVector.broadcast(S, c.nInvShoup);
-        final LongVector vl = LongVector.broadcast(S, c.lastW), vls = LongVector.broadcast(S, c.lastWShoup);
-        final LongVector nl = vns.and(M32), nh = vns.lanewise(VectorOperators.LSHR, 32);
-        final LongVector ll = vls.and(M32), lh = vls.lanewise(VectorOperators.LSHR, 32);
-        for (int j = 0; j < t; j += L) {
-            LongVector u = LongVector.fromArray(S, a, j), v = LongVector.fromArray(S, a, j + t);
-            LongVector x = u.add(v), y = u.sub(v).add(v2q);
-            LongVector xl = x.and(M32), xh = x.lanewise(VectorOperators.LSHR, 32);
-            LongVector xll = xl.mul(nl), xlh = xl.mul(nh), xhl = xh.mul(nl), xhh = xh.mul(nh);
-            LongVector xmid =
-                    xll.lanewise(VectorOperators.LSHR, 32).add(xlh.and(M32)).add(xhl.and(M32));
-            LongVector xhi = xhh.add(xlh.lanewise(VectorOperators.LSHR, 32))
-                    .add(xhl.lanewise(VectorOperators.LSHR, 32))
-                    .add(xmid.lanewise(VectorOperators.LSHR, 32));
-            LongVector r0 = WIDE
-                    ? x.mul(vn).sub(xhi.mul(vq))
-                    : xl.mul(vn.and(M32))
-                            .add(xl.mul(vn.lanewise(VectorOperators.LSHR, 32))
-                                    .add(xh.mul(vn.and(M32)))
-                                    .lanewise(VectorOperators.LSHL, 32))
-                            .sub(xhi.and(M32)
-                                    .mul(ql)
-                                    .add(xhi.and(M32)
-                                            .mul(qh)
-                                            .add(xhi.lanewise(VectorOperators.LSHR, 32)
-                                                    .mul(ql))
-                                            .lanewise(VectorOperators.LSHL, 32)));
-            LongVector yl = y.and(M32), yh = y.lanewise(VectorOperators.LSHR, 32);
-            LongVector yll = yl.mul(ll), ylh = yl.mul(lh), yhl = yh.mul(ll), yhh = yh.mul(lh);
-            LongVector ymid =
-                    yll.lanewise(VectorOperators.LSHR, 32).add(ylh.and(M32)).add(yhl.and(M32));
-            LongVector yhi = yhh.add(ylh.lanewise(VectorOperators.LSHR, 32))
-                    .add(yhl.lanewise(VectorOperators.LSHR, 32))
-                    .add(ymid.lanewise(VectorOperators.LSHR, 32));
-            LongVector r1 = WIDE
-                    ? y.mul(vl).sub(yhi.mul(vq))
-                    : yl.mul(vl.and(M32))
-                            .add(yl.mul(vl.lanewise(VectorOperators.LSHR, 32))
-                                    .add(yh.mul(vl.and(M32)))
-                                    .lanewise(VectorOperators.LSHL, 32))
-                            .sub(yhi.and(M32)
-                                    .mul(ql)
-                                    .add(yhi.and(M32)
-                                            .mul(qh)
-                                            .add(yhi.lanewise(VectorOperators.LSHR, 32)
-                                                    .mul(ql))
-                                            .lanewise(VectorOperators.LSHL, 32)));
-            r0.lanewise(VectorOperators.UMIN, r0.sub(vq)).intoArray(a, j);
-            r1.lanewise(VectorOperators.UMIN, r1.sub(vq)).intoArray(a, j + t);
-        }
+        VectorNttBackend.inverseWideStages(a, n, c.q(), c.w, c.ws, c.nInv, c.nInvShoup, c.lastW, c.lastWShoup);
     }
 
     static void forward32(ConstantTimeNtt c, long[] a) {

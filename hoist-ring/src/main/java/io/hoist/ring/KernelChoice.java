@@ -165,6 +165,11 @@ public final class KernelChoice {
                 && (spec.equalsIgnoreCase("recalibrate") || KernelChoiceCache.read() == null);
     }
 
+    /** This CPU's model and vector flags (avx2, avx512f, avx512ifma), to print next to every timing. */
+    public static String cpu() {
+        return KernelChoiceCache.vectorSummary();
+    }
+
     /** The machine's choice: see the class comment. Computed once per JVM. */
     public static KernelChoice machine() {
         return MachineHolder.CHOICE;

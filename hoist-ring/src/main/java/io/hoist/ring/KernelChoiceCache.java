@@ -156,8 +156,26 @@ final class KernelChoiceCache {
     }
 
     private static String cpuInfo() {
+        String[] mf = modelAndFlags();
+        return mf == null ? System.getProperty("os.name") : mf[0] + " [" + mf[1] + "]";
+    }
+
+    /** The CPU model and its vector flags among avx2, avx512f, avx512ifma, for reports next to timings. */
+    static String vectorSummary() {
+        String[] mf = modelAndFlags();
+        if (mf == null) return System.getProperty("os.arch");
+        String flags = " " + mf[1] + " ";
+        StringBuilder have = new StringBuilder();
+        for (String f : new String[] {"avx2", "avx512f", "avx512ifma"})
+            if (flags.contains(" " + f + " "))
+                have.append(have.isEmpty() ? "" : " ").append(f);
+        return mf[0] + " [" + have + "]";
+    }
+
+    /** {model name, flags} from /proc/cpuinfo, or null where there is none. */
+    private static String[] modelAndFlags() {
         Path p = Path.of("/proc/cpuinfo");
-        if (!Files.isReadable(p)) return System.getProperty("os.name");
+        if (!Files.isReadable(p)) return null;
         try (Stream<String> lines = Files.lines(p, StandardCharsets.UTF_8)) {
             String[] want = {"", ""};
             lines.forEach(l -> {
@@ -166,9 +184,9 @@ final class KernelChoiceCache {
                 if (want[1].isEmpty() && (l.startsWith("flags") || l.startsWith("Features")))
                     want[1] = l.substring(l.indexOf(':') + 1).trim();
             });
-            return want[0] + " [" + want[1] + "]";
+            return want;
         } catch (IOException | RuntimeException e) {
-            return System.getProperty("os.name");
+            return null;
         }
     }
 }

@@ -125,45 +125,7 @@ public final class VectorNttBackend extends LimbNttBackend {
         final LongVector vq = LongVector.broadcast(S, q);
         final LongVector v2q = LongVector.broadcast(S, 2 * q);
         final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
-        final long[] w = tb.psiRev, ws = tb.psiRevShoup;
-        int m = 1, t = n >>> 1;
-        for (; t >= L; m <<= 1, t >>>= 1) {
-            for (int i = 0; i < m; i++) {
-                final LongVector vw = LongVector.broadcast(S, w[m + i]);
-                final LongVector wl = LongVector.broadcast(S, ws[m + i]).and(M32);
-                final LongVector wh = LongVector.broadcast(S, ws[m + i]).lanewise(VectorOperators.LSHR, 32);
-                final int j1 = 2 * i * t, j2 = j1 + t;
-                for (int j = j1; j < j2; j += L) {
-                    LongVector u = LongVector.fromArray(S, a, j);
-                    LongVector v = LongVector.fromArray(S, a, j + t);
-                    u = u.lanewise(VectorOperators.UMIN, u.sub(v2q));
-                    // v·w mod q, Shoup: hi = floor(v·w'/2^64) from 32-bit halves
-                    LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
-                    LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32)
-                            .add(lh.and(M32))
-                            .add(hl.and(M32));
-                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                            .add(hl.lanewise(VectorOperators.LSHR, 32))
-                            .add(mid.lanewise(VectorOperators.LSHR, 32));
-                    LongVector p = (WIDE
-                            ? v.mul(vw).sub(hi.mul(vq))
-                            : vl.mul(vw.and(M32))
-                                    .add(vl.mul(vw.lanewise(VectorOperators.LSHR, 32))
-                                            .add(vh.mul(vw.and(M32)))
-                                            .lanewise(VectorOperators.LSHL, 32))
-                                    .sub(hi.and(M32)
-                                            .mul(ql)
-                                            .add(hi.and(M32)
-                                                    .mul(qh)
-                                                    .add(hi.lanewise(VectorOperators.LSHR, 32)
-                                                            .mul(ql))
-                                                    .lanewise(VectorOperators.LSHL, 32))));
-                    u.add(p).intoArray(a, j);
-                    u.sub(p).add(v2q).intoArray(a, j + t);
-                }
-            }
-        }
+        int t = forwardWideStages(a, n, q, tb.psiRev, tb.psiRevShoup);
         for (; t >= 1; t >>>= 1) {
             final int lt = Integer.numberOfTrailingZeros(t);
             final LongVector iu = LongVector.fromArray(S, IDX_U[lt], 0), iv = LongVector.fromArray(S, IDX_V[lt], 0);
@@ -215,7 +177,6 @@ public final class VectorNttBackend extends LimbNttBackend {
         final LongVector vq = LongVector.broadcast(S, q);
         final LongVector v2q = LongVector.broadcast(S, 2 * q);
         final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
-        final long[] w = tb.psiInvRev, ws = tb.psiInvRevShoup;
         int t = 1;
         for (; t < L; t <<= 1) {
             final int lt = Integer.numberOfTrailingZeros(t);
@@ -254,6 +215,70 @@ public final class VectorNttBackend extends LimbNttBackend {
                 io1.selectFrom(s, p).intoArray(a, base + L);
             }
         }
+        inverseWideStages(a, n, q, tb.psiInvRev, tb.psiInvRevShoup, tb.nInv, tb.nInvShoup, tb.lastInv, tb.lastInvShoup);
+    }
+
+    /**
+     * The forward stages whose butterflies are at least a vector apart (t = N/2 … L), Cooley–Tukey on
+     * [0, 4q) with twiddles w[m + i] and Shoup quotients ws: shared by this backend and
+     * {@link ConstantTimeNtt}'s vector form (lane-wise, so constant time). Returns the next t, L/2.
+     */
+    static int forwardWideStages(long[] a, int n, long q, long[] w, long[] ws) {
+        final LongVector vq = LongVector.broadcast(S, q);
+        final LongVector v2q = LongVector.broadcast(S, 2 * q);
+        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
+        int m = 1, t = n >>> 1;
+        for (; t >= L; m <<= 1, t >>>= 1) {
+            for (int i = 0; i < m; i++) {
+                final LongVector vw = LongVector.broadcast(S, w[m + i]);
+                final LongVector wl = LongVector.broadcast(S, ws[m + i]).and(M32);
+                final LongVector wh = LongVector.broadcast(S, ws[m + i]).lanewise(VectorOperators.LSHR, 32);
+                final int j1 = 2 * i * t, j2 = j1 + t;
+                for (int j = j1; j < j2; j += L) {
+                    LongVector u = LongVector.fromArray(S, a, j);
+                    LongVector v = LongVector.fromArray(S, a, j + t);
+                    u = u.lanewise(VectorOperators.UMIN, u.sub(v2q));
+                    // v·w mod q, Shoup: hi = floor(v·w'/2^64) from 32-bit halves
+                    LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
+                    LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
+                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32)
+                            .add(lh.and(M32))
+                            .add(hl.and(M32));
+                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                            .add(hl.lanewise(VectorOperators.LSHR, 32))
+                            .add(mid.lanewise(VectorOperators.LSHR, 32));
+                    LongVector p = (WIDE
+                            ? v.mul(vw).sub(hi.mul(vq))
+                            : vl.mul(vw.and(M32))
+                                    .add(vl.mul(vw.lanewise(VectorOperators.LSHR, 32))
+                                            .add(vh.mul(vw.and(M32)))
+                                            .lanewise(VectorOperators.LSHL, 32))
+                                    .sub(hi.and(M32)
+                                            .mul(ql)
+                                            .add(hi.and(M32)
+                                                    .mul(qh)
+                                                    .add(hi.lanewise(VectorOperators.LSHR, 32)
+                                                            .mul(ql))
+                                                    .lanewise(VectorOperators.LSHL, 32))));
+                    u.add(p).intoArray(a, j);
+                    u.sub(p).add(v2q).intoArray(a, j + t);
+                }
+            }
+        }
+        return t;
+    }
+
+    /**
+     * The Gentleman–Sande stages from t = L on, the last one (t = N/2) multiplying by nInv and by
+     * {@code last} (the last twiddle with N^-1 folded in), output in [0, q): with the inverse twiddles
+     * for this backend, with the forward ones for {@link ConstantTimeNtt}'s transposed inverse.
+     */
+    static void inverseWideStages(
+            long[] a, int n, long q, long[] w, long[] ws, long nInv, long nInvShoup, long last, long lastShoup) {
+        final LongVector vq = LongVector.broadcast(S, q);
+        final LongVector v2q = LongVector.broadcast(S, 2 * q);
+        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
+        int t = L;
         for (int m = n / (2 * t); m > 1; m >>>= 1, t <<= 1) {
             // m counts blocks of this stage; m == 1 is the last stage, handled below with N^-1
             for (int i = 0, j1 = 0; i < m; i++, j1 += 2 * t) {
@@ -294,12 +319,12 @@ public final class VectorNttBackend extends LimbNttBackend {
             }
         }
         // last stage, t = N/2: (u+v)·N^-1 and (u−v)·ψ^-brev(1)·N^-1, reduced to [0, q)
-        final LongVector vn = LongVector.broadcast(S, tb.nInv);
-        final LongVector nl = LongVector.broadcast(S, tb.nInvShoup).and(M32),
-                nh = LongVector.broadcast(S, tb.nInvShoup).lanewise(VectorOperators.LSHR, 32);
-        final LongVector vw = LongVector.broadcast(S, tb.lastInv);
-        final LongVector wl = LongVector.broadcast(S, tb.lastInvShoup).and(M32),
-                wh = LongVector.broadcast(S, tb.lastInvShoup).lanewise(VectorOperators.LSHR, 32);
+        final LongVector vn = LongVector.broadcast(S, nInv);
+        final LongVector nl = LongVector.broadcast(S, nInvShoup).and(M32),
+                nh = LongVector.broadcast(S, nInvShoup).lanewise(VectorOperators.LSHR, 32);
+        final LongVector vw = LongVector.broadcast(S, last);
+        final LongVector wl = LongVector.broadcast(S, lastShoup).and(M32),
+                wh = LongVector.broadcast(S, lastShoup).lanewise(VectorOperators.LSHR, 32);
         for (int j = 0; j < t; j += L) {
             LongVector u = LongVector.fromArray(S, a, j);
             LongVector v = LongVector.fromArray(S, a, j + t);

@@ -14,13 +14,9 @@ import io.hoist.bfv.BfvPlaintext;
 import io.hoist.bfv.BfvPublicKey;
 import io.hoist.bfv.BfvSecretKey;
 import io.hoist.bfv.seal.SealFormat;
-import java.io.IOException;
+import io.hoist.ring.KernelChoice;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -139,7 +135,7 @@ public final class BfvBench {
                 retained,
                 accounting,
                 ctx.nttDescription(),
-                cpu());
+                KernelChoice.cpu());
     }
 
     /** Retained heap of a fresh client, the median over 5 measurements of heap-in-use after a full GC. */
@@ -175,25 +171,5 @@ public final class BfvBench {
         }
         Arrays.sort(d);
         return d[2];
-    }
-
-    /** The CPU model and its vector flags (avx2, avx512f, avx512ifma), for every figure. */
-    public static String cpu() {
-        Path info = Path.of("/proc/cpuinfo");
-        try {
-            String model = "", flags = "";
-            for (String l : Files.readAllLines(info, StandardCharsets.UTF_8)) {
-                if (model.isEmpty() && l.startsWith("model name"))
-                    model = l.substring(l.indexOf(':') + 1).trim();
-                if (flags.isEmpty() && l.startsWith("flags"))
-                    flags = " " + l.substring(l.indexOf(':') + 1).trim() + " ";
-            }
-            List<String> have = new ArrayList<>();
-            for (String f : new String[] {"avx2", "avx512f", "avx512ifma"})
-                if (flags.contains(" " + f + " ")) have.add(f);
-            return model + " [" + String.join(" ", have) + "]";
-        } catch (IOException | RuntimeException e) {
-            return System.getProperty("os.arch");
-        }
     }
 }
