@@ -5,9 +5,10 @@ import io.hoist.random.Prng;
 import java.util.function.Function;
 
 /**
- * The timing test of the decryption path (decrypt, then decode): class 0 decrypts with secret keys
- * whose coefficients are all zero, class 1 with random ternary keys (16 of each), on the same
- * random public ciphertexts. A decryption whose work or memory access depends on the key (a skipped
+ * The timing test of the decryption path (decrypt, then decode): class 0 decrypts with a secret key
+ * whose coefficients are all zero, class 1 with one of 16 random ternary keys, on the same random
+ * public ciphertexts; both classes use one key object and one decryptor, the key's values copied in
+ * before each timed call. A decryption whose work or memory access depends on the key (a skipped
  * product, an early exit, a secret-indexed load) separates the classes.
  */
 public final class DecryptionTimingCheck {
@@ -46,15 +47,20 @@ public final class DecryptionTimingCheck {
             long seed,
             Function<BfvSecretKey, Decrypt> make,
             TimingLeakCheck.Progress progress) {
-        int n = ctx.n(), k = ctx.dataLevelSize();
+        int n = ctx.n(), k = ctx.dataLevelSize(), kk = ctx.keyLevelSize();
         int pool = 16;
-        // as many objects in each class, so both touch the same amount of memory
-        Decrypt[] random = new Decrypt[pool], zero = new Decrypt[pool];
+        // one key, one decryptor, the same memory for both classes: only the key's values change, copied in
+        // before each timed call (dudect's way), so no cache or page effect can follow the class
+        long[][][] keys = new long[pool + 1][][];
         BfvKeyGenerator kg = new BfvKeyGenerator(ctx);
         for (int i = 0; i < pool; i++) {
-            random[i] = make.apply(kg.secretKey());
-            zero[i] = make.apply(BfvSecretKey.wrap(ctx, new long[ctx.keyLevelSize()][n]));
+            BfvSecretKey r = kg.secretKey();
+            keys[i] = new long[kk][];
+            for (int j = 0; j < kk; j++) keys[i][j] = r.ntt(j).clone();
         }
+        keys[pool] = new long[kk][n]; // class 0: all coefficients zero
+        BfvSecretKey sk = BfvSecretKey.wrap(ctx, new long[kk][n]);
+        Decrypt d = make.apply(sk);
         BfvCiphertext[] cts = new BfvCiphertext[pool];
         Prng prng = Prng.fresh();
         for (int i = 0; i < pool; i++) {
@@ -67,9 +73,18 @@ public final class DecryptionTimingCheck {
             cts[i] = BfvCiphertext.wrap(ctx, c0, c1);
         }
         long[] sink = {0};
-        TimingLeakCheck.Operation op = (cls, idx) -> {
-            long[] out = (cls == 0 ? zero : random)[idx % pool].apply(cts[(idx >>> 4) % pool]);
-            sink[0] += out.length == 0 ? 0 : out[idx % out.length];
+        TimingLeakCheck.Operation op = new TimingLeakCheck.Operation() {
+            @Override
+            public void prepare(int cls, int idx) {
+                long[][] src = keys[cls == 0 ? pool : idx % pool];
+                for (int j = 0; j < kk; j++) System.arraycopy(src[j], 0, sk.ntt(j), 0, n);
+            }
+
+            @Override
+            public void run(int cls, int idx) {
+                long[] out = d.apply(cts[(idx >>> 4) % pool]);
+                sink[0] += out.length == 0 ? 0 : out[idx % out.length];
+            }
         };
         TimingLeakCheck.Result r =
                 TimingLeakCheck.run(op, samplesPerClass, (int) Math.min(20_000, samplesPerClass), seed, progress);

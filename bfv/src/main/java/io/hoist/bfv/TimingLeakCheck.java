@@ -20,6 +20,9 @@ public final class TimingLeakCheck {
     @FunctionalInterface
     public interface Operation {
         void run(int cls, int index);
+
+        /** Puts the input of (cls, index) in place before the timed {@link #run}; not timed. */
+        default void prepare(int cls, int index) {}
     }
 
     /** Progress after each batch: measurements done out of the total. */
@@ -60,7 +63,11 @@ public final class TimingLeakCheck {
         if (samplesPerClass < 1000)
             throw new BfvOperandException("at least 1000 samples per class, got " + samplesPerClass);
         SplittableRandom r = new SplittableRandom(seed);
-        for (int i = 0; i < warmup; i++) op.run(i & 1, r.nextInt(1 << 20));
+        for (int i = 0; i < warmup; i++) {
+            int idx = r.nextInt(1 << 20);
+            op.prepare(i & 1, idx);
+            op.run(i & 1, idx);
+        }
         long total = 2 * samplesPerClass;
         int batch = 10_000;
         // the first batch fixes the crop thresholds and is not counted
@@ -68,6 +75,7 @@ public final class TimingLeakCheck {
         int[] firstCls = new int[batch];
         for (int i = 0; i < batch; i++) {
             int c = r.nextInt(2), idx = r.nextInt(1 << 20);
+            op.prepare(c, idx);
             long t0 = System.nanoTime();
             op.run(c, idx);
             first[i] = System.nanoTime() - t0;
@@ -95,6 +103,7 @@ public final class TimingLeakCheck {
             int m = (int) Math.min(batch, total - done);
             for (int i = 0; i < m; i++) {
                 int c = r.nextInt(2), idx = r.nextInt(1 << 20);
+                op.prepare(c, idx);
                 long t0 = System.nanoTime();
                 op.run(c, idx);
                 times[i] = System.nanoTime() - t0;
