@@ -5,6 +5,9 @@ import io.hoist.ring.LimbPool;
 import io.hoist.ring.Op;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.util.Map;
 import java.util.Objects;
 
@@ -125,21 +128,83 @@ public final class Evaluator {
         return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
 
-    /** Adds the complex constant c to every slot (encoded at the ciphertext's scale). */
+    /** Adds the complex constant c to every slot (encoded at the ciphertext's scale, of any size). */
     public Ciphertext addConstant(Ciphertext a, double re, double im) {
         Objects.requireNonNull(a, "a is null");
         checks.checkParams(a);
-        if (!(Math.abs(re * a.scale()) < 0x1p62) || !(Math.abs(im * a.scale()) < 0x1p62)) {
-            throw new EncodingOverflowException("constant times scale is not finite or exceeds 2^62: " + re + " + " + im
-                    + "i at scale " + a.scale());
-        }
+        if (!Double.isFinite(re) || !Double.isFinite(im))
+            throw new EncodingOverflowException("constant is not finite: " + re + " + " + im + "i");
         RnsPoly c = rq.newPoly(a.level(), Domain.COEFFICIENT);
-        c.setCoefficient(0, Math.round(re * a.scale()));
-        c.setCoefficient(ctx.n() / 2, Math.round(im * a.scale())); // X^{N/2} evaluates to i in every slot
+        c.setCoefficient(0, scaledInteger(re, a.scale()));
+        c.setCoefficient(ctx.n() / 2, scaledInteger(im, a.scale())); // X^{N/2} evaluates to i in every slot
         rq.ntt(c);
         RnsPoly[] out = copyPolys(a);
         rq.add(a.poly(0, RawAccess.get()), c, out[0]);
         return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
+    }
+
+    /**
+     * Multiplies every slot by the real constant c, encoded as the integer round(c·constantScale) of
+     * any size: the scale becomes a.scale()·constantScale (rescale afterwards to bring it back). With
+     * constantScale = q_ℓ and a rescale, this is Lattigo's MulByConst at the cost of one level.
+     */
+    public Ciphertext mulConstant(Ciphertext a, double c, double constantScale) {
+        Objects.requireNonNull(a, "a is null");
+        checks.checkParams(a);
+        if (!Double.isFinite(c)) throw new EncodingOverflowException("constant is not finite: " + c);
+        if (!(constantScale > 0) || Double.isInfinite(constantScale))
+            throw new InvalidScaleException("constant scale must be positive and finite: " + constantScale);
+        BigInteger k = scaledInteger(c, constantScale);
+        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = rq.newPoly(a.level(), Domain.NTT);
+            rq.mulScalar(a.poly(i, RawAccess.get()), k, out[i]);
+        }
+        ctx.counters().increment(Op.CONST_MUL);
+        return Ciphertext.wrap(
+                RawAccess.get(), params, checks.checkProductScale(a.scale() * constantScale, a.level()), out);
+    }
+
+    /**
+     * The same ciphertext read at another scale: its polynomials are unchanged, so every slot's
+     * value is multiplied by a.scale()/scale. Bootstrapping uses it to fold a known factor into the
+     * scale instead of spending a level on it.
+     */
+    public Ciphertext withScale(Ciphertext a, double scale) {
+        Objects.requireNonNull(a, "a is null");
+        checks.checkParams(a);
+        return Ciphertext.wrap(RawAccess.get(), params, scale, copyPolys(a));
+    }
+
+    /**
+     * Switches a degree-1 ciphertext from the key s_in to s_out with the switching key s_in → s_out
+     * (made at the ciphertext's level or above): the sparse-secret encapsulation of bootstrapping.
+     */
+    public Ciphertext switchKeys(Ciphertext a, SwitchingKey key) {
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(key, "key is null");
+        checks.checkRotatable(a);
+        if (!key.params().equals(params))
+            throw new ParameterMismatchException("switching key made under other parameters");
+        if (key.level() < a.level())
+            throw new LevelMismatchException(
+                    "switching key made at level " + key.level() + " cannot switch a ciphertext at level " + a.level());
+        PolyQP[] digits = rotator.decomposePooled(a.poly(1, RawAccess.get()));
+        try {
+            RnsPoly c0 = rq.newPoly(a.level(), Domain.NTT), c1 = rq.newPoly(a.level(), Domain.NTT);
+            ks.keySwitch(digits, key, 1, a.poly(0, RawAccess.get()), null, c0, c1, pool, ctx.counters());
+            return Ciphertext.wrap(RawAccess.get(), params, a.scale(), c0, c1);
+        } finally {
+            rotator.release(digits);
+        }
+    }
+
+    /** round(c·scale) as an exact integer (c and scale finite). */
+    static BigInteger scaledInteger(double c, double scale) {
+        return new BigDecimal(c)
+                .multiply(new BigDecimal(scale))
+                .setScale(0, RoundingMode.HALF_EVEN)
+                .toBigInteger();
     }
 
     /**
@@ -201,6 +266,7 @@ public final class Evaluator {
         rq.mulCoeffs(a.poly(0, RawAccess.get()), b.poly(1, RawAccess.get()), d1);
         rq.mulCoeffsAdd(a.poly(1, RawAccess.get()), b.poly(0, RawAccess.get()), d1);
         rq.mulCoeffs(a.poly(1, RawAccess.get()), b.poly(1, RawAccess.get()), d2);
+        ctx.counters().increment(Op.CT_MUL);
         return Ciphertext.wrap(RawAccess.get(), params, checks.checkProductScale(a.scale() * b.scale(), l), d0, d1, d2);
     }
 
@@ -226,6 +292,7 @@ public final class Evaluator {
                     c1,
                     pool,
                     ctx.counters());
+            ctx.counters().increment(Op.RELINEARIZE);
             return Ciphertext.wrap(RawAccess.get(), params, a.scale(), c0, c1);
         } finally {
             rotator.release(digits);
@@ -245,6 +312,7 @@ public final class Evaluator {
         if (a.level() == 0) throw new LevelMismatchException("cannot rescale a ciphertext at level 0");
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         for (int i = 0; i < out.length; i++) out[i] = ks.rescale(a.poly(i, RawAccess.get()));
+        ctx.counters().increment(Op.RESCALE);
         return Ciphertext.wrap(RawAccess.get(), params, a.scale() / params.q(a.level()), out);
     }
 

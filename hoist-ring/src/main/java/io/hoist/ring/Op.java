@@ -24,6 +24,14 @@ public enum Op {
     KS_INNER_PRODUCT,
     /** Plaintext × ciphertext products. */
     PT_MUL,
+    /** Ciphertext × ciphertext tensor products (before relinearization). */
+    CT_MUL,
+    /** Relinearizations (degree 2 → 1). */
+    RELINEARIZE,
+    /** Rescales of a ciphertext (one prime dropped with rounding). */
+    RESCALE,
+    /** Products of a ciphertext with a real constant encoded at a chosen scale. */
+    CONST_MUL,
     /** Limbs read from operands (the memory model is built on this). */
     LIMBS_READ,
     /** Limbs written to results. */

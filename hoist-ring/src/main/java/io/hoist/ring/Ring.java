@@ -2,6 +2,7 @@ package io.hoist.ring;
 
 import io.hoist.math.ModArith;
 import io.hoist.math.Modulus;
+import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -193,6 +194,19 @@ public final class Ring {
         for (int i = 0; i < a.limbCount(); i++) {
             final long q = prime(i);
             final long w = modulus(i).fromSigned(c), ws = ModArith.shoupQuotient(w, q);
+            final long[] x = a.limbs[i], z = out.limbs[i];
+            for (int k = 0; k < n; k++) z[k] = ModArith.mulShoup(x[k], w, ws, q);
+        }
+        out.domain = a.domain;
+        counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
+    }
+
+    /** out = c·a for an integer constant of any size (reduced per prime). */
+    public void mulScalar(RnsPoly a, BigInteger c, RnsPoly out) {
+        same(a, a, out, "mulScalar");
+        for (int i = 0; i < a.limbCount(); i++) {
+            final long q = prime(i);
+            final long w = c.mod(BigInteger.valueOf(q)).longValue(), ws = ModArith.shoupQuotient(w, q);
             final long[] x = a.limbs[i], z = out.limbs[i];
             for (int k = 0; k < n; k++) z[k] = ModArith.mulShoup(x[k], w, ws, q);
         }

@@ -79,6 +79,12 @@ public final class RnsPoly {
         for (int i = 0; i < limbs.length; i++) limbs[i][k] = ring.modulus(i).fromSigned(value);
     }
 
+    /** Sets coefficient k of every limb from an integer of any size. */
+    public void setCoefficient(int k, BigInteger value) {
+        for (int i = 0; i < limbs.length; i++)
+            limbs[i][k] = value.mod(BigInteger.valueOf(ring.prime(i))).longValue();
+    }
+
     /** CRT-reconstructed coefficient k in [0, Q_level) — slow; tests and decoding. */
     public BigInteger coefficient(int k) {
         long[] r = new long[limbs.length];

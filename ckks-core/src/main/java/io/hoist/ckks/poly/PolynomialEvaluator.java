@@ -1,0 +1,274 @@
+package io.hoist.ckks.poly;
+
+import com.google.common.collect.ImmutableMap;
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.Evaluator;
+import io.hoist.ckks.InvalidParametersException;
+import io.hoist.ckks.InvalidScaleException;
+import io.hoist.ckks.LevelMismatchException;
+import io.hoist.ckks.RawAccess;
+import io.hoist.ring.Op;
+import io.hoist.ring.RnsPoly;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * Evaluates a {@link Polynomial} on a ciphertext by baby-step giant-step (Paterson–Stockmeyer style,
+ * as Lattigo's polynomial evaluator): p = q·T_n + r split at the largest power of two n ≤ degree until
+ * the pieces have degree below 2^babyLog; the pieces are sums of constants times baby-step powers.
+ * The scales are managed exactly: each piece is evaluated to land at the scale its product needs, so
+ * the result has exactly the requested scale, with no drift. Only the powers a piece uses are computed
+ * (odd and even polynomials touch only odd or even powers), and the baby-step size is the one with the
+ * fewest levels, then the fewest products ({@link #plan}). See docs/bootstrapping.md.
+ *
+ * <p>T_j = 2·T_a·T_b − T_{a−b} (x^j = x^a·x^b) with a the largest power of two below j: T_j sits
+ * ⌈log2 j⌉ levels below the input. Needs a relinearization key in the evaluator. Thread-safe.
+ */
+public final class PolynomialEvaluator {
+    private static final int CONSTANT = -1;
+    private final Evaluator ev;
+    private final CkksParameters params;
+
+    public PolynomialEvaluator(Evaluator ev) {
+        this.ev = Objects.requireNonNull(ev, "ev is null");
+        this.params = ev.context().params();
+    }
+
+    /** The output and this evaluation's counts. */
+    public record Result(Ciphertext output, PolynomialPlan plan, Map<Op, Long> counts) {
+        public Result {
+            counts = ImmutableMap.copyOf(counts);
+        }
+    }
+
+    // ------------------------------------------------------------------ planning
+
+    /** The plan: baby-step size with the fewest levels, then the fewest ciphertext products. */
+    public static PolynomialPlan plan(Polynomial p) {
+        Objects.requireNonNull(p, "p is null");
+        if (p.degree() < 1)
+            throw new InvalidParametersException("a polynomial of degree 0 is a constant; nothing to evaluate");
+        int m = 32 - Integer.numberOfLeadingZeros(p.degree()); // ⌈log2(d + 1)⌉
+        PolynomialPlan best = null;
+        for (int l = 1; l <= m; l++) {
+            Tally t = new Tally(p.basis());
+            int need = t.need(p.coefficients(), l);
+            PolynomialPlan c = t.plan(p, l, need);
+            if (best == null
+                    || c.depth() < best.depth()
+                    || (c.depth() == best.depth() && c.multiplications() < best.multiplications())) best = c;
+        }
+        return best;
+    }
+
+    /** Levels below the input a power sits at. */
+    static int powerDepth(int j) {
+        return j <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(j - 1);
+    }
+
+    /** The two (or three) powers T_j is made of: a = largest power of two below j, b = j − a. */
+    static int splitA(int j) {
+        return Integer.highestOneBit(j - 1);
+    }
+
+    /** p = q·T_n + r (Chebyshev: T_{n+i} = 2·T_n·T_i − T_{n−i}; monomial: x^{n+i} = x^n·x^i). */
+    static double[][] split(double[] c, int n, Basis basis) {
+        int d = c.length - 1;
+        double[] q = new double[d - n + 1], r = new double[n];
+        System.arraycopy(c, 0, r, 0, n);
+        q[0] = c[n];
+        for (int i = 1; i <= d - n; i++) {
+            if (basis == Basis.CHEBYSHEV) {
+                q[i] = 2 * c[n + i];
+                r[n - i] -= c[n + i];
+            } else q[i] = c[n + i];
+        }
+        return new double[][] {trim(q), trim(r)};
+    }
+
+    static double[] trim(double[] c) {
+        int d = c.length - 1;
+        while (d > 0 && c[d] == 0) d--;
+        return d == c.length - 1 ? c : Arrays.copyOf(c, d + 1);
+    }
+
+    /** The symbolic twin of the evaluation: levels needed and counts. */
+    private static final class Tally {
+        final Basis basis;
+        final TreeSet<Integer> leafPowers = new TreeSet<>();
+        int products, constantProducts, rescales;
+
+        Tally(Basis basis) {
+            this.basis = basis;
+        }
+
+        int need(double[] c, int l) {
+            int d = c.length - 1;
+            if (d == 0) return CONSTANT;
+            if (d < (1 << l)) {
+                int need = 0;
+                for (int j = 1; j <= d; j++) {
+                    if (c[j] == 0) continue;
+                    leafPowers.add(j);
+                    constantProducts++;
+                    need = Math.max(need, 1 + powerDepth(j));
+                }
+                rescales++;
+                return need;
+            }
+            int n = Integer.highestOneBit(d);
+            double[][] qr = split(c, n, basis);
+            leafPowers.add(n);
+            int nq = need(qr[0], l), nr = need(qr[1], l);
+            if (nq == CONSTANT) constantProducts++;
+            else products++;
+            rescales++;
+            int v = 1 + Math.max(nq == CONSTANT ? 0 : nq, powerDepth(n));
+            return Math.max(v, nr == CONSTANT ? 0 : nr);
+        }
+
+        PolynomialPlan plan(Polynomial p, int l, int need) {
+            TreeSet<Integer> all = new TreeSet<>();
+            for (int j : leafPowers) close(j, all);
+            all.remove(1);
+            int constForPowers = 0;
+            if (basis == Basis.CHEBYSHEV)
+                for (int j : all)
+                    if (j - 2 * splitA(j) != 0) constForPowers++; // T_{a−b} brought to the product's scale
+            boolean affine = p.needsAffineMap();
+            return new PolynomialPlan(
+                    basis,
+                    p.degree(),
+                    l,
+                    need + (affine ? 1 : 0),
+                    affine,
+                    all,
+                    products,
+                    constantProducts + constForPowers + (affine ? 1 : 0),
+                    rescales + all.size() + (affine ? 1 : 0));
+        }
+
+        void close(int j, TreeSet<Integer> all) {
+            if (j <= 1 || !all.add(j)) return;
+            int a = splitA(j), b = j - a;
+            close(a, all);
+            close(b, all);
+            if (basis == Basis.CHEBYSHEV && a - b > 0) close(a - b, all);
+        }
+    }
+
+    // ------------------------------------------------------------------ evaluation
+
+    /**
+     * p(ct) at exactly {@code targetScale}, {@link PolynomialPlan#depth} levels below the input.
+     *
+     * @throws LevelMismatchException if the ciphertext has fewer levels than the plan needs
+     * @throws InvalidScaleException  if the target scale does not fit the output level's modulus
+     */
+    public Result evaluate(Ciphertext ct, Polynomial p, double targetScale) {
+        Objects.requireNonNull(ct, "ct is null");
+        Objects.requireNonNull(p, "p is null");
+        if (!(targetScale > 0) || Double.isInfinite(targetScale))
+            throw new InvalidScaleException("target scale must be positive and finite: " + targetScale);
+        PolynomialPlan plan = plan(p);
+        if (ct.level() < plan.depth())
+            throw new LevelMismatchException(
+                    "evaluating " + p + " takes " + plan.depth() + " levels; the ciphertext is at level " + ct.level());
+        var counters = ev.context().counters();
+        Map<Op, Long> before = counters.snapshot();
+        Ciphertext x = ct;
+        if (plan.affine()) {
+            double alpha = 2 / (p.upper() - p.lower()), beta = -(p.upper() + p.lower()) / (p.upper() - p.lower());
+            x = exact(ev.rescale(ev.mulConstant(ct, alpha, params.q(ct.level()))), ct.scale());
+            x = ev.addConstant(x, beta, 0);
+        }
+        Run run = new Run(p.basis(), plan.babyLog(), x);
+        for (int j : plan.powers()) run.power(j);
+        Ciphertext out = run.eval(p.coefficients(), x.level() - (plan.depth() - (plan.affine() ? 1 : 0)), targetScale);
+        return new Result(out, plan, counters.since(before));
+    }
+
+    /** The same ciphertext labelled with the exact scale it was computed to have (guards against drift). */
+    private Ciphertext exact(Ciphertext c, double scale) {
+        if (Math.abs(c.scale() / scale - 1) > 1e-9)
+            throw new IllegalStateException("scale bookkeeping drifted: " + c.scale() + " vs " + scale);
+        if (c.scale() == scale) return c;
+        RnsPoly[] polys = new RnsPoly[c.degree() + 1];
+        for (int i = 0; i < polys.length; i++) polys[i] = c.poly(i, RawAccess.get());
+        return Ciphertext.wrap(RawAccess.get(), params, scale, polys);
+    }
+
+    private Ciphertext at(Ciphertext c, int level) {
+        return c.level() == level ? c : ev.atLevel(c, level);
+    }
+
+    private final class Run {
+        final Basis basis;
+        final int l;
+        final Map<Integer, Ciphertext> t = new HashMap<>();
+
+        Run(Basis basis, int l, Ciphertext x) {
+            this.basis = basis;
+            this.l = l;
+            t.put(1, x);
+        }
+
+        Ciphertext power(int j) {
+            Ciphertext have = t.get(j);
+            if (have != null) return have;
+            int a = splitA(j), b = j - a;
+            Ciphertext ta = power(a), tb = power(b);
+            int level = Math.min(ta.level(), tb.level());
+            Ciphertext prod = ev.relinearize(ev.mul(at(ta, level), at(tb, level)));
+            if (basis == Basis.CHEBYSHEV) {
+                prod = ev.mulInteger(prod, 2);
+                if (a == b) prod = ev.addConstant(prod, -1, 0);
+                else {
+                    Ciphertext tc = power(a - b);
+                    prod = ev.sub(prod, ev.mulConstant(at(tc, level), 1.0, prod.scale() / tc.scale()));
+                }
+            }
+            double scale = prod.scale() / params.q(level);
+            Ciphertext r = exact(ev.rescale(prod), scale);
+            t.put(j, r);
+            return r;
+        }
+
+        /** Σ c_j·T_j landing at (level, scale); null for a constant (the caller adds it). */
+        Ciphertext eval(double[] c, int level, double scale) {
+            int d = c.length - 1;
+            if (d == 0) return null;
+            if (d < (1 << l)) {
+                double up = scale * params.q(level + 1);
+                Ciphertext acc = null;
+                for (int j = 1; j <= d; j++) {
+                    if (c[j] == 0) continue;
+                    Ciphertext tj = at(t.get(j), level + 1);
+                    Ciphertext term = exact(ev.mulConstant(tj, c[j], up / tj.scale()), up);
+                    acc = acc == null ? term : ev.add(acc, term);
+                }
+                if (c[0] != 0) acc = ev.addConstant(acc, c[0], 0);
+                return exact(ev.rescale(acc), scale);
+            }
+            int n = Integer.highestOneBit(d);
+            double[][] qr = split(c, n, basis);
+            Ciphertext tn = at(t.get(n), level + 1);
+            double qScale = scale * params.q(level + 1) / tn.scale();
+            Ciphertext qt;
+            if (qr[0].length == 1) {
+                qt = ev.mulConstant(tn, qr[0][0], qScale);
+            } else {
+                Ciphertext q = eval(qr[0], level + 1, qScale);
+                qt = ev.relinearize(ev.mul(q, tn));
+            }
+            qt = exact(ev.rescale(qt), scale);
+            Ciphertext r = eval(qr[1], level, scale);
+            if (r != null) return ev.add(qt, r);
+            return qr[1][0] != 0 ? ev.addConstant(qt, qr[1][0], 0) : qt;
+        }
+    }
+}

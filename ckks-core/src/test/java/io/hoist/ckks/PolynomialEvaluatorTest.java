@@ -1,0 +1,132 @@
+package io.hoist.ckks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hoist.ckks.poly.Basis;
+import io.hoist.ckks.poly.Chebyshev;
+import io.hoist.ckks.poly.Polynomial;
+import io.hoist.ckks.poly.PolynomialEvaluator;
+import io.hoist.ckks.poly.PolynomialPlan;
+import io.hoist.ring.Op;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The polynomial evaluator against plain double arithmetic: bases, parities, degrees 1 … 63, intervals, scales and counts. */
+class PolynomialEvaluatorTest {
+    private static SchemeFixture f;
+    private static Evaluator ev;
+    private static PolynomialEvaluator pe;
+
+    @BeforeAll
+    static void setUp() {
+        f = new SchemeFixture(11, new int[] {60, 50, 50, 50, 50, 50, 50, 50, 50}, new int[] {60}, 7);
+        ev = f.evaluator(null);
+        pe = new PolynomialEvaluator(ev);
+    }
+
+    enum Parity {
+        GENERAL,
+        EVEN,
+        ODD
+    }
+
+    static Stream<Arguments> cases() {
+        // seeded generator: degree, basis, parity and interval drawn from fixed seeds
+        List<Arguments> out = new ArrayList<>();
+        int[] degrees = {1, 2, 3, 4, 5, 7, 8, 12, 15, 16, 17, 30, 31, 32, 47, 63};
+        double[][] intervals = {{-1, 1}, {0, 4}, {-3, 1}};
+        SplittableRandom r = new SplittableRandom(20261201);
+        for (int d : degrees) {
+            for (Parity par : Parity.values()) {
+                if (par == Parity.EVEN && d % 2 == 1 || par == Parity.ODD && d % 2 == 0) continue;
+                Basis b = r.nextBoolean() ? Basis.CHEBYSHEV : Basis.MONOMIAL;
+                double[] iv = b == Basis.MONOMIAL || par != Parity.GENERAL ? intervals[0] : intervals[r.nextInt(3)];
+                out.add(Arguments.of(d, b, par, iv[0], iv[1], r.nextLong()));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "degree {0} {1} {2} on [{3}, {4}]")
+    @MethodSource("cases")
+    void matchesPlainEvaluation(int degree, Basis basis, Parity parity, double a, double b, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        double[] c = new double[degree + 1];
+        for (int j = 0; j <= degree; j++) {
+            boolean zero = parity == Parity.EVEN && j % 2 == 1 || parity == Parity.ODD && j % 2 == 0;
+            // monomial coefficients decay so that |p| stays moderate on [−1, 1]
+            double mag = basis == Basis.MONOMIAL ? Math.pow(0.8, j) : 1.0 / (1 + j);
+            c[j] = zero ? 0 : (r.nextDouble() * 2 - 1) * mag;
+        }
+        c[degree] = (c[degree] == 0 ? 0.5 : c[degree]);
+        Polynomial p = basis == Basis.MONOMIAL ? Polynomial.monomial(c) : Polynomial.chebyshev(a, b, c);
+        int slots = f.params.slots();
+        double[] x = new double[slots], want = new double[slots];
+        for (int i = 0; i < slots; i++) {
+            x[i] = a + (b - a) * r.nextDouble();
+            want[i] = p.evaluate(x[i]);
+        }
+        // the input's scale near the 50-bit primes: each power's scale is then near them too
+        Ciphertext ct = f.encryptor.encrypt(f.encoder.encode(ComplexVector.ofReal(x), f.params.maxLevel(), 0x1p50));
+        double target = 0x1p48;
+        PolynomialEvaluator.Result res = pe.evaluate(ct, p, target);
+        PolynomialPlan plan = res.plan();
+        int m = 32 - Integer.numberOfLeadingZeros(degree);
+        assertEquals(m + (plan.affine() ? 1 : 0), plan.depth(), "depth ⌈log2(d+1)⌉ (+1 for the interval map)");
+        assertEquals(ct.level() - plan.depth(), res.output().level());
+        assertEquals(target, res.output().scale(), 0.0, "output lands exactly at the requested scale");
+        assertEquals(plan.multiplications(), res.counts().get(Op.CT_MUL));
+        assertEquals(plan.multiplications(), res.counts().get(Op.RELINEARIZE));
+        assertEquals(plan.rescales(), res.counts().get(Op.RESCALE));
+        assertEquals(plan.constantProducts(), res.counts().get(Op.CONST_MUL));
+        if (parity == Parity.EVEN && basis == Basis.CHEBYSHEV)
+            assertTrue(plan.powers().stream().allMatch(j -> j % 2 == 0 || j == 1), "even: even powers only");
+        f.assertBits(ComplexVector.ofReal(want), res.output(), 20, p.toString());
+    }
+
+    @Test
+    void denseMonomialCountsFollowTheClosedForm() {
+        for (int m = 1; m <= 6; m++) {
+            int d = (1 << m) - 1;
+            double[] c = new double[d + 1];
+            Arrays.fill(c, 0.25);
+            PolynomialPlan plan = PolynomialEvaluator.plan(Polynomial.monomial(c));
+            assertEquals(m, plan.depth());
+            // x^2, x^4, …, x^{2^{m−1}}, and one product per giant-step split with a non-constant quotient
+            assertEquals((m - 1) + ((1 << (m - 1)) - 1), plan.multiplications(), "degree " + d);
+        }
+    }
+
+    @Test
+    void tooFewLevelsIsATypedError() {
+        Ciphertext ct = ev.atLevel(f.encrypt(ComplexVector.ofReal(new double[f.params.slots()])), 3);
+        double[] c = new double[32];
+        c[31] = 1;
+        assertThrows(LevelMismatchException.class, () -> pe.evaluate(ct, Polynomial.monomial(c), 0x1p40));
+        assertThrows(InvalidParametersException.class, () -> pe.evaluate(ct, Polynomial.monomial(3), 0x1p40));
+    }
+
+    @Test
+    void chebyshevInterpolation() {
+        Polynomial p = Chebyshev.interpolate(Math::cos, -Math.PI, Math.PI, 24);
+        for (double x = -Math.PI; x <= Math.PI; x += 0.01) assertEquals(Math.cos(x), p.evaluate(x), 1e-13);
+        double[] nodes = new double[31];
+        for (int i = 0; i < nodes.length; i++) nodes[i] = (i - 15) / 16.0;
+        Polynomial q = Chebyshev.interpolateAt(t -> Math.sin(7 * t), -1, 1, nodes);
+        assertEquals(30, q.degree());
+        for (double t : nodes) assertEquals(Math.sin(7 * t), q.evaluate(t), 1e-12);
+        assertThrows(
+                InvalidParametersException.class,
+                () -> Chebyshev.interpolateAt(Math::sin, -1, 1, new double[] {0.5, 0.5}));
+    }
+}
