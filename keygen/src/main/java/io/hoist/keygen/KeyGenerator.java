@@ -13,6 +13,7 @@ import io.hoist.ckks.PublicKey;
 import io.hoist.ckks.RelinearizationKey;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.Sampler;
+import io.hoist.ckks.SecretDistribution;
 import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.SwitchingKey;
 import io.hoist.ckks.WrongOperandException;
@@ -51,7 +52,16 @@ public final class KeyGenerator {
     }
 
     public SecretKey genSecretKey() {
-        long[] coeffs = Sampler.ternary(Prng.fresh(), ctx.n(), params.secret());
+        return genSecretKey(params.secret());
+    }
+
+    /**
+     * A secret of another distribution under the same parameters: the ephemeral sparse secret of
+     * bootstrapping's encapsulation (its key is only ever used at the bottom of the chain).
+     */
+    public SecretKey genSecretKey(SecretDistribution distribution) {
+        Objects.requireNonNull(distribution, "distribution is null");
+        long[] coeffs = Sampler.ternary(Prng.fresh(), ctx.n(), distribution);
         PolyQP s = PolyQP.of(
                 Sampler.fromSigned(ctx.ringQ(), params.maxLevel(), coeffs),
                 Sampler.fromSigned(ctx.ringP(), params.alpha() - 1, coeffs));
@@ -153,6 +163,16 @@ public final class KeyGenerator {
         }
         if (conjugation) gs.add(params.galoisElementForConjugation());
         return genRotationKeys(sk, level, gs);
+    }
+
+    /** The switching key from {@code from}'s secret to {@code to}'s at {@code level}: a ciphertext under {@code from} switched with it decrypts under {@code to}. */
+    public SwitchingKey genSwitchingKey(SecretKey from, SecretKey to, int level) {
+        Objects.requireNonNull(from, "from is null");
+        Objects.requireNonNull(to, "to is null");
+        check(from);
+        check(to);
+        return genSwitchingKey(
+                from.material(InsecureSecretKeyAccess.get()), to.material(InsecureSecretKeyAccess.get()), level);
     }
 
     /**

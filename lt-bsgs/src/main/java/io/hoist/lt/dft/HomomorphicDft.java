@@ -45,6 +45,8 @@ public final class HomomorphicDft {
     private final ImmutableList<Integer> levels;
     private final ImmutableList<Integer> perLevel;
 
+    private final double scaling;
+
     private HomomorphicDft(
             Kind kind,
             int logN,
@@ -53,7 +55,9 @@ public final class HomomorphicDft {
             List<Integer> merge,
             List<LinearTransform> matrices,
             List<Integer> levels,
-            List<Integer> perLevel) {
+            List<Integer> perLevel,
+            double scaling) {
+        this.scaling = scaling;
         this.kind = kind;
         this.logN = logN;
         this.logSlots = logSlots;
@@ -66,7 +70,7 @@ public final class HomomorphicDft {
 
     /** CoeffsToSlots for 2^logSlots slots at ring degree 2^logN, its first matrix at {@code topLevel}, one level per matrix. */
     public static HomomorphicDft coeffsToSlots(int logN, int logSlots, int depth, int topLevel) {
-        return build(Kind.COEFFS_TO_SLOTS, logN, logSlots, ones(depth), topLevel);
+        return build(Kind.COEFFS_TO_SLOTS, logN, logSlots, ones(depth), topLevel, 1.0);
     }
 
     /**
@@ -75,17 +79,29 @@ public final class HomomorphicDft {
      * and only the last rescales.
      */
     public static HomomorphicDft coeffsToSlots(int logN, int logSlots, int[] matricesPerLevel, int topLevel) {
-        return build(Kind.COEFFS_TO_SLOTS, logN, logSlots, matricesPerLevel, topLevel);
+        return build(Kind.COEFFS_TO_SLOTS, logN, logSlots, matricesPerLevel, topLevel, 1.0);
     }
 
     /** SlotsToCoeffs for 2^logSlots slots, its first matrix at {@code topLevel}, one level per matrix. */
     public static HomomorphicDft slotsToCoeffs(int logN, int logSlots, int depth, int topLevel) {
-        return build(Kind.SLOTS_TO_COEFFS, logN, logSlots, ones(depth), topLevel);
+        return build(Kind.SLOTS_TO_COEFFS, logN, logSlots, ones(depth), topLevel, 1.0);
     }
 
     /** SlotsToCoeffs with several matrices per level, as {@link #coeffsToSlots(int, int, int[], int)}. */
     public static HomomorphicDft slotsToCoeffs(int logN, int logSlots, int[] matricesPerLevel, int topLevel) {
-        return build(Kind.SLOTS_TO_COEFFS, logN, logSlots, matricesPerLevel, topLevel);
+        return build(Kind.SLOTS_TO_COEFFS, logN, logSlots, matricesPerLevel, topLevel, 1.0);
+    }
+
+    /**
+     * A DFT whose whole product is multiplied by {@code scaling}, spread as scaling^{1/depth} over its
+     * matrices: bootstrapping folds its constants (1/K and q_0 before EvalMod, the message ratio
+     * after) into the DFTs instead of spending a level on them.
+     */
+    public static HomomorphicDft scaled(
+            Kind kind, int logN, int logSlots, int[] matricesPerLevel, int topLevel, double scaling) {
+        if (!(scaling > 0) || Double.isInfinite(scaling))
+            throw new InvalidTransformException("scaling must be positive and finite, got " + scaling);
+        return build(kind, logN, logSlots, matricesPerLevel, topLevel, scaling);
     }
 
     private static int[] ones(int depth) {
@@ -95,7 +111,13 @@ public final class HomomorphicDft {
         return a;
     }
 
-    private static HomomorphicDft build(Kind kind, int logN, int logSlots, int[] matricesPerLevel, int topLevel) {
+    /** {@code matricesPerLevel} of ones: one matrix per level. */
+    public static int[] oneMatrixPerLevel(int depth) {
+        return ones(depth);
+    }
+
+    private static HomomorphicDft build(
+            Kind kind, int logN, int logSlots, int[] matricesPerLevel, int topLevel, double scaling) {
         int depth = 0;
         for (int k : matricesPerLevel) {
             if (k < 1)
@@ -114,7 +136,8 @@ public final class HomomorphicDft {
         boolean sparse = logSlots < logN - 1;
         List<LinearTransform> stages = DftFactorization.stages(new SpecialFft(logN), logSlots, kind);
         int[] merge = DftFactorization.mergeChain(logSlots, depth, kind);
-        double c = kind == Kind.COEFFS_TO_SLOTS ? Math.pow(1.0 / (2 * n), 1.0 / depth) : 1.0;
+        double c = (kind == Kind.COEFFS_TO_SLOTS ? Math.pow(1.0 / (2 * n), 1.0 / depth) : 1.0)
+                * Math.pow(scaling, 1.0 / depth);
         List<LinearTransform> mats = new ArrayList<>();
         List<Integer> levels = new ArrayList<>(), perLevel = new ArrayList<>();
         for (int g = 0; g < levelsUsed; g++) {
@@ -136,7 +159,7 @@ public final class HomomorphicDft {
         }
         List<Integer> mergeList = new ArrayList<>();
         for (int x : merge) mergeList.add(x);
-        return new HomomorphicDft(kind, logN, logSlots, depth, mergeList, mats, levels, perLevel);
+        return new HomomorphicDft(kind, logN, logSlots, depth, mergeList, mats, levels, perLevel, scaling);
     }
 
     private static void check(int logN, int logSlots, int depth) {
@@ -195,6 +218,11 @@ public final class HomomorphicDft {
 
     public Kind kind() {
         return kind;
+    }
+
+    /** The factor folded into the whole transform (1 unless made by {@link #scaled}). */
+    public double scaling() {
+        return scaling;
     }
 
     public int logN() {

@@ -1,0 +1,160 @@
+package io.hoist.bootstrap;
+
+import com.google.common.collect.ImmutableMap;
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.Evaluator;
+import io.hoist.ckks.InvalidScaleException;
+import io.hoist.ckks.MissingRelinearizationKeyException;
+import io.hoist.ckks.MissingRotationKeyException;
+import io.hoist.ckks.ParameterMismatchException;
+import io.hoist.ckks.Progress;
+import io.hoist.lt.dft.DftEvaluator;
+import io.hoist.lt.dft.DftResult;
+import io.hoist.lt.dft.EncodedDft;
+import io.hoist.lt.plan.Storage;
+import io.hoist.lt.schedule.Schedule;
+import io.hoist.ring.Op;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Bootstraps CKKS ciphertexts: ScaleDown → (switch to the ephemeral sparse secret) → ModRaise →
+ * (switch back) → CoeffsToSlots → EvalMod (on the real and imaginary halves, or once when sparse) →
+ * SlotsToCoeffs, each DFT matrix evaluated with its plan's algorithm. The output is at
+ * {@link BootstrapPlan#outputLevel} and the input's scale. The constructor checks every key of the
+ * plan before encoding anything, then encodes the DFT matrices once. Thread-safe.
+ */
+public final class Bootstrapper {
+    private final CkksContext ctx;
+    private final BootstrapPlan plan;
+    private final BootstrappingKeys keys;
+    private final Evaluator ev;
+    private final DftEvaluator dft;
+    private final EvalMod evalMod;
+    private final EncodedDft cts, stc;
+
+    /** Per-stage wall time in milliseconds. */
+    public record Millis(double scaleDown, double modRaise, double cts, double evalMod, double stc, double total) {}
+
+    /** The bootstrapped ciphertext, the stages' times and this evaluation's counts. */
+    public record Result(Ciphertext output, Millis millis, Map<Op, Long> counts) {
+        public Result {
+            counts = ImmutableMap.copyOf(counts);
+        }
+    }
+
+    /**
+     * @throws MissingRotationKeyException if a Galois key of the plan is missing (named, before any work)
+     */
+    public Bootstrapper(
+            CkksContext ctx, BootstrapPlan plan, BootstrappingKeys keys, Storage storage, Progress progress) {
+        this.ctx = Objects.requireNonNull(ctx, "ctx is null");
+        this.plan = Objects.requireNonNull(plan, "plan is null");
+        this.keys = Objects.requireNonNull(keys, "keys is null");
+        Objects.requireNonNull(storage, "storage is null");
+        if (!ctx.params().equals(plan.ckks()))
+            throw new ParameterMismatchException("context and plan differ in parameters");
+        if (!keys.rotations().params().equals(plan.ckks()))
+            throw new ParameterMismatchException("keys made under other parameters than the plan's");
+        checkKeys(plan, keys);
+        this.ev = new Evaluator(ctx, keys.relinearization(), keys.rotations());
+        this.dft = new DftEvaluator(ctx, keys.rotations(), Schedule.direct());
+        this.evalMod = new EvalMod(ev, plan.parameters().evalMod());
+        Progress p = progress == null ? Progress.NONE : progress;
+        int all = plan.coeffsToSlots().matrices().stream()
+                        .mapToInt(m -> m.diagonalCount())
+                        .sum()
+                + plan.slotsToCoeffs().matrices().stream()
+                        .mapToInt(m -> m.diagonalCount())
+                        .sum();
+        int ctsCount = plan.coeffsToSlots().matrices().stream()
+                .mapToInt(m -> m.diagonalCount())
+                .sum();
+        this.cts = dft.encode(plan.coeffsToSlotsPlan(), storage, (d, n) -> p.step(d, all));
+        this.stc = dft.encode(plan.slotsToCoeffsPlan(), storage, (d, n) -> p.step(ctsCount + d, all));
+    }
+
+    /** Every Galois element of the plan present, the relinearization key deep enough, the encapsulation keys there if asked. */
+    static void checkKeys(BootstrapPlan plan, BootstrappingKeys keys) {
+        var params = plan.ckks();
+        for (long g : plan.galoisElements()) {
+            if (keys.rotations().contains(g)) continue;
+            String what =
+                    g == params.galoisElementForConjugation() ? "the conjugation" : "rotation by " + stepOf(params, g);
+            throw new MissingRotationKeyException("bootstrapping needs the Galois key for " + what + " (Galois element "
+                    + g + "), which the key set does not hold");
+        }
+        if (keys.relinearization().key().level() < plan.relinearizationLevel())
+            throw new MissingRelinearizationKeyException("the relinearization key is made at level "
+                    + keys.relinearization().key().level() + "; EvalMod multiplies at level "
+                    + plan.relinearizationLevel());
+        if (plan.parameters().encapsulation() && keys.toSparse() == null)
+            throw new MissingRotationKeyException(
+                    "the plan switches to an ephemeral sparse secret but the key set holds no encapsulation keys");
+    }
+
+    private static int stepOf(CkksParameters params, long g) {
+        for (int k = 1; k < params.slots(); k++) if (params.galoisElementForRotation(k) == g) return k;
+        return 0;
+    }
+
+    public BootstrapPlan plan() {
+        return plan;
+    }
+
+    /** Bytes of the encoded DFT matrices. */
+    public long diagonalBytes() {
+        return cts.memoryBytes() + stc.memoryBytes();
+    }
+
+    /**
+     * Bootstraps {@code ct} (any level; dropped to level 0 first) whose scale is the parameters' Δ:
+     * the same message at {@link BootstrapPlan#outputLevel}.
+     */
+    public Result bootstrap(Ciphertext ct) {
+        Objects.requireNonNull(ct, "ct is null");
+        if (!ct.params().equals(plan.ckks()))
+            throw new ParameterMismatchException("ciphertext made under other parameters");
+        var counters = ctx.counters();
+        Map<Op, Long> before = counters.snapshot();
+        long t0 = System.nanoTime();
+        Ciphertext x = ct.level() == 0 ? ct : ev.atLevel(ct, 0);
+        // ScaleDown: the nearest integer k to the planned Δ·k / scale, and the output scale corrected by what is left
+        double want = plan.raisedMessageScale();
+        long k = Math.round(want / x.scale());
+        if (k < 1)
+            throw new InvalidScaleException("the input's scale 2^" + log2(x.scale())
+                    + " is above the bootstrapping's 2^" + log2(want) + " (q_0 over the message ratio)");
+        double raised = x.scale() * k;
+        if (k > 1) x = ev.mulInteger(x, k);
+        if (keys.toSparse() != null) x = ev.switchKeys(x, keys.toSparse());
+        long t1 = System.nanoTime();
+        x = ModRaise.raise(ctx, x, plan.ctsLevel(), plan.evalModScale());
+        if (keys.toDense() != null) x = ev.switchKeys(x, keys.toDense());
+        long t2 = System.nanoTime();
+        DftResult slots = dft.coeffsToSlots(x, cts);
+        long t3 = System.nanoTime();
+        List<Ciphertext> reduced = new ArrayList<>();
+        for (Ciphertext c : slots.outputs()) reduced.add(evalMod.apply(c, plan.evalModScale()));
+        long t4 = System.nanoTime();
+        Ciphertext out = dft.slotsToCoeffs(reduced, stc).outputs().get(0);
+        // read at Δ (times what ScaleDown's rounding left): the message itself
+        out = ev.withScale(out, plan.ckks().defaultScale() * raised / want);
+        long t5 = System.nanoTime();
+        Millis ms = new Millis(ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4), ms(t4, t5), ms(t0, t5));
+        return new Result(out, ms, counters.since(before));
+    }
+
+    private static double ms(long a, long b) {
+        return (b - a) / 1e6;
+    }
+
+    private static String log2(double x) {
+        return String.format(Locale.ROOT, "%.2f", Math.log(x) / Math.log(2));
+    }
+}

@@ -1,0 +1,59 @@
+package io.hoist.bootstrap;
+
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.KeySizes;
+import io.hoist.ckks.ParameterMismatchException;
+import io.hoist.ckks.Progress;
+import io.hoist.ckks.RelinearizationKey;
+import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.SecretDistribution;
+import io.hoist.ckks.SecretKey;
+import io.hoist.ckks.SwitchingKey;
+import io.hoist.keygen.KeyGenerator;
+import java.util.Objects;
+
+/**
+ * Every evaluation key one bootstrapping needs, and nothing else: the Galois keys of both DFTs
+ * (conjugation included) at the top, the relinearization key at EvalMod's level, and with the
+ * encapsulation the switching keys s → s' at level 0 and s' → s at the top (s' the ephemeral sparse
+ * secret, discarded after generation). Immutable.
+ *
+ * @param toSparse null without encapsulation
+ * @param toDense  null without encapsulation
+ */
+public record BootstrappingKeys(
+        RotationKeySet rotations, RelinearizationKey relinearization, SwitchingKey toSparse, SwitchingKey toDense) {
+    public BootstrappingKeys {
+        Objects.requireNonNull(rotations, "rotations is null");
+        Objects.requireNonNull(relinearization, "relinearization is null");
+        if ((toSparse == null) != (toDense == null))
+            throw new ParameterMismatchException("the encapsulation needs both switching keys or neither");
+    }
+
+    /** Generates exactly the keys of {@code plan} from the secret, reporting each Galois key to {@code progress}. */
+    public static BootstrappingKeys generate(CkksContext ctx, SecretKey sk, BootstrapPlan plan, Progress progress) {
+        Objects.requireNonNull(ctx, "ctx is null");
+        Objects.requireNonNull(sk, "sk is null");
+        Objects.requireNonNull(plan, "plan is null");
+        if (!ctx.params().equals(plan.ckks()))
+            throw new ParameterMismatchException("context and plan differ in parameters");
+        KeyGenerator kg = new KeyGenerator(ctx);
+        RotationKeySet rot = kg.genRotationKeys(sk, plan.ctsLevel(), plan.galoisElements(), progress);
+        RelinearizationKey rlk = kg.genRelinearizationKey(sk, plan.relinearizationLevel());
+        SwitchingKey toSparse = null, toDense = null;
+        if (plan.parameters().encapsulation()) {
+            SecretKey eph = kg.genSecretKey(
+                    SecretDistribution.sparseTernary(plan.parameters().ephemeralWeight()));
+            toSparse = kg.genSwitchingKey(sk, eph, 0);
+            toDense = kg.genSwitchingKey(eph, sk, plan.ctsLevel());
+        }
+        return new BootstrappingKeys(rot, rlk, toSparse, toDense);
+    }
+
+    /** Bytes held, full and seeded. */
+    public KeySizes sizes() {
+        KeySizes s = rotations.sizes().plus(relinearization.key().sizes());
+        if (toSparse != null) s = s.plus(toSparse.sizes()).plus(toDense.sizes());
+        return s;
+    }
+}

@@ -1,0 +1,88 @@
+package io.hoist.bootstrap;
+
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.Evaluator;
+import io.hoist.ckks.LevelMismatchException;
+import io.hoist.ckks.RawAccess;
+import io.hoist.ckks.poly.Polynomial;
+import io.hoist.ckks.poly.PolynomialEvaluator;
+import io.hoist.ckks.poly.PolynomialPlan;
+import io.hoist.ring.RnsPoly;
+import java.util.Objects;
+
+/**
+ * Evaluates {@link EvalModParameters}' approximation on a ciphertext whose slots hold v = u/K: the
+ * cosine polynomial, the double angles and the optional arcsine, each landing at the scale computed
+ * backwards from the requested output scale, so that the output has exactly that scale and
+ * holds sin(2πu)/(2π) ≈ u − round(u). One level per double angle. Thread-safe.
+ */
+public final class EvalMod {
+    private final Evaluator ev;
+    private final PolynomialEvaluator pe;
+    private final CkksParameters params;
+    private final EvalModParameters p;
+    private final Polynomial cosine, arcsine;
+    private final PolynomialPlan cosinePlan, arcsinePlan;
+
+    public EvalMod(Evaluator ev, EvalModParameters p) {
+        this.ev = Objects.requireNonNull(ev, "ev is null");
+        this.p = Objects.requireNonNull(p, "p is null");
+        this.pe = new PolynomialEvaluator(ev);
+        this.params = ev.context().params();
+        this.cosine = p.cosinePolynomial();
+        this.arcsine = p.arcsinePolynomial();
+        this.cosinePlan = PolynomialEvaluator.plan(cosine);
+        this.arcsinePlan = arcsine == null ? null : PolynomialEvaluator.plan(arcsine);
+    }
+
+    public EvalModParameters parameters() {
+        return p;
+    }
+
+    public PolynomialPlan cosinePlan() {
+        return cosinePlan;
+    }
+
+    /** Levels consumed. */
+    public int depth() {
+        return cosinePlan.depth() + p.doubleAngle() + (arcsinePlan == null ? 0 : arcsinePlan.depth());
+    }
+
+    /**
+     * The reduction of {@code ct} (slots v = u/K), output {@link #depth} levels lower at exactly
+     * {@code outScale}.
+     */
+    public Ciphertext apply(Ciphertext ct, double outScale) {
+        Objects.requireNonNull(ct, "ct is null");
+        if (ct.level() < depth())
+            throw new LevelMismatchException(
+                    "EvalMod takes " + depth() + " levels; the ciphertext is at level " + ct.level());
+        int l0 = ct.level();
+        int cosOut = l0 - cosinePlan.depth(), angleOut = cosOut - p.doubleAngle();
+        // scales backwards: the arcsine lands at outScale; each double angle squares and divides by its prime
+        double[] angleScale = new double[p.doubleAngle() + 1];
+        angleScale[p.doubleAngle()] = outScale; // with an arcsine, its input sits at the output scale too
+        for (int k = p.doubleAngle() - 1; k >= 0; k--)
+            angleScale[k] = Math.sqrt(angleScale[k + 1] * params.q(cosOut - k));
+        Ciphertext y = pe.evaluate(ct, cosine, angleScale[0]).output();
+        double c2 = Math.pow(p.amplitude(), 2.0 / (1 << p.doubleAngle())); // c_0²
+        for (int k = 0; k < p.doubleAngle(); k++) {
+            Ciphertext sq = ev.mulInteger(ev.relinearize(ev.mul(y, y)), 2);
+            sq = ev.addConstant(sq, -c2, 0);
+            y = relabel(ev.rescale(sq), angleScale[k + 1]);
+            c2 *= c2;
+        }
+        if (y.level() != angleOut) throw new IllegalStateException("EvalMod level bookkeeping");
+        if (arcsinePlan != null) y = pe.evaluate(y, arcsine, outScale).output();
+        return y;
+    }
+
+    private Ciphertext relabel(Ciphertext c, double scale) {
+        if (Math.abs(c.scale() / scale - 1) > 1e-9)
+            throw new IllegalStateException("EvalMod scale bookkeeping drifted: " + c.scale() + " vs " + scale);
+        RnsPoly[] polys = new RnsPoly[c.degree() + 1];
+        for (int i = 0; i < polys.length; i++) polys[i] = c.poly(i, RawAccess.get());
+        return Ciphertext.wrap(RawAccess.get(), params, scale, polys);
+    }
+}

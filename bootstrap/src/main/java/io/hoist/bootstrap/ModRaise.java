@@ -1,0 +1,50 @@
+package io.hoist.bootstrap;
+
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.LevelMismatchException;
+import io.hoist.ckks.RawAccess;
+import io.hoist.ring.Domain;
+import io.hoist.ring.NttTables;
+import io.hoist.ring.Ring;
+import io.hoist.ring.RnsPoly;
+
+/**
+ * ModRaise: a level-0 ciphertext (c_0, c_1) mod q_0 read as centred integers and taken to every
+ * prime up to {@code level}. It decrypts to c_0 + c_1·s = t + q_0·I over the larger modulus, with
+ * t the level-0 plaintext and I a small integer polynomial (|I| ≤ (h+1)/2 for a secret of weight h).
+ */
+public final class ModRaise {
+    private ModRaise() {}
+
+    /** The raised ciphertext at {@code level}, read at {@code scale}. */
+    public static Ciphertext raise(CkksContext ctx, Ciphertext ct, int level, double scale) {
+        if (ct.level() != 0)
+            throw new LevelMismatchException("ModRaise takes a level-0 ciphertext, got level " + ct.level());
+        if (ct.degree() != 1) throw new LevelMismatchException("ModRaise takes a degree-1 ciphertext");
+        if (level < 1 || level > ctx.params().maxLevel())
+            throw new LevelMismatchException("ModRaise target level " + level + " outside [1, "
+                    + ctx.params().maxLevel() + "]");
+        Ring rq = ctx.ringQ();
+        RnsPoly[] out = new RnsPoly[2];
+        long q0 = rq.prime(0), half = q0 >>> 1;
+        for (int i = 0; i < 2; i++) {
+            long[] c = ct.poly(i, RawAccess.get()).limb(0).clone();
+            ctx.engine().inverse(new long[][] {c}, new NttTables[] {rq.tables(0)}, 1, ctx.counters());
+            RnsPoly p = rq.newPoly(level, Domain.COEFFICIENT);
+            for (int j = 0; j <= level; j++) {
+                long qj = rq.prime(j);
+                long[] dst = p.limb(j);
+                for (int k = 0; k < c.length; k++) {
+                    long v = c[k];
+                    // centred: v − q_0 when v > q_0/2, then reduced mod q_j
+                    long s = v > half ? Math.floorMod(v - q0, qj) : Math.floorMod(v, qj);
+                    dst[k] = s;
+                }
+            }
+            rq.ntt(p);
+            out[i] = p;
+        }
+        return Ciphertext.wrap(RawAccess.get(), ctx.params(), scale, out);
+    }
+}
