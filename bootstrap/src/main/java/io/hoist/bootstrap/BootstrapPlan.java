@@ -9,9 +9,12 @@ import io.hoist.lt.dft.DftPlanner;
 import io.hoist.lt.dft.HomomorphicDft;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Objective;
+import io.hoist.ring.Automorphism;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * How one bootstrapping runs, known from the parameters alone: the level of every stage, the scale
@@ -49,7 +52,8 @@ public final class BootstrapPlan {
         double delta = params.defaultScale();
         // ScaleDown as Lattigo's: the nearest integer multiple of Δ to q_0 / ratio
         this.scaleUp = Math.max(1, Math.round(q0 / (bp.evalMod().messageRatio() * delta)));
-        double ctsScaling = evalModScale() / (q0 * bp.evalMod().k());
+        // sparse packing: the trace after ModRaise multiplies the kept coefficients by N/(2n)
+        double ctsScaling = evalModScale() / (q0 * bp.evalMod().k()) / traceFactor(bp);
         double stcScaling = delta * (q0 / (delta * scaleUp)) / evalModScale();
         int[] ctsLevels = HomomorphicDft.oneMatrixPerLevel(bp.ctsDepth());
         int[] stcLevels = HomomorphicDft.oneMatrixPerLevel(bp.stcDepth());
@@ -183,9 +187,28 @@ public final class BootstrapPlan {
         return stcLevel() - bp.stcDepth();
     }
 
-    /** The Galois elements of both DFTs, conjugation included (CoeffsToSlots splits real and imaginary parts with it). */
+    /** The Galois elements of both DFTs and the trace, conjugation included (CoeffsToSlots splits real and imaginary parts with it). */
     public SortedSet<Long> galoisElements() {
-        return ImmutableSortedSet.copyOf(DftPlan.union(ImmutableList.of(ctsPlan, stcPlan)));
+        TreeSet<Long> all = new TreeSet<>(DftPlan.union(ImmutableList.of(ctsPlan, stcPlan)));
+        all.addAll(traceElements());
+        return ImmutableSortedSet.copyOf(all);
+    }
+
+    /**
+     * Sparse packing: after ModRaise, q_0·I fills every coefficient while the DFT reads only the
+     * multiples of N/(2n). The trace Σ σ_a over a = 5^{n·i} (the automorphisms fixing X^{N/(2n)})
+     * keeps those, times N/(2n), and zeroes the rest: log2(N/(2n)) steps ct += σ_{5^{n·2^j}}(ct).
+     */
+    public List<Long> traceElements() {
+        List<Long> out = new ArrayList<>();
+        int n = 1 << bp.logSlots();
+        for (long step = n; step < (long) params.n() / 2; step <<= 1)
+            out.add(Automorphism.galoisElement(params.logN(), step));
+        return ImmutableList.copyOf(out);
+    }
+
+    private static double traceFactor(BootstrapParameters bp) {
+        return Math.pow(2, bp.logN() - 1 - bp.logSlots());
     }
 
     /** Rotation keys (Galois elements other than the conjugation). */

@@ -136,6 +136,7 @@ public final class Bootstrapper {
         long t1 = System.nanoTime();
         x = ModRaise.raise(ctx, x, plan.ctsLevel(), plan.evalModScale());
         if (keys.toDense() != null) x = ev.switchKeys(x, keys.toDense());
+        for (long g : plan.traceElements()) x = ev.add(x, ev.automorphism(x, g));
         long t2 = System.nanoTime();
         DftResult slots = dft.coeffsToSlots(x, cts);
         long t3 = System.nanoTime();

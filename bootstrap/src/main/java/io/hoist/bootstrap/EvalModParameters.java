@@ -12,8 +12,8 @@ import java.util.Arrays;
  *
  * <p>The input slots hold v = u/K ∈ [−1, 1]. A Chebyshev polynomial of {@code degree} approximates
  * c·cos(2π(K·v − 1/4)/2^r) through nodes at the integers u = −(K−1) … K−1 (the only places u can be
- * near; extra nodes beyond 2K − 1 go in pairs beside the central integers, Han–Ki's discrete
- * interpolation), then r double-angle steps y ← 2y² − c_k², c_{k+1} = c_k², turn it into
+ * near: Han–Ki's discrete interpolation; nodes beyond 2K − 1 go to the half-integers from the edges
+ * inwards, where equispaced interpolation is weakest), then r double-angle steps y ← 2y² − c_k², c_{k+1} = c_k², turn it into
  * c^{2^r}·cos(2π(u − 1/4)) = c^{2^r}·sin(2πu). Without arcsine c^{2^r} = 1/(2π); with an arcsine of
  * odd degree d, c = 1 and the Taylor polynomial of arcsin(y)/(2π) follows. Immutable.
  *
@@ -55,19 +55,51 @@ public record EvalModParameters(
         return arcsineDegree == 0 ? 1 / (2 * Math.PI) : 1.0;
     }
 
-    /** The nodes in v = u/K: the integers, then pairs beside the central integers. */
+    /** The nodes in v = u/K: the integers, then half-integers from the edges inwards. */
     double[] nodes() {
         int count = degree + 1;
         double[] x = new double[count];
         int c = 0;
         for (int i = -(k - 1); i <= k - 1; i++) x[c++] = (double) i / k;
-        double delta = Math.pow(2, -logMessageRatio) / k; // about where m/ratio puts u beside an integer
-        for (int i = 0; c < count; i = i <= 0 ? -i + 1 : -i) {
-            x[c++] = (i + delta) / k;
-            if (c < count) x[c++] = (i - delta) / k;
+        // extra nodes at the half-integers from the edges inwards, where interpolation at equispaced
+        // points is weakest (its Lebesgue function peaks there); u itself only ever sits near integers
+        for (int j = 0; c < count; j++) {
+            double h = k - 0.5 - j;
+            if (h <= 0) throw new InvalidParametersException("degree " + degree + " is too large for K = " + k);
+            x[c++] = h / k;
+            if (c < count) x[c++] = -h / k;
         }
         Arrays.sort(x);
         return x;
+    }
+
+    /**
+     * The largest error of the whole approximation, before noise: |sin(2πu)/(2π) − EvalMod(u)| (or
+     * against u − round(u) with the arcsine) over u = i + ε, |i| ≤ K − 1, |ε| ≤ 2^−logMessageRatio,
+     * in plain double arithmetic. Too few nodes per period of the cosine (large K/2^r for the degree)
+     * shows here first.
+     */
+    public double approximationError() {
+        Polynomial cos = cosinePolynomial(), as = arcsinePolynomial();
+        double c2 = Math.pow(amplitude(), 2.0 / (1 << doubleAngle)), worst = 0;
+        double eMax = Math.pow(2, -logMessageRatio);
+        for (int i = -(k - 1); i <= k - 1; i++) {
+            for (int t = -8; t <= 8; t++) {
+                double e = eMax * t / 8, u = i + e;
+                double y = cos.evaluate(u / k), cc = c2;
+                for (int r = 0; r < doubleAngle; r++) {
+                    y = 2 * y * y - cc;
+                    cc *= cc;
+                }
+                double want = Math.sin(2 * Math.PI * u) / (2 * Math.PI);
+                if (as != null) {
+                    y = as.evaluate(y);
+                    want = e;
+                }
+                worst = Math.max(worst, Math.abs(y - want));
+            }
+        }
+        return worst;
     }
 
     /** The cosine polynomial on v ∈ [−1, 1]. */

@@ -1,24 +1,102 @@
 package io.hoist.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.PrecisionStats;
+import io.hoist.ckks.Progress;
+import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.poly.PolynomialEvaluator;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.Objective;
+import io.hoist.lt.plan.Storage;
+import io.hoist.ring.Op;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
+/** Full bootstrapping on small insecure rings: packings, encapsulation, the four DFT algorithms, twice in a row, keys. */
 class BootstrapperTest {
+    /** The floor every small-ring configuration here clears (worst slot, −log2 of the complex error). */
+    static final double FLOOR_BITS = 18;
+
+    private static void check(BootstrapFixture f, ComplexVector z, Ciphertext out, String what) {
+        PrecisionStats p = f.precision(z, out);
+        assertEquals(f.plan.outputLevel(), out.level(), what + ": output level");
+        assertEquals(f.bp.ckks().defaultScale(), out.scale(), 0.0, what + ": output at the user's scale");
+        assertTrue(p.l2().min() > FLOOR_BITS, what + ": " + p);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Algorithm.class)
+    void everyAlgorithmDenseWithEncapsulation(Algorithm a) {
+        BootstrapParameters bp = BootstrapFixture.small(12, 11, 3, 2, EvalModParameters.lattigoDefault(), 32);
+        BootstrapFixture f = new BootstrapFixture(bp, BootstrapPlan.of(bp, a, a, Objective.FEWEST_KEYS, true, 0));
+        ComplexVector z = f.message(1);
+        Bootstrapper.Result r = f.boot.bootstrap(f.encryptAtLevel0(z));
+        check(f, z, r.output(), a.toString());
+        // two EvalMods (real and imaginary halves) of the cosine polynomial and the double angles
+        int perEvalMod = f.boot.plan().parameters().evalMod().doubleAngle()
+                + PolynomialEvaluator.plan(bp.evalMod().cosinePolynomial()).multiplications();
+        assertEquals(2L * perEvalMod, r.counts().get(Op.CT_MUL), "ciphertext products");
+    }
+
+    static Stream<Arguments> packings() {
+        List<Arguments> out = new ArrayList<>();
+        // logN, logSlots (dense = logN − 1), CtS depth, StC depth, ephemeral weight (0: none)
+        out.add(Arguments.of(12, 9, 2, 2, 32));
+        out.add(Arguments.of(12, 11, 3, 2, 0));
+        out.add(Arguments.of(13, 12, 3, 3, 32));
+        out.add(Arguments.of(13, 10, 3, 2, 0));
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "N=2^{0} slots=2^{1} depths {2}/{3} ephemeral h={4}")
+    @MethodSource("packings")
+    void packingsAndEncapsulation(int logN, int logSlots, int cts, int stc, int ephemeral) {
+        // without the encapsulation |I| reaches about (192+1)/2 · tail: K = 32 and a degree-62 cosine
+        EvalModParameters em =
+                ephemeral > 0 ? EvalModParameters.lattigoDefault() : new EvalModParameters(32, 62, 3, 8, 0, 60);
+        BootstrapParameters bp = BootstrapFixture.small(logN, logSlots, cts, stc, em, ephemeral);
+        BootstrapFixture f = new BootstrapFixture(bp, BootstrapPlan.fewestKeys(bp));
+        ComplexVector z = f.message(logN * 100L + logSlots);
+        check(f, z, f.boot.bootstrap(f.encryptAtLevel0(z)).output(), bp.toString());
+    }
+
     @Test
-    void denseWithEncapsulation() {
+    void twiceInARow() {
         BootstrapParameters bp = BootstrapFixture.small(12, 11, 3, 2, EvalModParameters.lattigoDefault(), 32);
         BootstrapFixture f = new BootstrapFixture(bp, BootstrapPlan.fewestKeys(bp));
-        ComplexVector z = f.message(1);
-        Ciphertext in = f.encryptAtLevel0(z);
-        Bootstrapper.Result r = f.boot.bootstrap(in);
-        PrecisionStats p = f.precision(z, r.output());
-        System.out.println(f.plan + " " + r.millis() + " " + p);
-        assertEquals(f.plan.outputLevel(), r.output().level());
-        assertTrue(p.minBits() > 15, p.toString());
+        ComplexVector z = f.message(7);
+        Ciphertext once = f.boot.bootstrap(f.encryptAtLevel0(z)).output();
+        Ciphertext twice = f.boot.bootstrap(once).output(); // dropped to level 0 inside
+        PrecisionStats p1 = f.precision(z, once), p2 = f.precision(z, twice);
+        assertTrue(p2.l2().min() > FLOOR_BITS - 2, "second bootstrap: " + p2 + " (first " + p1 + ")");
+    }
+
+    @Test
+    void aWithheldKeyIsNamedBeforeAnyWork() {
+        BootstrapParameters bp = BootstrapFixture.small(12, 11, 3, 2, EvalModParameters.lattigoDefault(), 32);
+        BootstrapFixture f = new BootstrapFixture(bp, BootstrapPlan.fewestKeys(bp));
+        List<GaloisKey> fewer = new ArrayList<>();
+        long withheld = f.plan.galoisElements().first();
+        for (long g : f.keys.rotations().galoisElements())
+            if (g != withheld) fewer.add(f.keys.rotations().get(g, "test"));
+        BootstrappingKeys partial = new BootstrappingKeys(
+                new RotationKeySet(bp.ckks(), fewer), f.keys.relinearization(), f.keys.toSparse(), f.keys.toDense());
+        MissingRotationKeyException e = assertThrows(
+                MissingRotationKeyException.class,
+                () -> new Bootstrapper(f.ctx, f.plan, partial, Storage.PRECOMPUTED, Progress.NONE));
+        assertTrue(e.getMessage().contains("Galois element " + withheld), e.getMessage());
     }
 }

@@ -343,6 +343,18 @@ public final class Evaluator {
         return rotator.rotate(a, k);
     }
 
+    /**
+     * The automorphism X → X^g with its key, for any odd g (rotations are g = 5^k mod 2N reduced by
+     * the slot count; the trace of sparse bootstrapping needs 5^k for k beyond it).
+     */
+    public Ciphertext automorphism(Ciphertext a, long galoisElement) {
+        Objects.requireNonNull(a, "a is null");
+        checks.checkRotatable(a);
+        long g = Math.floorMod(galoisElement, 2L * ctx.n());
+        if ((g & 1) == 0) throw new WrongOperandException("Galois element must be odd: " + galoisElement);
+        return rotator.automorphism(a, g);
+    }
+
     /** Complex conjugation of every slot. */
     public Ciphertext conjugate(Ciphertext a) {
         Objects.requireNonNull(a, "a is null");

@@ -35,6 +35,10 @@ final class Rotator {
     }
 
     /** Complex conjugation of every slot. */
+    Ciphertext automorphism(Ciphertext a, long g) {
+        return automorphismPooled(a, g, "Galois element " + g);
+    }
+
     Ciphertext conjugate(Ciphertext a) {
         return automorphismPooled(a, params.galoisElementForConjugation(), "conjugation");
     }

@@ -1,0 +1,82 @@
+package io.hoist.bootstrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.InvalidParametersException;
+import io.hoist.ckks.poly.PolynomialEvaluator;
+import org.junit.jupiter.api.Test;
+
+/** The design note's Lattigo constants (N16QP1546H192H32) reproduced from the boot16 preset's plan alone, without encryption. */
+class BootstrapPlanTest {
+    @Test
+    void boot16ReproducesLattigosConstants() {
+        BootstrapParameters bp = BootstrapParameters.preset("boot16");
+        CkksParameters p = bp.ckks();
+        assertEquals(16, p.logN());
+        assertEquals(15, p.logSlots());
+        assertEquals(25, p.qCount(), "60 + 40×9 + 39×3 + 60×8 + 56×4");
+        assertEquals(5, p.alpha());
+        assertEquals(1546, p.logQP(), 0.5, "log QP");
+        assertTrue(p.secure(), p.securityLabel());
+        assertEquals(192, p.secret().hammingWeight());
+        assertEquals(32, bp.ephemeralWeight());
+        assertEquals(0x1p40, p.defaultScale(), 0.0);
+        EvalModParameters em = bp.evalMod();
+        assertEquals(16, em.k());
+        assertEquals(30, em.degree());
+        assertEquals(3, em.doubleAngle());
+        assertEquals(0, em.arcsineDegree());
+        assertEquals(256, em.messageRatio(), 0.0);
+        // EvalMod depth = bits.Len(max(deg, 2K − 1)) + doubleAngle + bits.Len(invDeg) = 5 + 3 + 0
+        assertEquals(5, PolynomialEvaluator.plan(em.cosinePolynomial()).depth());
+        assertEquals(8, em.depth());
+
+        BootstrapPlan plan = BootstrapPlan.lattigo(bp);
+        assertEquals(24, plan.ctsLevel(), "CtS on the four 56-bit primes at the top");
+        assertEquals(20, plan.evalModLevel(), "EvalMod on the eight 60-bit primes");
+        assertEquals(12, plan.stcLevel(), "StC on the three 39-bit primes");
+        assertEquals(9, plan.outputLevel(), "residual 60 + 40×9");
+        for (int l = 21; l <= 24; l++) assertEquals(56, bits(p.q(l)));
+        for (int l = 13; l <= 20; l++) assertEquals(60, bits(p.q(l)));
+        for (int l = 10; l <= 12; l++) assertEquals(39, bits(p.q(l)));
+        assertEquals(0x1p60, plan.evalModScale(), 0.0);
+        assertEquals(4096, plan.scaleUp(), "ScaleDown multiplies 2^40 by 2^12 to q_0/2^8");
+        // CtS: qDiv/(K·qDiff) — the same number as our S/(q_0·K)
+        assertEquals(plan.lattigoCtsScaling(), plan.coeffsToSlots().scaling(), 1e-15 * plan.lattigoCtsScaling());
+        // StC: Δ/(2^60/2^8) = 2^-12 where Lattigo reads q_0 as 2^60; we use q_0 itself, so ours is qDiff times it
+        assertEquals(0x1p-12, plan.lattigoStcScaling(), 0.0);
+        assertEquals(
+                plan.lattigoStcScaling() * plan.lattigoQDiff(),
+                plan.slotsToCoeffs().scaling(),
+                1e-15 * plan.slotsToCoeffs().scaling());
+        assertTrue(plan.traceElements().isEmpty(), "dense packing needs no trace");
+    }
+
+    @Test
+    void fewestKeysOnBoot16() {
+        BootstrapPlan plan = BootstrapPlan.fewestKeys(BootstrapParameters.preset("boot16"));
+        int all = plan.galoisElements().size();
+        assertTrue(all <= 30, "TH-BSGS jointly: " + all + " Galois keys (Lattigo 48)");
+        assertTrue(BootstrapPlan.lattigo(BootstrapParameters.preset("boot16"))
+                        .galoisElements()
+                        .size()
+                > all);
+    }
+
+    @Test
+    void invalidParametersAreTyped() {
+        assertThrows(InvalidParametersException.class, () -> new EvalModParameters(16, 29, 3, 8, 0, 60));
+        assertThrows(InvalidParametersException.class, () -> new EvalModParameters(16, 30, 3, 8, 4, 60));
+        assertThrows(InvalidParametersException.class, () -> BootstrapParameters.preset("boot99"));
+        assertThrows(
+                InvalidParametersException.class,
+                () -> BootstrapFixture.small(12, 12, 3, 2, EvalModParameters.lattigoDefault(), 32));
+    }
+
+    private static int bits(long q) {
+        return 64 - Long.numberOfLeadingZeros(q);
+    }
+}
