@@ -79,8 +79,10 @@ public final class BootstrapParameters {
     /**
      * {@code boot16}: Lattigo's N16QP1546H192H32 — residual 60 + 40 × 9, StC 39 × 3, EvalMod 60 × 8,
      * CtS 56 × 4, P 61 × 5, h = 192 with an ephemeral h = 32, scale 2^40, K = 16, degree 30, three
-     * double angles, ratio 2^8. {@code boot14}: the largest bootstrapping that is secure at N = 2^14
-     * (log QP ≤ 438, uniform ternary secret), see docs/bootstrapping.md for what that costs.
+     * double angles, ratio 2^8. {@code boot15}: a secure set at N = 2^15 (log QP 860 ≤ 881, uniform
+     * ternary secret, ephemeral h = 32), EvalMod at 2^52. {@code boot14}: boot16's structure at
+     * N = 2^14 for quick runs — NOT secure (log QP 1040 &gt; 438) and labelled so: no N = 2^14 chain
+     * within 438 bits bootstraps to useful precision (docs/bootstrapping.md has the numbers).
      */
     public static BootstrapParameters preset(String name) {
         Objects.requireNonNull(name, "preset name is null");
@@ -98,18 +100,32 @@ public final class BootstrapParameters {
                         .ephemeralWeight(32)
                         .logScale(40)
                         .build();
+            case "boot15" ->
+                builder()
+                        .name("boot15")
+                        .logN(15)
+                        .residualLogQ(52, 40, 40)
+                        .stc(38, 2)
+                        .cts(42, 3)
+                        .logP(55, 55)
+                        .evalMod(new EvalModParameters(16, 30, 3, 6, 0, 52))
+                        .hammingWeight(0)
+                        .ephemeralWeight(32)
+                        .logScale(40)
+                        .build();
             case "boot14" ->
                 builder()
                         .name("boot14")
                         .logN(14)
-                        .residualLogQ(42, 30)
-                        .stc(30, 2)
-                        .cts(34, 2)
-                        .logP(44)
-                        .evalMod(new EvalModParameters(12, 22, 2, 6, 0, 36))
-                        .hammingWeight(0)
+                        .residualLogQ(60, 40, 40, 40)
+                        .stc(45, 2)
+                        .cts(56, 3)
+                        .logP(61, 61)
+                        .evalMod(EvalModParameters.lattigoDefault())
+                        .hammingWeight(192)
                         .ephemeralWeight(32)
-                        .logScale(30)
+                        .logScale(40)
+                        .allowInsecure()
                         .build();
             default ->
                 throw new InvalidParametersException(
@@ -118,7 +134,7 @@ public final class BootstrapParameters {
     }
 
     public static List<String> presetNames() {
-        return List.of("boot16", "boot14");
+        return List.of("boot16", "boot15", "boot14");
     }
 
     /** The prime sizes of Q from q_0 up: residual, SlotsToCoeffs, EvalMod, CoeffsToSlots. */
@@ -191,6 +207,33 @@ public final class BootstrapParameters {
         b.ctsDepth = cts;
         b.stcDepth = stc;
         b.allowInsecure = allowInsecure || !ckks.secure();
+        return b.build();
+    }
+
+    /** The same chain on another ring degree (smaller rings are insecure and labelled so): for quick runs and tests. */
+    public BootstrapParameters withLogN(int n) {
+        Builder b = toBuilder();
+        b.logN = n;
+        b.logSlots = Math.min(logSlots == logN - 1 ? n - 1 : logSlots, n - 1);
+        b.ctsDepth = Math.min(ctsDepth, b.logSlots);
+        b.stcDepth = Math.min(stcDepth, b.logSlots);
+        b.name = name + (n == logN ? "" : "@2^" + n);
+        b.allowInsecure = true;
+        return b.build();
+    }
+
+    /** The same chain with other EvalMod parameters (the EvalMod levels follow its depth). */
+    public BootstrapParameters withEvalMod(EvalModParameters em, boolean allowInsecure) {
+        Builder b = toBuilder();
+        b.evalMod = em;
+        b.allowInsecure = allowInsecure || !ckks.secure();
+        return b.build();
+    }
+
+    /** The same chain without (0) or with another ephemeral sparse secret. */
+    public BootstrapParameters withEphemeralWeight(int h) {
+        Builder b = toBuilder();
+        b.ephemeralWeight = h;
         return b.build();
     }
 

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             LtCommand.class,
             ScheduleCommand.class,
             CtosCommand.class,
+            BootstrapCommand.class,
             TradeoffCommand.class,
             KeygenCommand.class,
             InspectCommand.class,

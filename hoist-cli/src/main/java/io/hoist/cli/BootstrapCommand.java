@@ -1,0 +1,212 @@
+package io.hoist.cli;
+
+import io.hoist.bootstrap.BootstrapParameters;
+import io.hoist.bootstrap.BootstrapPlan;
+import io.hoist.bootstrap.EvalModParameters;
+import io.hoist.cli.options.CliSupport;
+import io.hoist.cli.options.EngineOptions;
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.cli.options.Parsers;
+import io.hoist.cli.report.BootstrapRender;
+import io.hoist.cli.report.Json;
+import io.hoist.cli.run.BootstrapRun;
+import io.hoist.cli.run.BootstrapSweep;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.Objective;
+import io.hoist.lt.plan.Storage;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hoist bootstrap}: full CKKS bootstrapping of a random message at level 0 — ScaleDown,
+ * ModRaise (with the sparse-secret encapsulation), CoeffsToSlots, EvalMod, SlotsToCoeffs — with any
+ * algorithm per DFT and one joint key set; precision, keys, levels, stage times, memory.
+ */
+@Command(
+        name = "bootstrap",
+        mixinStandardHelpOptions = true,
+        description =
+                "Full CKKS bootstrapping (ModRaise, CoeffsToSlots, EvalMod, SlotsToCoeffs) with TH-BSGS or any algorithm per DFT; "
+                        + "keys, levels, precision, stage times; --sweep tabulates CtS depths × algorithms.")
+public final class BootstrapCommand implements Callable<Integer> {
+    @Mixin
+    EngineOptions engine;
+
+    @Option(
+            names = "--preset",
+            defaultValue = "boot14",
+            description =
+                    "boot16 (Lattigo's N16QP1546H192H32), boot15 (secure, N = 2^15) or boot14 (quick, NOT secure) (default ${DEFAULT-VALUE})")
+    String preset;
+
+    @Option(names = "--logN", description = "run the preset's chain on a smaller ring (insecure, labelled so)")
+    Integer logN;
+
+    @Option(names = "--logSlots", description = "message slots 2^S (default logN − 1; fewer is sparse packing)")
+    Integer logSlots;
+
+    @Option(names = "--ctos-depth", description = "CoeffsToSlots levels (default: the preset's)")
+    Integer ctosDepth;
+
+    @Option(names = "--stoc-depth", description = "SlotsToCoeffs levels (default: the preset's)")
+    Integer stocDepth;
+
+    @Option(names = "--algo", description = "diagonal, bsgs, dh-bsgs, th-bsgs or any, for both DFTs (default th-bsgs)")
+    String algo;
+
+    @Option(names = "--ctos-algo", description = "the CoeffsToSlots algorithm (with --stoc-algo)")
+    String ctosAlgo;
+
+    @Option(names = "--stoc-algo", description = "the SlotsToCoeffs algorithm (with --ctos-algo)")
+    String stocAlgo;
+
+    @Option(
+            names = "--objective",
+            defaultValue = "fewest-keys",
+            description =
+                    "fewest-keys, fewest-mults, budget (with --key-budget) or lattigo (DH-BSGS, Lattigo's ratio rule) (default ${DEFAULT-VALUE})")
+    String objective;
+
+    @Option(names = "--key-budget", description = "with --objective budget: most Galois keys in the union")
+    Integer keyBudget;
+
+    @Option(names = "--joint", description = "plan both DFTs' matrices together so that they share one key set")
+    boolean joint;
+
+    @Option(names = "--no-encapsulation", description = "ModRaise under the main secret (needs a larger K)")
+    boolean noEncapsulation;
+
+    @Option(names = "--K", description = "EvalMod interval bound K (default: the preset's)")
+    Integer k;
+
+    @Option(names = "--degree", description = "EvalMod cosine degree, at least 2K − 2 (default: the preset's)")
+    Integer degree;
+
+    @Option(names = "--double-angle", description = "EvalMod double-angle steps (default: the preset's)")
+    Integer doubleAngle;
+
+    @Option(names = "--arcsine", description = "EvalMod arcsine degree, 0 or odd (default: the preset's)")
+    Integer arcsine;
+
+    @Option(
+            names = "--storage",
+            defaultValue = "precomputed",
+            description = "diagonals as precomputed QP limbs or compact (default ${DEFAULT-VALUE})")
+    String storage;
+
+    @Option(
+            names = "--runs",
+            defaultValue = "1",
+            description = "bootstraps timed; medians reported (default ${DEFAULT-VALUE})")
+    int runs;
+
+    @Option(names = "--seed", defaultValue = "1", description = "seed of the random message (default ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--sweep", description = "CtS depths × the four algorithms: keys, key GB, time, precision")
+    boolean sweep;
+
+    @Option(
+            names = "--sweep-depths",
+            defaultValue = "2..5",
+            description = "with --sweep: CtS depths LO..HI (default ${DEFAULT-VALUE})")
+    String sweepDepths;
+
+    @Option(names = "--sweep-count-only", description = "with --sweep: plan and count keys only, run nothing")
+    boolean countOnly;
+
+    @Option(names = "--plot", description = "with --sweep: keys and precision against depth to FILE.svg|png")
+    Path plot;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (runs < 1 || runs > 1000) throw new IllegalArgumentException("--runs must be in [1, 1000], got " + runs);
+        CliSupport.requireCompanion(spec, "--key-budget", "budget".equalsIgnoreCase(objective), "--objective budget");
+        for (String o : new String[] {"--sweep-depths", "--sweep-count-only", "--plot"})
+            CliSupport.requireCompanion(spec, o, sweep, "--sweep");
+        if ((ctosAlgo == null) != (stocAlgo == null))
+            throw new IllegalArgumentException("--ctos-algo and --stoc-algo go together");
+        if (algo != null && ctosAlgo != null)
+            throw new IllegalArgumentException("--algo or --ctos-algo/--stoc-algo, not both");
+        BootstrapParameters bp = parameters();
+        Storage st = Parsers.storage(storage);
+        if (sweep) {
+            int[] d = ParamsOptions.parseRange(sweepDepths, "--sweep-depths", 1, bp.logSlots());
+            BootstrapSweep.Report r = BootstrapSweep.run(
+                    bp,
+                    d[0],
+                    d[1],
+                    this::plan,
+                    engine.backend(),
+                    engine.threads(),
+                    st,
+                    seed,
+                    !countOnly,
+                    engine.json());
+            if (plot != null) BootstrapRender.plot(r, plot);
+            if (engine.json()) System.out.println(Json.write(r));
+            else BootstrapRender.print(r);
+            return 0;
+        }
+        BootstrapRun.Report r =
+                BootstrapRun.run(bp, plan(bp), engine.backend(), engine.threads(), st, runs, seed, engine.json());
+        if (engine.json()) System.out.println(Json.write(r));
+        else BootstrapRender.print(r);
+        return 0;
+    }
+
+    BootstrapParameters parameters() {
+        BootstrapParameters bp = BootstrapParameters.preset(preset);
+        if (logN != null) bp = bp.withLogN(logN);
+        EvalModParameters em = bp.evalMod();
+        int kk = k != null ? k : em.k();
+        if (noEncapsulation && k == null) kk = 2 * em.k(); // without the sparse secret |I| grows with √h: twice K
+        int deg = degree != null ? degree : Math.max(em.degree(), 2 * kk - 2);
+        int da = doubleAngle != null ? doubleAngle : em.doubleAngle() + (kk > em.k() ? 1 : 0);
+        EvalModParameters em2 = new EvalModParameters(
+                kk, deg, da, em.logMessageRatio(), arcsine != null ? arcsine : em.arcsineDegree(), em.logScale());
+        if (!em2.equals(em)) bp = bp.withEvalMod(em2, logN != null);
+        if (noEncapsulation) bp = bp.withEphemeralWeight(0);
+        if (logSlots != null) bp = bp.withLogSlots(logSlots);
+        if (ctosDepth != null || stocDepth != null)
+            bp = bp.withDepths(
+                    ctosDepth != null ? ctosDepth : bp.ctsDepth(),
+                    stocDepth != null ? stocDepth : bp.stcDepth(),
+                    logN != null);
+        return bp;
+    }
+
+    BootstrapPlan plan(BootstrapParameters bp) {
+        if (objective.equalsIgnoreCase("lattigo")) return BootstrapPlan.lattigo(bp);
+        Objective o = objective.equalsIgnoreCase("budget")
+                ? Objective.FEWEST_MULTS_UNDER_KEY_BUDGET
+                : Parsers.objective(objective);
+        Algorithm ca = algorithm(ctosAlgo != null ? ctosAlgo : algo),
+                sa = algorithm(stocAlgo != null ? stocAlgo : algo);
+        return BootstrapPlan.of(bp, ca, sa, o, joint, keyBudget == null ? 0 : keyBudget);
+    }
+
+    /** Plans a sweep point with {@code a} on both DFTs and this command's objective and --joint. */
+    BootstrapPlan plan(BootstrapParameters bp, Algorithm a) {
+        if (objective.equalsIgnoreCase("lattigo")) return BootstrapPlan.lattigo(bp);
+        Objective o = objective.equalsIgnoreCase("budget")
+                ? Objective.FEWEST_MULTS_UNDER_KEY_BUDGET
+                : Parsers.objective(objective);
+        return BootstrapPlan.of(bp, a, a, o, joint, keyBudget == null ? 0 : keyBudget);
+    }
+
+    private static Algorithm algorithm(String s) {
+        if (s == null) return Algorithm.TH_BSGS;
+        if (s.toLowerCase(Locale.ROOT).equals("any")) return null;
+        return Algorithm.parse(s);
+    }
+}

@@ -1,0 +1,282 @@
+package io.hoist.cli.run;
+
+import com.google.common.math.Quantiles;
+import io.hoist.bootstrap.BootstrapParameters;
+import io.hoist.bootstrap.BootstrapPlan;
+import io.hoist.bootstrap.Bootstrapper;
+import io.hoist.bootstrap.BootstrappingKeys;
+import io.hoist.bootstrap.EvalModParameters;
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.Decryptor;
+import io.hoist.ckks.Encoder;
+import io.hoist.ckks.Encryptor;
+import io.hoist.ckks.KeySizes;
+import io.hoist.ckks.SecretKey;
+import io.hoist.cli.options.ParamsOptions;
+import io.hoist.keygen.KeyGenerator;
+import io.hoist.lt.dft.DftPlan;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import io.hoist.ring.KernelWarmup;
+import io.hoist.ring.Op;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/** One bootstrapping run: plan, keys, encoding, then bootstraps of a random message at level 0; a result record. */
+public final class BootstrapRun {
+    private BootstrapRun() {}
+
+    public record Keys(
+            int rotation, int conjugation, int relinearization, int encapsulation, long bytes, long seededBytes) {}
+
+    public record Levels(int input, int output, int ctos, int evalMod, int stoc) {}
+
+    public record Precision(double minBits, double avgBits, double l2Bits) {}
+
+    public record Millis(
+            double keygen, double encode, double modRaise, double ctos, double evalMod, double stoc, double total) {}
+
+    public record Memory(long keys, long diagonals, long peakRss) {}
+
+    public record Matrix(String kind, int level, int diagonals, String algo, int[] split, int rotationKeys) {}
+
+    public record EvalModInfo(
+            int K,
+            int degree,
+            int doubleAngle,
+            int arcsineDegree,
+            double messageRatio,
+            int logScale,
+            double approximationBits) {}
+
+    public record Report(
+            String params,
+            boolean secure,
+            String backend,
+            Map<String, String> kernels,
+            int threads,
+            int logSlots,
+            boolean sparse,
+            boolean encapsulation,
+            String ctosAlgo,
+            String stocAlgo,
+            boolean joint,
+            String storage,
+            Keys keys,
+            Levels levels,
+            Precision precision,
+            Millis millis,
+            Memory memoryBytes,
+            List<Matrix> matrices,
+            Map<String, Long> counts,
+            EvalModInfo evalMod,
+            int runs,
+            String input) {}
+
+    /** The input, as the report states it. */
+    static final String INPUT =
+            "uniform [−1, 1] + i[−1, 1] per slot (sparse packing: the n values repeated over the 2n slots),"
+                    + " encoded at level 0 and scale Δ, encrypted with the secret key";
+
+    public static Report run(
+            BootstrapParameters bp,
+            BootstrapPlan plan,
+            String backend,
+            int threads,
+            Storage storage,
+            int runs,
+            long seed,
+            boolean quiet) {
+        CkksParameters params = bp.ckks();
+        MemoryCheck.require(
+                "this bootstrapping (keys and encoded DFT matrices)",
+                MemoryCheck.add(plan.keySizes().fullBytes(), diagonalEstimate(plan, storage)),
+                storage == Storage.PRECOMPUTED ? "use --storage compact" : null);
+        CkksContext ctx = CkksContext.create(params, backend, threads);
+        KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());
+        long t0 = System.nanoTime();
+        SecretKey sk = new KeyGenerator(ctx).genSecretKey();
+        BootstrappingKeys keys;
+        try (Bars bar = Bars.of("keygen", quiet)) {
+            keys = BootstrappingKeys.generate(ctx, sk, plan, bar);
+        }
+        double keygenMs = ms(t0);
+        t0 = System.nanoTime();
+        Bootstrapper boot;
+        try (Bars bar = Bars.of("encode", quiet)) {
+            boot = new Bootstrapper(ctx, plan, keys, storage, bar);
+        }
+        double encodeMs = ms(t0);
+
+        Encoder encoder = new Encoder(ctx);
+        Decryptor dec = new Decryptor(ctx, sk);
+        ComplexVector z = message(bp, seed);
+        Ciphertext in = Encryptor.withSecretKey(ctx, sk).encrypt(encoder.encode(z, 0, params.defaultScale()));
+        List<Bootstrapper.Result> results = new ArrayList<>();
+        try (Bars bar = Bars.of("bootstrap", quiet)) {
+            for (int i = 0; i < runs; i++) {
+                results.add(boot.bootstrap(in));
+                bar.step(i + 1, runs);
+            }
+        }
+        Bootstrapper.Result last = results.get(results.size() - 1);
+        Precision precision = precision(z, dec.decryptAndDecode(last.output(), encoder));
+
+        List<Matrix> mats = new ArrayList<>();
+        for (DftPlan p : List.of(plan.coeffsToSlotsPlan(), plan.slotsToCoeffsPlan())) {
+            for (int i = 0; i < p.plans().size(); i++) {
+                Plan pl = p.plans().get(i);
+                mats.add(new Matrix(
+                        p.dft().kind().label(),
+                        p.dft().levels().get(i),
+                        pl.indices().size(),
+                        pl.algorithm().cliName(),
+                        pl.split(),
+                        p.galoisElements(i).size()));
+            }
+        }
+        KeySizes ks = keys.sizes();
+        boolean conj = plan.galoisElements().contains(params.galoisElementForConjugation());
+        EvalModParameters em = bp.evalMod();
+        return new Report(
+                ParamsOptions.describe(params),
+                params.secure(),
+                ctx.engine().backend().name(),
+                ctx.engine().kernelForms(),
+                ctx.engine().threads(),
+                bp.logSlots(),
+                bp.sparse(),
+                bp.encapsulation(),
+                plan.ctsAlgorithm(),
+                plan.stcAlgorithm(),
+                plan.joint(),
+                storage.name().toLowerCase(Locale.ROOT),
+                new Keys(
+                        plan.rotationKeys(),
+                        conj ? 1 : 0,
+                        1,
+                        bp.encapsulation() ? 2 : 0,
+                        ks.fullBytes(),
+                        ks.seededBytes()),
+                new Levels(0, last.output().level(), plan.ctsLevel(), plan.evalModLevel(), plan.stcLevel()),
+                precision,
+                new Millis(
+                        keygenMs,
+                        encodeMs,
+                        median(results, r -> r.millis().scaleDown() + r.millis().modRaise()),
+                        median(results, r -> r.millis().cts()),
+                        median(results, r -> r.millis().evalMod()),
+                        median(results, r -> r.millis().stc()),
+                        median(results, r -> r.millis().total())),
+                new Memory(ks.fullBytes(), boot.diagonalBytes(), peakRss()),
+                mats,
+                counts(last.counts()),
+                new EvalModInfo(
+                        em.k(),
+                        em.degree(),
+                        em.doubleAngle(),
+                        em.arcsineDegree(),
+                        em.messageRatio(),
+                        em.logScale(),
+                        -Math.log(em.approximationError()) / Math.log(2)),
+                runs,
+                INPUT);
+    }
+
+    interface Stage {
+        double of(Bootstrapper.Result r);
+    }
+
+    private static double median(List<Bootstrapper.Result> rs, Stage s) {
+        double[] v = rs.stream().mapToDouble(s::of).toArray();
+        return v.length == 1 ? v[0] : Quantiles.median().compute(v);
+    }
+
+    private static double ms(long t0) {
+        return (System.nanoTime() - t0) / 1e6;
+    }
+
+    /** Bytes the encoded DFT matrices take (precomputed QP limbs, or one word per coefficient when compact). */
+    static long diagonalEstimate(BootstrapPlan plan, Storage st) {
+        CkksParameters params = plan.ckks();
+        long d = 0;
+        for (DftPlan p : List.of(plan.coeffsToSlotsPlan(), plan.slotsToCoeffsPlan())) {
+            for (int i = 0; i < p.plans().size(); i++) {
+                int level = p.dft().levels().get(i);
+                long words = st == Storage.COMPACT ? 1 : level + 1 + params.alpha();
+                d = MemoryCheck.add(
+                        d, MemoryCheck.mul(p.plans().get(i).indices().size(), words, 8L, params.n()));
+            }
+        }
+        return d;
+    }
+
+    /** Uniform [−1, 1] + i[−1, 1] in each of the n message slots, repeated over 2n slots when sparse. */
+    static ComplexVector message(BootstrapParameters bp, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        int n = 1 << bp.logSlots(), slots = bp.ckks().slots();
+        double[] re = new double[slots], im = new double[slots];
+        for (int i = 0; i < n; i++) {
+            re[i] = 2 * r.nextDouble() - 1;
+            im[i] = 2 * r.nextDouble() - 1;
+        }
+        for (int i = n; i < slots; i++) {
+            re[i] = re[i % n];
+            im[i] = im[i % n];
+        }
+        return new ComplexVector(re, im);
+    }
+
+    /** Worst slot and mean of −log2|e| (complex error per slot), and −log2 of the RMS error. */
+    static Precision precision(ComplexVector want, ComplexVector got) {
+        double worst = 0, sumBits = 0, sumSq = 0;
+        int n = want.re().length;
+        for (int i = 0; i < n; i++) {
+            double e = Math.max(Math.hypot(got.re()[i] - want.re()[i], got.im()[i] - want.im()[i]), 0x1p-60);
+            worst = Math.max(worst, e);
+            sumBits += -Math.log(e) / Math.log(2);
+            sumSq += e * e;
+        }
+        return new Precision(
+                -Math.log(worst) / Math.log(2), sumBits / n, -Math.log(Math.sqrt(sumSq / n)) / Math.log(2));
+    }
+
+    static Map<String, Long> counts(Map<Op, Long> m) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        out.put("ctMuls", m.getOrDefault(Op.CT_MUL, 0L));
+        out.put("relinearizations", m.getOrDefault(Op.RELINEARIZE, 0L));
+        out.put("rescales", m.getOrDefault(Op.RESCALE, 0L));
+        out.put("constMuls", m.getOrDefault(Op.CONST_MUL, 0L));
+        out.put("ptMuls", m.getOrDefault(Op.PT_MUL, 0L));
+        out.put("decompose", m.getOrDefault(Op.DECOMPOSE, 0L));
+        out.put("modDown", m.getOrDefault(Op.MOD_DOWN, 0L));
+        out.put("ksInnerProducts", m.getOrDefault(Op.KS_INNER_PRODUCT, 0L));
+        out.put("ntt", m.getOrDefault(Op.NTT_LIMBS, 0L) + m.getOrDefault(Op.INTT_LIMBS, 0L));
+        return out;
+    }
+
+    /** The process's peak resident set (VmHWM), or −1 where /proc is not there. */
+    static long peakRss() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    String[] f = line.trim().split("\\s+");
+                    return Long.parseLong(f[1]) * 1024L;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,78 @@
+package io.hoist.cli;
+
+import static io.hoist.cli.CliTest.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hoist.cli.report.Json;
+import org.junit.jupiter.api.Test;
+
+/** {@code hoist bootstrap}: the JSON contract on a small ring, the sweep's counts, bad input. */
+class BootstrapCliTest {
+    @Test
+    void jsonReportHasTheContractedFields() throws Exception {
+        CliTest.Run r = run("bootstrap", "--preset", "boot16", "--logN", "11", "--joint", "--threads", "1", "--json");
+        assertEquals(0, r.code(), r.out());
+        JsonNode j = Json.MAPPER.readTree(r.out());
+        for (String k : new String[] {
+            "params",
+            "logSlots",
+            "keys",
+            "levels",
+            "precision",
+            "millis",
+            "memoryBytes",
+            "matrices",
+            "counts",
+            "evalMod"
+        }) assertTrue(j.has(k), k + " missing: " + r.out());
+        for (String k :
+                new String[] {"rotation", "conjugation", "relinearization", "encapsulation", "bytes", "seededBytes"})
+            assertTrue(j.get("keys").has(k), k);
+        for (String k : new String[] {"input", "output", "ctos", "evalMod", "stoc"})
+            assertTrue(j.get("levels").has(k), k);
+        for (String k : new String[] {"minBits", "avgBits", "l2Bits"})
+            assertTrue(j.get("precision").has(k), k);
+        for (String k : new String[] {"keygen", "encode", "modRaise", "ctos", "evalMod", "stoc", "total"})
+            assertTrue(j.get("millis").has(k), k);
+        for (String k : new String[] {"keys", "diagonals", "peakRss"})
+            assertTrue(j.get("memoryBytes").has(k), k);
+        for (String k : new String[] {"K", "degree", "doubleAngle", "arcsineDegree", "messageRatio"})
+            assertTrue(j.get("evalMod").has(k), k);
+        assertEquals(9, j.get("levels").get("output").asInt(), "boot16's residual 60 + 40 × 9");
+        assertEquals(16, j.get("evalMod").get("K").asInt());
+        assertEquals(7, j.get("matrices").size(), "CtS 4 + StC 3");
+        assertEquals(1, j.get("keys").get("conjugation").asInt());
+        assertEquals(2, j.get("keys").get("encapsulation").asInt());
+        assertTrue(j.get("precision").get("minBits").asDouble() > 18, r.out());
+        assertTrue(j.get("precision").get("avgBits").asDouble()
+                > j.get("precision").get("minBits").asDouble());
+        assertTrue(j.get("params").asText().contains("NOT SECURE"), "a shrunk ring is labelled");
+    }
+
+    @Test
+    void sweepCountsEveryPointAndBadInputIsRefused() throws Exception {
+        CliTest.Run r = run(
+                "bootstrap",
+                "--preset",
+                "boot16",
+                "--logN",
+                "11",
+                "--sweep",
+                "--sweep-depths",
+                "2..3",
+                "--sweep-count-only",
+                "--joint",
+                "--json");
+        assertEquals(0, r.code(), r.out());
+        JsonNode pts = Json.MAPPER.readTree(r.out()).get("points");
+        assertEquals(8, pts.size(), "2 depths × 4 algorithms");
+        for (JsonNode p : pts) assertTrue(p.get("galoisKeys").asInt() > 0, p.toString());
+        assertNotEquals(0, run("bootstrap", "--preset", "boot99").code());
+        assertNotEquals(
+                0, run("bootstrap", "--logN", "11", "--ctos-algo", "bsgs").code());
+        assertNotEquals(0, run("bootstrap", "--logN", "11", "--degree", "3").code());
+    }
+}
