@@ -16,10 +16,12 @@ import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Objective;
 import io.hoist.lt.plan.Storage;
 import io.hoist.ring.Op;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -98,5 +100,17 @@ class BootstrapperTest {
                 MissingRotationKeyException.class,
                 () -> new Bootstrapper(f.ctx, f.plan, partial, Storage.PRECOMPUTED, Progress.NONE));
         assertTrue(e.getMessage().contains("Galois element " + withheld), e.getMessage());
+    }
+
+    @Test
+    void keysStoredAndReopened(@TempDir Path dir) {
+        BootstrapParameters bp = BootstrapFixture.small(12, 11, 3, 2, EvalModParameters.lattigoDefault(), 32);
+        BootstrapFixture f = new BootstrapFixture(bp, BootstrapPlan.fewestKeys(bp));
+        BootstrapKeyFiles.save(dir, f.keys, true);
+        BootstrappingKeys back = BootstrapKeyFiles.open(dir, f.ctx, f.plan);
+        assertEquals(f.keys.rotations().galoisElements(), back.rotations().galoisElements());
+        Bootstrapper boot = new Bootstrapper(f.ctx, f.plan, back, Storage.PRECOMPUTED, Progress.NONE);
+        ComplexVector z = f.message(3);
+        check(f, z, boot.bootstrap(f.encryptAtLevel0(z)).output(), "keys from the store");
     }
 }

@@ -110,6 +110,15 @@ class PackageCyclesTest {
                         low + " -> " + dep);
             }
         }
+        // the polynomial evaluator is a client of the CKKS evaluator only; nothing below bootstrapping knows it
+        for (String dep : g.getOrDefault("io.hoist.ckks.poly", Set.of()))
+            assertTrue(dep.equals("io.hoist.ckks") || dep.equals("io.hoist.ring"), "io.hoist.ckks.poly -> " + dep);
+        for (String pkg : g.keySet()) {
+            if (pkg.startsWith("io.hoist.bootstrap") || pkg.startsWith("io.hoist.cli")) continue;
+            assertTrue(
+                    g.get(pkg).stream().noneMatch(d -> d.startsWith("io.hoist.bootstrap")),
+                    "only the CLI uses bootstrapping: " + pkg);
+        }
         // the ring layer (module hoist-ring) knows no scheme; the BFV client (module bfv) knows no CKKS
         for (String ring : List.of("io.hoist", "io.hoist.math", "io.hoist.ring", "io.hoist.random"))
             for (String dep : g.getOrDefault(ring, Set.of()))
