@@ -11,7 +11,6 @@ import io.hoist.ckks.Progress;
 import io.hoist.ckks.SecretKey;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.lt.plan.Storage;
-import java.util.SplittableRandom;
 
 /** A small insecure bootstrapping setup: parameters, plan, keys, bootstrapper, and a seeded message. */
 final class BootstrapFixture {
@@ -55,20 +54,8 @@ final class BootstrapFixture {
                 .build();
     }
 
-    /** Uniform [−1, 1] + i[−1, 1] in every slot; sparse packing repeats the n values twice (period n). */
     ComplexVector message(long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        int n = 1 << bp.logSlots(), slots = bp.ckks().slots();
-        double[] re = new double[slots], im = new double[slots];
-        for (int i = 0; i < n; i++) {
-            re[i] = 2 * r.nextDouble() - 1;
-            im[i] = 2 * r.nextDouble() - 1;
-        }
-        for (int i = n; i < slots; i++) {
-            re[i] = re[i % n];
-            im[i] = im[i % n];
-        }
-        return new ComplexVector(re, im);
+        return Messages.uniform(bp, seed);
     }
 
     Ciphertext encryptAtLevel0(ComplexVector z) {

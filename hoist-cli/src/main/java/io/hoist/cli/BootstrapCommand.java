@@ -186,22 +186,19 @@ public final class BootstrapCommand implements Callable<Integer> {
     }
 
     BootstrapPlan plan(BootstrapParameters bp) {
-        if (objective.equalsIgnoreCase("lattigo")) return BootstrapPlan.lattigo(bp);
-        Objective o = objective.equalsIgnoreCase("budget")
-                ? Objective.FEWEST_MULTS_UNDER_KEY_BUDGET
-                : Parsers.objective(objective);
-        Algorithm ca = algorithm(ctosAlgo != null ? ctosAlgo : algo),
-                sa = algorithm(stocAlgo != null ? stocAlgo : algo);
-        return BootstrapPlan.of(bp, ca, sa, o, joint, keyBudget == null ? 0 : keyBudget);
+        return plan(bp, algorithm(ctosAlgo != null ? ctosAlgo : algo), algorithm(stocAlgo != null ? stocAlgo : algo));
     }
 
     /** Plans a sweep point with {@code a} on both DFTs and this command's objective and --joint. */
     BootstrapPlan plan(BootstrapParameters bp, Algorithm a) {
+        return plan(bp, a, a);
+    }
+
+    private BootstrapPlan plan(BootstrapParameters bp, Algorithm cts, Algorithm stc) {
+        int budget = keyBudget == null ? 0 : keyBudget;
+        Objective o = Parsers.dftObjective(objective, budget, joint);
         if (objective.equalsIgnoreCase("lattigo")) return BootstrapPlan.lattigo(bp);
-        Objective o = objective.equalsIgnoreCase("budget")
-                ? Objective.FEWEST_MULTS_UNDER_KEY_BUDGET
-                : Parsers.objective(objective);
-        return BootstrapPlan.of(bp, a, a, o, joint, keyBudget == null ? 0 : keyBudget);
+        return BootstrapPlan.of(bp, cts, stc, o, joint, budget);
     }
 
     private static Algorithm algorithm(String s) {

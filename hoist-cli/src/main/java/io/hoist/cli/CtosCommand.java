@@ -222,22 +222,8 @@ public final class CtosCommand implements Callable<Integer> {
         }
         Algorithm a = algo.equalsIgnoreCase("any") ? null : Algorithm.parse(algo);
         String on = objective.toLowerCase(Locale.ROOT);
-        Objective o = switch (on) {
-            case "fewest-keys", "lattigo" -> Objective.FEWEST_KEYS;
-            case "fewest-mults" -> Objective.FEWEST_MULTS;
-            case "budget" -> Objective.FEWEST_MULTS_UNDER_KEY_BUDGET;
-            default ->
-                throw new IllegalArgumentException(
-                        "--objective must be fewest-keys, fewest-mults, budget or lattigo, got '" + objective + "'");
-        };
-        if (o == Objective.FEWEST_MULTS_UNDER_KEY_BUDGET && keyBudget < 1)
-            throw new IllegalArgumentException("--objective budget needs --key-budget ≥ 1");
-        if (on.equals("lattigo")) {
-            if (joint)
-                throw new IllegalArgumentException(
-                        "--objective lattigo is Lattigo's per-matrix DH-BSGS rule; it does not combine with --joint");
-            a = Algorithm.DH_BSGS;
-        }
+        Objective o = Parsers.dftObjective(objective, keyBudget, joint);
+        if (on.equals("lattigo")) a = Algorithm.DH_BSGS;
         if (runs < 0 || runs > 100) throw new IllegalArgumentException("--runs must be in [0, 100]");
         return new CtosSetup(
                 params,

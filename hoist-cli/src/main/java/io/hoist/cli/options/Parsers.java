@@ -17,6 +17,29 @@ public final class Parsers {
         };
     }
 
+    /**
+     * {@code --objective} of the DFT commands ({@code ctos}, {@code bootstrap}): fewest-keys,
+     * fewest-mults, budget (which needs a key budget ≥ 1) or lattigo (planned by Lattigo's rule, so
+     * the objective returned is only a placeholder, and it does not combine with a joint plan).
+     */
+    public static Objective dftObjective(String name, int keyBudget, boolean joint) {
+        String on = name.toLowerCase(Locale.ROOT);
+        Objective o = switch (on) {
+            case "fewest-keys", "lattigo" -> Objective.FEWEST_KEYS;
+            case "fewest-mults" -> Objective.FEWEST_MULTS;
+            case "budget" -> Objective.FEWEST_MULTS_UNDER_KEY_BUDGET;
+            default ->
+                throw new IllegalArgumentException(
+                        "--objective must be fewest-keys, fewest-mults, budget or lattigo, got '" + name + "'");
+        };
+        if (o == Objective.FEWEST_MULTS_UNDER_KEY_BUDGET && keyBudget < 1)
+            throw new IllegalArgumentException("--objective budget needs --key-budget ≥ 1");
+        if (on.equals("lattigo") && joint)
+            throw new IllegalArgumentException(
+                    "--objective lattigo is Lattigo's per-matrix DH-BSGS rule; it does not combine with --joint");
+        return o;
+    }
+
     /** {@code --objective}: fewest-keys or fewest-mults. */
     public static Objective objective(String name) {
         return switch (name.toLowerCase(Locale.ROOT)) {

@@ -6,6 +6,7 @@ import io.hoist.bootstrap.BootstrapPlan;
 import io.hoist.bootstrap.Bootstrapper;
 import io.hoist.bootstrap.BootstrappingKeys;
 import io.hoist.bootstrap.EvalModParameters;
+import io.hoist.bootstrap.Messages;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -30,7 +31,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
 
 /** One bootstrapping run: plan, keys, encoding, then bootstraps of a random message at level 0; a result record. */
 public final class BootstrapRun {
@@ -120,7 +120,7 @@ public final class BootstrapRun {
 
         Encoder encoder = new Encoder(ctx);
         Decryptor dec = new Decryptor(ctx, sk);
-        ComplexVector z = message(bp, seed);
+        ComplexVector z = Messages.uniform(bp, seed);
         Ciphertext in = Encryptor.withSecretKey(ctx, sk).encrypt(encoder.encode(z, 0, params.defaultScale()));
         List<Bootstrapper.Result> results = new ArrayList<>();
         try (Bars bar = Bars.of("bootstrap", quiet)) {
@@ -219,22 +219,6 @@ public final class BootstrapRun {
             }
         }
         return d;
-    }
-
-    /** Uniform [−1, 1] + i[−1, 1] in each of the n message slots, repeated over 2n slots when sparse. */
-    static ComplexVector message(BootstrapParameters bp, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        int n = 1 << bp.logSlots(), slots = bp.ckks().slots();
-        double[] re = new double[slots], im = new double[slots];
-        for (int i = 0; i < n; i++) {
-            re[i] = 2 * r.nextDouble() - 1;
-            im[i] = 2 * r.nextDouble() - 1;
-        }
-        for (int i = n; i < slots; i++) {
-            re[i] = re[i % n];
-            im[i] = im[i % n];
-        }
-        return new ComplexVector(re, im);
     }
 
     /** Worst slot and mean of −log2|e| (complex error per slot), and −log2 of the RMS error. */
