@@ -113,4 +113,19 @@ class BootstrapperTest {
         ComplexVector z = f.message(3);
         check(f, z, boot.bootstrap(f.encryptAtLevel0(z)).output(), "keys from the store");
     }
+
+    @Test
+    void anInputAtAnotherScaleKeepsItsMessage() {
+        BootstrapParameters bp = BootstrapFixture.small(12, 11, 3, 2, EvalModParameters.lattigoDefault(), 32);
+        BootstrapFixture f = new BootstrapFixture(bp, BootstrapPlan.fewestKeys(bp));
+        ComplexVector z = f.message(11);
+        // 2^38 · 3: ScaleDown's integer no longer lands exactly on Δ_s, and the output scale says by how much
+        double scale = 3 * 0x1p38;
+        Ciphertext in = f.enc.encrypt(f.encoder.encode(z, 0, scale));
+        Ciphertext out = f.boot.bootstrap(in).output();
+        long k = Math.round(f.plan.raisedMessageScale() / scale);
+        assertEquals(bp.ckks().defaultScale() * scale * k / f.plan.raisedMessageScale(), out.scale(), 0.0);
+        PrecisionStats p = f.precision(z, out);
+        assertTrue(p.l2().min() > FLOOR_BITS, p.toString());
+    }
 }

@@ -79,7 +79,9 @@ public final class BootstrapCommand implements Callable<Integer> {
     @Option(names = "--joint", description = "plan both DFTs' matrices together so that they share one key set")
     boolean joint;
 
-    @Option(names = "--no-encapsulation", description = "ModRaise under the main secret (needs a larger K)")
+    @Option(
+            names = "--no-encapsulation",
+            description = "ModRaise under the main secret: K doubles (and the degree to 2K − 2) unless --K is given")
     boolean noEncapsulation;
 
     @Option(names = "--K", description = "EvalMod interval bound K (default: the preset's)")
@@ -169,9 +171,10 @@ public final class BootstrapCommand implements Callable<Integer> {
         if (logN != null) bp = bp.withLogN(logN);
         EvalModParameters em = bp.evalMod();
         int kk = k != null ? k : em.k();
-        if (noEncapsulation && k == null) kk = 2 * em.k(); // without the sparse secret |I| grows with √h: twice K
+        if (noEncapsulation && k == null)
+            kk = 2 * em.k(); // without the sparse secret |I| grows with √h: twice K (degree 4K − 2)
         int deg = degree != null ? degree : Math.max(em.degree(), 2 * kk - 2);
-        int da = doubleAngle != null ? doubleAngle : em.doubleAngle() + (kk > em.k() ? 1 : 0);
+        int da = doubleAngle != null ? doubleAngle : em.doubleAngle();
         EvalModParameters em2 = new EvalModParameters(
                 kk, deg, da, em.logMessageRatio(), arcsine != null ? arcsine : em.arcsineDegree(), em.logScale());
         if (!em2.equals(em)) bp = bp.withEvalMod(em2, logN != null);
