@@ -1,7 +1,6 @@
 package io.hoist.bootstrap;
 
 import io.hoist.ckks.CkksContext;
-import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.RelinearizationKey;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SwitchingKey;
@@ -11,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Objects;
 
 /**
@@ -47,12 +47,22 @@ public final class BootstrapKeyFiles {
         }
     }
 
+    private static void writeAtomically(Path target, byte[] data) throws IOException {
+        Path tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".tmp");
+        try {
+            Files.write(tmp, data);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
     /**
      * The keys {@code plan} needs, read from {@code dir}: the Galois keys loaded from the mapped store
      * one by one (the store may hold more), the other keys read whole.
      *
-     * @throws MissingRotationKeyException if the store lacks a Galois key of the plan, or the
-     *     encapsulation keys are missing for a plan that uses them
+     * @throws io.hoist.ckks.MissingRotationKeyException if the store lacks a Galois key of the plan
+     * @throws MissingEncapsulationKeyException if a plan with encapsulation finds no encapsulation keys
      */
     public static BootstrappingKeys open(Path dir, CkksContext ctx, BootstrapPlan plan) {
         Objects.requireNonNull(dir, "dir is null");
@@ -61,19 +71,15 @@ public final class BootstrapKeyFiles {
         try {
             RotationKeySet rot;
             try (KeyStore ks = KeyStore.open(dir.resolve(GALOIS), ctx, true)) {
-                for (long g : plan.galoisElements())
-                    if (!ks.contains(g))
-                        throw new MissingRotationKeyException("the key store " + dir.resolve(GALOIS)
-                                + " has no Galois key " + g + " that the plan needs");
-                rot = ks.load(plan.galoisElements());
+                rot = ks.load(plan.galoisElements()); // names the first element the store lacks
             }
             RelinearizationKey rlk =
                     KeySerialization.readRelinearizationKey(Files.readAllBytes(dir.resolve(RELIN)), ctx);
             SwitchingKey toSparse = null, toDense = null;
             if (plan.parameters().encapsulation()) {
                 if (!Files.exists(dir.resolve(TO_SPARSE)) || !Files.exists(dir.resolve(TO_DENSE)))
-                    throw new MissingRotationKeyException("the plan switches to an ephemeral sparse secret but " + dir
-                            + " holds no encapsulation keys");
+                    throw new MissingEncapsulationKeyException("the plan switches to an ephemeral sparse secret but "
+                            + dir + " holds no encapsulation keys");
                 toSparse = KeySerialization.readRelinearizationKey(Files.readAllBytes(dir.resolve(TO_SPARSE)), ctx)
                         .key();
                 toDense = KeySerialization.readRelinearizationKey(Files.readAllBytes(dir.resolve(TO_DENSE)), ctx)

@@ -56,6 +56,19 @@ public final class BootstrapParameters {
                     logScale,
                     residualLogQ[0],
                     evalMod.logMessageRatio()));
+        // |I| after ModRaise is the rounded sum of h + 1 uniforms on [−1/2, 1/2] for the secret ModRaise
+        // runs under: K − 1/2 must cover 7 standard deviations (a coefficient beyond it: about 2^−38)
+        int h = ephemeralWeight > 0 ? ephemeralWeight : hammingWeight > 0 ? hammingWeight : 2 * (1 << logN) / 3;
+        double sigma = Math.sqrt((h + 1) / 12.0);
+        if (evalMod.k() - 0.5 < 7 * sigma)
+            throw new InvalidParametersException(String.format(
+                    Locale.ROOT,
+                    "EvalMod K = %d is too small for ModRaise under a secret of weight %d (|I| has σ = %.1f; K must be at least %d)%s",
+                    evalMod.k(),
+                    h,
+                    sigma,
+                    (int) Math.ceil(7 * sigma + 0.5),
+                    ephemeralWeight > 0 ? "" : "; use the sparse-secret encapsulation (an ephemeral weight)"));
         int[] q = chain();
         CkksParameters.Builder pb = CkksParameters.builder()
                 .name(name)
@@ -241,6 +254,8 @@ public final class BootstrapParameters {
     public BootstrapParameters withLogSlots(int s) {
         Builder b = toBuilder();
         b.logSlots = s;
+        b.ctsDepth = Math.min(ctsDepth, Math.max(1, s));
+        b.stcDepth = Math.min(stcDepth, Math.max(1, s));
         b.allowInsecure = !ckks.secure();
         return b.build();
     }

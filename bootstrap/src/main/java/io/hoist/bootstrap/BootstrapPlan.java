@@ -90,8 +90,9 @@ public final class BootstrapPlan {
     }
 
     /**
-     * A plan with {@code ctsAlgo} and {@code stcAlgo} (null: any) chosen by {@code objective}; with
-     * {@code joint} both DFTs' matrices are planned together so that their keys are one union.
+     * A plan with {@code ctsAlgo} and {@code stcAlgo} (null: any) chosen by {@code objective}. With
+     * {@code joint} and one algorithm for both DFTs, all their matrices are planned together so that
+     * their keys are one union; with two algorithms, each DFT's matrices are planned together.
      */
     public static BootstrapPlan of(
             BootstrapParameters bp,

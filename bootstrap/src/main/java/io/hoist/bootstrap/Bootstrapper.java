@@ -41,7 +41,10 @@ public final class Bootstrapper {
     /** Per-stage wall time in milliseconds. */
     public record Millis(double scaleDown, double modRaise, double cts, double evalMod, double stc, double total) {}
 
-    /** The bootstrapped ciphertext, the stages' times and this evaluation's counts. */
+    /**
+     * The bootstrapped ciphertext, the stages' times and the counts of this call (the context's
+     * counters before and after: other threads' work on the same context is included).
+     */
     public record Result(Ciphertext output, Millis millis, Map<Op, Long> counts) {
         public Result {
             counts = ImmutableMap.copyOf(counts);
@@ -93,9 +96,17 @@ public final class Bootstrapper {
             throw new MissingRelinearizationKeyException("the relinearization key is made at level "
                     + keys.relinearization().key().level() + "; EvalMod multiplies at level "
                     + plan.relinearizationLevel());
-        if (plan.parameters().encapsulation() && keys.toSparse() == null)
-            throw new MissingRotationKeyException(
-                    "the plan switches to an ephemeral sparse secret but the key set holds no encapsulation keys");
+        if (plan.parameters().encapsulation()) {
+            if (keys.toSparse() == null)
+                throw new MissingEncapsulationKeyException(
+                        "the plan switches to an ephemeral sparse secret but the key set holds no encapsulation keys");
+            if (!keys.toSparse().params().equals(params)
+                    || !keys.toDense().params().equals(params))
+                throw new ParameterMismatchException("encapsulation keys made under other parameters");
+            if (keys.toDense().level() < plan.ctsLevel())
+                throw new MissingEncapsulationKeyException("the key back to the main secret is made at level "
+                        + keys.toDense().level() + "; it switches at level " + plan.ctsLevel());
+        }
     }
 
     private static int stepOf(CkksParameters params, long g) {
@@ -127,15 +138,16 @@ public final class Bootstrapper {
         // ScaleDown: the nearest integer k to the planned Δ·k / scale, and the output scale corrected by what is left
         double want = plan.raisedMessageScale();
         long k = Math.round(want / x.scale());
-        if (k < 1)
+        if (k < 1 || x.scale() > want * (1 + 1e-9))
             throw new InvalidScaleException("the input's scale 2^" + log2(x.scale())
                     + " is above the bootstrapping's 2^" + log2(want) + " (q_0 over the message ratio)");
         double raised = x.scale() * k;
         if (k > 1) x = ev.mulInteger(x, k);
-        if (keys.toSparse() != null) x = ev.switchKeys(x, keys.toSparse());
+        boolean encapsulate = plan.parameters().encapsulation(); // the plan decides, not which keys came along
+        if (encapsulate) x = ev.switchKeys(x, keys.toSparse());
         long t1 = System.nanoTime();
         x = ModRaise.raise(ctx, x, plan.ctsLevel(), plan.evalModScale());
-        if (keys.toDense() != null) x = ev.switchKeys(x, keys.toDense());
+        if (encapsulate) x = ev.switchKeys(x, keys.toDense());
         for (long g : plan.traceElements()) x = ev.add(x, ev.automorphism(x, g));
         long t2 = System.nanoTime();
         DftResult slots = dft.coeffsToSlots(x, cts);

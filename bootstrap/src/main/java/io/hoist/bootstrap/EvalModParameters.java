@@ -28,9 +28,10 @@ public record EvalModParameters(
         int k, int degree, int doubleAngle, int logMessageRatio, int arcsineDegree, int logScale) {
     public EvalModParameters {
         if (k < 2 || k > 1024) throw new InvalidParametersException("EvalMod K must be in [2, 1024], got " + k);
-        if (degree < 2 * k - 2 || degree > 255)
-            throw new InvalidParametersException("EvalMod degree must be in [2K − 2 = " + (2 * k - 2)
-                    + ", 255] to interpolate at the 2K − 1 integers, got " + degree);
+        if (degree < 2 * k - 2 || degree > Math.min(4 * k - 2, 255))
+            throw new InvalidParametersException("EvalMod degree must be in [2K − 2, min(4K − 2, 255)] = ["
+                    + (2 * k - 2) + ", " + Math.min(4 * k - 2, 255)
+                    + "]: the 2K − 1 integers, then at most the 2K half-integers, are its nodes; got " + degree);
         if (doubleAngle < 0 || doubleAngle > 8)
             throw new InvalidParametersException("double-angle steps must be in [0, 8], got " + doubleAngle);
         if (logMessageRatio < 1 || logMessageRatio > 30)

@@ -4,6 +4,7 @@ import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.RawAccess;
+import io.hoist.ckks.WrongOperandException;
 import io.hoist.ring.Domain;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.Ring;
@@ -21,7 +22,8 @@ public final class ModRaise {
     public static Ciphertext raise(CkksContext ctx, Ciphertext ct, int level, double scale) {
         if (ct.level() != 0)
             throw new LevelMismatchException("ModRaise takes a level-0 ciphertext, got level " + ct.level());
-        if (ct.degree() != 1) throw new LevelMismatchException("ModRaise takes a degree-1 ciphertext");
+        if (ct.degree() != 1)
+            throw new WrongOperandException("ModRaise takes a degree-1 ciphertext (relinearize first)");
         if (level < 1 || level > ctx.params().maxLevel())
             throw new LevelMismatchException("ModRaise target level " + level + " outside [1, "
                     + ctx.params().maxLevel() + "]");

@@ -72,6 +72,13 @@ class BootstrapPlanTest {
         assertThrows(InvalidParametersException.class, () -> new EvalModParameters(16, 30, 3, 8, 4, 60));
         assertThrows(InvalidParametersException.class, () -> BootstrapParameters.preset("boot99"));
         assertThrows(
+                InvalidParametersException.class, () -> new EvalModParameters(8, 31, 3, 8, 0, 60), "degree > 4K − 2");
+        // K = 16 covers a weight-32 ephemeral secret, not ModRaise under the weight-192 secret itself
+        InvalidParametersException e = assertThrows(
+                InvalidParametersException.class,
+                () -> BootstrapFixture.small(12, 11, 3, 2, EvalModParameters.lattigoDefault(), 0));
+        assertTrue(e.getMessage().contains("too small"), e.getMessage());
+        assertThrows(
                 InvalidParametersException.class,
                 () -> BootstrapFixture.small(12, 12, 3, 2, EvalModParameters.lattigoDefault(), 32));
     }

@@ -135,8 +135,9 @@ public final class Evaluator {
         if (!Double.isFinite(re) || !Double.isFinite(im))
             throw new EncodingOverflowException("constant is not finite: " + re + " + " + im + "i");
         RnsPoly c = rq.newPoly(a.level(), Domain.COEFFICIENT);
-        c.setCoefficient(0, scaledInteger(re, a.scale()));
-        c.setCoefficient(ctx.n() / 2, scaledInteger(im, a.scale())); // X^{N/2} evaluates to i in every slot
+        c.setCoefficient(0, fitting(scaledInteger(re, a.scale()), a.level(), "constant"));
+        c.setCoefficient(
+                ctx.n() / 2, fitting(scaledInteger(im, a.scale()), a.level(), "constant")); // X^{N/2}: i in every slot
         rq.ntt(c);
         RnsPoly[] out = copyPolys(a);
         rq.add(a.poly(0, RawAccess.get()), c, out[0]);
@@ -154,7 +155,7 @@ public final class Evaluator {
         if (!Double.isFinite(c)) throw new EncodingOverflowException("constant is not finite: " + c);
         if (!(constantScale > 0) || Double.isInfinite(constantScale))
             throw new InvalidScaleException("constant scale must be positive and finite: " + constantScale);
-        BigInteger k = scaledInteger(c, constantScale);
+        BigInteger k = fitting(scaledInteger(c, constantScale), a.level(), "constant times its scale");
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         for (int i = 0; i < out.length; i++) {
             out[i] = rq.newPoly(a.level(), Domain.NTT);
@@ -197,6 +198,16 @@ public final class Evaluator {
         } finally {
             rotator.release(digits);
         }
+    }
+
+    /** k itself if |k| stays below half the modulus at {@code level}, else a typed error (it would wrap). */
+    private BigInteger fitting(BigInteger k, int level, String what) {
+        double logQ = 0;
+        for (int j = 0; j <= level; j++) logQ += Math.log(params.q(j)) / Math.log(2);
+        if (k.bitLength() >= logQ - 1)
+            throw new EncodingOverflowException(what + " needs " + k.bitLength() + " bits; the modulus at level "
+                    + level + " has " + Math.round(logQ) + " (it would wrap)");
+        return k;
     }
 
     /** round(c·scale) as an exact integer (c and scale finite). */
@@ -352,6 +363,7 @@ public final class Evaluator {
         checks.checkRotatable(a);
         long g = Math.floorMod(galoisElement, 2L * ctx.n());
         if ((g & 1) == 0) throw new WrongOperandException("Galois element must be odd: " + galoisElement);
+        if (g == 1) return a.copy(); // the identity needs no key
         return rotator.automorphism(a, g);
     }
 

@@ -117,6 +117,16 @@ class PolynomialEvaluatorTest {
     }
 
     @Test
+    void constantsThatWouldWrapAreTypedErrors() {
+        Ciphertext ct = ev.atLevel(f.encrypt(ComplexVector.ofReal(new double[f.params.slots()])), 1);
+        // level 1: 110 bits of modulus; 2^100 · 2^40 does not fit
+        assertThrows(EncodingOverflowException.class, () -> ev.addConstant(ct, 0x1p100, 0));
+        assertThrows(EncodingOverflowException.class, () -> ev.mulConstant(ct, 0x1p80, 0x1p40));
+        assertThrows(InvalidParametersException.class, () -> Chebyshev.interpolate(x -> Double.NaN, -1, 1, 1));
+        assertThrows(InvalidParametersException.class, () -> Chebyshev.interpolate(Math::sin, 1, 1, 3));
+    }
+
+    @Test
     void chebyshevInterpolation() {
         Polynomial p = Chebyshev.interpolate(Math::cos, -Math.PI, Math.PI, 24);
         for (double x = -Math.PI; x <= Math.PI; x += 0.01) assertEquals(Math.cos(x), p.evaluate(x), 1e-13);

@@ -73,7 +73,10 @@ public final class BootstrapCommand implements Callable<Integer> {
                     "fewest-keys, fewest-mults, budget (with --key-budget) or lattigo (DH-BSGS, Lattigo's ratio rule) (default ${DEFAULT-VALUE})")
     String objective;
 
-    @Option(names = "--key-budget", description = "with --objective budget: most Galois keys in the union")
+    @Option(
+            names = "--key-budget",
+            description =
+                    "with --objective budget: most Galois keys per matrix, or in each joint plan's union with --joint (the report gives the real total)")
     Integer keyBudget;
 
     @Option(names = "--joint", description = "plan both DFTs' matrices together so that they share one key set")
@@ -139,6 +142,14 @@ public final class BootstrapCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--ctos-algo and --stoc-algo go together");
         if (algo != null && ctosAlgo != null)
             throw new IllegalArgumentException("--algo or --ctos-algo/--stoc-algo, not both");
+        if (objective.equalsIgnoreCase("lattigo") && (algo != null || ctosAlgo != null || sweep))
+            throw new IllegalArgumentException(
+                    "--objective lattigo is Lattigo's DH-BSGS rule on every matrix; it takes no --algo and no --sweep");
+        if (sweep)
+            for (String o : new String[] {"--runs", "--ctos-depth", "--algo", "--ctos-algo", "--stoc-algo"})
+                if (CliSupport.given(spec, o))
+                    throw new IllegalArgumentException(
+                            o + " does not combine with --sweep (the sweep sets it per point)");
         BootstrapParameters bp = parameters();
         Storage st = Parsers.storage(storage);
         if (sweep) {
@@ -173,7 +184,7 @@ public final class BootstrapCommand implements Callable<Integer> {
         int kk = k != null ? k : em.k();
         if (noEncapsulation && k == null)
             kk = 2 * em.k(); // without the sparse secret |I| grows with √h: twice K (degree 4K − 2)
-        int deg = degree != null ? degree : Math.max(em.degree(), 2 * kk - 2);
+        int deg = degree != null ? degree : Math.min(Math.max(em.degree(), 2 * kk - 2), 4 * kk - 2);
         int da = doubleAngle != null ? doubleAngle : em.doubleAngle();
         EvalModParameters em2 = new EvalModParameters(
                 kk, deg, da, em.logMessageRatio(), arcsine != null ? arcsine : em.arcsineDegree(), em.logScale());

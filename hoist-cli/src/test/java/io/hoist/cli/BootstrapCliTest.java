@@ -53,6 +53,17 @@ class BootstrapCliTest {
     }
 
     @Test
+    void sparsePackingWithOtherDepths() throws Exception {
+        CliTest.Run r = run(
+                "bootstrap", "--preset", "boot16", "--logN", "11", "--logSlots", "4", "--ctos-depth", "2", "--json");
+        assertEquals(0, r.code(), r.out());
+        JsonNode j = Json.MAPPER.readTree(r.out());
+        assertTrue(j.get("sparse").asBoolean());
+        assertEquals(5, j.get("matrices").size(), "CtS 2 + the preset's StC 3");
+        assertTrue(j.get("precision").get("minBits").asDouble() > 15, r.out());
+    }
+
+    @Test
     void sweepCountsEveryPointAndBadInputIsRefused() throws Exception {
         CliTest.Run r = run(
                 "bootstrap",
@@ -74,5 +85,15 @@ class BootstrapCliTest {
         assertNotEquals(
                 0, run("bootstrap", "--logN", "11", "--ctos-algo", "bsgs").code());
         assertNotEquals(0, run("bootstrap", "--logN", "11", "--degree", "3").code());
+        assertNotEquals(
+                0, run("bootstrap", "--logN", "11", "--sweep", "--runs", "2").code(), "--runs with --sweep");
+        assertNotEquals(
+                0,
+                run("bootstrap", "--logN", "11", "--objective", "lattigo", "--algo", "bsgs")
+                        .code());
+        assertNotEquals(
+                0,
+                run("bootstrap", "--preset", "boot15", "--logN", "11", "--no-encapsulation", "--K", "16")
+                        .code());
     }
 }

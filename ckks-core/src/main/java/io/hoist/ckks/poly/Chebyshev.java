@@ -11,6 +11,16 @@ public final class Chebyshev {
 
     private Chebyshev() {}
 
+    private static void checkInterval(double a, double b) {
+        if (!(a < b) || !Double.isFinite(a) || !Double.isFinite(b))
+            throw new InvalidParametersException("interval must be finite with a < b, got [" + a + ", " + b + "]");
+    }
+
+    private static double finite(double v, double x) {
+        if (!Double.isFinite(v)) throw new InvalidParametersException("the function is not finite at " + x + ": " + v);
+        return v;
+    }
+
     /** The {@code count} Chebyshev nodes of the first kind on [a, b]. */
     public static double[] nodes(int count, double a, double b) {
         if (count < 1) throw new InvalidParametersException("need at least one node, got " + count);
@@ -22,9 +32,10 @@ public final class Chebyshev {
     /** The degree-d interpolant of f at the d + 1 Chebyshev nodes of [a, b] (coefficients by the discrete cosine sum). */
     public static Polynomial interpolate(DoubleUnaryOperator f, double a, double b, int degree) {
         if (degree < 0) throw new InvalidParametersException("degree must be >= 0, got " + degree);
+        checkInterval(a, b);
         int n = degree + 1;
         double[] x = nodes(n, a, b), fx = new double[n];
-        for (int k = 0; k < n; k++) fx[k] = f.applyAsDouble(x[k]);
+        for (int k = 0; k < n; k++) fx[k] = finite(f.applyAsDouble(x[k]), x[k]);
         double[] c = new double[n];
         for (int j = 0; j < n; j++) {
             double s = 0;
@@ -42,6 +53,7 @@ public final class Chebyshev {
     public static Polynomial interpolateAt(DoubleUnaryOperator f, double a, double b, double[] nodes) {
         int n = nodes.length;
         if (n < 1) throw new InvalidParametersException("need at least one node");
+        checkInterval(a, b);
         BigDecimal[][] m = new BigDecimal[n][n + 1];
         for (int k = 0; k < n; k++) {
             if (!(nodes[k] >= a && nodes[k] <= b))
@@ -56,7 +68,7 @@ public final class Chebyshev {
                     t1 = t2;
                 }
             }
-            m[k][n] = new BigDecimal(f.applyAsDouble(nodes[k]));
+            m[k][n] = new BigDecimal(finite(f.applyAsDouble(nodes[k]), nodes[k]));
         }
         for (int col = 0; col < n; col++) {
             int piv = col;

@@ -38,7 +38,10 @@ public final class PolynomialEvaluator {
         this.params = ev.context().params();
     }
 
-    /** The output and this evaluation's counts. */
+    /**
+     * The output and the counts of this evaluation: the context's counters read before and after,
+     * so work other threads run on the same context meanwhile is included.
+     */
     public record Result(Ciphertext output, PolynomialPlan plan, Map<Op, Long> counts) {
         public Result {
             counts = ImmutableMap.copyOf(counts);
