@@ -4,11 +4,9 @@ import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.LevelMismatchException;
-import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.poly.Polynomial;
 import io.hoist.ckks.poly.PolynomialEvaluator;
 import io.hoist.ckks.poly.PolynomialPlan;
-import io.hoist.ring.RnsPoly;
 import java.util.Objects;
 
 /**
@@ -70,19 +68,11 @@ public final class EvalMod {
         for (int k = 0; k < p.doubleAngle(); k++) {
             Ciphertext sq = ev.mulInteger(ev.relinearize(ev.mul(y, y)), 2);
             sq = ev.addConstant(sq, -c2, 0);
-            y = relabel(ev.rescale(sq), angleScale[k + 1]);
+            y = PolynomialEvaluator.atExactScale(ev.rescale(sq), angleScale[k + 1]);
             c2 *= c2;
         }
         if (y.level() != angleOut) throw new IllegalStateException("EvalMod level bookkeeping");
         if (arcsinePlan != null) y = pe.evaluate(y, arcsine, outScale).output();
         return y;
-    }
-
-    private Ciphertext relabel(Ciphertext c, double scale) {
-        if (Math.abs(c.scale() / scale - 1) > 1e-9)
-            throw new IllegalStateException("EvalMod scale bookkeeping drifted: " + c.scale() + " vs " + scale);
-        RnsPoly[] polys = new RnsPoly[c.degree() + 1];
-        for (int i = 0; i < polys.length; i++) polys[i] = c.poly(i, RawAccess.get());
-        return Ciphertext.wrap(RawAccess.get(), params, scale, polys);
     }
 }

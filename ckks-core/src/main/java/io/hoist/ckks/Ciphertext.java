@@ -74,6 +74,11 @@ public final class Ciphertext {
         return polys[i];
     }
 
+    /** The same polynomials read at another scale (shared, as the ciphertext is immutable). */
+    public Ciphertext withScale(double scale) {
+        return new Ciphertext(params, scale, false, polys);
+    }
+
     public Ciphertext copy() {
         return new Ciphertext(params, scale, true, polys);
     }

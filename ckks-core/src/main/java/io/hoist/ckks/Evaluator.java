@@ -174,7 +174,7 @@ public final class Evaluator {
     public Ciphertext withScale(Ciphertext a, double scale) {
         Objects.requireNonNull(a, "a is null");
         checks.checkParams(a);
-        return Ciphertext.wrap(RawAccess.get(), params, scale, copyPolys(a));
+        return a.withScale(scale);
     }
 
     /**

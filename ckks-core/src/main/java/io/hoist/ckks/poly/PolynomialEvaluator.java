@@ -7,9 +7,7 @@ import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.InvalidParametersException;
 import io.hoist.ckks.InvalidScaleException;
 import io.hoist.ckks.LevelMismatchException;
-import io.hoist.ckks.RawAccess;
 import io.hoist.ring.Op;
-import io.hoist.ring.RnsPoly;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -186,7 +184,7 @@ public final class PolynomialEvaluator {
         Ciphertext x = ct;
         if (plan.affine()) {
             double alpha = 2 / (p.upper() - p.lower()), beta = -(p.upper() + p.lower()) / (p.upper() - p.lower());
-            x = exact(ev.rescale(ev.mulConstant(ct, alpha, params.q(ct.level()))), ct.scale());
+            x = atExactScale(ev.rescale(ev.mulConstant(ct, alpha, params.q(ct.level()))), ct.scale());
             x = ev.addConstant(x, beta, 0);
         }
         Run run = new Run(p.basis(), plan.babyLog(), x);
@@ -195,14 +193,15 @@ public final class PolynomialEvaluator {
         return new Result(out, plan, counters.since(before));
     }
 
-    /** The same ciphertext labelled with the exact scale it was computed to have (guards against drift). */
-    private Ciphertext exact(Ciphertext c, double scale) {
+    /**
+     * {@code c} labelled with the exact scale it was computed to have: a rescale's label is a
+     * floating-point quotient, and adding it up step by step would drift; a difference above 1e-9
+     * is a bookkeeping error, not rounding.
+     */
+    public static Ciphertext atExactScale(Ciphertext c, double scale) {
         if (Math.abs(c.scale() / scale - 1) > 1e-9)
             throw new IllegalStateException("scale bookkeeping drifted: " + c.scale() + " vs " + scale);
-        if (c.scale() == scale) return c;
-        RnsPoly[] polys = new RnsPoly[c.degree() + 1];
-        for (int i = 0; i < polys.length; i++) polys[i] = c.poly(i, RawAccess.get());
-        return Ciphertext.wrap(RawAccess.get(), params, scale, polys);
+        return c.scale() == scale ? c : c.withScale(scale);
     }
 
     private Ciphertext at(Ciphertext c, int level) {
@@ -236,7 +235,7 @@ public final class PolynomialEvaluator {
                 }
             }
             double scale = prod.scale() / params.q(level);
-            Ciphertext r = exact(ev.rescale(prod), scale);
+            Ciphertext r = atExactScale(ev.rescale(prod), scale);
             t.put(j, r);
             return r;
         }
@@ -251,11 +250,11 @@ public final class PolynomialEvaluator {
                 for (int j = 1; j <= d; j++) {
                     if (c[j] == 0) continue;
                     Ciphertext tj = at(t.get(j), level + 1);
-                    Ciphertext term = exact(ev.mulConstant(tj, c[j], up / tj.scale()), up);
+                    Ciphertext term = atExactScale(ev.mulConstant(tj, c[j], up / tj.scale()), up);
                     acc = acc == null ? term : ev.add(acc, term);
                 }
                 if (c[0] != 0) acc = ev.addConstant(acc, c[0], 0);
-                return exact(ev.rescale(acc), scale);
+                return atExactScale(ev.rescale(acc), scale);
             }
             int n = Integer.highestOneBit(d);
             double[][] qr = split(c, n, basis);
@@ -268,7 +267,7 @@ public final class PolynomialEvaluator {
                 Ciphertext q = eval(qr[0], level + 1, qScale);
                 qt = ev.relinearize(ev.mul(q, tn));
             }
-            qt = exact(ev.rescale(qt), scale);
+            qt = atExactScale(ev.rescale(qt), scale);
             Ciphertext r = eval(qr[1], level, scale);
             if (r != null) return ev.add(qt, r);
             return qr[1][0] != 0 ? ev.addConstant(qt, qr[1][0], 0) : qt;

@@ -100,7 +100,9 @@ public final class BootstrapRun {
         CkksParameters params = bp.ckks();
         MemoryCheck.require(
                 "this bootstrapping (keys and encoded DFT matrices)",
-                MemoryCheck.add(plan.keySizes().fullBytes(), diagonalEstimate(plan, storage)),
+                MemoryCheck.add(
+                        plan.keySizes().fullBytes(),
+                        CtosRun.diagonalBytes(List.of(plan.coeffsToSlotsPlan(), plan.slotsToCoeffsPlan()), storage)),
                 storage == Storage.PRECOMPUTED ? "use --storage compact" : null);
         CkksContext ctx = CkksContext.create(params, backend, threads);
         KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());
@@ -204,21 +206,6 @@ public final class BootstrapRun {
 
     private static double ms(long t0) {
         return (System.nanoTime() - t0) / 1e6;
-    }
-
-    /** Bytes the encoded DFT matrices take (precomputed QP limbs, or one word per coefficient when compact). */
-    static long diagonalEstimate(BootstrapPlan plan, Storage st) {
-        CkksParameters params = plan.ckks();
-        long d = 0;
-        for (DftPlan p : List.of(plan.coeffsToSlotsPlan(), plan.slotsToCoeffsPlan())) {
-            for (int i = 0; i < p.plans().size(); i++) {
-                int level = p.dft().levels().get(i);
-                long words = st == Storage.COMPACT ? 1 : level + 1 + params.alpha();
-                d = MemoryCheck.add(
-                        d, MemoryCheck.mul(p.plans().get(i).indices().size(), words, 8L, params.n()));
-            }
-        }
-        return d;
     }
 
     /** Worst slot and mean of −log2|e| (complex error per slot), and −log2 of the RMS error. */

@@ -92,6 +92,12 @@ public final class CtosRun {
                 KeySizes.switchingKey(params.beta(topLevel), topLevel + 1 + params.alpha(), params.n())
                         .fullBytes(),
                 DftPlan.union(plans).size());
+        return MemoryCheck.add(keys, diagonalBytes(plans, st));
+    }
+
+    /** Bytes the encoded matrices of {@code plans} take: precomputed QP limbs, or one word per coefficient when compact. */
+    static long diagonalBytes(List<DftPlan> plans, Storage st) {
+        CkksParameters params = plans.get(0).params();
         long diags = 0;
         for (DftPlan p : plans) {
             for (int i = 0; i < p.plans().size(); i++) {
@@ -101,7 +107,7 @@ public final class CtosRun {
                         diags, MemoryCheck.mul(p.plans().get(i).indices().size(), words, 8L, params.n()));
             }
         }
-        return MemoryCheck.add(keys, diags);
+        return diags;
     }
 
     public static Report run(CtosSetup s, int depth, boolean quiet) {
