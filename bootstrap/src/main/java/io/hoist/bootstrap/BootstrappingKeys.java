@@ -2,6 +2,7 @@ package io.hoist.bootstrap;
 
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.KeySizes;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.RelinearizationKey;
@@ -32,25 +33,44 @@ public record BootstrappingKeys(
 
     /** Generates exactly the keys of {@code plan} from the secret, reporting each Galois key to {@code progress}. */
     public static BootstrappingKeys generate(CkksContext ctx, SecretKey sk, BootstrapPlan plan, Progress progress) {
+        return generate(ctx, sk, plan, progress, KeyStorage.FULL);
+    }
+
+    /**
+     * {@link #generate(CkksContext, SecretKey, BootstrapPlan, Progress)} with every key held as
+     * {@code storage}: SEEDED keeps b parts and seeds only (about half the memory), the Galois keys
+     * made so from the start, each a limb regenerated inside the key inner products.
+     */
+    public static BootstrappingKeys generate(
+            CkksContext ctx, SecretKey sk, BootstrapPlan plan, Progress progress, KeyStorage storage) {
+        Objects.requireNonNull(storage, "storage is null");
         Objects.requireNonNull(ctx, "ctx is null");
         Objects.requireNonNull(sk, "sk is null");
         Objects.requireNonNull(plan, "plan is null");
         if (!ctx.params().equals(plan.ckks()))
             throw new ParameterMismatchException("context and plan differ in parameters");
         KeyGenerator kg = new KeyGenerator(ctx);
-        RotationKeySet rot = kg.genRotationKeys(sk, plan.ctsLevel(), plan.galoisElements(), progress);
-        RelinearizationKey rlk = kg.genRelinearizationKey(sk, plan.relinearizationLevel());
+        RotationKeySet rot = kg.genRotationKeys(sk, plan.ctsLevel(), plan.galoisElements(), progress, storage);
+        RelinearizationKey rlk = new RelinearizationKey(
+                kg.genRelinearizationKey(sk, plan.relinearizationLevel()).key().withStorage(storage));
         SwitchingKey toSparse = null, toDense = null;
         if (plan.parameters().encapsulation()) {
             SecretKey eph = kg.genSecretKey(
                     SecretDistribution.sparseTernary(plan.parameters().ephemeralWeight()));
-            toSparse = kg.genSwitchingKey(sk, eph, 0);
-            toDense = kg.genSwitchingKey(eph, sk, plan.ctsLevel());
+            toSparse = kg.genSwitchingKey(sk, eph, 0).withStorage(storage);
+            toDense = kg.genSwitchingKey(eph, sk, plan.ctsLevel()).withStorage(storage);
         }
         return new BootstrappingKeys(rot, rlk, toSparse, toDense);
     }
 
-    /** Bytes held, full and seeded. */
+    /** Bytes the keys hold in memory under their storage. */
+    public long memoryBytes() {
+        long b = rotations.memoryBytes() + relinearization.key().memoryBytes();
+        if (toSparse != null) b += toSparse.memoryBytes() + toDense.memoryBytes();
+        return b;
+    }
+
+    /** Bytes of the keys, full and seeded, whatever their storage. */
     public KeySizes sizes() {
         KeySizes s = rotations.sizes().plus(relinearization.key().sizes());
         if (toSparse != null) s = s.plus(toSparse.sizes()).plus(toDense.sizes());

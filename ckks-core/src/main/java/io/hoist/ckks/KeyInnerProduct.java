@@ -1,5 +1,6 @@
 package io.hoist.ckks;
 
+import io.hoist.random.Prng;
 import io.hoist.ring.Automorphism;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
@@ -54,13 +55,20 @@ final class KeyInnerProduct {
         NttPermutation idx =
                 g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);
         long[][] x = new long[beta][], y = new long[beta][], z = new long[beta][];
+        boolean seeded = key.storage() == KeyStorage.SEEDED;
+        Expander ex = seeded ? Expander.of(beta, n) : null;
         int lq = level + 1;
         for (int j = from; j < to; j++) {
             int kj = j < lq ? j : key.level() + 1 + (j - lq); // the key may sit at a higher level
             for (int t = 0; t < beta; t++) {
                 x[t] = digits[t].limb(j);
                 y[t] = key.b(t, RawAccess.get()).limb(kj);
-                z[t] = key.a(t, RawAccess.get()).limb(kj);
+                if (seeded) {
+                    key.uniformLimb(t, kj, ex.limbs[t], ex.prng); // regenerated, not streamed from memory
+                    z[t] = ex.limbs[t];
+                } else {
+                    z[t] = key.a(t, RawAccess.get()).limb(kj);
+                }
             }
             long q = ctx.primeQP(level, j);
             kernels.dot2Montgomery(x, y, z, beta, t0, t1, q, false);
@@ -75,6 +83,27 @@ final class KeyInnerProduct {
         }
         c.add(Op.MOD_MULS, 2L * beta * (to - from) * n);
         c.add(Op.AUTOMORPHISM_LIMBS, idx == null ? 0 : 2L * (to - from));
+        if (seeded) c.add(Op.KEY_LIMBS_EXPANDED, (long) beta * (to - from));
+    }
+
+    /** Per thread: the AES-CTR stream and β limbs into which a seeded key's a limbs are regenerated. */
+    private static final class Expander {
+        private static final ThreadLocal<Expander> LOCAL = new ThreadLocal<>();
+        final Prng prng = Prng.of(new byte[Prng.SEED_BYTES], 0);
+        final long[][] limbs;
+
+        private Expander(int beta, int n) {
+            limbs = new long[beta][n];
+        }
+
+        static Expander of(int beta, int n) {
+            Expander e = LOCAL.get();
+            if (e == null || e.limbs.length < beta || e.limbs[0].length != n) {
+                e = new Expander(beta, n);
+                LOCAL.set(e);
+            }
+            return e;
+        }
     }
 
     private static void addInto(long[] x, long[] y, long[] out, boolean accumulate, long q) {
@@ -102,14 +131,14 @@ final class KeyInnerProduct {
         long[] s0 = new long[n], s1 = new long[n];
         int limbs = level + 1 + ctx.alpha();
         switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, s0, s1, counters);
-        countInnerProduct(counters, digits.length, limbs);
+        countInnerProduct(counters, digits.length, limbs, key.storage());
         return new PolyQP[] {t0, t1};
     }
 
-    /** Counts one completed key inner product over {@code limbs} limbs with β = {@code beta}. */
-    public static void countInnerProduct(OpCounters c, int beta, int limbs) {
+    /** Counts one completed key inner product over {@code limbs} limbs with β = {@code beta} and a key of {@code storage} (a seeded key's a limbs are made, not read). */
+    public static void countInnerProduct(OpCounters c, int beta, int limbs, KeyStorage storage) {
         c.increment(Op.KS_INNER_PRODUCT);
-        c.add(Op.LIMBS_READ, 3L * beta * limbs);
+        c.add(Op.LIMBS_READ, (storage == KeyStorage.SEEDED ? 2L : 3L) * beta * limbs);
         c.add(Op.LIMBS_WRITTEN, 2L * limbs);
     }
 
@@ -133,7 +162,7 @@ final class KeyInnerProduct {
         int limbs = level + 1 + ctx.alpha();
         switchAndPermute(
                 digits, key.key(), key.galoisElement(), a, oa, ob, false, 0, limbs, new long[n], new long[n], counters);
-        countInnerProduct(counters, digits.length, limbs);
+        countInnerProduct(counters, digits.length, limbs, key.key().storage());
         return new PolyQP[] {oa, ob};
     }
 
@@ -159,7 +188,7 @@ final class KeyInnerProduct {
         RnsPoly u0 = null, u1 = null;
         try {
             switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, s0, s1, cnt);
-            countInnerProduct(cnt, digits.length, limbs);
+            countInnerProduct(cnt, digits.length, limbs, key.storage());
             if (g == 1) {
                 ks.modDown(t0, out0, pool, cnt);
                 ks.modDown(t1, out1, pool, cnt);

@@ -159,8 +159,8 @@ public final class KeySwitcher {
     }
 
     /** Counts one completed key inner product over {@code limbs} limbs with β = {@code beta}. */
-    public static void countInnerProduct(OpCounters c, int beta, int limbs) {
-        KeyInnerProduct.countInnerProduct(c, beta, limbs);
+    public static void countInnerProduct(OpCounters c, int beta, int limbs, KeyStorage storage) {
+        KeyInnerProduct.countInnerProduct(c, beta, limbs, storage);
     }
 
     /**

@@ -5,6 +5,7 @@ import it.unimi.dsi.fastutil.longs.Long2ObjectMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectMaps;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -60,6 +61,22 @@ public final class RotationKeySet {
         return keys.size();
     }
 
+    /** The same keys held as {@code storage} (see {@link SwitchingKey#withStorage}). */
+    public RotationKeySet withStorage(KeyStorage storage) {
+        List<GaloisKey> out = new ArrayList<>(keys.size());
+        for (GaloisKey k : keys.values())
+            out.add(new GaloisKey(k.galoisElement(), k.key().withStorage(storage)));
+        return new RotationKeySet(params, out);
+    }
+
+    /** Bytes the keys hold in memory under their storage (seeded keys: b parts and seeds only). */
+    public long memoryBytes() {
+        long b = 0;
+        for (GaloisKey k : keys.values()) b += k.key().memoryBytes();
+        return b;
+    }
+
+    /** Full and seeded sizes of the keys, whatever their storage. */
     public KeySizes sizes() {
         KeySizes s = KeySizes.ZERO;
         for (GaloisKey k : keys.values()) s = s.plus(k.key().sizes());

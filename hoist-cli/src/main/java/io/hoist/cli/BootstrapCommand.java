@@ -3,8 +3,10 @@ package io.hoist.cli;
 import io.hoist.bootstrap.BootstrapParameters;
 import io.hoist.bootstrap.BootstrapPlan;
 import io.hoist.bootstrap.EvalModParameters;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.cli.options.CliSupport;
 import io.hoist.cli.options.EngineOptions;
+import io.hoist.cli.options.KeyStorageOptions;
 import io.hoist.cli.options.ParamsOptions;
 import io.hoist.cli.options.Parsers;
 import io.hoist.cli.report.BootstrapRender;
@@ -105,6 +107,9 @@ public final class BootstrapCommand implements Callable<Integer> {
             description = "diagonals as precomputed QP limbs or compact (default ${DEFAULT-VALUE})")
     String storage;
 
+    @Mixin
+    KeyStorageOptions keyStorageOptions;
+
     @Option(
             names = "--runs",
             defaultValue = "1",
@@ -150,6 +155,9 @@ public final class BootstrapCommand implements Callable<Integer> {
                 if (CliSupport.given(spec, o))
                     throw new IllegalArgumentException(
                             o + " does not combine with --sweep (the sweep sets it per point)");
+        if (sweep && keyStorageOptions.storage() != KeyStorage.FULL)
+            throw new IllegalArgumentException(
+                    "--key-storage seeded does not combine with --sweep (its points hold full keys)");
         BootstrapParameters bp = parameters();
         Storage st = Parsers.storage(storage);
         if (sweep) {
@@ -170,8 +178,16 @@ public final class BootstrapCommand implements Callable<Integer> {
             else BootstrapRender.print(r);
             return 0;
         }
-        BootstrapRun.Report r =
-                BootstrapRun.run(bp, plan(bp), engine.backend(), engine.threads(), st, runs, seed, engine.json());
+        BootstrapRun.Report r = BootstrapRun.run(
+                bp,
+                plan(bp),
+                engine.backend(),
+                engine.threads(),
+                st,
+                keyStorageOptions.storage(),
+                runs,
+                seed,
+                engine.json());
         if (engine.json()) System.out.println(Json.write(r));
         else BootstrapRender.print(r);
         return 0;

@@ -3,6 +3,7 @@ package io.hoist.cli;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.cli.options.CliSupport;
 import io.hoist.cli.options.EngineOptions;
+import io.hoist.cli.options.KeyStorageOptions;
 import io.hoist.cli.options.ParamsOptions;
 import io.hoist.cli.options.Parsers;
 import io.hoist.cli.report.CtosSweepRender;
@@ -100,6 +101,9 @@ public final class CtosCommand implements Callable<Integer> {
             defaultValue = "precomputed",
             description = "diagonals as precomputed QP limbs or compact (default ${DEFAULT-VALUE})")
     String storage;
+
+    @Mixin
+    KeyStorageOptions keyStorageOptions;
 
     @Option(
             names = "--runs",
@@ -243,7 +247,8 @@ public final class CtosCommand implements Callable<Integer> {
                 seed,
                 perLevel == null ? null : perLevel.clone(),
                 stocPerLevel == null ? null : stocPerLevel.clone(),
-                engine.threads());
+                engine.threads(),
+                keyStorageOptions.storage());
     }
 
     private static int sumPositive(String option, int[] counts) {

@@ -2,9 +2,11 @@ package io.hoist.cli;
 
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.cli.options.BlockOptions;
 import io.hoist.cli.options.CliSupport;
 import io.hoist.cli.options.EngineOptions;
+import io.hoist.cli.options.KeyStorageOptions;
 import io.hoist.cli.options.ParamsOptions;
 import io.hoist.cli.options.Parsers;
 import io.hoist.cli.options.PlanOptions;
@@ -61,6 +63,9 @@ public final class LtCommand implements Callable<Integer> {
             description =
                     "precomputed or compact diagonals (default: precomputed; for block matrices compact when precomputed ones would not fit the heap)")
     String storage;
+
+    @Mixin
+    KeyStorageOptions keyStorageOptions;
 
     @Mixin
     BlockOptions blockOptions;
@@ -145,7 +150,7 @@ public final class LtCommand implements Callable<Integer> {
         Schedule sched = phased ? phased(plan, params, st) : Schedule.direct();
         MemoryCheck.require(
                 "this run (keys, diagonals, buffers and the test matrix)",
-                MemoryCheck.add(LtRun.memoryEstimate(params, plan, st), matrix),
+                MemoryCheck.add(LtRun.memoryEstimate(params, plan, st, keyStorageOptions.storage()), matrix),
                 st == Storage.PRECOMPUTED ? "use --storage compact or a smaller --n" : "use a smaller --n");
         LtRun run = new LtRun(params, plan, st, sched);
         run.warmup = warmup;
@@ -153,6 +158,7 @@ public final class LtCommand implements Callable<Integer> {
         run.runs = runs;
         run.keyStore = keys;
         run.secretFile = secret;
+        run.keyStorage = keyStorageOptions.storage();
         run.run(ctx, t, r, compareDirect);
         if (engine.json) {
             System.out.println(LtReport.toJson(run, t).toString());
@@ -169,6 +175,9 @@ public final class LtCommand implements Callable<Integer> {
     /** {@code --rows/--cols}: a random dense block matrix, on the direct or the six-phase schedule. */
     private Integer callBlocks(CkksParameters params, Algorithm a) {
         int m = blockOptions.rows(), n = blockOptions.cols();
+        if (keyStorageOptions.storage() != KeyStorage.FULL)
+            throw new IllegalArgumentException(
+                    "--key-storage seeded is not available for --rows/--cols block products");
         if (planOptions.n != null || sparse != null || keys != null || secret != null) {
             throw new IllegalArgumentException(
                     "--rows/--cols (block matrices) run a dense random matrix: drop --n, --sparse, --keys and --secret");

@@ -9,6 +9,7 @@ import io.hoist.ckks.Decryptor;
 import io.hoist.ckks.Encoder;
 import io.hoist.ckks.Encryptor;
 import io.hoist.ckks.Evaluator;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.ckks.Plaintext;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.PrecisionStats;
@@ -19,6 +20,7 @@ import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.cli.options.CliSupport;
 import io.hoist.cli.options.EngineOptions;
+import io.hoist.cli.options.KeyStorageOptions;
 import io.hoist.cli.options.ParamsOptions;
 import io.hoist.cli.report.Json;
 import io.hoist.cli.run.LtRun;
@@ -70,6 +72,9 @@ public final class OpsCommand implements Callable<Integer> {
     int warmup;
 
     @Mixin
+    KeyStorageOptions keyStorageOptions;
+
+    @Mixin
     EngineOptions engine;
 
     @Spec
@@ -97,9 +102,12 @@ public final class OpsCommand implements Callable<Integer> {
         KeyGenerator kg = new KeyGenerator(ctx);
         SecretKey sk = kg.genSecretKey();
         PublicKey pk = kg.genPublicKey(sk);
-        RelinearizationKey rlk = kg.genRelinearizationKey(sk);
+        KeyStorage held = keyStorageOptions.storage();
+        RelinearizationKey rlk =
+                new RelinearizationKey(kg.genRelinearizationKey(sk).key().withStorage(held));
         int[] steps = {1, 2, 3, 4, 5, 6, 7, 8};
-        RotationKeySet rot = kg.genRotationKeysForSteps(sk, params.maxLevel(), steps, false);
+        RotationKeySet rot =
+                kg.genRotationKeysForSteps(sk, params.maxLevel(), steps, false).withStorage(held);
         double keygenMillis = (System.nanoTime() - t0) / 1e6;
         Encoder enc = new Encoder(ctx);
         Encryptor encryptor = Encryptor.withPublicKey(ctx, pk);
@@ -205,6 +213,8 @@ public final class OpsCommand implements Callable<Integer> {
                     .put("backend", ctx.engine().backend().name())
                     .put("kernels", ctx.engine().kernelForms())
                     .put("threads", ctx.engine().threads())
+                    .put("keyStorage", held.name().toLowerCase(Locale.ROOT))
+                    .put("keyMemoryBytes", rot.memoryBytes() + rlk.key().memoryBytes())
                     .put("keygenMillis", keygenMillis)
                     .put("ops", ops));
         } else {

@@ -52,6 +52,38 @@ class BootstrapCliTest {
         assertTrue(j.get("params").asText().contains("NOT SECURE"), "a shrunk ring is labelled");
     }
 
+    /** Seeded key storage: about half the key memory, the same levels, bootstrapping as precise. */
+    @Test
+    void seededKeyStorageHoldsHalfTheKeys() throws Exception {
+        CliTest.Run r = run(
+                "bootstrap",
+                "--preset",
+                "boot16",
+                "--logN",
+                "11",
+                "--logSlots",
+                "4",
+                "--ctos-depth",
+                "2",
+                "--key-storage",
+                "seeded",
+                "--threads",
+                "2",
+                "--json");
+        assertEquals(0, r.code(), r.out());
+        JsonNode j = Json.MAPPER.readTree(r.out());
+        assertEquals("seeded", j.get("keys").get("storage").asText());
+        long full = j.get("keys").get("bytes").asLong(),
+                held = j.get("keys").get("inMemory").asLong();
+        assertEquals(j.get("keys").get("seededBytes").asLong(), held);
+        assertEquals(held, j.get("memoryBytes").get("keysInMemory").asLong());
+        assertTrue(held < 0.51 * full, held + " of " + full);
+        assertTrue(j.get("precision").get("minBits").asDouble() > 15, r.out());
+        CliTest.Run bad = run("bootstrap", "--preset", "boot16", "--logN", "11", "--key-storage", "half", "--json");
+        assertNotEquals(0, bad.code());
+        assertTrue(bad.out().contains("--key-storage must be full or seeded"), bad.out());
+    }
+
     @Test
     void sparsePackingWithOtherDepths() throws Exception {
         CliTest.Run r = run(

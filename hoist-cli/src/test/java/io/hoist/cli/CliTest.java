@@ -134,6 +134,38 @@ class CliTest {
         assertEquals(object(sparse.out(), "counts"), object(sparse.out(), "expected"));
     }
 
+    /** {@code --key-storage seeded}: half the key memory, counts still the closed forms, the result as precise. */
+    @Test
+    void ltWithSeededKeysHoldsHalfTheKeyBytes() throws Exception {
+        Run r = run(
+                "lt",
+                "--logN",
+                "11",
+                "--logQ",
+                "50,40,40",
+                "--logP",
+                "60,60",
+                "--insecure",
+                "--n",
+                "64",
+                "--algo",
+                "th-bsgs",
+                "--key-storage",
+                "seeded",
+                "--json");
+        assertEquals(0, r.code(), r.out());
+        var j = Json.MAPPER.readTree(r.out());
+        assertEquals("seeded", j.get("keyStorage").asText());
+        var mem = j.get("memoryBytes");
+        assertEquals(mem.get("keysSeeded").asLong(), mem.get("keysInMemory").asLong());
+        assertTrue(mem.get("keysInMemory").asLong() < 0.51 * mem.get("keys").asLong());
+        assertTrue(j.get("countsMatch").asBoolean(), r.out());
+        assertTrue(j.get("precision").get("minBits").asDouble() > 15, r.out());
+        Run blocks = run("lt", "--preset", "n13", "--rows", "64", "--key-storage", "seeded", "--json");
+        assertNotEquals(0, blocks.code());
+        assertTrue(blocks.out().contains("not available for --rows/--cols"), blocks.out());
+    }
+
     @Test
     void insecureParametersAreRefusedWithoutTheFlag() {
         Run r = run("lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60,60", "--n", "16", "--json");

@@ -3,6 +3,7 @@ package io.hoist.random;
 import com.google.errorprone.annotations.MustBeClosed;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.LongBuffer;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import javax.crypto.Cipher;
@@ -22,14 +23,29 @@ public final class Prng {
 
     private final Cipher cipher;
     private final ByteBuffer buf = ByteBuffer.allocate(BLOCK).order(ByteOrder.LITTLE_ENDIAN);
+    private final LongBuffer words =
+            buf.duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
     private final byte[] zeros = new byte[BLOCK];
+    private final byte[] iv = new byte[16];
 
     private Prng(byte[] seed, long nonce) {
-        if (seed.length != SEED_BYTES)
-            throw new IllegalArgumentException("seed must be " + SEED_BYTES + " bytes, got " + seed.length);
         try {
             cipher = Cipher.getInstance("AES/CTR/NoPadding");
-            byte[] iv = ByteBuffer.allocate(16).putLong(nonce).putLong(0).array();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-CTR unavailable in this JVM", e);
+        }
+        reset(seed, nonce);
+    }
+
+    /**
+     * Restarts this instance as the stream of (seed, nonce), reusing its cipher: what a kernel that
+     * expands many short streams (one per key limb) does instead of creating one instance each.
+     */
+    public void reset(byte[] seed, long nonce) {
+        if (seed.length != SEED_BYTES)
+            throw new IllegalArgumentException("seed must be " + SEED_BYTES + " bytes, got " + seed.length);
+        ByteBuffer.wrap(iv).putLong(nonce).putLong(0);
+        try {
             cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(seed, "AES"), new IvParameterSpec(iv));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-CTR unavailable in this JVM", e);
@@ -95,6 +111,33 @@ public final class Prng {
         while (true) {
             long x = nextLong() & mask;
             if (Long.compareUnsigned(x, q) < 0) return x;
+        }
+    }
+
+    /**
+     * out[from, to) ← the next {@code to − from} values of {@link #uniform(long)}, the same values in the
+     * same order (the stream is consumed identically), in bulk: a block of words is copied out at once and
+     * the rejected ones are squeezed out without a branch.
+     */
+    public void fillUniform(long q, long[] out, int from, int to) {
+        if (q <= 1) {
+            for (int i = from; i < to; i++) out[i] = uniform(q);
+            return;
+        }
+        long mask = -1L >>> Long.numberOfLeadingZeros(q - 1);
+        int i = from;
+        while (i < to) {
+            if (buf.remaining() < 8) refill();
+            int pos = buf.position(), count = Math.min(to - i, (buf.limit() - pos) >>> 3);
+            words.get(pos >>> 3, out, i, count);
+            buf.position(pos + 8 * count);
+            int w = i;
+            for (int r = i, end = i + count; r < end; r++) {
+                long x = out[r] & mask;
+                out[w] = x;
+                w += Long.compareUnsigned(x, q) < 0 ? 1 : 0;
+            }
+            i = w;
         }
     }
 

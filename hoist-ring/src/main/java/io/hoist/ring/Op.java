@@ -35,5 +35,7 @@ public enum Op {
     /** Limbs read from operands (the memory model is built on this). */
     LIMBS_READ,
     /** Limbs written to results. */
-    LIMBS_WRITTEN
+    LIMBS_WRITTEN,
+    /** Key limbs regenerated from their seed instead of read (seeded key storage). */
+    KEY_LIMBS_EXPANDED
 }

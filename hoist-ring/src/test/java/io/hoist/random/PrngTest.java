@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PrngTest {
     @Test
@@ -37,5 +40,35 @@ class PrngTest {
         }
         assertThrows(IllegalArgumentException.class, () -> p.uniform(0));
         assertThrows(IllegalArgumentException.class, () -> Prng.of(new byte[16], 0));
+    }
+
+    /** The bulk fill is the scalar stream: same values, same stream position after it, across block edges. */
+    @ParameterizedTest(name = "q = {0}")
+    @ValueSource(
+            longs = {1, 2, 3, 1073479681L, (1L << 40) + 1, 1152921504606584833L, 2305843009213693951L, (1L << 62) - 57})
+    void fillUniformIsTheSameStreamAsUniform(long q) {
+        byte[] seed = Prng.newSeed();
+        SplittableRandom r = new SplittableRandom(q);
+        Prng bulk = Prng.of(seed, 3), one = Prng.of(seed, 3);
+        for (int round = 0; round < 6; round++) {
+            int skip = r.nextInt(5), len = 1 + r.nextInt(3000), off = r.nextInt(4);
+            for (int k = 0; k < skip; k++) assertEquals(one.nextLong(), bulk.nextLong());
+            long[] got = new long[off + len + 2], want = new long[off + len + 2];
+            bulk.fillUniform(q, got, off, off + len);
+            for (int k = off; k < off + len; k++) want[k] = one.uniform(q);
+            assertArrayEquals(want, got, "round " + round);
+        }
+        assertEquals(one.nextLong(), bulk.nextLong(), "both streams end at the same word");
+    }
+
+    @Test
+    void resetRestartsAsTheStreamOfTheNewSeedAndNonce() {
+        byte[] s1 = Prng.newSeed(), s2 = Prng.newSeed();
+        Prng p = Prng.of(s1, 1);
+        p.nextLong();
+        p.reset(s2, 9);
+        Prng fresh = Prng.of(s2, 9);
+        for (int i = 0; i < 1000; i++) assertEquals(fresh.nextLong(), p.nextLong());
+        assertThrows(IllegalArgumentException.class, () -> p.reset(new byte[8], 0));
     }
 }

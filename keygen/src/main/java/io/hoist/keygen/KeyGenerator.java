@@ -4,6 +4,7 @@ import io.hoist.InsecureSecretKeyAccess;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.ParameterMismatchException;
@@ -18,6 +19,7 @@ import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.SwitchingKey;
 import io.hoist.ckks.WrongOperandException;
 import io.hoist.math.ModArith;
+import io.hoist.math.Modulus;
 import io.hoist.random.Prng;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Parallel;
@@ -115,11 +117,15 @@ public final class KeyGenerator {
 
     /** The Galois key for the reduced odd element g from the secret's residues {@code s}. */
     private GaloisKey galoisKey(PolyQP s, long g, int level) {
+        return galoisKey(s, g, level, KeyStorage.FULL);
+    }
+
+    private GaloisKey galoisKey(PolyQP s, long g, int level, KeyStorage storage) {
         long gInv = inverseMod2N(g, 2L << params.logN());
         PolyQP sOut = PolyQP.zero(ctx, params.maxLevel(), Domain.NTT);
         ctx.ringQ().automorphism(s.q(), gInv, sOut.q());
         ctx.ringP().automorphism(s.p(), gInv, sOut.p());
-        return new GaloisKey(g, genSwitchingKey(s, sOut, level));
+        return new GaloisKey(g, genSwitchingKey(s, sOut, level, storage));
     }
 
     /** Galois keys for the given elements (duplicates collapsed), at {@code level}. */
@@ -131,6 +137,17 @@ public final class KeyGenerator {
 
     /** {@link #genRotationKeys(SecretKey, int, Collection)}, reporting each key made to {@code progress}. */
     public RotationKeySet genRotationKeys(SecretKey sk, int level, Collection<Long> galoisElements, Progress progress) {
+        return genRotationKeys(sk, level, galoisElements, progress, KeyStorage.FULL);
+    }
+
+    /**
+     * {@link #genRotationKeys(SecretKey, int, Collection, Progress)} with the keys held as {@code storage}:
+     * SEEDED drops each key's a parts as soon as its b parts are made, so the full set never exists.
+     */
+    public RotationKeySet genRotationKeys(
+            SecretKey sk, int level, Collection<Long> galoisElements, Progress progress, KeyStorage storage) {
+        Objects.requireNonNull(storage, "storage is null");
+        Objects.requireNonNull(progress, "progress is null");
         Objects.requireNonNull(sk, "sk is null");
         Objects.requireNonNull(galoisElements, "galoisElements is null");
         Set<Long> seen = new LinkedHashSet<>();
@@ -144,7 +161,7 @@ public final class KeyGenerator {
         AtomicInteger done = new AtomicInteger();
         // keys are independent (each draws its own seed and noise): made over the context's threads
         Parallel.forEach(ctx.engine().threads(), keys.length, i -> {
-            keys[i] = galoisKey(s, gs.get(i), level);
+            keys[i] = galoisKey(s, gs.get(i), level, storage);
             synchronized (progress) {
                 progress.step(done.incrementAndGet(), keys.length);
             }
@@ -180,6 +197,15 @@ public final class KeyGenerator {
      * (−a_t·s_out + e_t + P·s_in·𝟙_t, a_t) over Q_ℓ·P, NTT, a_t expanded from one fresh seed.
      */
     public SwitchingKey genSwitchingKey(PolyQP sIn, PolyQP sOut, int level) {
+        return genSwitchingKey(sIn, sOut, level, KeyStorage.FULL);
+    }
+
+    /**
+     * {@link #genSwitchingKey(PolyQP, PolyQP, int)} held as {@code storage}. SEEDED never makes the a
+     * parts: each a limb is expanded into one scratch limb, multiplied into its b limb and dropped
+     * (the same residues as the full key's, so the same b parts for the same seeds).
+     */
+    SwitchingKey genSwitchingKey(PolyQP sIn, PolyQP sOut, int level, KeyStorage storage) {
         Objects.requireNonNull(sIn, "sIn is null");
         Objects.requireNonNull(sOut, "sOut is null");
         if (level < 0 || level > params.maxLevel()) {
@@ -191,21 +217,34 @@ public final class KeyGenerator {
         Prng noise = Prng.fresh();
         PolyQP in = sIn.atLevel(level), out = sOut.atLevel(level);
         PolyQP[] b = new PolyQP[beta];
-        PolyQP[] a = SwitchingKey.uniformParts(ctx, seed, level); // Montgomery form
+        PolyQP[] a = storage == KeyStorage.FULL ? SwitchingKey.uniformParts(ctx, seed, level) : null; // Montgomery form
+        long[] limb = a == null ? new long[ctx.n()] : null;
+        Prng expander = a == null ? Prng.of(seed, 0) : null;
         for (int t = 0; t < beta; t++) {
-            PolyQP at = a[t];
             long[] ec = Sampler.gaussian(noise, ctx.n(), params.sigma());
             PolyQP bt = PolyQP.of(Sampler.fromSigned(rq, level, ec), Sampler.fromSigned(rp, params.alpha() - 1, ec));
             rq.ntt(bt.q());
             rp.ntt(bt.p());
-            RnsPoly tmpQ = rq.newPoly(level, Domain.NTT);
-            RnsPoly tmpP = rp.newPoly(params.alpha() - 1, Domain.NTT);
-            rq.mulCoeffs(at.q(), out.q(), tmpQ); // a_t·R·s_out: brought back from Montgomery form below
-            rp.mulCoeffs(at.p(), out.p(), tmpP);
-            fromMontgomery(tmpQ, rq);
-            fromMontgomery(tmpP, rp);
-            rq.sub(bt.q(), tmpQ, bt.q());
-            rp.sub(bt.p(), tmpP, bt.p());
+            if (a != null) {
+                PolyQP at = a[t];
+                RnsPoly tmpQ = rq.newPoly(level, Domain.NTT);
+                RnsPoly tmpP = rp.newPoly(params.alpha() - 1, Domain.NTT);
+                rq.mulCoeffs(at.q(), out.q(), tmpQ); // a_t·R·s_out: brought back from Montgomery form below
+                rp.mulCoeffs(at.p(), out.p(), tmpP);
+                fromMontgomery(tmpQ, rq);
+                fromMontgomery(tmpP, rp);
+                rq.sub(bt.q(), tmpQ, bt.q());
+                rp.sub(bt.p(), tmpP, bt.p());
+            } else {
+                for (int j = 0; j <= level; j++) {
+                    SwitchingKey.expandUniformLimb(expander, seed, t, false, j, rq.prime(j), limb);
+                    subtractProduct(bt.q().limb(j), limb, out.q().limb(j), rq.modulus(j));
+                }
+                for (int i = 0; i < params.alpha(); i++) {
+                    SwitchingKey.expandUniformLimb(expander, seed, t, true, i, rp.prime(i), limb);
+                    subtractProduct(bt.p().limb(i), limb, out.p().limb(i), rp.modulus(i));
+                }
+            }
             // + P·s_in on the limbs of digit t (𝟙_t is 1 there, 0 on other Q primes; P ≡ 0 mod p)
             for (int j = ctx.digitStart(t); j < ctx.digitEnd(t, level); j++) {
                 var m = rq.modulus(j);
@@ -216,7 +255,13 @@ public final class KeyGenerator {
             ks.toMontgomery(bt);
             b[t] = bt;
         }
-        return new SwitchingKey(params, b, a, seed);
+        return a != null ? new SwitchingKey(params, b, a, seed) : SwitchingKey.seeded(params, b, seed);
+    }
+
+    /** b −= (a·R)·s·R^-1 on one limb: what the full path computes for the limb, without the polynomial. */
+    private static void subtractProduct(long[] b, long[] aMont, long[] s, Modulus m) {
+        long q = m.q(), rInv = ModArith.invMod(ModArith.montgomeryR(q), q), ws = ModArith.shoupQuotient(rInv, q);
+        for (int k = 0; k < b.length; k++) b[k] = m.sub(b[k], ModArith.mulShoup(m.mul(aMont[k], s[k]), rInv, ws, q));
     }
 
     /** In place: x·R → x (multiplies by R^-1 = 2^-64 mod q). */

@@ -77,7 +77,7 @@ final class Envelope {
             case PARAMETERS -> f == 0 && h.level() == -1 && noScale(h);
             case SECRET_KEY -> (f == Header.NTT || f == (Header.NTT | Header.PAIRED)) && noScale(h);
             case PUBLIC_KEY -> f == Header.NTT && noScale(h);
-            case RELINEARIZATION_KEY, GALOIS_KEY -> (f & ~Header.SEEDED) == Header.NTT && noScale(h);
+            case RELINEARIZATION_KEY, GALOIS_KEY -> Header.keyFlagsValid(f, 0) && noScale(h);
             case CIPHERTEXT -> f == Header.NTT && h.scale() > 0 && Double.isFinite(h.scale());
             case SEEDED_CIPHERTEXT -> f == (Header.NTT | Header.SEEDED) && h.scale() > 0 && Double.isFinite(h.scale());
             case PLAINTEXT -> (f & ~Header.NTT) == 0 && h.scale() > 0 && Double.isFinite(h.scale());

@@ -4,12 +4,14 @@ import io.hoist.InsecureSecretKeyAccess;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.PublicKey;
 import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RelinearizationKey;
 import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.SwitchingKey;
+import io.hoist.ckks.WrongOperandException;
 import io.hoist.random.Prng;
 import io.hoist.ring.Domain;
 import io.hoist.ring.RnsPoly;
@@ -132,7 +134,7 @@ public final class KeySerialization {
 
     private static byte[] writeSwitching(ObjectKind kind, SwitchingKey k, long galois, boolean seeded) {
         CkksParameters p = k.params();
-        int flags = Header.NTT | (seeded ? Header.SEEDED : 0);
+        int flags = Header.NTT | (seeded ? Header.SEEDED | Header.LIMB_STREAMS : 0);
         ByteBuffer b = Envelope.start(
                 kind,
                 flags,
@@ -146,7 +148,8 @@ public final class KeySerialization {
 
     static void writeSwitchingBody(ByteBuffer b, ObjectKind kind, SwitchingKey k, long galois, boolean seeded) {
         if (seeded && k.seed() == null)
-            throw new IllegalArgumentException("this key has no seed (it was not made from one); write it in full");
+            throw new WrongOperandException(
+                    "this key has no seed (it was read from a full or an old seeded file); write it in full");
         if (kind == ObjectKind.GALOIS_KEY) b.putLong(galois);
         for (int t = 0; t < k.beta(); t++) {
             Envelope.writeLimbs(b, k.b(t, RawAccess.get()).q());
@@ -156,8 +159,9 @@ public final class KeySerialization {
             b.put(k.seed());
         } else {
             for (int t = 0; t < k.beta(); t++) {
-                Envelope.writeLimbs(b, k.a(t, RawAccess.get()).q());
-                Envelope.writeLimbs(b, k.a(t, RawAccess.get()).p());
+                PolyQP a = k.storage() == KeyStorage.FULL ? k.a(t, RawAccess.get()) : k.a(t); // seeded: made again
+                Envelope.writeLimbs(b, a.q());
+                Envelope.writeLimbs(b, a.p());
             }
         }
     }
@@ -167,11 +171,17 @@ public final class KeySerialization {
         Header h = Envelope.header(data);
         if (h.kind() == kind) Envelope.checkLevel(h, p, 0);
         ByteBuffer b = Envelope.open(data, h, kind, p, switchingBytes(p, h.level(), kind, h.seeded()));
-        return readSwitchingBody(b, ctx, kind, h.level(), h.seeded());
+        return readSwitchingBody(b, ctx, kind, h.level(), h, KeyStorage.FULL);
     }
 
-    /** A switching key's body at {@code level}, length already checked. */
-    static GaloisKey readSwitchingBody(ByteBuffer b, CkksContext ctx, ObjectKind kind, int level, boolean seeded) {
+    /**
+     * A switching key's body at {@code level}, length already checked, held as {@code storage} (SEEDED
+     * only from a seeded file with limb streams: the caller checks). A seeded file without limb streams
+     * (written before them) expands the old way and gives a key without a seed.
+     */
+    static GaloisKey readSwitchingBody(
+            ByteBuffer b, CkksContext ctx, ObjectKind kind, int level, Header h, KeyStorage storage) {
+        boolean seeded = h.seeded();
         CkksParameters p = ctx.params();
         long g = 0;
         if (kind == ObjectKind.GALOIS_KEY) {
@@ -187,6 +197,10 @@ public final class KeySerialization {
         if (seeded) {
             seed = new byte[Prng.SEED_BYTES];
             b.get(seed);
+            if (!h.limbStreams())
+                return new GaloisKey(
+                        g, new SwitchingKey(p, bs, SwitchingKey.legacyUniformParts(ctx, seed, level), null));
+            if (storage == KeyStorage.SEEDED) return new GaloisKey(g, SwitchingKey.seeded(p, bs, seed));
             as = SwitchingKey.uniformParts(ctx, seed, level);
         } else {
             as = new PolyQP[beta];

@@ -5,6 +5,7 @@ import com.google.errorprone.annotations.MustBeClosed;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.RotationKeySet;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
@@ -129,8 +130,7 @@ public final class KeyStore implements AutoCloseable {
             if (h.kind() != ObjectKind.KEY_STORE)
                 throw new MalformedDataException(
                         "expected a key store, found a " + h.kind().label());
-            if ((h.flags() & ~(Header.SEEDED | Header.PAIRED)) != Header.NTT
-                    || Double.doubleToRawLongBits(h.scale()) != 0) {
+            if (!Header.keyFlagsValid(h.flags(), Header.PAIRED) || Double.doubleToRawLongBits(h.scale()) != 0) {
                 throw new MalformedDataException("a key store with flags 0x" + Integer.toHexString(h.flags())
                         + " and scale " + h.scale() + " in its header: not what any writer produces");
             }
@@ -261,6 +261,23 @@ public final class KeyStore implements AutoCloseable {
      * @throws MalformedDataException if a key's checksum or contents are damaged
      */
     public RotationKeySet load(Collection<Long> galoisElements) {
+        return load(galoisElements, KeyStorage.FULL);
+    }
+
+    /**
+     * {@link #load(Collection)} with the keys held as {@code storage}: SEEDED from a seeded store keeps
+     * only the b parts and the seeds in memory (the a parts are never expanded).
+     *
+     * @throws FileRefusedException if SEEDED is asked of a full store (no seeds) or of a seeded store
+     *     written before per-limb streams (its keys cannot regenerate one limb; write it again)
+     */
+    public RotationKeySet load(Collection<Long> galoisElements, KeyStorage storage) {
+        Objects.requireNonNull(storage, "storage is null");
+        if (storage == KeyStorage.SEEDED && !(header.seeded() && header.limbStreams()))
+            throw new FileRefusedException("the key store " + path.getFileName()
+                    + (header.seeded()
+                            ? " was written before per-limb seeds: its keys can only be held in full (write it again)"
+                            : " holds full keys without seeds: they can only be held in full"));
         List<GaloisKey> out = new ArrayList<>();
         Set<Long> done = new HashSet<>();
         for (long g0 : galoisElements) {
@@ -269,18 +286,19 @@ public final class KeyStore implements AutoCloseable {
             if (!index.containsKey(g))
                 throw new MissingRotationKeyException(
                         "the key store " + path.getFileName() + " has no key for " + describe(g));
-            out.add(read(index.get(g)));
+            out.add(read(index.get(g), storage));
         }
         return new RotationKeySet(ctx.params(), out);
     }
 
     /** Reads every key and checks every checksum (for inspection); returns the count. */
     public int verifyAll() {
-        for (int i = 0; i < elements.length; i++) read(i);
+        for (int i = 0; i < elements.length; i++)
+            read(i, header.seeded() && header.limbStreams() ? KeyStorage.SEEDED : KeyStorage.FULL);
         return elements.length;
     }
 
-    private GaloisKey read(int i) {
+    private GaloisKey read(int i, KeyStorage storage) {
         if (entryLength > FileChecks.MAX_OBJECT_BYTES)
             throw new FileRefusedException(
                     "a key of " + entryLength + " bytes in " + path + " is larger than one object may be");
@@ -306,7 +324,7 @@ public final class KeyStore implements AutoCloseable {
                     "checksum mismatch in key " + i + " (" + describe(elements[i]) + "): the data is damaged");
         }
         GaloisKey k =
-                KeySerialization.readSwitchingBody(b, ctx, ObjectKind.GALOIS_KEY, header.level(), header.seeded());
+                KeySerialization.readSwitchingBody(b, ctx, ObjectKind.GALOIS_KEY, header.level(), header, storage);
         if (k.galoisElement() != elements[i])
             throw new MalformedDataException(
                     "key " + i + " holds Galois element " + k.galoisElement() + ", its index says " + elements[i]);

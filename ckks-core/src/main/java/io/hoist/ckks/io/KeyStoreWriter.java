@@ -37,7 +37,8 @@ final class KeyStoreWriter {
         int prefix = pairId == null ? 0 : KeyPairId.BYTES;
         long indexBytes = prefix + 4 + (long) KeyStore.ENTRY * list.size();
         long body = Math.addExact(indexBytes, Math.multiplyExact(entry, (long) list.size()));
-        int flags = Header.NTT | (seeded ? Header.SEEDED : 0) | (pairId == null ? 0 : Header.PAIRED);
+        int flags =
+                Header.NTT | (seeded ? Header.SEEDED | Header.LIMB_STREAMS : 0) | (pairId == null ? 0 : Header.PAIRED);
         Path tmp = Files.createTempFile(
                 path.toAbsolutePath().getParent(), path.getFileName().toString(), ".tmp");
         boolean done = false;

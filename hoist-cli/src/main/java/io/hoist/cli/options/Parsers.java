@@ -1,5 +1,6 @@
 package io.hoist.cli.options;
 
+import io.hoist.ckks.KeyStorage;
 import io.hoist.lt.plan.Objective;
 import io.hoist.lt.plan.Storage;
 import java.util.Locale;
@@ -7,6 +8,15 @@ import java.util.Locale;
 /** The value parsers several commands share (each names the option and the values it takes). */
 public final class Parsers {
     private Parsers() {}
+
+    /** {@code --key-storage}: full or seeded. */
+    public static KeyStorage keyStorage(String s) {
+        return switch (s.toLowerCase(Locale.ROOT)) {
+            case "full" -> KeyStorage.FULL;
+            case "seeded" -> KeyStorage.SEEDED;
+            default -> throw new IllegalArgumentException("--key-storage must be full or seeded, got '" + s + "'");
+        };
+    }
 
     /** {@code --storage}: precomputed or compact. */
     public static Storage storage(String s) {

@@ -96,8 +96,9 @@ public final class BootstrapRender {
                 r.runs());
         System.out.printf(
                 Locale.ROOT,
-                "  memory: keys %.2f GB, diagonals %.2f GB, peak RSS %.2f GB%n",
-                r.memoryBytes().keys() / 1e9,
+                "  memory: keys %.2f GB held %s, diagonals %.2f GB, peak RSS %.2f GB%n",
+                r.memoryBytes().keysInMemory() / 1e9,
+                r.keys().storage(),
                 r.memoryBytes().diagonals() / 1e9,
                 r.memoryBytes().peakRss() / 1e9);
         System.out.println("  counts: " + r.counts());

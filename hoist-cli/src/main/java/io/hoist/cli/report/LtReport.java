@@ -36,6 +36,7 @@ public final class LtReport {
         Map<String, Object> memory = new LinkedHashMap<>();
         memory.put("keys", run.keyBytes);
         memory.put("keysSeeded", run.seededKeyBytes);
+        memory.put("keysInMemory", run.keyMemoryBytes);
         memory.put("diagonals", run.diagonalBytes);
         memory.put("pooled", run.pooledBytes);
         memory.put("peakWorkingSet", run.measuredTraffic == null ? null : run.measuredTraffic.peakResidentBytes());
@@ -49,6 +50,7 @@ public final class LtReport {
                 .put("diagonals", t.diagonalCount())
                 .put("split", run.plan.split())
                 .put("storage", run.storage.name().toLowerCase(Locale.ROOT))
+                .put("keyStorage", run.keyStorage.name().toLowerCase(Locale.ROOT))
                 .put("backend", run.backend)
                 .put("kernels", run.kernels)
                 .put("threads", run.threads)
@@ -167,10 +169,12 @@ public final class LtReport {
         printPrecision(run.precision);
         System.out.printf(
                 Locale.ROOT,
-                "  rotation keys: %d, %.1f MB (%.1f MB stored as seeds + b parts)%n",
+                "  rotation keys: %d, %.1f MB (%.1f MB stored as seeds + b parts); held %s: %.1f MB in memory%n",
                 run.rotationKeys,
                 run.keyBytes / 1e6,
-                run.seededKeyBytes / 1e6);
+                run.seededKeyBytes / 1e6,
+                run.keyStorage.name().toLowerCase(Locale.ROOT),
+                run.keyMemoryBytes / 1e6);
         System.out.printf(Locale.ROOT, "  diagonals in memory: %.1f MB%n", run.diagonalBytes / 1e6);
         System.out.println("  counts         measured   closed form");
         var m = run.measuredJson();

@@ -15,6 +15,7 @@ import io.hoist.ckks.Decryptor;
 import io.hoist.ckks.Encoder;
 import io.hoist.ckks.Encryptor;
 import io.hoist.ckks.KeySizes;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.ckks.SecretKey;
 import io.hoist.cli.options.ParamsOptions;
 import io.hoist.keygen.KeyGenerator;
@@ -37,7 +38,14 @@ public final class BootstrapRun {
     private BootstrapRun() {}
 
     public record Keys(
-            int rotation, int conjugation, int relinearization, int encapsulation, long bytes, long seededBytes) {}
+            int rotation,
+            int conjugation,
+            int relinearization,
+            int encapsulation,
+            long bytes,
+            long seededBytes,
+            String storage,
+            long inMemory) {}
 
     public record Levels(int input, int output, int ctos, int evalMod, int stoc) {}
 
@@ -46,7 +54,7 @@ public final class BootstrapRun {
     public record Millis(
             double keygen, double encode, double modRaise, double ctos, double evalMod, double stoc, double total) {}
 
-    public record Memory(long keys, long diagonals, long peakRss) {}
+    public record Memory(long keys, long keysInMemory, long diagonals, long peakRss) {}
 
     public record Matrix(String kind, int level, int diagonals, String algo, int[] split, int rotationKeys) {}
 
@@ -94,6 +102,7 @@ public final class BootstrapRun {
             String backend,
             int threads,
             Storage storage,
+            KeyStorage keyStorage,
             int runs,
             long seed,
             boolean quiet) {
@@ -101,7 +110,9 @@ public final class BootstrapRun {
         MemoryCheck.require(
                 "this bootstrapping (keys and encoded DFT matrices)",
                 MemoryCheck.add(
-                        plan.keySizes().fullBytes(),
+                        keyStorage == KeyStorage.SEEDED
+                                ? plan.keySizes().seededBytes()
+                                : plan.keySizes().fullBytes(),
                         CtosRun.diagonalBytes(List.of(plan.coeffsToSlotsPlan(), plan.slotsToCoeffsPlan()), storage)),
                 storage == Storage.PRECOMPUTED ? "use --storage compact" : null);
         CkksContext ctx = CkksContext.create(params, backend, threads);
@@ -110,7 +121,7 @@ public final class BootstrapRun {
         SecretKey sk = new KeyGenerator(ctx).genSecretKey();
         BootstrappingKeys keys;
         try (Bars bar = Bars.of("keygen", quiet)) {
-            keys = BootstrappingKeys.generate(ctx, sk, plan, bar);
+            keys = BootstrappingKeys.generate(ctx, sk, plan, bar, keyStorage);
         }
         double keygenMs = ms(t0);
         t0 = System.nanoTime();
@@ -169,7 +180,9 @@ public final class BootstrapRun {
                         1,
                         bp.encapsulation() ? 2 : 0,
                         ks.fullBytes(),
-                        ks.seededBytes()),
+                        ks.seededBytes(),
+                        keyStorage.name().toLowerCase(Locale.ROOT),
+                        keys.memoryBytes()),
                 new Levels(0, last.output().level(), plan.ctsLevel(), plan.evalModLevel(), plan.stcLevel()),
                 precision,
                 new Millis(
@@ -180,7 +193,7 @@ public final class BootstrapRun {
                         median(results, r -> r.millis().evalMod()),
                         median(results, r -> r.millis().stc()),
                         median(results, r -> r.millis().total())),
-                new Memory(ks.fullBytes(), boot.diagonalBytes(), peakRss()),
+                new Memory(ks.fullBytes(), keys.memoryBytes(), boot.diagonalBytes(), peakRss()),
                 mats,
                 counts(last.counts()),
                 new EvalModInfo(

@@ -2,6 +2,7 @@ package io.hoist.cli.run;
 
 import io.hoist.bootstrap.BootstrapParameters;
 import io.hoist.bootstrap.BootstrapPlan;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Storage;
 import java.util.ArrayList;
@@ -57,7 +58,8 @@ public final class BootstrapSweep {
                 String err = null;
                 if (execute) {
                     try {
-                        BootstrapRun.Report r = BootstrapRun.run(p, plan, backend, threads, storage, 1, seed, quiet);
+                        BootstrapRun.Report r =
+                                BootstrapRun.run(p, plan, backend, threads, storage, KeyStorage.FULL, 1, seed, quiet);
                         min = r.precision().minBits();
                         avg = r.precision().avgBits();
                         total = r.millis().total();

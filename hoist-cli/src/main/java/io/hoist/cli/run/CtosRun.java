@@ -10,6 +10,7 @@ import io.hoist.ckks.Encoder;
 import io.hoist.ckks.Encryptor;
 import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.KeySizes;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
@@ -56,7 +57,7 @@ public final class CtosRun {
 
     record Millis(double keygen, double encode, double firstEvaluate, double evaluate, double stoc) {}
 
-    record Memory(long keys, long seededKeys, long diagonals) {}
+    record Memory(long keys, long seededKeys, long keysInMemory, long diagonals) {}
 
     public record Report(
             String params,
@@ -73,6 +74,7 @@ public final class CtosRun {
             boolean joint,
             boolean jointExact,
             String storage,
+            String keyStorage,
             List<Matrix> matrices,
             int rotationKeys,
             long keyBytes,
@@ -86,11 +88,11 @@ public final class CtosRun {
             Integer lattigoRotationKeys) {}
 
     /** Bytes the run holds at most: the union's keys at the top level and every matrix's encoded diagonals. */
-    static long memoryEstimate(List<DftPlan> plans, int topLevel, Storage st) {
+    static long memoryEstimate(List<DftPlan> plans, int topLevel, Storage st, KeyStorage keyStorage) {
         CkksParameters params = plans.get(0).params();
+        KeySizes one = KeySizes.switchingKey(params.beta(topLevel), topLevel + 1 + params.alpha(), params.n());
         long keys = MemoryCheck.mul(
-                KeySizes.switchingKey(params.beta(topLevel), topLevel + 1 + params.alpha(), params.n())
-                        .fullBytes(),
+                keyStorage == KeyStorage.SEEDED ? one.seededBytes() : one.fullBytes(),
                 DftPlan.union(plans).size());
         return MemoryCheck.add(keys, diagonalBytes(plans, st));
     }
@@ -121,7 +123,7 @@ public final class CtosRun {
         List<DftPlan> plans = s.plan(dfts, s.algorithm());
         MemoryCheck.require(
                 "this run (keys and diagonals of every DFT matrix)",
-                memoryEstimate(plans, s.topLevel(), s.storage()),
+                memoryEstimate(plans, s.topLevel(), s.storage(), s.keyStorage()),
                 s.storage() == Storage.PRECOMPUTED ? "use --storage compact" : null);
 
         long t0 = System.nanoTime();
@@ -129,7 +131,7 @@ public final class CtosRun {
         SecretKey sk = kg.genSecretKey();
         RotationKeySet keys;
         try (Bars bar = Bars.of("keygen", quiet)) {
-            keys = kg.genRotationKeys(sk, s.topLevel(), DftPlan.union(plans), bar);
+            keys = kg.genRotationKeys(sk, s.topLevel(), DftPlan.union(plans), bar, s.keyStorage());
         }
         double keygenMs = (System.nanoTime() - t0) / 1e6;
 
@@ -209,6 +211,7 @@ public final class CtosRun {
                 s.joint(),
                 plans.stream().allMatch(DftPlan::exact),
                 s.storage().name().toLowerCase(Locale.ROOT),
+                s.keyStorage().name().toLowerCase(Locale.ROOT),
                 mats,
                 keys.size(),
                 keys.sizes().fullBytes(),
@@ -225,6 +228,7 @@ public final class CtosRun {
                 new Memory(
                         keys.sizes().fullBytes(),
                         keys.sizes().seededBytes(),
+                        keys.memoryBytes(),
                         encoded.stream().mapToLong(EncodedDft::memoryBytes).sum()),
                 roundTrip,
                 (int) lattigoKeys);
@@ -329,10 +333,12 @@ public final class CtosRun {
         }
         System.out.printf(
                 Locale.ROOT,
-                "  rotation keys: %d in the union, conjugation included (%.2f GB; seeded %.2f GB); Lattigo's rule needs %d%n",
+                "  rotation keys: %d in the union, conjugation included (%.2f GB; seeded %.2f GB; held %s: %.2f GB); Lattigo's rule needs %d%n",
                 r.rotationKeys(),
                 r.keyBytes() / 1e9,
                 r.memoryBytes().seededKeys() / 1e9,
+                r.keyStorage(),
+                r.memoryBytes().keysInMemory() / 1e9,
                 r.lattigoRotationKeys());
         System.out.printf(
                 Locale.ROOT,

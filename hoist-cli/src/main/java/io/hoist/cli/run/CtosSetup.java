@@ -1,6 +1,7 @@
 package io.hoist.cli.run;
 
 import io.hoist.ckks.CkksParameters;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.lt.dft.DftPlan;
 import io.hoist.lt.dft.DftPlanner;
 import io.hoist.lt.dft.HomomorphicDft;
@@ -30,7 +31,8 @@ public record CtosSetup(
         long seed,
         int[] perLevel,
         int[] stocPerLevel,
-        int threads) {
+        int threads,
+        KeyStorage keyStorage) {
 
     /** CoeffsToSlots of depth d: one matrix per level, or the --matrices-per-level layout when d is its sum. */
     public HomomorphicDft cts(int d) {

@@ -144,7 +144,8 @@ public final class CtosSweep {
                     s.seed(),
                     null,
                     null,
-                    s.threads());
+                    s.threads(),
+                    s.keyStorage());
             CtosRun.Report r = CtosRun.run(one1, d, true);
             ms = r.millis().evaluate();
             min = r.precision().minBits();

@@ -9,6 +9,7 @@ import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Decryptor;
 import io.hoist.ckks.Encoder;
 import io.hoist.ckks.Encryptor;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.RotationKeySet;
@@ -56,7 +57,10 @@ public final class LtRun {
     public PrecisionStats precision;
     public double keygenMillis, encodeMillis, evaluateMillis, firstEvaluateMillis;
     public int rotationKeys;
-    public long keyBytes, seededKeyBytes, diagonalBytes;
+    public long keyBytes, seededKeyBytes, keyMemoryBytes, diagonalBytes;
+    /** How the rotation keys are held in memory (seeded: a parts regenerated in each key inner product). */
+    public KeyStorage keyStorage = KeyStorage.FULL;
+
     public long allocatedFirst = -1, allocatedWarm = -1, pooledBytes;
     public String backend;
     /** Kernel id → form on this engine, and where the choice came from (see NttEngine#kernelForms). */
@@ -127,7 +131,7 @@ public final class LtRun {
                 if (store.level() < level)
                     throw new LevelMismatchException("the key store holds keys at level " + store.level()
                             + ", the transform runs at level " + level);
-                keys = store.load(plan.rotationKeys(params));
+                keys = store.load(plan.rotationKeys(params), keyStorage);
                 keysLoaded = store.keysLoaded();
                 keysInStore = store.size();
             }
@@ -135,13 +139,14 @@ public final class LtRun {
             KeyGenerator kg = new KeyGenerator(ctx);
             sk = kg.genSecretKey();
             try (Bars bar = Bars.of("keygen", quiet)) {
-                keys = kg.genRotationKeys(sk, level, plan.rotationKeys(params), bar);
+                keys = kg.genRotationKeys(sk, level, plan.rotationKeys(params), bar, keyStorage);
             }
         }
         keygenMillis = (System.nanoTime() - t0) / 1e6;
         rotationKeys = keys.size();
         keyBytes = keys.sizes().fullBytes();
         seededKeyBytes = keys.sizes().seededBytes();
+        keyMemoryBytes = keys.memoryBytes();
 
         LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, keys, schedule);
         t0 = System.nanoTime();
@@ -242,10 +247,16 @@ public final class LtRun {
      * program as if none were ever released (an upper bound on the pool).
      */
     public static long memoryEstimate(CkksParameters params, Plan plan, Storage storage) {
+        return memoryEstimate(params, plan, storage, KeyStorage.FULL);
+    }
+
+    /** {@link #memoryEstimate(CkksParameters, Plan, Storage)} with the keys held as {@code keyStorage}. */
+    public static long memoryEstimate(CkksParameters params, Plan plan, Storage storage, KeyStorage keyStorage) {
         int level = params.maxLevel();
         LimbLayout lay = LimbLayout.of(params, level);
         long limb = 8L * params.n();
         long keys = plan.cost(params, level, storage).keyBytes();
+        if (keyStorage == KeyStorage.SEEDED) keys = (keys + 1) / 2;
         long diags = LtSizes.diagonalBytes(params, plan.indices().size(), storage);
         long buffers = 0;
         if (plan.algorithm() != Algorithm.BSGS) {

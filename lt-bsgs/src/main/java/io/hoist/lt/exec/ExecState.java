@@ -252,7 +252,7 @@ final class ExecState implements AutoCloseable {
         PolyQP a = ensure(s.out().get(0), Domain.NTT), b = ensure(s.out().get(1), Domain.NTT);
         GaloisKey k = keyOf[s.index()];
         ks.switchAndPermute(ds, k.key(), k.galoisElement(), add, a, b, s.accumulate(), from, to, t0, t1, counters);
-        if (last) KeySwitcher.countInnerProduct(counters, ds.length, d);
+        if (last) KeySwitcher.countInnerProduct(counters, ds.length, d, k.key().storage());
     }
 
     /** INTT: limbs [from, to) of the source, into the destination (which may be the source). */
