@@ -3,6 +3,7 @@ package io.hoist.ckks;
 import io.hoist.random.Prng;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Ring;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -22,7 +23,10 @@ public final class SwitchingKey {
     private final PolyQP[] a; // null: seeded storage
     private final byte[] seed;
 
-    /** A key with both parts stored; {@code seed} (may be null) is the one the a parts were expanded from. */
+    /**
+     * A key with both parts stored; {@code seed} (may be null) must be the one the a parts were expanded from
+     * (checked, by one limb, before the key is held or written seeded).
+     */
     public SwitchingKey(CkksParameters params, PolyQP[] b, PolyQP[] a, byte[] seed) {
         this(params, b, Objects.requireNonNull(a, "a is null"), seed, true);
     }
@@ -82,7 +86,10 @@ public final class SwitchingKey {
         if (storage == KeyStorage.SEEDED) {
             if (seed == null)
                 throw new WrongOperandException(
-                        "this key has no seed (it was read from a full file): it cannot be held seeded");
+                        "this key has no seed (it was read from a full or an older seeded file): it cannot be held seeded");
+            if (!seedMatches())
+                throw new WrongOperandException(
+                        "this key's a parts are not what its seed expands to: it cannot be held seeded");
             return new SwitchingKey(params, b, null, seed, false);
         }
         PolyQP[] full = new PolyQP[b.length];
@@ -126,14 +133,24 @@ public final class SwitchingKey {
         int lq = level() + 1;
         if (limb < 0 || limb >= lq + params.alpha())
             throw new WrongOperandException("a key at level " + level() + " has no limb " + limb);
+        if (out.length != params.n())
+            throw new WrongOperandException("a key limb has " + params.n() + " coefficients, the output " + out.length);
         if (a != null) {
-            System.arraycopy(a[digit(t)].limb(limb), 0, out, 0, params.n());
+            System.arraycopy(a[digit(t)].limb(limb), 0, out, 0, out.length);
             return;
         }
+        Objects.requireNonNull(prng, "prng is null");
         boolean special = limb >= lq;
         int index = special ? limb - lq : limb;
-        expandUniformLimb(
-                prng, seed, digit(t), special, index, special ? params.pPrimes()[index] : params.qPrimes()[index], out);
+        long prime = special ? b[0].p().ring().prime(index) : b[0].q().ring().prime(index);
+        expandUniformLimb(prng, seed, digit(t), special, index, prime, out);
+    }
+
+    /** Whether the a parts are what the seed expands to, by one limb of digit 0: a key built by hand may pair any a with any seed. */
+    private boolean seedMatches() {
+        long[] limb = new long[params.n()];
+        expandUniformLimb(Prng.of(seed, 0), seed, 0, false, 0, b[0].q().ring().prime(0), limb);
+        return Arrays.equals(limb, a[0].limb(0));
     }
 
     private int digit(int t) {

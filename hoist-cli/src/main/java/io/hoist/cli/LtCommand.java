@@ -132,6 +132,9 @@ public final class LtCommand implements Callable<Integer> {
         if ((keys == null) != (secret == null)) throw new IllegalArgumentException("--keys and --secret go together");
         Storage st = Parsers.storage(storage == null ? "precomputed" : storage);
         boolean phased = phasedRequested();
+        if (phased && keyStorageOptions.storage() != KeyStorage.FULL)
+            throw new IllegalArgumentException(
+                    "--schedule phased counts both parts of every key in its traffic ledger: use --key-storage full");
         // before the test matrix exists: the matrix itself and its encoded diagonals (the plan, and so the keys, need
         // the matrix)
         long matrix = LtSizes.testMatrixBytes(dim, sparse == null ? dim : sparse);

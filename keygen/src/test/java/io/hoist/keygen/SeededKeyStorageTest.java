@@ -15,6 +15,7 @@ import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.GaloisKey;
 import io.hoist.ckks.KeyStorage;
+import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RelinearizationKey;
@@ -101,6 +102,19 @@ class SeededKeyStorageTest {
             }
         }
         assertThrows(WrongOperandException.class, () -> seeded.a(0, RawAccess.get()));
+        assertThrows(WrongOperandException.class, () -> seeded.uniformLimb(0, 0, new long[8], scratch));
+        assertThrows(WrongOperandException.class, () -> full.uniformLimb(0, 0, new long[8], scratch));
+        // a key built by hand with a seed its a parts do not come from is never held or written seeded
+        PolyQP[] bs = new PolyQP[full.beta()], as = new PolyQP[full.beta()];
+        for (int t = 0; t < full.beta(); t++) {
+            bs[t] = full.b(t);
+            as[t] = full.a(t);
+        }
+        SwitchingKey forged = new SwitchingKey(f.params, bs, as, Prng.newSeed());
+        assertThrows(WrongOperandException.class, () -> forged.withStorage(KeyStorage.SEEDED));
+        assertThrows(
+                WrongOperandException.class,
+                () -> KeySerialization.write(new GaloisKey(g.galoisElement(), forged), true));
         assertThrows(WrongOperandException.class, () -> seeded.uniformLimb(0, 99, limb, scratch));
         // written full or seeded, a seeded key gives the bytes the full key gives
         assertEquals(

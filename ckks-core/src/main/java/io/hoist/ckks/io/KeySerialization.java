@@ -150,6 +150,7 @@ public final class KeySerialization {
         if (seeded && k.seed() == null)
             throw new WrongOperandException(
                     "this key has no seed (it was read from a full or an old seeded file); write it in full");
+        if (seeded) k.withStorage(KeyStorage.SEEDED); // refuses a key whose a parts are not its seed's
         if (kind == ObjectKind.GALOIS_KEY) b.putLong(galois);
         for (int t = 0; t < k.beta(); t++) {
             Envelope.writeLimbs(b, k.b(t, RawAccess.get()).q());

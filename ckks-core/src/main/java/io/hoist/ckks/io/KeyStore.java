@@ -276,7 +276,7 @@ public final class KeyStore implements AutoCloseable {
         if (storage == KeyStorage.SEEDED && !(header.seeded() && header.limbStreams()))
             throw new FileRefusedException("the key store " + path.getFileName()
                     + (header.seeded()
-                            ? " was written before per-limb seeds: its keys can only be held in full (write it again)"
+                            ? " was written before per-limb seeds: its keys can only be held in full (make a new store with hoist keygen to hold them seeded)"
                             : " holds full keys without seeds: they can only be held in full"));
         List<GaloisKey> out = new ArrayList<>();
         Set<Long> done = new HashSet<>();

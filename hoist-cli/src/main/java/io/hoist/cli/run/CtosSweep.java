@@ -2,6 +2,7 @@ package io.hoist.cli.run;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.KeySizes;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.cli.options.ParamsOptions;
 import io.hoist.lt.dft.DftFactorization;
 import io.hoist.lt.dft.DftPlanner;
@@ -118,7 +119,7 @@ public final class CtosSweep {
         keys.add(params.galoisElementForConjugation());
         KeySizes one = KeySizes.switchingKey(params.beta(s.topLevel()), s.topLevel() + 1 + params.alpha(), params.n());
         long keyBytes = one.fullBytes() * keys.size();
-        long need = keyBytes + diagBytes;
+        long need = (s.keyStorage() == KeyStorage.SEEDED ? one.seededBytes() * keys.size() : keyBytes) + diagBytes;
         String why = null;
         if (!levelsExist) why = "needs " + d + " levels, the parameters have " + s.topLevel();
         else if (!runIt) why = "outside --sweep-run-depths";

@@ -5,6 +5,7 @@ import com.google.common.cache.CacheBuilder;
 import com.google.errorprone.annotations.MustBeClosed;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.RawAccess;
@@ -95,6 +96,15 @@ public final class Engine {
         return new ExecState(ctx, ks, pool, prog, null, keys, null, counters);
     }
 
+    /** The six-phase ledger counts both parts of every key read: seeded keys (a parts made, not read) are not modelled. */
+    private void requireFullKeys() {
+        for (long g : keys.galoisElements())
+            if (keys.get(g, "rotation").key().storage() != KeyStorage.FULL)
+                throw new InvalidTransformException("the six-phase schedule's traffic ledger counts both parts of"
+                        + " every key, but these rotation keys are held seeded (KeyStorage.SEEDED): use"
+                        + " Schedule.direct() or full keys");
+    }
+
     /** M·x by {@code schedule} at output scale {@code scale} (inputs checked by the caller). */
     public Run evaluate(Ciphertext ct, EncodedDiagonals et, Schedule schedule, double scale) {
         OpCounters c = ctx.counters().child();
@@ -107,6 +117,7 @@ public final class Engine {
         }
         try (ExecState st = state(et, ct, c)) {
             if (schedule instanceof Schedule.Phased ph) {
+                requireFullKeys();
                 if (!et.rescales())
                     throw new InvalidTransformException(
                             "a transform sharing its level (no rescale) runs on the direct schedule only");
@@ -166,6 +177,7 @@ public final class Engine {
         OpCounters c = ctx.counters().child();
         EncodedDiagonals any = EncodedDiagonals.firstOf(blocks);
         if (schedule instanceof Schedule.Phased ph) {
+            requireFullKeys();
             if (any == null) {
                 List<Ciphertext> out = BlockExecutor.run(this, inputs, blocks, level, c, scale, null);
                 return new BlockRun(
