@@ -51,7 +51,11 @@ public final class InspectCommand implements Callable<Integer> {
                         i.scale() > 0
                                 ? String.format(Locale.ROOT, ", scale 2^%.2f", Math.log(i.scale()) / Math.log(2))
                                 : "");
-            if (i.seeded()) System.out.println("  seeded: uniform parts stored as seeds");
+            if (i.seeded())
+                System.out.println(
+                        i.limbStreams()
+                                ? "  seeded: uniform parts stored as seeds, one stream per limb (can be held seeded: --key-storage seeded)"
+                                : "  seeded: uniform parts stored as seeds, one stream per digit (written before 2026-12-02: held in full)");
             System.out.println("  parameters fingerprint " + i.parametersFingerprint());
             if (i.parameters() != null) System.out.println("  " + i.parameters());
             if (!i.galoisElements().isEmpty())

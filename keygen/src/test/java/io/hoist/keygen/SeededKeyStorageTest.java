@@ -2,6 +2,7 @@ package io.hoist.keygen;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -23,6 +24,7 @@ import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SwitchingKey;
 import io.hoist.ckks.WrongOperandException;
 import io.hoist.ckks.io.FileRefusedException;
+import io.hoist.ckks.io.Inspector;
 import io.hoist.ckks.io.KeySerialization;
 import io.hoist.ckks.io.KeyStore;
 import io.hoist.random.Prng;
@@ -175,6 +177,8 @@ class SeededKeyStorageTest {
         KeyStore.write(seededStore, keys, true);
         KeyStore.write(fullStore, keys, false);
         Ciphertext x = f.encrypt(x(f, 5));
+        assertTrue(Inspector.inspect(seededStore).limbStreams(), "inspect names the per-limb streams");
+        assertFalse(Inspector.inspect(fullStore).limbStreams());
         try (KeyStore st = KeyStore.open(seededStore, f.ctx, true)) {
             RotationKeySet s = st.load(keys.galoisElements(), KeyStorage.SEEDED);
             assertEquals(keys.sizes().seededBytes(), s.memoryBytes());

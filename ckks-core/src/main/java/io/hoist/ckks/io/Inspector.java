@@ -31,6 +31,7 @@ public final class Inspector {
             int level,
             double scale,
             boolean seeded,
+            boolean limbStreams,
             String parametersFingerprint,
             String parameters,
             List<Long> galoisElements,
@@ -63,7 +64,20 @@ public final class Inspector {
                 h = Header.read(hb);
             } catch (MalformedDataException e) {
                 return new Inspection(
-                        "unknown", 0, size, 0, -1, 0, false, null, null, List.of(), false, e.getMessage(), pairId);
+                        "unknown",
+                        0,
+                        size,
+                        0,
+                        -1,
+                        0,
+                        false,
+                        false,
+                        null,
+                        null,
+                        List.of(),
+                        false,
+                        e.getMessage(),
+                        pairId);
             }
             String fp = BaseEncoding.base16().lowerCase().encode(h.fingerprint());
             if (h.paired() && h.bodyLength() >= KeyPairId.BYTES && size >= Header.SIZE + KeyPairId.BYTES) {
@@ -113,6 +127,7 @@ public final class Inspector {
                             h.level(),
                             h.scale(),
                             h.seeded(),
+                            h.limbStreams(),
                             fp,
                             null,
                             List.of(),
@@ -129,6 +144,7 @@ public final class Inspector {
                     h.level(),
                     h.scale(),
                     h.seeded(),
+                    h.limbStreams(),
                     fp,
                     params,
                     List.of(),
@@ -192,6 +208,7 @@ public final class Inspector {
                 h.level(),
                 h.scale(),
                 h.seeded(),
+                h.limbStreams(),
                 fp,
                 null,
                 gs,
@@ -210,6 +227,7 @@ public final class Inspector {
                 h.level(),
                 h.scale(),
                 h.seeded(),
+                h.limbStreams(),
                 fp,
                 null,
                 List.of(),
