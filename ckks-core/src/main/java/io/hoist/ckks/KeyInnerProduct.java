@@ -10,6 +10,7 @@ import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
+import java.util.Objects;
 
 /** The key inner product of hybrid key switching (spec §2.4) with the automorphism folded into its output, and the plain key switch built on it. Reached through {@link KeySwitcher}. */
 final class KeyInnerProduct {
@@ -137,6 +138,7 @@ final class KeyInnerProduct {
 
     /** Counts one completed key inner product over {@code limbs} limbs with β = {@code beta} and a key of {@code storage} (a seeded key's a limbs are made, not read). */
     public static void countInnerProduct(OpCounters c, int beta, int limbs, KeyStorage storage) {
+        Objects.requireNonNull(storage, "storage is null");
         c.increment(Op.KS_INNER_PRODUCT);
         c.add(Op.LIMBS_READ, (storage == KeyStorage.SEEDED ? 2L : 3L) * beta * limbs);
         c.add(Op.LIMBS_WRITTEN, 2L * limbs);

@@ -159,6 +159,11 @@ public final class KeySwitcher {
     }
 
     /** Counts one completed key inner product over {@code limbs} limbs with β = {@code beta}. */
+    public static void countInnerProduct(OpCounters c, int beta, int limbs) {
+        countInnerProduct(c, beta, limbs, KeyStorage.FULL);
+    }
+
+    /** {@link #countInnerProduct(OpCounters, int, int)} with a key of {@code storage} (a seeded key's a limbs are made, not read). */
     public static void countInnerProduct(OpCounters c, int beta, int limbs, KeyStorage storage) {
         KeyInnerProduct.countInnerProduct(c, beta, limbs, storage);
     }
