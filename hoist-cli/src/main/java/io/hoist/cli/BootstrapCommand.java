@@ -5,6 +5,7 @@ import io.hoist.bootstrap.BootstrapPlan;
 import io.hoist.bootstrap.EvalModParameters;
 import io.hoist.ckks.KeyStorage;
 import io.hoist.cli.options.CliSupport;
+import io.hoist.cli.options.DiagonalStorageOptions;
 import io.hoist.cli.options.EngineOptions;
 import io.hoist.cli.options.KeyStorageOptions;
 import io.hoist.cli.options.ParamsOptions;
@@ -101,11 +102,8 @@ public final class BootstrapCommand implements Callable<Integer> {
     @Option(names = "--arcsine", description = "EvalMod arcsine degree, 0 or odd (default: the preset's)")
     Integer arcsine;
 
-    @Option(
-            names = "--storage",
-            defaultValue = "precomputed",
-            description = "diagonals as precomputed QP limbs or compact (default ${DEFAULT-VALUE})")
-    String storage;
+    @Mixin
+    DiagonalStorageOptions diagonalStorage;
 
     @Mixin
     KeyStorageOptions keyStorageOptions;
@@ -159,7 +157,7 @@ public final class BootstrapCommand implements Callable<Integer> {
             throw new IllegalArgumentException(
                     "--key-storage seeded does not combine with --sweep (its points hold full keys)");
         BootstrapParameters bp = parameters();
-        Storage st = Parsers.storage(storage);
+        Storage st = diagonalStorage.storage();
         if (sweep) {
             int[] d = ParamsOptions.parseRange(sweepDepths, "--sweep-depths", 1, bp.logSlots());
             BootstrapSweep.Report r = BootstrapSweep.run(

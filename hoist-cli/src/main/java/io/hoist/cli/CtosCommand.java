@@ -2,6 +2,7 @@ package io.hoist.cli;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.cli.options.CliSupport;
+import io.hoist.cli.options.DiagonalStorageOptions;
 import io.hoist.cli.options.EngineOptions;
 import io.hoist.cli.options.KeyStorageOptions;
 import io.hoist.cli.options.ParamsOptions;
@@ -96,11 +97,8 @@ public final class CtosCommand implements Callable<Integer> {
             description = "also run SlotsToCoeffs on the output and report the round trip's precision")
     boolean stoc;
 
-    @Option(
-            names = "--storage",
-            defaultValue = "precomputed",
-            description = "diagonals as precomputed QP limbs or compact (default ${DEFAULT-VALUE})")
-    String storage;
+    @Mixin
+    DiagonalStorageOptions diagonalStorage;
 
     @Mixin
     KeyStorageOptions keyStorageOptions;
@@ -242,7 +240,7 @@ public final class CtosCommand implements Callable<Integer> {
                 o,
                 keyBudget,
                 joint,
-                Parsers.storage(storage),
+                diagonalStorage.storage(),
                 runs,
                 seed,
                 perLevel == null ? null : perLevel.clone(),

@@ -2,8 +2,8 @@ package io.hoist.cli;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.cli.options.CliSupport;
+import io.hoist.cli.options.DiagonalStorageOptions;
 import io.hoist.cli.options.ParamsOptions;
-import io.hoist.cli.options.Parsers;
 import io.hoist.cli.report.Json;
 import io.hoist.cli.report.Plots;
 import io.hoist.cli.report.Units;
@@ -91,12 +91,8 @@ public final class ScheduleCommand implements Callable<Integer> {
                     "processing elements, one modular multiplication per cycle each (default ${DEFAULT-VALUE}; assumed)")
     int pes;
 
-    @Option(
-            names = "--storage",
-            defaultValue = "precomputed",
-            description =
-                    "diagonals stored as precomputed QP limbs or compact (one word per coefficient) (default ${DEFAULT-VALUE})")
-    String storage;
+    @Mixin
+    DiagonalStorageOptions diagonalStorage;
 
     @Option(names = "--word-bits", description = "bits per stored word (default: 54 with --table2, else 64)")
     Integer wordBits;
@@ -216,7 +212,7 @@ public final class ScheduleCommand implements Callable<Integer> {
             throw new IllegalArgumentException(
                     "--n must be a power of two in [2, N/2 = " + layout.n() / 2 + "], got " + dim);
         }
-        Storage st = Parsers.storage(storage);
+        Storage st = diagonalStorage.storage();
         long budget = (long) (onchipMb * 1e6);
         if (!(onchipMb > 0) || budget <= 0) throw new IllegalArgumentException("--onchip-mb must be positive");
         if (!(bandwidthGbs > 0) || !(clockMhz > 0) || pes < 1)

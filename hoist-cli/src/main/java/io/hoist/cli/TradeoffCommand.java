@@ -2,8 +2,8 @@ package io.hoist.cli;
 
 import io.hoist.ckks.Progress;
 import io.hoist.cli.options.CliSupport;
+import io.hoist.cli.options.DiagonalStorageOptions;
 import io.hoist.cli.options.ParamsOptions;
-import io.hoist.cli.options.Parsers;
 import io.hoist.cli.report.Json;
 import io.hoist.cli.report.TradeoffRender;
 import io.hoist.cli.run.Bars;
@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -87,11 +88,8 @@ public final class TradeoffCommand implements Callable<Integer> {
                     "working-set budget in MB for traffic and latency (0: no traffic) (default ${DEFAULT-VALUE}, the U280)")
     double budgetMb;
 
-    @Option(
-            names = "--storage",
-            defaultValue = "precomputed",
-            description = "diagonals precomputed or compact (default ${DEFAULT-VALUE})")
-    String storage;
+    @Mixin
+    DiagonalStorageOptions diagonalStorage;
 
     @Option(names = "--csv", description = "write the rows to FILE (Apache Commons CSV)")
     Path csv;
@@ -182,7 +180,7 @@ public final class TradeoffCommand implements Callable<Integer> {
     }
 
     private Storage storageOf() {
-        return Parsers.storage(storage);
+        return diagonalStorage.storage();
     }
 
     private long budgetBytes() {

@@ -225,26 +225,18 @@ public final class KeyGenerator {
             PolyQP bt = PolyQP.of(Sampler.fromSigned(rq, level, ec), Sampler.fromSigned(rp, params.alpha() - 1, ec));
             rq.ntt(bt.q());
             rp.ntt(bt.p());
-            if (a != null) {
-                PolyQP at = a[t];
-                RnsPoly tmpQ = rq.newPoly(level, Domain.NTT);
-                RnsPoly tmpP = rp.newPoly(params.alpha() - 1, Domain.NTT);
-                rq.mulCoeffs(at.q(), out.q(), tmpQ); // a_t·R·s_out: brought back from Montgomery form below
-                rp.mulCoeffs(at.p(), out.p(), tmpP);
-                fromMontgomery(tmpQ, rq);
-                fromMontgomery(tmpP, rp);
-                rq.sub(bt.q(), tmpQ, bt.q());
-                rp.sub(bt.p(), tmpP, bt.p());
-            } else {
-                for (int j = 0; j <= level; j++) {
-                    SwitchingKey.expandUniformLimb(expander, seed, t, false, j, rq.prime(j), limb);
-                    subtractProduct(bt.q().limb(j), limb, out.q().limb(j), rq.modulus(j));
-                }
-                for (int i = 0; i < params.alpha(); i++) {
-                    SwitchingKey.expandUniformLimb(expander, seed, t, true, i, rp.prime(i), limb);
-                    subtractProduct(bt.p().limb(i), limb, out.p().limb(i), rp.modulus(i));
-                }
-            }
+            for (int j = 0; j <= level; j++) // b −= a·s limb by limb: a read, or expanded into one scratch limb
+            subtractProduct(
+                        bt.q().limb(j),
+                        uniformLimb(a, expander, seed, t, false, j, rq.prime(j), limb),
+                        out.q().limb(j),
+                        rq.modulus(j));
+            for (int i = 0; i < params.alpha(); i++)
+                subtractProduct(
+                        bt.p().limb(i),
+                        uniformLimb(a, expander, seed, t, true, i, rp.prime(i), limb),
+                        out.p().limb(i),
+                        rp.modulus(i));
             // + P·s_in on the limbs of digit t (𝟙_t is 1 there, 0 on other Q primes; P ≡ 0 mod p)
             for (int j = ctx.digitStart(t); j < ctx.digitEnd(t, level); j++) {
                 var m = rq.modulus(j);
@@ -258,20 +250,18 @@ public final class KeyGenerator {
         return a != null ? new SwitchingKey(params, b, a, seed) : SwitchingKey.seeded(params, b, seed);
     }
 
-    /** b −= (a·R)·s·R^-1 on one limb: what the full path computes for the limb, without the polynomial. */
+    /** Limb (special, index) of digit t's a part: the stored one, or the seed's expansion into {@code scratch}. */
+    private static long[] uniformLimb(
+            PolyQP[] a, Prng expander, byte[] seed, int t, boolean special, int index, long prime, long[] scratch) {
+        if (a != null) return special ? a[t].p().limb(index) : a[t].q().limb(index);
+        SwitchingKey.expandUniformLimb(expander, seed, t, special, index, prime, scratch);
+        return scratch;
+    }
+
+    /** b −= (a·R)·s·R^-1 on one limb (a in Montgomery form, as the key holds it). */
     private static void subtractProduct(long[] b, long[] aMont, long[] s, Modulus m) {
         long q = m.q(), rInv = ModArith.invMod(ModArith.montgomeryR(q), q), ws = ModArith.shoupQuotient(rInv, q);
         for (int k = 0; k < b.length; k++) b[k] = m.sub(b[k], ModArith.mulShoup(m.mul(aMont[k], s[k]), rInv, ws, q));
-    }
-
-    /** In place: x·R → x (multiplies by R^-1 = 2^-64 mod q). */
-    private static void fromMontgomery(RnsPoly p, Ring ring) {
-        for (int i = 0; i < p.limbCount(); i++) {
-            long q = ring.prime(i), rInv = ModArith.invMod(ModArith.montgomeryR(q), q);
-            long ws = ModArith.shoupQuotient(rInv, q);
-            long[] l = p.limb(i);
-            for (int k = 0; k < l.length; k++) l[k] = ModArith.mulShoup(l[k], rInv, ws, q);
-        }
     }
 
     private static long inverseMod2N(long g, long twoN) {
