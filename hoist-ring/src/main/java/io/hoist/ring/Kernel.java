@@ -3,9 +3,9 @@ package io.hoist.ring;
 import java.util.Locale;
 
 /**
- * The hot kernels whose form (scalar or vector) is chosen per machine by {@link KernelChoice}. Each
- * has a scalar twin and a vector form that are bit-identical, so the choice changes time, never a
- * result.
+ * The hot kernels whose form (scalar, vector, or for the NTTs FMA) is chosen per machine by
+ * {@link KernelChoice}. Each has a scalar twin and vector forms that are bit-identical, so the choice
+ * changes time, never a result.
  */
 public enum Kernel {
     /** Forward negacyclic NTT of one limb. */
@@ -38,6 +38,11 @@ public enum Kernel {
         return id;
     }
 
+    /** Whether this kernel has form {@code f}: every kernel is scalar and vector, the NTTs also FMA. */
+    public boolean has(Form f) {
+        return f != Form.FMA || this == NTT_FORWARD || this == NTT_INVERSE;
+    }
+
     /** The kernel of a name as {@link #id()} gives it (case-insensitive), or null. */
     static Kernel byId(String name) {
         String n = name.trim().toLowerCase(Locale.ROOT);
@@ -48,7 +53,13 @@ public enum Kernel {
     /** The forms a kernel can take. */
     public enum Form {
         SCALAR,
-        VECTOR;
+        /** Vector lanes of 64-bit integers. */
+        VECTOR,
+        /**
+         * Vector lanes of doubles with fused multiply-adds, for primes below 2^50 (the NTTs only;
+         * larger primes take the vector form): {@link FmaNtt}.
+         */
+        FMA;
 
         public String id() {
             return name().toLowerCase(Locale.ROOT);

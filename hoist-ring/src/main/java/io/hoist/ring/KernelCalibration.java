@@ -10,11 +10,11 @@ import java.util.EnumMap;
 import java.util.SplittableRandom;
 
 /**
- * Times the scalar and the vector form of every {@link Kernel} side by side on this machine and
- * keeps the faster one whose outputs match the scalar twin bit for bit. Limbs of N = 2^13 (64 KB:
+ * Times every form of every {@link Kernel} side by side with its scalar twin on this machine and
+ * keeps the fastest one whose outputs match the scalar twin bit for bit. Limbs of N = 2^13 (64 KB:
  * the size of the unit tests' and the small presets' limbs, out of L1 like the large ones); both forms
- * run until C2 has compiled them, then alternate in rounds, and the medians decide. A vector form
- * must win by {@link #MARGIN} to be chosen: on a tie the scalar twin, the reference, runs.
+ * run until C2 has compiled them, then alternate in rounds, and the medians decide. A vector or FMA
+ * form must win by {@link #MARGIN} to be chosen: on a tie the scalar twin, the reference, runs.
  */
 final class KernelCalibration {
     private KernelCalibration() {}
@@ -65,25 +65,34 @@ final class KernelCalibration {
     static KernelChoice calibrate() {
         Bench warm = new Bench(WARM_LOG_N), b = new Bench(LOG_N);
         EnumMap<Kernel, Form> forms = new EnumMap<>(Kernel.class);
-        EnumMap<Kernel, Double> ratios = new EnumMap<>(Kernel.class);
+        EnumMap<Kernel, Double> ratios = new EnumMap<>(Kernel.class), fmaRatios = new EnumMap<>(Kernel.class);
         for (Kernel k : Kernel.values()) warm.warm(k);
         b.quiesce();
         for (Kernel k : Kernel.values()) {
-            // again until two measurements agree: a form deoptimised or still queued for C2 when timed
-            // shows as a ratio far from the next one
-            double[] t = b.measure(k);
-            for (int again = 0; again < 4; again++) {
-                double[] u = b.measure(k);
-                boolean agree = Math.abs(Math.log(u[0] / t[0])) < Math.log(1.15);
-                t = u;
-                if (agree) break;
+            Form best = Form.SCALAR;
+            double bestRatio = MARGIN;
+            for (Form f : Form.values()) {
+                if (f == Form.SCALAR || !k.has(f) || (f == Form.FMA && !b.hasFma(k))) continue;
+                // again until two measurements agree: a form deoptimised or still queued for C2 when timed
+                // shows as a ratio far from the next one
+                double[] t = b.measure(k, f);
+                for (int again = 0; again < 4; again++) {
+                    double[] u = b.measure(k, f);
+                    boolean agree = Math.abs(Math.log(u[0] / t[0])) < Math.log(1.15);
+                    t = u;
+                    if (agree) break;
+                }
+                boolean identical = t[1] != 0;
+                double ratio = t[0];
+                (f == Form.FMA ? fmaRatios : ratios).put(k, Math.round(ratio * 1000) / 1000.0);
+                if (identical && ratio < bestRatio) {
+                    best = f;
+                    bestRatio = ratio;
+                }
             }
-            boolean identical = t[1] != 0;
-            double ratio = t[0];
-            ratios.put(k, Math.round(ratio * 1000) / 1000.0);
-            forms.put(k, identical && ratio < MARGIN ? Form.VECTOR : Form.SCALAR);
+            forms.put(k, best);
         }
-        return new KernelChoice(forms, ratios, KernelChoice.Source.CALIBRATED);
+        return new KernelChoice(forms, ratios, fmaRatios, KernelChoice.Source.CALIBRATED);
     }
 
     /** The inputs, outputs and timing loop of one calibration. */
@@ -99,6 +108,7 @@ final class KernelCalibration {
         final VectorLimbKernels vector = new VectorLimbKernels();
         final ScalarNttBackend scalarNtt = new ScalarNttBackend();
         final VectorNttBackend vectorNtt = new VectorNttBackend();
+        final FmaNtt fmaNtt;
 
         Bench(int logN) {
             n = 1 << logN;
@@ -114,24 +124,28 @@ final class KernelCalibration {
             }
             signed = r.longs(n, -(1L << 40), 1L << 40).toArray();
             perm = Automorphism.nttPermutation(logN, 5);
+            fmaNtt = FmaNtt.accepts(tables) ? FmaNtt.of(tables, vectorNtt) : null;
             outS0 = new long[n];
             outS1 = new long[n];
             outV0 = new long[n];
             outV1 = new long[n];
         }
 
-        /** The call of one form of {@code k}, writing into the given outputs. */
-        void run(Kernel k, boolean vec, long[] o0, long[] o1) {
+        /** The call of form {@code f} of {@code k}, writing into the given outputs. */
+        void run(Kernel k, Form f, long[] o0, long[] o1) {
+            boolean vec = f != Form.SCALAR;
             LimbKernels lk = vec ? vector : scalar;
             LimbNttBackend nb = vec ? vectorNtt : scalarNtt;
             switch (k) {
                 case NTT_FORWARD -> {
                     System.arraycopy(x[0], 0, o0, 0, n);
-                    nb.forwardLimb(o0, tables);
+                    if (f == Form.FMA) fmaNtt.forward(o0);
+                    else nb.forwardLimb(o0, tables);
                 }
                 case NTT_INVERSE -> {
                     System.arraycopy(x[0], 0, o0, 0, n);
-                    nb.inverseLimb(o0, tables);
+                    if (f == Form.FMA) fmaNtt.inverse(o0);
+                    else nb.inverseLimb(o0, tables);
                 }
                 case DOT2 -> lk.dot2Montgomery(x, y, z, 8, o0, o1, q, false);
                 case SUM_SHOUP -> lk.sumShoup(y, 6, w, ws, q, o0, 0, n);
@@ -143,15 +157,12 @@ final class KernelCalibration {
             }
         }
 
-        /**
-         * {median over rounds of vector time / scalar time, 1 if the outputs are identical else 0}: each
-         * round times both forms back to back (order alternating), so slow drift of a shared machine
-         * cancels in the round's ratio.
-         */
+        /** Runs every form of {@code k} past C2's thresholds. */
         void warm(Kernel k) {
             for (int i = 0; i < WARM_CALLS; i++) {
-                run(k, false, outS0, outS1);
-                run(k, true, outV0, outV1);
+                run(k, Form.SCALAR, outS0, outS1);
+                run(k, Form.VECTOR, outV0, outV1);
+                if (hasFma(k)) run(k, Form.FMA, outV0, outV1);
                 if (k == Kernel.DOT2) { // both branches of each, so mulMod's single output does not deoptimise them
                     boolean acc = (i & 1) == 0;
                     scalar.dot2Montgomery(x, y, null, 1 + (i & 7), outS0, null, q, acc);
@@ -175,8 +186,9 @@ final class KernelCalibration {
                 long roundEnd = System.nanoTime() + QUIET_NANOS;
                 while (System.nanoTime() < roundEnd) {
                     for (Kernel k : Kernel.values()) {
-                        run(k, false, outS0, outS1);
-                        run(k, true, outV0, outV1);
+                        run(k, Form.SCALAR, outS0, outS1);
+                        run(k, Form.VECTOR, outV0, outV1);
+                        if (hasFma(k)) run(k, Form.FMA, outV0, outV1);
                     }
                 }
                 long now = jit.getTotalCompilationTime();
@@ -185,13 +197,19 @@ final class KernelCalibration {
             }
         }
 
-        double[] measure(Kernel k) {
+        /** Whether {@code k} has an FMA form that runs at this bench's prime and size. */
+        boolean hasFma(Kernel k) {
+            return k.has(Form.FMA) && fmaNtt != null;
+        }
+
+        /** {median over rounds of form {@code f}'s time / the scalar twin's, 1 if the outputs are identical else 0}. */
+        double[] measure(Kernel k, Form f) { // each round times both forms back to back, order alternating
             for (int i = 0; i < 3; i++) {
-                run(k, false, outS0, outS1);
-                run(k, true, outV0, outV1);
+                run(k, Form.SCALAR, outS0, outS1);
+                run(k, f, outV0, outV1);
             }
             boolean same = Arrays.equals(outS0, outV0) && (k != Kernel.DOT2 || Arrays.equals(outS1, outV1));
-            int reps = repsFor(k);
+            int reps = repsFor(k, f);
             double[] ratio = new double[ROUNDS];
             long ts = 0, tv = 0;
             for (int round = 0; round < ROUNDS; round++) {
@@ -200,7 +218,7 @@ final class KernelCalibration {
                     boolean vec = vecFirst == (side == 0);
                     long[] o0 = vec ? outV0 : outS0, o1 = vec ? outV1 : outS1;
                     long t0 = System.nanoTime();
-                    for (int i = 0; i < reps; i++) run(k, vec, o0, o1);
+                    for (int i = 0; i < reps; i++) run(k, vec ? f : Form.SCALAR, o0, o1);
                     long dt = System.nanoTime() - t0;
                     if (vec) tv = dt;
                     else ts = dt;
@@ -212,11 +230,11 @@ final class KernelCalibration {
         }
 
         /** Calls per timed sample: about {@link #SAMPLE_NANOS} of the slower form. */
-        private int repsFor(Kernel k) {
+        private int repsFor(Kernel k, Form f) {
             long slowest = 1;
             for (boolean vec : new boolean[] {false, true}) {
                 long t0 = System.nanoTime();
-                for (int i = 0; i < 4; i++) run(k, vec, vec ? outV0 : outS0, vec ? outV1 : outS1);
+                for (int i = 0; i < 4; i++) run(k, vec ? f : Form.SCALAR, vec ? outV0 : outS0, vec ? outV1 : outS1);
                 slowest = Math.max(slowest, (System.nanoTime() - t0) / 4);
             }
             return (int) Math.max(4, Math.min(2000, SAMPLE_NANOS / slowest));

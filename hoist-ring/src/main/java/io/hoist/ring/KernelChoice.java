@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>{@code auto} (the default): the cached calibration, or a new one;
  *   <li>{@code recalibrate}: a new calibration, written over the cache;
- *   <li>{@code scalar} or {@code vector}: every kernel in that form;
+ *   <li>{@code scalar} or {@code vector}: every kernel in that form ({@code fma} is a form of the NTTs
+ *       only: {@code ntt.forward=fma});
  *   <li>a list such as {@code vector,mulShoup=scalar} or {@code dot2=scalar}: a leading form sets
  *       every kernel, {@code kernel=form} items then override single kernels; without a leading form
  *       the items apply on top of the calibrated choice.
@@ -49,17 +50,26 @@ public final class KernelChoice {
     @SuppressWarnings("Immutable") // private, copied in, never handed out
     private final EnumMap<Kernel, Double> ratios;
 
+    @SuppressWarnings("Immutable") // private, copied in, never handed out
+    private final EnumMap<Kernel, Double> fmaRatios;
+
     private final Source source;
 
-    KernelChoice(Map<Kernel, Form> forms, Map<Kernel, Double> ratios, Source source) {
+    KernelChoice(Map<Kernel, Form> forms, Map<Kernel, Double> ratios, Map<Kernel, Double> fmaRatios, Source source) {
         this.forms = new EnumMap<>(Kernel.class);
         for (Kernel k : Kernel.values()) {
             Form f = forms.get(k);
             if (f == null) throw new InvalidKernelChoiceException("no form given for kernel " + k.id());
+            if (!k.has(f)) throw new InvalidKernelChoiceException("kernel " + k.id() + " has no " + f.id() + " form");
             this.forms.put(k, f);
         }
         this.ratios = ratios.isEmpty() ? new EnumMap<>(Kernel.class) : new EnumMap<>(ratios);
+        this.fmaRatios = fmaRatios.isEmpty() ? new EnumMap<>(Kernel.class) : new EnumMap<>(fmaRatios);
         this.source = source;
+    }
+
+    KernelChoice(Map<Kernel, Form> forms, Map<Kernel, Double> ratios, Source source) {
+        this(forms, ratios, Map.of(), source);
     }
 
     /** Every kernel in form {@code f}. */
@@ -95,6 +105,13 @@ public final class KernelChoice {
         return Collections.unmodifiableMap(m);
     }
 
+    /** As {@link #vectorOverScalar()}, for the FMA form of the kernels that have one. */
+    public Map<String, Double> fmaOverScalar() {
+        Map<String, Double> m = new LinkedHashMap<>();
+        fmaRatios.forEach((k, r) -> m.put(k.id(), r));
+        return Collections.unmodifiableMap(m);
+    }
+
     /** This choice with the items of an override list applied (see the class comment). */
     KernelChoice with(String spec) {
         EnumMap<Kernel, Form> m = new EnumMap<>(forms);
@@ -105,9 +122,10 @@ public final class KernelChoice {
             int eq = item.indexOf('=');
             if (eq < 0) {
                 Form f = Form.byId(item);
-                if (f == null || i > 0) {
+                if (f == null || f == Form.FMA || i > 0) {
                     throw new InvalidKernelChoiceException("hoist.kernels='" + spec + "': '" + item
-                            + "' is not a leading form (scalar, vector) or a kernel=form item; kernels: " + ids());
+                            + "' is not a leading form (scalar, vector) or a kernel=form item (fma: ntt.forward=fma,"
+                            + " ntt.inverse=fma); kernels: " + ids());
                 }
                 for (Kernel k : Kernel.values()) m.put(k, f);
                 continue;
@@ -118,9 +136,10 @@ public final class KernelChoice {
                         + item.substring(0, eq).trim() + "'; kernels: " + ids());
             }
             Form f = Form.byId(item.substring(eq + 1));
-            if (f == null) {
+            if (f == null || !k.has(f)) {
                 throw new InvalidKernelChoiceException("hoist.kernels='" + spec + "': unknown form '"
-                        + item.substring(eq + 1).trim() + "' for " + k.id() + "; forms: scalar, vector");
+                        + item.substring(eq + 1).trim() + "' for " + k.id() + "; forms: scalar, vector"
+                        + (k.has(Form.FMA) ? ", fma" : ""));
             }
             m.put(k, f);
         }
@@ -130,7 +149,8 @@ public final class KernelChoice {
     /** Whether an override list sets every kernel itself (a leading form), so no calibration is needed. */
     static boolean setsAll(String spec) {
         String first = spec.split(",", 2)[0].trim();
-        return !first.contains("=") && Form.byId(first) != null;
+        Form f = first.contains("=") ? null : Form.byId(first);
+        return f != null && f != Form.FMA;
     }
 
     private static String ids() {

@@ -37,6 +37,8 @@ final class KernelChoiceCache {
             VectorDotKernels.class,
             ScalarNttBackend.class,
             VectorNttBackend.class,
+            FmaNtt.class,
+            TunedNttBackend.class,
             KernelCalibration.class);
 
     static Path directory() {
@@ -62,21 +64,21 @@ final class KernelChoiceCache {
             return null;
         }
         EnumMap<Kernel, Form> forms = new EnumMap<>(Kernel.class);
-        EnumMap<Kernel, Double> ratios = new EnumMap<>(Kernel.class);
+        EnumMap<Kernel, Double> ratios = new EnumMap<>(Kernel.class), fmaRatios = new EnumMap<>(Kernel.class);
         for (Kernel k : Kernel.values()) {
             Form form = Form.byId(p.getProperty(k.id() + ".form", ""));
-            if (form == null) return null;
+            if (form == null || !k.has(form)) return null;
             forms.put(k, form);
-            String ratio = p.getProperty(k.id() + ".vectorOverScalar");
-            if (ratio != null) {
-                try {
-                    ratios.put(k, Double.parseDouble(ratio));
-                } catch (NumberFormatException e) {
-                    return null;
-                }
+            try {
+                String ratio = p.getProperty(k.id() + ".vectorOverScalar");
+                if (ratio != null) ratios.put(k, Double.parseDouble(ratio));
+                String fma = p.getProperty(k.id() + ".fmaOverScalar");
+                if (fma != null) fmaRatios.put(k, Double.parseDouble(fma));
+            } catch (NumberFormatException e) {
+                return null;
             }
         }
-        return new KernelChoice(forms, ratios, KernelChoice.Source.CACHED);
+        return new KernelChoice(forms, ratios, fmaRatios, KernelChoice.Source.CACHED);
     }
 
     /** Writes the choice for this machine (atomically; a failure to write only costs a later calibration). */
@@ -90,6 +92,8 @@ final class KernelChoiceCache {
                 p.setProperty(k.id() + ".form", c.form(k).id());
                 Double r = c.vectorOverScalar().get(k.id());
                 if (r != null) p.setProperty(k.id() + ".vectorOverScalar", Double.toString(r));
+                Double rf = c.fmaOverScalar().get(k.id());
+                if (rf != null) p.setProperty(k.id() + ".fmaOverScalar", Double.toString(rf));
             }
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 p.store(w, "Hoist kernel calibration for " + describeMachine());

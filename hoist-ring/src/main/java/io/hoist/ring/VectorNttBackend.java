@@ -58,6 +58,22 @@ public final class VectorNttBackend extends LimbNttBackend {
         }
     }
 
+    static long[] idxU(int lt) {
+        return IDX_U[lt];
+    }
+
+    static long[] idxV(int lt) {
+        return IDX_V[lt];
+    }
+
+    static long[] idxO0(int lt) {
+        return IDX_O0[lt];
+    }
+
+    static long[] idxO1(int lt) {
+        return IDX_O1[lt];
+    }
+
     /** Per-prime twiddles of the small stages, expanded to one entry per lane. */
     private record Expanded(long[][] fw, long[][] fws, long[][] iw, long[][] iws) {}
 
@@ -78,6 +94,16 @@ public final class VectorNttBackend extends LimbNttBackend {
     @Override
     public void prepare(NttTables t) {
         if (accepts(t)) expand(t);
+    }
+
+    /** The forward twiddles of the small stages expanded to one per lane, per log2(t) (shared, not to be written). */
+    long[][] forwardTwiddles(NttTables t) {
+        return expand(t).fw;
+    }
+
+    /** As {@link #forwardTwiddles}, inverse. */
+    long[][] inverseTwiddles(NttTables t) {
+        return expand(t).iw;
     }
 
     private Expanded expand(NttTables t) {

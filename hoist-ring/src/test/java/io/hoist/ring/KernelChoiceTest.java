@@ -13,6 +13,7 @@ import io.hoist.ring.Kernel.Form;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -43,10 +44,15 @@ class KernelChoiceTest {
         assertTrue(KernelChoice.setsAll("scalar,dot2=vector"));
         assertTrue(!KernelChoice.setsAll("dot2=vector"));
         assertEquals(Kernel.values().length, c.forms().size());
+        KernelChoice f = base(Form.VECTOR).with("ntt.forward=fma,ntt.inverse=FMA");
+        assertEquals(Form.FMA, f.form(Kernel.NTT_FORWARD));
+        assertEquals(Form.FMA, f.form(Kernel.NTT_INVERSE));
+        assertEquals(Form.VECTOR, f.form(Kernel.DOT2));
+        assertTrue(!KernelChoice.setsAll("fma"), "fma is not a form of every kernel");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"dot3=vector", "dot2=simd", "dot2", ",", "dot2=vector,scalar", "fast"})
+    @ValueSource(strings = {"dot3=vector", "dot2=simd", "dot2", ",", "dot2=vector,scalar", "fast", "dot2=fma", "fma"})
     void badOverridesNameWhatIsWrong(String spec) {
         var e = assertThrows(
                 InvalidKernelChoiceException.class, () -> base(Form.SCALAR).with(spec));
@@ -72,16 +78,22 @@ class KernelChoiceTest {
                 forms.put(k, k.ordinal() % 2 == 0 ? Form.VECTOR : Form.SCALAR);
                 ratios.put(k, 0.5 + k.ordinal());
             }
-            KernelChoiceCache.write(new KernelChoice(forms, ratios, KernelChoice.Source.CALIBRATED));
+            forms.put(Kernel.NTT_INVERSE, Form.FMA);
+            KernelChoiceCache.write(
+                    new KernelChoice(forms, ratios, Map.of(Kernel.NTT_INVERSE, 0.25), KernelChoice.Source.CALIBRATED));
             KernelChoice back = KernelChoiceCache.read();
             assertNotNull(back);
             assertEquals(KernelChoice.Source.CACHED, back.source());
             for (Kernel k : Kernel.values()) assertEquals(forms.get(k), back.form(k), k.id());
             assertEquals(0.5, back.vectorOverScalar().get(Kernel.NTT_FORWARD.id()));
+            assertEquals(0.25, back.fmaOverScalar().get(Kernel.NTT_INVERSE.id()));
             Path f = KernelChoiceCache.file();
             assertTrue(f.getFileName().toString().contains(KernelChoiceCache.machineKey()));
             Files.writeString(f, Files.readString(f).replace("dot2.form=vector", "dot2.form=gpu"));
             assertNull(KernelChoiceCache.read(), "an unknown form makes the entry absent, never a guess");
+            KernelChoiceCache.write(new KernelChoice(forms, ratios, KernelChoice.Source.CALIBRATED));
+            Files.writeString(f, Files.readString(f).replace("dot2.form=vector", "dot2.form=fma"));
+            assertNull(KernelChoiceCache.read(), "a form the kernel does not have makes the entry absent");
             Files.writeString(f, "\\u00zz broken");
             assertNull(KernelChoiceCache.read());
         } finally {
@@ -100,6 +112,13 @@ class KernelChoiceTest {
             assertNotNull(r, k.id());
             assertTrue(r > 0 && Double.isFinite(r), k.id() + " " + r);
             if (c.form(k) == Form.VECTOR) assertTrue(r < KernelCalibration.MARGIN, k.id() + " chosen at " + r);
+            Double fr = c.fmaOverScalar().get(k.id());
+            assertEquals(k.has(Form.FMA) && FmaNtt.L >= 2, fr != null, k.id() + " fma measured");
+            if (c.form(k) == Form.FMA) {
+                assertTrue(
+                        fr < KernelCalibration.MARGIN && fr <= r,
+                        k.id() + " fma chosen at " + fr + " (vector " + r + ")");
+            }
         }
     }
 
@@ -124,7 +143,10 @@ class KernelChoiceTest {
     void tunedKernelsAreBitIdenticalToScalar(long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         EnumMap<Kernel, Form> forms = new EnumMap<>(Kernel.class);
-        for (Kernel k : Kernel.values()) forms.put(k, r.nextBoolean() ? Form.VECTOR : Form.SCALAR);
+        for (Kernel k : Kernel.values()) {
+            Form[] fs = Arrays.stream(Form.values()).filter(k::has).toArray(Form[]::new);
+            forms.put(k, fs[r.nextInt(fs.length)]);
+        }
         KernelChoice choice = new KernelChoice(forms, Map.of(), KernelChoice.Source.OVERRIDE);
         LimbKernels tuned = new TunedLimbKernels(choice), scalar = new ScalarLimbKernels();
         int logN = 10 + r.nextInt(3), n = 1 << logN;
