@@ -2,6 +2,7 @@ package io.hoist.ring;
 
 import io.hoist.math.ModArith;
 import io.hoist.math.Primes;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -15,8 +16,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * complete profile, so the first evaluation runs at warm speed.
  *
  * <p>{@link #start} does it once per JVM on a daemon thread at minimum priority, overlapping the
- * keygen and encoding that precede any evaluation; off with {@code -Dhoist.warmup=false} (the test
- * JVMs, and benchmarks that measure the warm-up itself).
+ * keygen and encoding that precede any evaluation. By default only with four or more processors: on
+ * two, its thread and its compilations slowed keygen and encoding by more than the first evaluation
+ * gained (docs/throughput.md). {@code -Dhoist.warmup=true} forces it, {@code false} turns it off (the
+ * test JVMs, and benchmarks that measure the warm-up itself).
  */
 public final class KernelWarmup {
     private static final AtomicBoolean STARTED = new AtomicBoolean();
@@ -26,9 +29,17 @@ public final class KernelWarmup {
 
     private KernelWarmup() {}
 
-    /** Starts the warm-up of {@code kernels} and {@code backend} unless it ran already or {@code hoist.warmup} is false. */
+    /** Processors from which {@code auto} warms up: on fewer the thread competes with keygen and encoding. */
+    static final int AUTO_MIN_PROCESSORS = 4;
+
+    /**
+     * Starts the warm-up of {@code kernels} and {@code backend} unless it ran already or
+     * {@code hoist.warmup} turns it off: {@code true} always, {@code false} never, {@code auto} (the
+     * default) with at least {@link #AUTO_MIN_PROCESSORS} processors.
+     */
     public static void start(LimbKernels kernels, NttBackend backend) {
-        if (!Boolean.parseBoolean(System.getProperty("hoist.warmup", "true"))) return;
+        if (!enabled(
+                System.getProperty("hoist.warmup", "auto"), Runtime.getRuntime().availableProcessors())) return;
         if (!STARTED.compareAndSet(false, true)) return;
         int rounds = Integer.getInteger("hoist.warmup.rounds", ROUNDS);
         Thread t = new Thread(() -> run(kernels, backend, rounds), "hoist-warmup");
@@ -36,6 +47,18 @@ public final class KernelWarmup {
         t.setPriority(Thread.MIN_PRIORITY);
         thread = t;
         t.start();
+    }
+
+    /** Whether a {@code hoist.warmup} setting runs the warm-up on {@code processors} processors. */
+    static boolean enabled(String setting, int processors) {
+        String v = setting.trim().toLowerCase(Locale.ROOT);
+        return switch (v) {
+            case "true" -> true;
+            case "false" -> false;
+            case "auto", "" -> processors >= AUTO_MIN_PROCESSORS;
+            default ->
+                throw new IllegalArgumentException("hoist.warmup='" + setting + "': expected auto, true or false");
+        };
     }
 
     /** Waits for a started warm-up (no-op otherwise). */

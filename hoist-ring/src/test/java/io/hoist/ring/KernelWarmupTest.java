@@ -1,6 +1,9 @@
 package io.hoist.ring;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,5 +13,14 @@ class KernelWarmupTest {
     void warmupRunsOnScalarAndVectorKernels() {
         assertDoesNotThrow(() -> KernelWarmup.run(new ScalarLimbKernels(), new ScalarNttBackend(), 16));
         assertDoesNotThrow(() -> KernelWarmup.run(LimbKernels.best(), NttBackends.defaultBackend(), 16));
+    }
+
+    @Test
+    void autoWarmsUpFromFourProcessorsAndTheSettingOverrides() {
+        assertFalse(KernelWarmup.enabled("auto", 2));
+        assertTrue(KernelWarmup.enabled("auto", 4));
+        assertTrue(KernelWarmup.enabled(" TRUE ", 1));
+        assertFalse(KernelWarmup.enabled("false", 64));
+        assertThrows(IllegalArgumentException.class, () -> KernelWarmup.enabled("yes", 4));
     }
 }
