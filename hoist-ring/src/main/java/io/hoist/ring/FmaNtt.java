@@ -11,7 +11,7 @@ import jdk.incubator.vector.VectorSpecies;
  * rounded quotient, one exact FMA remainder) instead of the ten 32 × 32-bit lane products a 64-bit
  * product needs without AVX-512. Values are signed and lazy; the limb holds the doubles' bits during
  * the transform and canonical residues before and after, so the result is bit-identical to
- * {@link ScalarNttBackend}. docs/algorithms.md, "NTT in FMA lanes", has the error bounds.
+ * {@link ScalarNttBackend}. docs/ring.md, "NTT in FMA lanes", has the error bounds.
  */
 final class FmaNtt {
     static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
@@ -27,8 +27,6 @@ final class FmaNtt {
     private static final long TWO52_BITS = Double.doubleToRawLongBits(TWO52);
     private static final long MANTISSA = (1L << 52) - 1;
     private static final double LIMIT = 0x1p51;
-    /** The bound (in units of q) of a reduced value: q/2 + 1 &lt; 0.51·q (reductions happen only for q ≥ 2^46). */
-    private static final double REDUCED = 0.51;
 
     final int n;
     final double q, qInv;
@@ -37,6 +35,8 @@ final class FmaNtt {
     private final long[][] fwx, iwx;
 
     private final double nInv, last;
+    /** The bound (in units of q) of a reduced value: |u − round(u/q)·q| ≤ q/2 + 1. */
+    private final double reduced;
 
     private FmaNtt(NttTables tb, long[][] fwx, long[][] iwx) {
         this.n = tb.n();
@@ -48,6 +48,7 @@ final class FmaNtt {
         this.iwx = iwx;
         this.nInv = tb.nInv;
         this.last = tb.lastInv;
+        this.reduced = 0.5 + 1.0 / tb.q();
     }
 
     /** Whether this form handles {@code t}: primes below 2^50, at least two vectors per limb. */
@@ -61,7 +62,10 @@ final class FmaNtt {
         return new FmaNtt(t, vector.forwardTwiddles(t), vector.inverseTwiddles(t));
     }
 
-    /** Cooley–Tukey, natural in, bit-reversed out; input and output canonical in [0, q). */
+    /**
+     * Cooley–Tukey, natural in, bit-reversed out; input and output canonical in [0, q) (the
+     * {@link NttBackend} contract; unlike the integer forms, a lazy input up to 4q is not tolerated).
+     */
     void forward(long[] a) {
         toDoubles(a);
         double bound = 1; // |values| < bound·q
@@ -70,12 +74,12 @@ final class FmaNtt {
             boolean reduce = (bound + 1) * q >= LIMIT;
             if (reduce) forwardWideReducing(a, m, t);
             else forwardWide(a, m, t);
-            bound = (reduce ? REDUCED : bound) + 1;
+            bound = (reduce ? reduced : bound) + 1;
         }
         for (; t >= 1; t >>>= 1) {
             boolean reduce = (bound + 1) * q >= LIMIT;
             forwardSmall(a, Integer.numberOfTrailingZeros(t), reduce);
-            bound = (reduce ? REDUCED : bound) + 1;
+            bound = (reduce ? reduced : bound) + 1;
         }
         toResidues(a);
     }

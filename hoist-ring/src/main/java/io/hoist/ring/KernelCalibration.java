@@ -1,5 +1,6 @@
 package io.hoist.ring;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.hoist.math.ModArith;
 import io.hoist.math.Primes;
 import io.hoist.ring.Kernel.Form;
@@ -14,7 +15,9 @@ import java.util.SplittableRandom;
  * keeps the fastest one whose outputs match the scalar twin bit for bit. Limbs of N = 2^13 (64 KB:
  * the size of the unit tests' and the small presets' limbs, out of L1 like the large ones); both forms
  * run until C2 has compiled them, then alternate in rounds, and the medians decide. A vector or FMA
- * form must win by {@link #MARGIN} to be chosen: on a tie the scalar twin, the reference, runs.
+ * form must win by {@link #MARGIN} to be chosen (an NTT's FMA form also has to beat its vector
+ * form): on a tie the scalar twin, the reference, runs. The FMA form is measured only where the JVM
+ * uses the CPU's FMA instructions.
  */
 final class KernelCalibration {
     private KernelCalibration() {}
@@ -43,12 +46,28 @@ final class KernelCalibration {
             return KernelChoice.all(Form.SCALAR, KernelChoice.Source.OVERRIDE).with(spec);
         boolean recalibrate = spec.equalsIgnoreCase("recalibrate");
         boolean auto = recalibrate || spec.isEmpty() || spec.equalsIgnoreCase("auto");
+        if (!auto) KernelChoice.all(Form.SCALAR, KernelChoice.Source.OVERRIDE).with(spec); // a bad list fails first
         KernelChoice measured = recalibrate ? null : KernelChoiceCache.read();
         if (measured == null) {
             measured = calibrate();
             KernelChoiceCache.write(measured);
         }
         return auto ? measured : measured.with(spec);
+    }
+
+    /**
+     * Whether the JVM compiles fused multiply-adds to the CPU's FMA instructions: without them
+     * (no FMA3, or {@code -XX:-UseFMA}) the FMA form would run {@code Math.fma} in software.
+     */
+    static boolean fmaUsable() {
+        try {
+            return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                    .getVMOption("UseFMA")
+                    .getValue()
+                    .equals("true");
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
     }
 
     static boolean vectorUsable() {
@@ -124,7 +143,7 @@ final class KernelCalibration {
             }
             signed = r.longs(n, -(1L << 40), 1L << 40).toArray();
             perm = Automorphism.nttPermutation(logN, 5);
-            fmaNtt = FmaNtt.accepts(tables) ? FmaNtt.of(tables, vectorNtt) : null;
+            fmaNtt = FmaNtt.accepts(tables) && fmaUsable() ? FmaNtt.of(tables, vectorNtt) : null;
             outS0 = new long[n];
             outS1 = new long[n];
             outV0 = new long[n];

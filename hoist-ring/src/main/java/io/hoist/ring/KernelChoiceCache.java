@@ -73,7 +73,7 @@ final class KernelChoiceCache {
                 String ratio = p.getProperty(k.id() + ".vectorOverScalar");
                 if (ratio != null) ratios.put(k, Double.parseDouble(ratio));
                 String fma = p.getProperty(k.id() + ".fmaOverScalar");
-                if (fma != null) fmaRatios.put(k, Double.parseDouble(fma));
+                if (fma != null && k.has(Form.FMA)) fmaRatios.put(k, Double.parseDouble(fma));
             } catch (NumberFormatException e) {
                 return null;
             }

@@ -53,11 +53,9 @@ public final class KernelWarmup {
     static boolean enabled(String setting, int processors) {
         String v = setting.trim().toLowerCase(Locale.ROOT);
         return switch (v) {
-            case "true" -> true;
-            case "false" -> false;
+            case "true", "on", "yes", "1" -> true;
             case "auto", "" -> processors >= AUTO_MIN_PROCESSORS;
-            default ->
-                throw new IllegalArgumentException("hoist.warmup='" + setting + "': expected auto, true or false");
+            default -> false; // false, off, …: as Boolean.parseBoolean read it before auto
         };
     }
 

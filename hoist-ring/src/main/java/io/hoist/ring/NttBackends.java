@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 /**
  * The backend registry: backends by name, one shared instance each, and the machine default.
  *
- * <p>The default is {@code cpu}: forward and inverse transforms each in the form (scalar or vector)
+ * <p>The default is {@code cpu}: forward and inverse transforms each in the form (scalar, vector or FMA)
  * that {@link KernelChoice#machine()} measured faster on this machine, when the Vector API module is
  * present and a self-check transform of {@code cpu-vector} matches {@code cpu-scalar} bit for bit;
  * {@code cpu-scalar} otherwise. It can be forced with the system property {@code hoist.backend}.

@@ -2,6 +2,7 @@ package io.hoist.ring;
 
 import io.hoist.ring.Kernel.Form;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -53,6 +54,11 @@ public final class TunedNttBackend extends LimbNttBackend {
         inverse.prepare(tables);
     }
 
+    /** Primes whose FMA transform this backend has made (for tests: the FMA path ran). */
+    int fmaPrimes() {
+        return fma.size();
+    }
+
     /** The 32-bit kernel for a word-sized prime, or null. */
     private ConstantTimeNtt word(NttTables t) {
         if (t.q() >= 1L << ConstantTimeNtt.SMALL_BITS || t.logN() < 2) return null;
@@ -62,6 +68,7 @@ public final class TunedNttBackend extends LimbNttBackend {
     /** The FMA transform for a prime below 2^50, or null. */
     private FmaNtt fma(NttTables t) {
         if (!FmaNtt.accepts(t)) return null;
+        Objects.requireNonNull(vectorTables, "the FMA form runs on cpu-vector's tables");
         FmaNtt f = fma.get(t);
         return f != null ? f : fma.computeIfAbsent(t, x -> FmaNtt.of(x, vectorTables));
     }

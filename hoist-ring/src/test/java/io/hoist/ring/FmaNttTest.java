@@ -21,7 +21,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The FMA form of the NTTs is the scalar twin's bit-identical copy for every prime below 2^50. */
+/**
+ * The FMA form of the NTTs is the scalar twin's bit-identical copy for every prime below 2^50: every
+ * degree from two vectors (2^3 with AVX2, 2^4 with AVX-512) to 2^13, and larger ones at chosen sizes.
+ */
 class FmaNttTest {
     private static final VectorNttBackend VECTOR = new VectorNttBackend();
 
@@ -36,8 +39,10 @@ class FmaNttTest {
                 if (bits >= smallest) b.add(Arguments.of(logN, bits));
             }
         }
-        b.add(Arguments.of(16, 50));
-        b.add(Arguments.of(16, 36));
+        // larger degrees, and sizes where only some stages reduce (inverse from 2^(51 − logN), forward from 2^46)
+        for (int[] s : new int[][] {{14, 47}, {15, 46}, {16, 50}, {16, 47}, {16, 36}, {17, 47}, {17, 46}}) {
+            b.add(Arguments.of(s[0], s[1]));
+        }
         return b.build();
     }
 
@@ -122,6 +127,7 @@ class FmaNttTest {
         tuned.inverse(a, ts, 3);
         NttBackends.scalar().inverse(b, ts, 3);
         assertArrayEquals(b, a);
+        assertEquals(2, tuned.fmaPrimes(), "the 30- and 49-bit primes ran the FMA transform");
     }
 
     /** A lost inlining boxes every vector (about 1 MB per transform): allocation, not time, is the guard. */

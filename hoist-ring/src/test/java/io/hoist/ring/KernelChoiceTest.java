@@ -111,12 +111,13 @@ class KernelChoiceTest {
             Double r = ratios.get(k.id());
             assertNotNull(r, k.id());
             assertTrue(r > 0 && Double.isFinite(r), k.id() + " " + r);
-            if (c.form(k) == Form.VECTOR) assertTrue(r < KernelCalibration.MARGIN, k.id() + " chosen at " + r);
+            if (c.form(k) == Form.VECTOR) assertTrue(r < KernelCalibration.MARGIN + 5e-4, k.id() + " chosen at " + r);
             Double fr = c.fmaOverScalar().get(k.id());
-            assertEquals(k.has(Form.FMA) && FmaNtt.L >= 2, fr != null, k.id() + " fma measured");
+            assertEquals(k.has(Form.FMA) && KernelCalibration.fmaUsable(), fr != null, k.id() + " fma measured");
             if (c.form(k) == Form.FMA) {
+                // ratios are reported to three decimals: allow that rounding at the margin
                 assertTrue(
-                        fr < KernelCalibration.MARGIN && fr <= r,
+                        fr < KernelCalibration.MARGIN + 5e-4 && fr <= r + 5e-4,
                         k.id() + " fma chosen at " + fr + " (vector " + r + ")");
             }
         }
