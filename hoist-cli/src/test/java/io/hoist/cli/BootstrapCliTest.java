@@ -7,10 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hoist.cli.report.Json;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** {@code hoist bootstrap}: the JSON contract on a small ring, the sweep's counts, bad input. */
 class BootstrapCliTest {
+    /** {@code bootstrap} of 16 slots on the shrunk boot16 ring (N = 2^11), CoeffsToSlots in 2 levels, with {@code args}. */
+    private static CliTest.Run smallSparse(String... args) {
+        String[] ring = {"bootstrap", "--preset", "boot16", "--logN", "11", "--logSlots", "4", "--ctos-depth", "2"};
+        String[] all = Arrays.copyOf(ring, ring.length + args.length);
+        System.arraycopy(args, 0, all, ring.length, args.length);
+        return run(all);
+    }
+
     @Test
     void jsonReportHasTheContractedFields() throws Exception {
         CliTest.Run r = run("bootstrap", "--preset", "boot16", "--logN", "11", "--joint", "--threads", "1", "--json");
@@ -55,21 +64,7 @@ class BootstrapCliTest {
     /** Seeded key storage: about half the key memory, the same levels, bootstrapping as precise. */
     @Test
     void seededKeyStorageHoldsHalfTheKeys() throws Exception {
-        CliTest.Run r = run(
-                "bootstrap",
-                "--preset",
-                "boot16",
-                "--logN",
-                "11",
-                "--logSlots",
-                "4",
-                "--ctos-depth",
-                "2",
-                "--key-storage",
-                "seeded",
-                "--threads",
-                "2",
-                "--json");
+        CliTest.Run r = smallSparse("--key-storage", "seeded", "--threads", "2", "--json");
         assertEquals(0, r.code(), r.out());
         JsonNode j = Json.MAPPER.readTree(r.out());
         assertEquals("seeded", j.get("keys").get("storage").asText());
@@ -86,8 +81,7 @@ class BootstrapCliTest {
 
     @Test
     void sparsePackingWithOtherDepths() throws Exception {
-        CliTest.Run r = run(
-                "bootstrap", "--preset", "boot16", "--logN", "11", "--logSlots", "4", "--ctos-depth", "2", "--json");
+        CliTest.Run r = smallSparse("--json");
         assertEquals(0, r.code(), r.out());
         JsonNode j = Json.MAPPER.readTree(r.out());
         assertTrue(j.get("sparse").asBoolean());

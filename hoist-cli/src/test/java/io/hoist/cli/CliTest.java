@@ -27,6 +27,14 @@ import picocli.CommandLine;
 class CliTest {
     record Run(int code, String out) {}
 
+    /** {@code lt} on the shrunk test ring (N = 2^11, logQ 50,40,40, the given logP, --insecure) with {@code args}. */
+    static Run smallLt(String logP, String... args) {
+        String[] ring = {"lt", "--logN", "11", "--logQ", "50,40,40", "--logP", logP, "--insecure"};
+        String[] all = Arrays.copyOf(ring, ring.length + args.length);
+        System.arraycopy(args, 0, all, ring.length, args.length);
+        return run(all);
+    }
+
     static Run run(String... args) {
         PrintStream old = System.out;
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
@@ -137,22 +145,7 @@ class CliTest {
     /** {@code --key-storage seeded}: half the key memory, counts still the closed forms, the result as precise. */
     @Test
     void ltWithSeededKeysHoldsHalfTheKeyBytes() throws Exception {
-        Run r = run(
-                "lt",
-                "--logN",
-                "11",
-                "--logQ",
-                "50,40,40",
-                "--logP",
-                "60,60",
-                "--insecure",
-                "--n",
-                "64",
-                "--algo",
-                "th-bsgs",
-                "--key-storage",
-                "seeded",
-                "--json");
+        Run r = smallLt("60,60", "--n", "64", "--algo", "th-bsgs", "--key-storage", "seeded", "--json");
         assertEquals(0, r.code(), r.out());
         var j = Json.MAPPER.readTree(r.out());
         assertEquals("seeded", j.get("keyStorage").asText());
@@ -279,24 +272,8 @@ class CliTest {
     void ltBlockMatrixJsonReportsBlocksCountsAndPrecision() {
         // 1500×700 at 1024 slots: 2×1 blocks of 1024 (the last block row 476 rows), both thread counts
         for (String threads : new String[] {"1", "2"}) {
-            Run r = run(
-                    "lt",
-                    "--logN",
-                    "11",
-                    "--logQ",
-                    "50,40,40",
-                    "--logP",
-                    "60",
-                    "--insecure",
-                    "--rows",
-                    "1500",
-                    "--cols",
-                    "700",
-                    "--split",
-                    "8,8,16",
-                    "--threads",
-                    threads,
-                    "--json");
+            Run r = smallLt(
+                    "60", "--rows", "1500", "--cols", "700", "--split", "8,8,16", "--threads", threads, "--json");
             assertEquals(0, r.code(), r.out());
             String blocks = object(r.out(), "blocks");
             for (String k : new String[] {
@@ -309,54 +286,11 @@ class CliTest {
             assertTrue(r.out().contains("\"rotationKeys\":29"), r.out()); // 7 + 7 + 15
         }
         // a matrix that fits one ciphertext takes one block of the smallest power of two
-        Run small = run(
-                "lt",
-                "--logN",
-                "11",
-                "--logQ",
-                "50,40,40",
-                "--logP",
-                "60",
-                "--insecure",
-                "--rows",
-                "40",
-                "--cols",
-                "100",
-                "--json");
+        Run small = smallLt("60", "--rows", "40", "--cols", "100", "--json");
         assertEquals(0, small.code(), small.out());
         assertTrue(object(small.out(), "blocks").contains("\"dimension\":128"), small.out());
-        assertEquals(
-                2,
-                run(
-                                "lt",
-                                "--logN",
-                                "11",
-                                "--logQ",
-                                "50,40,40",
-                                "--logP",
-                                "60",
-                                "--insecure",
-                                "--rows",
-                                "64",
-                                "--n",
-                                "64")
-                        .code());
-        assertEquals(
-                2,
-                run(
-                                "lt",
-                                "--logN",
-                                "11",
-                                "--logQ",
-                                "50,40,40",
-                                "--logP",
-                                "60",
-                                "--insecure",
-                                "--rows",
-                                "64",
-                                "--block",
-                                "48")
-                        .code());
+        assertEquals(2, smallLt("60", "--rows", "64", "--n", "64").code());
+        assertEquals(2, smallLt("60", "--rows", "64", "--block", "48").code());
     }
 
     @Test
@@ -364,15 +298,8 @@ class CliTest {
         // 300×200 in blocks of 128 (3×2) under a 0.5 MB working set: bit-identical to direct, traffic equal to the
         // expected
         // ledger (the walk without data: block (2, 1) keeps 44 rows and 72 columns, so some of its diagonals are zero)
-        Run r = run(
-                "lt",
-                "--logN",
-                "11",
-                "--logQ",
-                "50,40,40",
-                "--logP",
+        Run r = smallLt(
                 "60",
-                "--insecure",
                 "--rows",
                 "300",
                 "--cols",
@@ -402,22 +329,7 @@ class CliTest {
         assertTrue(peak > 0 && peak <= 500_000, "peak working set " + peak);
         assertEquals(
                 2,
-                run(
-                                "lt",
-                                "--logN",
-                                "11",
-                                "--logQ",
-                                "50,40,40",
-                                "--logP",
-                                "60",
-                                "--insecure",
-                                "--rows",
-                                "300",
-                                "--cols",
-                                "200",
-                                "--block",
-                                "128",
-                                "--compare-direct")
+                smallLt("60", "--rows", "300", "--cols", "200", "--block", "128", "--compare-direct")
                         .code(),
                 "--compare-direct needs --schedule phased");
     }
@@ -525,21 +437,7 @@ class CliTest {
         assertEquals(2, miss.code(), miss.out());
         assertTrue(miss.out().contains("has no key for rotation by"), miss.out());
         // other parameters: refused
-        Run other = run(
-                "lt",
-                "--logN",
-                "11",
-                "--logQ",
-                "50,40,40",
-                "--logP",
-                "61",
-                "--insecure",
-                "--n",
-                "64",
-                "--keys",
-                store,
-                "--secret",
-                secret);
+        Run other = smallLt("61", "--n", "64", "--keys", store, "--secret", secret);
         assertEquals(2, other.code(), other.out());
         assertTrue(other.out().contains("other parameters"), other.out());
         // a corrupted store: one line, non-zero exit, from inspect and from lt
