@@ -78,7 +78,7 @@ final class KeyInnerProduct {
                 addInto(t0, add, outA.limb(j), accumulate, q);
                 addInto(t1, null, outB.limb(j), accumulate, q);
             } else {
-                kernels.automorphismNtt(t0, add, outA.limb(j), idx, q, accumulate);
+                kernels.automorphismNttFromScratch(t0, add, outA.limb(j), idx, q, accumulate);
                 kernels.automorphismNtt(t1, null, outB.limb(j), idx, q, accumulate);
             }
         }
@@ -187,36 +187,19 @@ final class KeyInnerProduct {
         int level = digits[0].level(), limbs = level + 1 + ctx.alpha();
         PolyQP t0 = PolyQP.borrow(ctx, pool, level, Domain.NTT), t1 = PolyQP.borrow(ctx, pool, level, Domain.NTT);
         long[] s0 = pool.get(), s1 = pool.get();
-        RnsPoly u0 = null, u1 = null;
         try {
             switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, s0, s1, cnt);
             countInnerProduct(cnt, digits.length, limbs, key.storage());
-            if (g == 1) {
-                ks.modDown(t0, out0, pool, cnt);
-                ks.modDown(t1, out1, pool, cnt);
-                if (add0 != null) rq.add(out0, add0, out0);
-                if (add1 != null) rq.add(out1, add1, out1);
-                return;
-            }
-            u0 = rq.wrap(pool.get(level + 1), Domain.NTT);
-            u1 = rq.wrap(pool.get(level + 1), Domain.NTT);
-            ks.modDown(t0, u0, pool, cnt);
-            ks.modDown(t1, u1, pool, cnt);
-            NttPermutation idx = Automorphism.nttPermutation(ctx.params().logN(), g);
-            for (int j = 0; j <= level; j++) {
-                kernels.automorphismNtt(
-                        u0.limb(j), add0 == null ? null : add0.limb(j), out0.limb(j), idx, rq.prime(j), false);
-                kernels.automorphismNtt(
-                        u1.limb(j), add1 == null ? null : add1.limb(j), out1.limb(j), idx, rq.prime(j), false);
-            }
-            cnt.add(Op.AUTOMORPHISM_LIMBS, 2L * (level + 1));
+            NttPermutation idx =
+                    g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);
+            ks.modDownFinish(t0, idx, add0, out0, pool, cnt);
+            ks.modDownFinish(t1, idx, add1, out1, pool, cnt);
+            if (idx != null) cnt.add(Op.AUTOMORPHISM_LIMBS, 2L * (level + 1));
         } finally {
             t0.release(pool);
             t1.release(pool);
             pool.put(s0);
             pool.put(s1);
-            if (u0 != null) pool.put(u0.limbs());
-            if (u1 != null) pool.put(u1.limbs());
         }
     }
 }

@@ -5,6 +5,7 @@ import io.hoist.ring.BConv;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
 import io.hoist.ring.LimbPool;
+import io.hoist.ring.NttPermutation;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
@@ -217,6 +218,11 @@ public final class KeySwitcher {
     /** ModDown of x into {@code out} (Q at x's level, x's domain); counts one MOD_DOWN. */
     public void modDown(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
         modDown.modDown(x, out, pool, c);
+    }
+
+    /** out = φ(ModDown(x) + add) (see {@link ModDown#modDownFinish}); perm and add may be null. */
+    void modDownFinish(PolyQP x, NttPermutation perm, RnsPoly add, RnsPoly out, LimbPool pool, OpCounters c) {
+        modDown.modDownFinish(x, perm, add, out, pool, c);
     }
 
     /** Counts one completed ModDown. */

@@ -5,6 +5,7 @@ import io.hoist.ring.BConv;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
 import io.hoist.ring.LimbPool;
+import io.hoist.ring.NttPermutation;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
@@ -56,7 +57,7 @@ final class ModDown {
      * (converted limbs are transformed when x is in the NTT domain). {@code out} may be x's Q part.
      */
     public void modDownLimbs(PolyQP x, Prepared prep, RnsPoly out, int from, int to, LimbPool pool, OpCounters c) {
-        dropLimbs(x.q(), x.domain(), prep, out, from, to, ctx.pInvModQ, ctx.pInvModQShoup, pool, c);
+        dropLimbs(x.q(), x.domain(), prep, out, from, to, ctx.pInvModQ, ctx.pInvModQShoup, null, null, pool, c);
     }
 
     /** ModDown of x into {@code out} (Q at x's level, x's domain); counts one MOD_DOWN. */
@@ -129,7 +130,19 @@ final class ModDown {
     public void modDownRescaleLimbs(
             PolyQP x, Prepared prep, RnsPoly out, int from, int to, LimbPool pool, OpCounters c) {
         int level = x.level();
-        dropLimbs(x.q(), Domain.NTT, prep, out, from, to, ctx.qpLastInv[level], ctx.qpLastInvShoup[level], pool, c);
+        dropLimbs(
+                x.q(),
+                Domain.NTT,
+                prep,
+                out,
+                from,
+                to,
+                ctx.qpLastInv[level],
+                ctx.qpLastInvShoup[level],
+                null,
+                null,
+                pool,
+                c);
     }
 
     public RnsPoly modDownRescale(PolyQP x) {
@@ -139,9 +152,34 @@ final class ModDown {
     }
 
     /**
+     * ModDown fused with what follows it in a key switch: out = φ(ModDown(x) + add) ({@code perm} null:
+     * no permutation; {@code add} null: nothing added), the permutation folded into the tail. x in the NTT domain; out
+     * must not alias x, nor add when permuting. Counts one MOD_DOWN (the permutation's limbs are the
+     * caller's to count).
+     */
+    public void modDownFinish(PolyQP x, NttPermutation perm, RnsPoly add, RnsPoly out, LimbPool pool, OpCounters c) {
+        if (x.domain() != Domain.NTT)
+            throw new WrongOperandException("a ModDown followed by a permutation expects an NTT-domain polynomial");
+        Prepared p = modDownPrepare(x, pool, c);
+        try {
+            Parallel.ranges(
+                    ctx.engine().threads(),
+                    x.level() + 1,
+                    (from, to) -> dropLimbs(
+                            x.q(), Domain.NTT, p, out, from, to, ctx.pInvModQ, ctx.pInvModQShoup, perm, add, pool, c));
+        } finally {
+            p.release(pool);
+        }
+        out.setDomain(Domain.NTT);
+        countModDown(c, x.limbCount(), x.level() + 1);
+    }
+
+    /**
      * The tail shared by ModDown and ModDown+rescale, Q limbs j ∈ [from, to):
      * out_j = (x_j − conv_j)·inv_j with conv the centred conversion of the dropped primes,
-     * transformed first when the domain is NTT.
+     * transformed first when the domain is NTT; then out_j = φ(out_j + add_j) when {@code perm} or
+     * {@code add} is given, read from the conversion's scratch, so no ModDown output is written only
+     * to be read again.
      */
     private void dropLimbs(
             RnsPoly xq,
@@ -152,6 +190,8 @@ final class ModDown {
             int to,
             long[] inv,
             long[] invShoup,
+            NttPermutation perm,
+            RnsPoly add,
             LimbPool pool,
             OpCounters c) {
         if (from >= to) return;
@@ -168,11 +208,30 @@ final class ModDown {
                 }
                 ctx.engine().forward(l, t, to - from, c);
             }
-            for (int j = from; j < to; j++)
-                kernels.subMulShoup(xq.limb(j), conv[j], out.limb(j), inv[j], invShoup[j], rq.prime(j));
+            for (int j = from; j < to; j++) {
+                long q = rq.prime(j);
+                if (perm == null && add == null) {
+                    kernels.subMulShoup(xq.limb(j), conv[j], out.limb(j), inv[j], invShoup[j], q);
+                } else {
+                    kernels.subMulShoup(xq.limb(j), conv[j], conv[j], inv[j], invShoup[j], q);
+                    finishLimb(conv[j], add == null ? null : add.limb(j), out.limb(j), perm, q);
+                }
+            }
         } finally {
             for (int j = from; j < to; j++) pool.put(conv[j]);
         }
         c.add(Op.MOD_MULS, (long) (to - from) * n);
+    }
+
+    /** out = φ(r + add) for one limb (perm null: r + add); add may be null, r is scratch. */
+    private void finishLimb(long[] r, long[] add, long[] out, NttPermutation perm, long q) {
+        if (perm != null) {
+            kernels.automorphismNttFromScratch(r, add, out, perm, q, false);
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            long v = r[k] + add[k];
+            out[k] = v >= q ? v - q : v;
+        }
     }
 }

@@ -258,15 +258,15 @@ public final class OpsCommand implements Callable<Integer> {
         T first = op.get();
         Map<Op, Long> counts = counters.since(before);
         PrecisionStats p = check.apply(first);
-        T last = first;
-        for (int i = 0; i < warmup; i++) last = op.get();
+        first = null; // no result outlives its run: a kept one would add its size to the peak RSS measured here
+        for (int i = 0; i < warmup; i++) Objects.requireNonNull(op.get(), name);
         long[] times = new long[runs];
         for (int i = 0; i < runs; i++) {
             long s = System.nanoTime();
-            last = op.get();
+            T r = op.get();
             times[i] = System.nanoTime() - s;
+            Objects.requireNonNull(r, name); // the results are used, so no run can be optimised away
         }
-        Objects.requireNonNull(last, name); // the results are used, so no run can be optimised away
         return new Result(name, Quantiles.median().compute(times) / 1e3, p == null ? null : p.minBits(), counts);
     }
 

@@ -140,6 +140,11 @@ public final class ModArith {
         return r == q ? 0 : r;
     }
 
+    /** 2^-64 mod q for odd q: the Montgomery reduction of 1 (no allocation, unlike {@link #invMod}). */
+    public static long montgomeryRInverse(long q) {
+        return redc(0, 1, q, montgomeryNegInv(q));
+    }
+
     /**
      * Montgomery reduction of the unsigned 128-bit T = (hi, lo) &lt; q·2^64: T·2^-64 mod q in [0, q).
      */

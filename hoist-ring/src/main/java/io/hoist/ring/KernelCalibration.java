@@ -125,6 +125,7 @@ final class KernelCalibration {
         final long[] outS0, outS1, outV0, outV1;
         final ScalarLimbKernels scalar = new ScalarLimbKernels();
         final VectorLimbKernels vector = new VectorLimbKernels();
+        final VectorLimbKernels fmaVector = new VectorLimbKernels(true);
         final ScalarNttBackend scalarNtt = new ScalarNttBackend();
         final VectorNttBackend vectorNtt = new VectorNttBackend();
         final FmaNtt fmaNtt;
@@ -153,7 +154,7 @@ final class KernelCalibration {
         /** The call of form {@code f} of {@code k}, writing into the given outputs. */
         void run(Kernel k, Form f, long[] o0, long[] o1) {
             boolean vec = f != Form.SCALAR;
-            LimbKernels lk = vec ? vector : scalar;
+            LimbKernels lk = f == Form.FMA ? fmaVector : vec ? vector : scalar;
             LimbNttBackend nb = vec ? vectorNtt : scalarNtt;
             switch (k) {
                 case NTT_FORWARD -> {
@@ -186,6 +187,7 @@ final class KernelCalibration {
                     boolean acc = (i & 1) == 0;
                     scalar.dot2Montgomery(x, y, null, 1 + (i & 7), outS0, null, q, acc);
                     vector.dot2Montgomery(x, y, null, 1 + (i & 7), outV0, null, q, acc);
+                    if (hasFma(k)) fmaVector.dot2Montgomery(x, y, null, 1 + (i & 7), outV0, null, q, acc);
                 }
             }
         }

@@ -38,6 +38,7 @@ final class KernelChoiceCache {
             ScalarNttBackend.class,
             VectorNttBackend.class,
             FmaNtt.class,
+            FmaDotKernels.class,
             TunedNttBackend.class,
             KernelCalibration.class);
 

@@ -15,7 +15,9 @@ public final class TunedLimbKernels implements LimbKernels {
         this.choice = Objects.requireNonNull(choice, "choice");
         LimbKernels scalar = new ScalarLimbKernels();
         LimbKernels vector = choice.forms().containsValue(Form.VECTOR.id()) ? new VectorLimbKernels() : scalar;
-        this.dot2 = pick(choice, Kernel.DOT2, scalar, vector);
+        this.dot2 = choice.form(Kernel.DOT2) == Form.FMA
+                ? new VectorLimbKernels(true)
+                : pick(choice, Kernel.DOT2, scalar, vector);
         this.sumShoup = pick(choice, Kernel.SUM_SHOUP, scalar, vector);
         this.mulShoup = pick(choice, Kernel.MUL_SHOUP, scalar, vector);
         this.subMulShoup = pick(choice, Kernel.SUB_MUL_SHOUP, scalar, vector);
@@ -30,6 +32,11 @@ public final class TunedLimbKernels implements LimbKernels {
 
     public KernelChoice choice() {
         return choice;
+    }
+
+    /** The kernels dot products run on (for tests: which form a choice of dot2 selected). */
+    LimbKernels dot2Kernels() {
+        return dot2;
     }
 
     @Override

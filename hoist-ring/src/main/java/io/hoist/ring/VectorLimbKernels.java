@@ -31,6 +31,22 @@ public final class VectorLimbKernels implements LimbKernels {
 
     private final ScalarLimbKernels scalar = new ScalarLimbKernels();
 
+    /** Whether dot products over primes in [2^31, 2^50) run in FMA lanes ({@link FmaDotKernels}). */
+    private final boolean fmaDot;
+
+    /** The integer forms of every kernel. */
+    public VectorLimbKernels() {
+        this(false);
+    }
+
+    /**
+     * With {@code fmaDot}, dot products over primes in [2^31, 2^50) run in FMA lanes (the FMA form of
+     * {@link Kernel#DOT2}); below 2^31 the one-multiply integer path stays, above 2^50 the integer one.
+     */
+    VectorLimbKernels(boolean fmaDot) {
+        this.fmaDot = fmaDot;
+    }
+
     static boolean usable() {
         return L >= 4;
     }
@@ -53,9 +69,12 @@ public final class VectorLimbKernels implements LimbKernels {
     private static final ThreadLocal<long[][]> SCRATCH =
             ThreadLocal.withInitial(() -> new long[4][Math.max(BLOCK, WHOLE_LIMB_MAX)]);
 
+    private static final ThreadLocal<double[][]> FMA_SCRATCH =
+            ThreadLocal.withInitial(() -> new double[2][Math.max(BLOCK, WHOLE_LIMB_MAX)]);
+
     @Override
     public String form() {
-        return "vector";
+        return fmaDot ? "fma" : "vector";
     }
 
     @Override
@@ -63,10 +82,20 @@ public final class VectorLimbKernels implements LimbKernels {
             long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
         final int n = out0.length;
         final int vecEnd = n - n % L;
+        final int block = n <= WHOLE_LIMB_MAX ? Math.max(vecEnd, L) : BLOCK;
+        if (fmaDot && q >= VectorDotKernels.SMALL_Q && FmaDotKernels.accepts(q)) {
+            final long rInv = ModArith.montgomeryRInverse(q);
+            final double[][] scratch = FMA_SCRATCH.get();
+            for (int base = 0; base < vecEnd; base += block) {
+                FmaDotKernels.dotBlock(
+                        x, y, z, terms, out0, out1, q, rInv, accumulate, base, Math.min(block, vecEnd - base), scratch);
+            }
+            if (vecEnd < n) tail(x, y, z, terms, out0, out1, q, accumulate, vecEnd);
+            return;
+        }
         final long ni = ModArith.montgomeryNegInv(q);
         final int chunk = LimbKernels.montgomeryTerms(q);
         final long[][] scratch = SCRATCH.get();
-        final int block = n <= WHOLE_LIMB_MAX ? Math.max(vecEnd, L) : BLOCK;
         for (int base = 0; base < vecEnd; base += block) {
             VectorDotKernels.dotBlock(
                     x,
@@ -157,41 +186,55 @@ public final class VectorLimbKernels implements LimbKernels {
         if (vecEnd < end) scalar.mulShoup(x, w, ws, q, out, vecEnd, end - vecEnd);
     }
 
+    /**
+     * Terms outer, coefficients inner over blocks of {@link #BLOCK}: each term's constant and its
+     * halves are broadcast once per block, the running sums stay in an L1 row. Each Shoup product drops
+     * the lowest partial product from its quotient (short by at most 2, so in [0, 4d)) and is brought
+     * into [0, 2d) before it is added. Measured against coefficients outer with every term's
+     * broadcasts inside (AVX-512, 6 terms, 25 targets at N = 2^16): 0.30 against 0.39 ns per product.
+     */
     @Override
     public void sumShoup(long[][] y, int yOff, int terms, long[] w, long[] ws, long d, long[] out, int off, int len) {
-        if (d >= MAX_Q) {
+        if (d >= MAX_Q || terms < 1) {
             scalar.sumShoup(y, yOff, terms, w, ws, d, out, off, len);
             return;
         }
         final LongVector vd = LongVector.broadcast(S, d), v2d = LongVector.broadcast(S, 2 * d);
         final LongVector dl = vd.and(M32), dh = vd.lanewise(VectorOperators.LSHR, 32);
-        int vecEnd = len - len % L;
-        for (int k = 0; k < vecEnd; k += L) {
-            LongVector acc = LongVector.zero(S);
+        final long[] acc = SCRATCH.get()[0];
+        final int vecEnd = len - len % L;
+        for (int base = 0; base < vecEnd; base += BLOCK) {
+            final int end = Math.min(vecEnd, base + BLOCK);
             for (int i = 0; i < terms; i++) {
-                LongVector v = LongVector.fromArray(S, y[i], yOff + k);
-                LongVector vs = LongVector.broadcast(S, ws[i]), vw = LongVector.broadcast(S, w[i]);
-                LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
-                LongVector wl = vs.and(M32), wh = vs.lanewise(VectorOperators.LSHR, 32);
-                LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-                LongVector mid =
-                        ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                        .add(hl.lanewise(VectorOperators.LSHR, 32))
-                        .add(mid.lanewise(VectorOperators.LSHR, 32));
-                LongVector p;
-                if (WIDE) p = v.mul(vw).sub(hi.mul(vd));
-                else {
-                    LongVector il = hi.and(M32), ih = hi.lanewise(VectorOperators.LSHR, 32);
-                    LongVector vwl = vw.and(M32), vwh = vw.lanewise(VectorOperators.LSHR, 32);
-                    p = vl.mul(vwl)
-                            .add(vl.mul(vwh).add(vh.mul(vwl)).lanewise(VectorOperators.LSHL, 32))
-                            .sub(il.mul(dl).add(il.mul(dh).add(ih.mul(dl)).lanewise(VectorOperators.LSHL, 32)));
+                final long[] yi = y[i];
+                final boolean first = i == 0, last = i == terms - 1;
+                final LongVector vw = LongVector.broadcast(S, w[i]), vs = LongVector.broadcast(S, ws[i]);
+                final LongVector wl = vs.and(M32), wh = vs.lanewise(VectorOperators.LSHR, 32);
+                final LongVector vwl = vw.and(M32), vwh = vw.lanewise(VectorOperators.LSHR, 32);
+                for (int k = base; k < end; k += L) {
+                    LongVector v = LongVector.fromArray(S, yi, yOff + k);
+                    LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
+                    // ⌊v·ws / 2^64⌋ less 0, 1 or 2 (the carries of the dropped low partial products): p in [0, 4d)
+                    LongVector hi = vh.mul(wh)
+                            .add(vl.mul(wh).lanewise(VectorOperators.LSHR, 32))
+                            .add(vh.mul(wl).lanewise(VectorOperators.LSHR, 32));
+                    LongVector p;
+                    if (WIDE) p = v.mul(vw).sub(hi.mul(vd));
+                    else {
+                        LongVector il = hi.and(M32), ih = hi.lanewise(VectorOperators.LSHR, 32);
+                        p = vl.mul(vwl)
+                                .add(vl.mul(vwh).add(vh.mul(vwl)).lanewise(VectorOperators.LSHL, 32))
+                                .sub(il.mul(dl).add(il.mul(dh).add(ih.mul(dl)).lanewise(VectorOperators.LSHL, 32)));
+                    }
+                    p = p.lanewise(VectorOperators.UMIN, p.sub(v2d));
+                    if (!first) {
+                        p = LongVector.fromArray(S, acc, k - base).add(p);
+                        p = p.lanewise(VectorOperators.UMIN, p.sub(v2d));
+                    }
+                    if (last) p.lanewise(VectorOperators.UMIN, p.sub(vd)).intoArray(out, off + k);
+                    else p.intoArray(acc, k - base);
                 }
-                acc = acc.add(p);
-                acc = acc.lanewise(VectorOperators.UMIN, acc.sub(v2d));
             }
-            acc.lanewise(VectorOperators.UMIN, acc.sub(vd)).intoArray(out, off + k);
         }
         if (vecEnd < len) scalar.sumShoup(y, yOff + vecEnd, terms, w, ws, d, out, off + vecEnd, len - vecEnd);
     }

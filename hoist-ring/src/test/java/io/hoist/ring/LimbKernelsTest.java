@@ -71,7 +71,7 @@ class LimbKernelsTest {
     void shoupKernelsMatchScalarTwinAndReference() {
         for (int bits : new int[] {30, 50, 60, 61, 62}) {
             long q = Primes.nttPrimes(10, bits, 1).get(0);
-            for (int n : new int[] {1024, 1000, 5}) {
+            for (int n : new int[] {1024, 1000, 1003, 5}) {
                 long[] a = rand(n, q), b = rand(n, q);
                 long w = r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
                 long[] s = new long[n], v = new long[n];
@@ -84,24 +84,26 @@ class LimbKernelsTest {
                 vector.mulShoup(a, w, ws, q, v, 0, n);
                 assertArrayEquals(s, v);
                 for (int k = 0; k < n; k++) assertEquals(ModArith.mulModSlow(a[k], w, q), s[k]);
-                int terms = 13;
-                long[][] y = new long[terms][];
-                long[] wv = new long[terms], wsv = new long[terms];
-                for (int i = 0; i < terms; i++) {
-                    y[i] = new long[n];
-                    for (int k = 0; k < n; k++) y[i][k] = r.nextLong() >>> 2; // any word below 2^62, as BConv feeds it
-                    wv[i] = r.nextLong(q);
-                    wsv[i] = ModArith.shoupQuotient(wv[i], q);
-                }
-                long[] so = new long[n + 3], vo = new long[n + 3];
-                scalar.sumShoup(y, terms, wv, wsv, q, so, 3, n);
-                vector.sumShoup(y, terms, wv, wsv, q, vo, 3, n);
-                assertArrayEquals(so, vo);
-                for (int k = 0; k < n; k += 11) {
-                    BigInteger want = BigInteger.ZERO;
-                    for (int i = 0; i < terms; i++)
-                        want = want.add(BigInteger.valueOf(y[i][k]).multiply(BigInteger.valueOf(wv[i])));
-                    assertEquals(want.mod(BigInteger.valueOf(q)).longValue(), so[3 + k]);
+                for (int terms : new int[] {1, 2, 6, 13}) {
+                    long[][] y = new long[terms][];
+                    long[] wv = new long[terms], wsv = new long[terms];
+                    for (int i = 0; i < terms; i++) {
+                        y[i] = new long[n];
+                        for (int k = 0; k < n; k++)
+                            y[i][k] = r.nextLong() >>> 2; // any word below 2^62, as BConv feeds it
+                        wv[i] = r.nextLong(q);
+                        wsv[i] = ModArith.shoupQuotient(wv[i], q);
+                    }
+                    long[] so = new long[n + 3], vo = new long[n + 3];
+                    scalar.sumShoup(y, terms, wv, wsv, q, so, 3, n);
+                    vector.sumShoup(y, terms, wv, wsv, q, vo, 3, n);
+                    assertArrayEquals(so, vo);
+                    for (int k = 0; k < n; k += 11) {
+                        BigInteger want = BigInteger.ZERO;
+                        for (int i = 0; i < terms; i++)
+                            want = want.add(BigInteger.valueOf(y[i][k]).multiply(BigInteger.valueOf(wv[i])));
+                        assertEquals(want.mod(BigInteger.valueOf(q)).longValue(), so[3 + k]);
+                    }
                 }
             }
         }
@@ -151,6 +153,26 @@ class LimbKernelsTest {
                 long[] alias = a.clone();
                 k.mulMod(alias, b, alias, q, false);
                 assertArrayEquals(want, alias, "out aliases an input");
+            }
+        }
+    }
+
+    @Test
+    void automorphismFromScratchEqualsTheGatheringForm() {
+        for (int logN : new int[] {3, 10, 13}) {
+            int n = 1 << logN;
+            long q = Primes.nttPrimes(logN, 50, 1).get(0);
+            NttPermutation p = Automorphism.nttPermutation(logN, Automorphism.galoisElement(logN, 3));
+            for (LimbKernels k : new LimbKernels[] {scalar, vector}) {
+                for (boolean withY : new boolean[] {false, true}) {
+                    for (boolean acc : new boolean[] {false, true}) {
+                        long[] x = rand(n, q), y = withY ? rand(n, q) : null, out0 = rand(n, q);
+                        long[] out1 = out0.clone(), scratch = x.clone();
+                        k.automorphismNtt(x, y, out0, p, q, acc);
+                        k.automorphismNttFromScratch(scratch, y, out1, p, q, acc);
+                        assertArrayEquals(out0, out1, k.form() + " logN " + logN + " y " + withY + " acc " + acc);
+                    }
+                }
             }
         }
     }

@@ -1,0 +1,131 @@
+package io.hoist.ring;
+
+import java.util.Arrays;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The FMA form of {@link LimbKernels#dot2Montgomery} for primes below 2^50, on double lanes: each
+ * product x·y is split exactly into c·q and a remainder r = x·y − c·q with |r| &lt; q (2MultFMA and a
+ * rounded quotient), the remainders are summed exactly in doubles, and the sum is reduced and
+ * multiplied by 2^-64 mod q once per coefficient. The result is the canonical residue the integer
+ * forms give, bit for bit: only the time differs (about four floating-point operations per product
+ * against four 32×32-bit multiplies and their carries). Error bounds: docs/ring.md, "Dot products in
+ * FMA lanes". Arrays in, arrays out: no vector crosses a call (see {@link VectorLimbKernels}).
+ */
+final class FmaDotKernels {
+    private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Long> S = LongVector.SPECIES_PREFERRED;
+    static final int L = D.length();
+    /** Primes this form takes: every value and remainder is an integer below 2^53 in a double. */
+    static final long MAX_Q = 1L << 50;
+    /** 2^52 as a double's bits: v | BITS52 read as a double is 2^52 + v for 0 ≤ v &lt; 2^52. */
+    private static final long BITS52 = 0x4330_0000_0000_0000L;
+
+    private static final double TWO52 = 0x1p52;
+    /** Added and subtracted to round to the nearest integer below 2^51 in magnitude. */
+    private static final double ROUND = 0x1.8p52;
+
+    private FmaDotKernels() {}
+
+    static boolean accepts(long q) {
+        return q > 2 && q < MAX_Q;
+    }
+
+    /**
+     * Remainders summed before the running sum is reduced: a reduced sum is below 0.75q in magnitude
+     * and each remainder below 0.75q + 1, so (chunk + 1)·q ≤ 2^52 + q keeps every sum below 2^53.
+     */
+    static int chunk(long q) {
+        return (int) Math.max(1, Math.min(1 << 20, (1L << 52) / q));
+    }
+
+    /**
+     * Coefficients [base, base+len) of dot2Montgomery (len a multiple of the lane count): terms outer,
+     * coefficients inner, the sums in the caller's scratch rows; {@code rInv} = 2^-64 mod q.
+     */
+    static void dotBlock(
+            long[][] x,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            long rInv,
+            boolean accumulate,
+            int base,
+            int len,
+            double[][] scratch) {
+        final boolean two = z != null;
+        final int chunk = chunk(q);
+        final DoubleVector vq = DoubleVector.broadcast(D, (double) q), nq = vq.neg();
+        final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);
+        final DoubleVector two52 = DoubleVector.broadcast(D, TWO52);
+        final LongVector bits52 = LongVector.broadcast(S, BITS52);
+        final double[] s0 = scratch[0], s1 = scratch[1];
+        Arrays.fill(s0, 0, len, 0.0);
+        if (two) Arrays.fill(s1, 0, len, 0.0);
+        for (int t0 = 0; t0 < terms; t0 += chunk) {
+            final int t1 = Math.min(terms, t0 + chunk);
+            if (t0 > 0) { // bring the sums back below 0.75q before the next chunk
+                for (int o = 0; o < (two ? 2 : 1); o++) {
+                    final double[] sum = o == 0 ? s0 : s1;
+                    for (int k = 0; k < len; k += L) {
+                        DoubleVector v = DoubleVector.fromArray(D, sum, k);
+                        v.fma(qinv, round).sub(round).fma(nq, v).intoArray(sum, k);
+                    }
+                }
+            }
+            for (int t = t0; t < t1; t++) {
+                final long[] xt = x[t], yt = y[t], zt = two ? z[t] : null;
+                for (int k = 0; k < len; k += L) {
+                    DoubleVector a = LongVector.fromArray(S, xt, base + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
+                    DoubleVector b = LongVector.fromArray(S, yt, base + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
+                    // a·b = h + l exactly; c = round(h/q); r = h − c·q + l, exact and below 0.75q + 1
+                    DoubleVector h = a.mul(b);
+                    DoubleVector r = h.fma(qinv, round).sub(round).fma(nq, h).add(a.fma(b, h.neg()));
+                    DoubleVector.fromArray(D, s0, k).add(r).intoArray(s0, k);
+                    if (two) {
+                        DoubleVector c = LongVector.fromArray(S, zt, base + k)
+                                .or(bits52)
+                                .reinterpretAsDoubles()
+                                .sub(two52);
+                        DoubleVector h2 = a.mul(c);
+                        DoubleVector r2 =
+                                h2.fma(qinv, round).sub(round).fma(nq, h2).add(a.fma(c, h2.neg()));
+                        DoubleVector.fromArray(D, s1, k).add(r2).intoArray(s1, k);
+                    }
+                }
+            }
+        }
+        // sum → [sum·2^-64]_q: reduce below 0.75q, one more exact product by 2^-64 mod q, to [0, q)
+        final DoubleVector ri = DoubleVector.broadcast(D, (double) rInv), zero = DoubleVector.zero(D);
+        final LongVector lq = LongVector.broadcast(S, q);
+        for (int o = 0; o < (two ? 2 : 1); o++) {
+            final double[] sum = o == 0 ? s0 : s1;
+            final long[] out = o == 0 ? out0 : out1;
+            for (int k = 0; k < len; k += L) {
+                DoubleVector v = DoubleVector.fromArray(D, sum, k);
+                v = v.fma(qinv, round).sub(round).fma(nq, v);
+                DoubleVector h = v.mul(ri);
+                DoubleVector r = h.fma(qinv, round).sub(round).fma(nq, h).add(v.fma(ri, h.neg()));
+                r = r.add(vq, r.compare(VectorOperators.LT, zero));
+                LongVector w = r.add(two52).reinterpretAsLongs().sub(bits52);
+                if (accumulate) {
+                    w = LongVector.fromArray(S, out, base + k).add(w);
+                    w = w.lanewise(VectorOperators.UMIN, w.sub(lq));
+                }
+                w.intoArray(out, base + k);
+            }
+        }
+    }
+}
