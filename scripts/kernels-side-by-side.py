@@ -34,7 +34,7 @@ def fmt(x):
     md=st.median(x)
     p = (lambda v: '%.0f'%v) if md>=100 else (lambda v: '%.2f'%v if md < 10 else '%.1f'%v)
     return '%s [%s–%s] n=%d'%(p(md),p(min(x)),p(max(x)),len(x))
-print('| metric | old (f1839ea) | new | new/old |'); print('|---|---|---|---|')
+print('| metric | %s | new | new/old |' % os.environ.get('OLD_LABEL', 'old')); print('|---|---|---|---|')
 for k in sorted(vals):
     o,n=vals[k]['old'],vals[k]['new']
     ratio = '%.2f'%(st.median(n)/st.median(o)) if o and n else ''
