@@ -153,13 +153,20 @@ final class ModDown {
 
     /**
      * ModDown fused with what follows it in a key switch: out = φ(ModDown(x) + add) ({@code perm} null:
-     * no permutation; {@code add} null: nothing added), the permutation folded into the tail. x in the NTT domain; out
-     * must not alias x, nor add when permuting. Counts one MOD_DOWN (the permutation's limbs are the
-     * caller's to count).
+     * no permutation; {@code add} null: nothing added), the permutation folded into the tail. x, add and
+     * out in the NTT domain at x's level; out must not alias x. Counts one MOD_DOWN (the permutation's
+     * limbs are the caller's to count).
      */
     public void modDownFinish(PolyQP x, NttPermutation perm, RnsPoly add, RnsPoly out, LimbPool pool, OpCounters c) {
         if (x.domain() != Domain.NTT)
-            throw new WrongOperandException("a ModDown followed by a permutation expects an NTT-domain polynomial");
+            throw new WrongOperandException("a key switch's ModDown expects an NTT-domain polynomial");
+        int limbs = x.level() + 1;
+        if (out.limbCount() < limbs || (add != null && (add.limbCount() != limbs || add.domain() != Domain.NTT))) {
+            throw new LevelMismatchException("a key switch at level " + x.level() + " needs " + limbs
+                    + " NTT-domain limbs to add and to write, got "
+                    + (add == null ? "no addend" : add.limbCount() + " (" + add.domain() + ")") + " and "
+                    + out.limbCount());
+        }
         Prepared p = modDownPrepare(x, pool, c);
         try {
             Parallel.ranges(

@@ -3,7 +3,7 @@ package io.hoist.ring;
 import java.util.Locale;
 
 /**
- * The hot kernels whose form (scalar, vector, or for the NTTs FMA) is chosen per machine by
+ * The hot kernels whose form (scalar, vector, or for the NTTs and dot2 FMA) is chosen per machine by
  * {@link KernelChoice}. Each has a scalar twin and vector forms that are bit-identical, so the choice
  * changes time, never a result.
  */

@@ -15,8 +15,8 @@ import java.util.SplittableRandom;
  * keeps the fastest one whose outputs match the scalar twin bit for bit. Limbs of N = 2^13 (64 KB:
  * the size of the unit tests' and the small presets' limbs, out of L1 like the large ones); both forms
  * run until C2 has compiled them, then alternate in rounds, and the medians decide. A vector or FMA
- * form must win by {@link #MARGIN} to be chosen (an NTT's FMA form also has to beat its vector
- * form): on a tie the scalar twin, the reference, runs. The FMA form is measured only where the JVM
+ * form must win by {@link #MARGIN} to be chosen (an FMA form also has to beat its vector form):
+ * on a tie the scalar twin, the reference, runs. The FMA form is measured only where the JVM
  * uses the CPU's FMA instructions.
  */
 final class KernelCalibration {
@@ -125,7 +125,7 @@ final class KernelCalibration {
         final long[] outS0, outS1, outV0, outV1;
         final ScalarLimbKernels scalar = new ScalarLimbKernels();
         final VectorLimbKernels vector = new VectorLimbKernels();
-        final VectorLimbKernels fmaVector = new VectorLimbKernels(true);
+        final VectorLimbKernels fmaVector = new VectorLimbKernels(true, false);
         final ScalarNttBackend scalarNtt = new ScalarNttBackend();
         final VectorNttBackend vectorNtt = new VectorNttBackend();
         final FmaNtt fmaNtt;

@@ -20,8 +20,8 @@ public interface LimbKernels {
     /**
      * out0 = Σ_t x[t] ⊙ y[t] · 2^-64 and out1 = Σ_t x[t] ⊙ z[t] · 2^-64 (mod q), limbwise over
      * {@code terms} limbs: with one factor of each product in Montgomery form the results are the
-     * plain products. Sums are accumulated in 128 bits and reduced once per
-     * {@link #montgomeryTerms} terms. With {@code accumulate} the previous outputs are added.
+     * plain products. Inputs are residues in [0, q). Sums are accumulated in 128 bits and reduced once per
+     * {@link #montgomeryTerms} terms (the FMA form sums exact remainders instead: docs/ring.md). With {@code accumulate} the previous outputs are added.
      * {@code z} and {@code out1} may be null. An output may alias an input only when
      * {@code terms} ≤ {@link #montgomeryTerms}(q).
      */

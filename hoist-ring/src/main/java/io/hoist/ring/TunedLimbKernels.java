@@ -15,8 +15,11 @@ public final class TunedLimbKernels implements LimbKernels {
         this.choice = Objects.requireNonNull(choice, "choice");
         LimbKernels scalar = new ScalarLimbKernels();
         LimbKernels vector = choice.forms().containsValue(Form.VECTOR.id()) ? new VectorLimbKernels() : scalar;
+        // the FMA form covers primes in [2^31, 2^50); the others run the integer form that calibration
+        // preferred (vector unless it measured no faster than scalar)
+        Double dotVector = choice.vectorOverScalar().get(Kernel.DOT2.id());
         this.dot2 = choice.form(Kernel.DOT2) == Form.FMA
-                ? new VectorLimbKernels(true)
+                ? new VectorLimbKernels(true, dotVector != null && dotVector >= KernelCalibration.MARGIN)
                 : pick(choice, Kernel.DOT2, scalar, vector);
         this.sumShoup = pick(choice, Kernel.SUM_SHOUP, scalar, vector);
         this.mulShoup = pick(choice, Kernel.MUL_SHOUP, scalar, vector);

@@ -34,17 +34,22 @@ public final class VectorLimbKernels implements LimbKernels {
     /** Whether dot products over primes in [2^31, 2^50) run in FMA lanes ({@link FmaDotKernels}). */
     private final boolean fmaDot;
 
+    /** With {@link #fmaDot}: whether the other primes' dot products run on the scalar twin (its vector form lost calibration). */
+    private final boolean scalarOutsideFma;
+
     /** The integer forms of every kernel. */
     public VectorLimbKernels() {
-        this(false);
+        this(false, false);
     }
 
     /**
      * With {@code fmaDot}, dot products over primes in [2^31, 2^50) run in FMA lanes (the FMA form of
-     * {@link Kernel#DOT2}); below 2^31 the one-multiply integer path stays, above 2^50 the integer one.
+     * {@link Kernel#DOT2}); the other primes take the integer vector path (one multiply per product
+     * below 2^31), or the scalar twin with {@code scalarOutsideFma}.
      */
-    VectorLimbKernels(boolean fmaDot) {
+    VectorLimbKernels(boolean fmaDot, boolean scalarOutsideFma) {
         this.fmaDot = fmaDot;
+        this.scalarOutsideFma = fmaDot && scalarOutsideFma;
     }
 
     static boolean usable() {
@@ -72,6 +77,9 @@ public final class VectorLimbKernels implements LimbKernels {
     private static final ThreadLocal<double[][]> FMA_SCRATCH =
             ThreadLocal.withInitial(() -> new double[2][Math.max(BLOCK, WHOLE_LIMB_MAX)]);
 
+    /** The running sums of {@link #sumShoup}: one block. */
+    private static final ThreadLocal<long[]> SUM_SCRATCH = ThreadLocal.withInitial(() -> new long[BLOCK]);
+
     @Override
     public String form() {
         return fmaDot ? "fma" : "vector";
@@ -91,6 +99,10 @@ public final class VectorLimbKernels implements LimbKernels {
                         x, y, z, terms, out0, out1, q, rInv, accumulate, base, Math.min(block, vecEnd - base), scratch);
             }
             if (vecEnd < n) tail(x, y, z, terms, out0, out1, q, accumulate, vecEnd);
+            return;
+        }
+        if (scalarOutsideFma) {
+            scalar.dot2Montgomery(x, y, z, terms, out0, out1, q, accumulate);
             return;
         }
         final long ni = ModArith.montgomeryNegInv(q);
@@ -201,7 +213,7 @@ public final class VectorLimbKernels implements LimbKernels {
         }
         final LongVector vd = LongVector.broadcast(S, d), v2d = LongVector.broadcast(S, 2 * d);
         final LongVector dl = vd.and(M32), dh = vd.lanewise(VectorOperators.LSHR, 32);
-        final long[] acc = SCRATCH.get()[0];
+        final long[] acc = SUM_SCRATCH.get();
         final int vecEnd = len - len % L;
         for (int base = 0; base < vecEnd; base += BLOCK) {
             final int end = Math.min(vecEnd, base + BLOCK);

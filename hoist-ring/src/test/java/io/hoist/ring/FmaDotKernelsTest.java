@@ -25,17 +25,19 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class FmaDotKernelsTest {
     private static final LimbKernels SCALAR = new ScalarLimbKernels();
-    private static final VectorLimbKernels FMA = new VectorLimbKernels(true);
+    private static final VectorLimbKernels FMA = new VectorLimbKernels(true, false);
 
     /** The largest prime below 2^bits (the dot products need an odd modulus, not an NTT-friendly one). */
     private static long prime(int bits) {
+        if (bits == 0)
+            return BigInteger.ONE.shiftLeft(31).nextProbablePrime().longValueExact(); // the smallest FMA-path prime
         for (long c = (1L << bits) - 1; ; c -= 2) if (BigInteger.valueOf(c).isProbablePrime(60)) return c;
     }
 
     static Stream<Arguments> cases() {
         SplittableRandom r = new SplittableRandom(0xd07f3aL);
         Stream.Builder<Arguments> b = Stream.builder();
-        int[] bits = {31, 32, 33, 35, 36, 40, 44, 45, 48, 49, 50};
+        int[] bits = {0, 32, 33, 35, 36, 40, 44, 45, 48, 49, 50}; // 0: the smallest prime above 2^31
         int[] terms = {1, 2, 3, 4, 5, 8, 9, 17, 64};
         String[] fills = {"random", "max", "zero", "mixed"};
         for (int i = 0; i < 48; i++) {
@@ -134,6 +136,21 @@ class FmaDotKernelsTest {
         return Stream.of(2, 3, 5, 8, 12, 17, 20, 25, 28, 30);
     }
 
+    /** 300 terms at 45 bits cross the in-place reduction (every 128 terms) twice, with the largest products. */
+    @Test
+    void longSumsCrossTheChunkEdges() {
+        long q = prime(45);
+        int n = 16, terms = 300;
+        long[][][] o = operands(terms, n, q, "max", new SplittableRandom(4));
+        long[] s0 = new long[n], s1 = new long[n], f0 = new long[n], f1 = new long[n];
+        SCALAR.dot2Montgomery(o[0], o[1], o[2], terms, s0, s1, q, false);
+        FmaDotKernels.dotBlock(
+                o[0], o[1], o[2], terms, f0, f1, q, ModArith.montgomeryRInverse(q), false, 0, n, new double[2][n]);
+        assertArrayEquals(s0, f0);
+        assertArrayEquals(s1, f1);
+        assertEquals(128, FmaDotKernels.chunk(q));
+    }
+
     @Test
     void outputMayAliasAnInput() {
         long q = prime(40);
@@ -165,6 +182,18 @@ class FmaDotKernelsTest {
         TunedLimbKernels tuned = new TunedLimbKernels(new KernelChoice(forms, Map.of(), KernelChoice.Source.OVERRIDE));
         assertEquals("fma", tuned.dot2Kernels().form());
         assertEquals("vector", new VectorLimbKernels().form());
+        // where dot2's vector form lost calibration, primes outside the FMA range run the scalar twin: same results
+        TunedLimbKernels lost =
+                new TunedLimbKernels(new KernelChoice(forms, Map.of(Kernel.DOT2, 1.2), KernelChoice.Source.CALIBRATED));
+        for (int bits : new int[] {30, 40, 55}) {
+            long q = prime(bits);
+            long[][][] o = operands(5, 64, q, "random", new SplittableRandom(bits));
+            long[] s0 = new long[64], s1 = new long[64], f0 = new long[64], f1 = new long[64];
+            SCALAR.dot2Montgomery(o[0], o[1], o[2], 5, s0, s1, q, false);
+            lost.dot2Montgomery(o[0], o[1], o[2], 5, f0, f1, q, false);
+            assertArrayEquals(s0, f0, bits + " bits");
+            assertArrayEquals(s1, f1, bits + " bits");
+        }
     }
 
     @Test

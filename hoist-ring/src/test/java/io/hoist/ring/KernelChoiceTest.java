@@ -48,6 +48,7 @@ class KernelChoiceTest {
         assertEquals(Form.FMA, f.form(Kernel.NTT_FORWARD));
         assertEquals(Form.FMA, f.form(Kernel.NTT_INVERSE));
         assertEquals(Form.VECTOR, f.form(Kernel.DOT2));
+        assertEquals(Form.FMA, base(Form.VECTOR).with("dot2=fma").form(Kernel.DOT2));
         assertTrue(!KernelChoice.setsAll("fma"), "fma is not a form of every kernel");
     }
 
@@ -79,17 +80,22 @@ class KernelChoiceTest {
                 ratios.put(k, 0.5 + k.ordinal());
             }
             forms.put(Kernel.NTT_INVERSE, Form.FMA);
-            KernelChoiceCache.write(
-                    new KernelChoice(forms, ratios, Map.of(Kernel.NTT_INVERSE, 0.25), KernelChoice.Source.CALIBRATED));
+            forms.put(Kernel.DOT2, Form.FMA);
+            KernelChoiceCache.write(new KernelChoice(
+                    forms,
+                    ratios,
+                    Map.of(Kernel.NTT_INVERSE, 0.25, Kernel.DOT2, 0.125),
+                    KernelChoice.Source.CALIBRATED));
             KernelChoice back = KernelChoiceCache.read();
             assertNotNull(back);
             assertEquals(KernelChoice.Source.CACHED, back.source());
             for (Kernel k : Kernel.values()) assertEquals(forms.get(k), back.form(k), k.id());
             assertEquals(0.5, back.vectorOverScalar().get(Kernel.NTT_FORWARD.id()));
             assertEquals(0.25, back.fmaOverScalar().get(Kernel.NTT_INVERSE.id()));
+            assertEquals(0.125, back.fmaOverScalar().get(Kernel.DOT2.id()));
             Path f = KernelChoiceCache.file();
             assertTrue(f.getFileName().toString().contains(KernelChoiceCache.machineKey()));
-            Files.writeString(f, Files.readString(f).replace("dot2.form=vector", "dot2.form=gpu"));
+            Files.writeString(f, Files.readString(f).replace("dot2.form=fma", "dot2.form=gpu"));
             assertNull(KernelChoiceCache.read(), "an unknown form makes the entry absent, never a guess");
             KernelChoiceCache.write(new KernelChoice(forms, ratios, KernelChoice.Source.CALIBRATED));
             Files.writeString(f, Files.readString(f).replace("mulMod.form=scalar", "mulMod.form=fma"));
