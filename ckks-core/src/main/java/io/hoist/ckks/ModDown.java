@@ -62,10 +62,18 @@ final class ModDown {
 
     /** ModDown of x into {@code out} (Q at x's level, x's domain); counts one MOD_DOWN. */
     public void modDown(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
+        modDown(x, null, null, out, pool, c);
+    }
+
+    /** out = φ(ModDown(x) + add) over all Q limbs, spread over the engine's threads; counts one MOD_DOWN. */
+    private void modDown(PolyQP x, NttPermutation perm, RnsPoly add, RnsPoly out, LimbPool pool, OpCounters c) {
         Prepared p = modDownPrepare(x, pool, c);
         try {
             Parallel.ranges(
-                    ctx.engine().threads(), x.level() + 1, (from, to) -> modDownLimbs(x, p, out, from, to, pool, c));
+                    ctx.engine().threads(),
+                    x.level() + 1,
+                    (from, to) -> dropLimbs(
+                            x.q(), x.domain(), p, out, from, to, ctx.pInvModQ, ctx.pInvModQShoup, perm, add, pool, c));
         } finally {
             p.release(pool);
         }
@@ -167,18 +175,7 @@ final class ModDown {
                     + (add == null ? "no addend" : add.limbCount() + " (" + add.domain() + ")") + " and "
                     + out.limbCount());
         }
-        Prepared p = modDownPrepare(x, pool, c);
-        try {
-            Parallel.ranges(
-                    ctx.engine().threads(),
-                    x.level() + 1,
-                    (from, to) -> dropLimbs(
-                            x.q(), Domain.NTT, p, out, from, to, ctx.pInvModQ, ctx.pInvModQShoup, perm, add, pool, c));
-        } finally {
-            p.release(pool);
-        }
-        out.setDomain(Domain.NTT);
-        countModDown(c, x.limbCount(), x.level() + 1);
+        modDown(x, perm, add, out, pool, c);
     }
 
     /**
@@ -232,13 +229,7 @@ final class ModDown {
 
     /** out = φ(r + add) for one limb (perm null: r + add); add may be null, r is scratch. */
     private void finishLimb(long[] r, long[] add, long[] out, NttPermutation perm, long q) {
-        if (perm != null) {
-            kernels.automorphismNttFromScratch(r, add, out, perm, q, false);
-            return;
-        }
-        for (int k = 0; k < n; k++) {
-            long v = r[k] + add[k];
-            out[k] = v >= q ? v - q : v;
-        }
+        if (perm != null) kernels.automorphismNttFromScratch(r, add, out, perm, q, false);
+        else LimbKernels.addMod(r, add, out, q);
     }
 }

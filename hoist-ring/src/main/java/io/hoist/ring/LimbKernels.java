@@ -134,15 +134,16 @@ public interface LimbKernels {
      */
     default void automorphismNttFromScratch(
             long[] x, long[] y, long[] out, NttPermutation p, long q, boolean accumulate) {
-        if (y == null) {
-            automorphismNtt(x, y, out, p, q, accumulate);
-            return;
-        }
-        for (int k = 0; k < x.length; k++) {
-            long v = x[k] + y[k];
-            x[k] = v >= q ? v - q : v;
-        }
+        if (y != null) addMod(x, y, x, q);
         automorphismNtt(x, null, out, p, q, accumulate);
+    }
+
+    /** out = a + b mod q, coefficient-wise over out's length (residues in [0, q)); out may alias a or b. */
+    static void addMod(long[] a, long[] b, long[] out, long q) {
+        for (int k = 0; k < out.length; k++) {
+            long v = a[k] + b[k];
+            out[k] = v >= q ? v - q : v;
+        }
     }
 
     /** The form of every kernel here ({@code scalar}, {@code vector}), or {@code mixed} when they differ. */

@@ -133,14 +133,7 @@ public final class Ring {
 
     public void add(RnsPoly a, RnsPoly b, RnsPoly out) {
         same(a, b, out, "add");
-        for (int i = 0; i < a.limbCount(); i++) {
-            final long q = prime(i);
-            final long[] x = a.limbs[i], y = b.limbs[i], z = out.limbs[i];
-            for (int k = 0; k < n; k++) {
-                long s = x[k] + y[k];
-                z[k] = s >= q ? s - q : s;
-            }
-        }
+        for (int i = 0; i < a.limbCount(); i++) LimbKernels.addMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i));
         out.domain = a.domain;
     }
 
