@@ -6,7 +6,7 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The vector forms of {@link ConstantTimeNtt}: the stages whose butterflies are at least a vector
- * apart run lane-wise (broadcast twiddles, UMIN for every conditional subtraction), the others in the
+ * apart run lane-wise (broadcast twiddles, every conditional subtraction a lane-wise UMIN or, on AVX2, a sign test and a blend), the others in the
  * scalar twin's code, so the two forms are bit-identical. The 64-bit kernel's wide stages are
  * {@link VectorNttBackend}'s own (the same butterflies; only the tables differ); the 32-bit kernel needs one
  * {@code vpmuludq} per product: every operand is masked to its low half, the form C2 matches. The
@@ -58,8 +58,14 @@ final class ConstantTimeNttVector {
                 final int j1 = 2 * i * t, j2 = j1 + t;
                 for (int j = j1; j < j2; j += L) {
                     LongVector u0 = LongVector.fromArray(S, a, j), v0 = LongVector.fromArray(S, a, j + t);
-                    LongVector u = u0.lanewise(VectorOperators.UMIN, u0.sub(v2q));
-                    LongVector x = tiny ? v0 : v0.lanewise(VectorOperators.UMIN, v0.sub(v2q));
+                    LongVector u = (VectorLimbKernels.WIDE
+                            ? u0.lanewise(VectorOperators.UMIN, u0.sub(v2q))
+                            : u0.sub(v2q).blend(u0, u0.sub(v2q).compare(VectorOperators.LT, 0L)));
+                    LongVector x = tiny
+                            ? v0
+                            : (VectorLimbKernels.WIDE
+                                    ? v0.lanewise(VectorOperators.UMIN, v0.sub(v2q))
+                                    : v0.sub(v2q).blend(v0, v0.sub(v2q).compare(VectorOperators.LT, 0L)));
                     LongVector p = x.and(M32)
                             .mul(vw.and(M32))
                             .sub(x.and(M32)
@@ -95,8 +101,15 @@ final class ConstantTimeNttVector {
                 for (int j = j1; j < j2; j += L) {
                     LongVector u = LongVector.fromArray(S, a, j), v = LongVector.fromArray(S, a, j + t);
                     LongVector s0 = u.add(v), d0 = u.sub(v).add(v2q);
-                    s0.lanewise(VectorOperators.UMIN, s0.sub(v2q)).intoArray(a, j);
-                    LongVector x = tiny ? d0 : d0.lanewise(VectorOperators.UMIN, d0.sub(v2q));
+                    (VectorLimbKernels.WIDE
+                                    ? s0.lanewise(VectorOperators.UMIN, s0.sub(v2q))
+                                    : s0.sub(v2q).blend(s0, s0.sub(v2q).compare(VectorOperators.LT, 0L)))
+                            .intoArray(a, j);
+                    LongVector x = tiny
+                            ? d0
+                            : (VectorLimbKernels.WIDE
+                                    ? d0.lanewise(VectorOperators.UMIN, d0.sub(v2q))
+                                    : d0.sub(v2q).blend(d0, d0.sub(v2q).compare(VectorOperators.LT, 0L)));
                     x.and(M32)
                             .mul(vw.and(M32))
                             .sub(x.and(M32)
@@ -113,8 +126,15 @@ final class ConstantTimeNttVector {
         for (int j = 0; j < t; j += L) {
             LongVector u = LongVector.fromArray(S, a, j), v = LongVector.fromArray(S, a, j + t);
             LongVector s0 = u.add(v), d0 = u.sub(v).add(v2q);
-            LongVector x = s0.lanewise(VectorOperators.UMIN, s0.sub(v2q)),
-                    y = d0.lanewise(VectorOperators.UMIN, d0.sub(v2q));
+            LongVector
+                    x =
+                            (VectorLimbKernels.WIDE
+                                    ? s0.lanewise(VectorOperators.UMIN, s0.sub(v2q))
+                                    : s0.sub(v2q).blend(s0, s0.sub(v2q).compare(VectorOperators.LT, 0L))),
+                    y =
+                            (VectorLimbKernels.WIDE
+                                    ? d0.lanewise(VectorOperators.UMIN, d0.sub(v2q))
+                                    : d0.sub(v2q).blend(d0, d0.sub(v2q).compare(VectorOperators.LT, 0L)));
             LongVector r0 = x.and(M32)
                     .mul(vn.and(M32))
                     .sub(x.and(M32)
@@ -129,8 +149,14 @@ final class ConstantTimeNttVector {
                             .lanewise(VectorOperators.LSHR, 32)
                             .and(M32)
                             .mul(vq.and(M32)));
-            r0.lanewise(VectorOperators.UMIN, r0.sub(vq)).intoArray(a, j);
-            r1.lanewise(VectorOperators.UMIN, r1.sub(vq)).intoArray(a, j + t);
+            (VectorLimbKernels.WIDE
+                            ? r0.lanewise(VectorOperators.UMIN, r0.sub(vq))
+                            : r0.sub(vq).blend(r0, r0.sub(vq).compare(VectorOperators.LT, 0L)))
+                    .intoArray(a, j);
+            (VectorLimbKernels.WIDE
+                            ? r1.lanewise(VectorOperators.UMIN, r1.sub(vq))
+                            : r1.sub(vq).blend(r1, r1.sub(vq).compare(VectorOperators.LT, 0L)))
+                    .intoArray(a, j + t);
         }
     }
 }

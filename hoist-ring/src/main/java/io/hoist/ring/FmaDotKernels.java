@@ -122,7 +122,9 @@ final class FmaDotKernels {
                 LongVector w = r.add(two52).reinterpretAsLongs().sub(bits52);
                 if (accumulate) {
                     w = LongVector.fromArray(S, out, base + k).add(w);
-                    w = w.lanewise(VectorOperators.UMIN, w.sub(lq));
+                    w = (VectorLimbKernels.WIDE
+                            ? w.lanewise(VectorOperators.UMIN, w.sub(lq))
+                            : w.sub(lq).blend(w, w.sub(lq).compare(VectorOperators.LT, 0L)));
                 }
                 w.intoArray(out, base + k);
             }

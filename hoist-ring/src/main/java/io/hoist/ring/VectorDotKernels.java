@@ -115,10 +115,15 @@ final class VectorDotKernels {
                         .add(hl.lanewise(VectorOperators.LSHR, 32))
                         .add(mid.lanewise(VectorOperators.LSHR, 32));
                 LongVector u = h0.add(mq).add(one, l0.compare(VectorOperators.NE, 0));
-                u = u.lanewise(VectorOperators.UMIN, u.sub(vq));
+                u = (VectorLimbKernels.WIDE
+                        ? u.lanewise(VectorOperators.UMIN, u.sub(vq))
+                        : u.sub(vq).blend(u, u.sub(vq).compare(VectorOperators.LT, 0L)));
                 final boolean add = accumulate || t0 > 0; // the first chunk writes, so out may alias an input
                 LongVector r0 = add ? LongVector.fromArray(S, out0, base + k).add(u) : u;
-                r0.lanewise(VectorOperators.UMIN, r0.sub(vq)).intoArray(out0, base + k);
+                (VectorLimbKernels.WIDE
+                                ? r0.lanewise(VectorOperators.UMIN, r0.sub(vq))
+                                : r0.sub(vq).blend(r0, r0.sub(vq).compare(VectorOperators.LT, 0L)))
+                        .intoArray(out0, base + k);
                 if (two) {
                     LongVector l1 = LongVector.fromArray(S, al1, k), h1 = LongVector.fromArray(S, ah1, k);
                     LongVector m2 = (VectorLimbKernels.WIDE
@@ -139,10 +144,15 @@ final class VectorDotKernels {
                             .add(hl2.lanewise(VectorOperators.LSHR, 32))
                             .add(mid2.lanewise(VectorOperators.LSHR, 32));
                     LongVector u2 = h1.add(mq2).add(one, l1.compare(VectorOperators.NE, 0));
-                    u2 = u2.lanewise(VectorOperators.UMIN, u2.sub(vq));
+                    u2 = (VectorLimbKernels.WIDE
+                            ? u2.lanewise(VectorOperators.UMIN, u2.sub(vq))
+                            : u2.sub(vq).blend(u2, u2.sub(vq).compare(VectorOperators.LT, 0L)));
                     LongVector r1 =
                             add ? LongVector.fromArray(S, out1, base + k).add(u2) : u2;
-                    r1.lanewise(VectorOperators.UMIN, r1.sub(vq)).intoArray(out1, base + k);
+                    (VectorLimbKernels.WIDE
+                                    ? r1.lanewise(VectorOperators.UMIN, r1.sub(vq))
+                                    : r1.sub(vq).blend(r1, r1.sub(vq).compare(VectorOperators.LT, 0L)))
+                            .intoArray(out1, base + k);
                 }
             }
         }
@@ -223,9 +233,14 @@ final class VectorDotKernels {
                     .add(hl.lanewise(VectorOperators.LSHR, 32))
                     .add(mid.lanewise(VectorOperators.LSHR, 32));
             LongVector u = mq.add(one, lo.compare(VectorOperators.NE, 0));
-            u = u.lanewise(VectorOperators.UMIN, u.sub(vq));
+            u = (VectorLimbKernels.WIDE
+                    ? u.lanewise(VectorOperators.UMIN, u.sub(vq))
+                    : u.sub(vq).blend(u, u.sub(vq).compare(VectorOperators.LT, 0L)));
             LongVector r = add ? LongVector.fromArray(S, out, base + k).add(u) : u;
-            r.lanewise(VectorOperators.UMIN, r.sub(vq)).intoArray(out, base + k);
+            (VectorLimbKernels.WIDE
+                            ? r.lanewise(VectorOperators.UMIN, r.sub(vq))
+                            : r.sub(vq).blend(r, r.sub(vq).compare(VectorOperators.LT, 0L)))
+                    .intoArray(out, base + k);
         }
     }
 }

@@ -10,7 +10,8 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * {@link LimbKernels} on {@code LongVector} lanes, the scalar twin's arithmetic lane by lane:
  * 64×64→128 products rebuilt from four 32×32→64 products, Montgomery reduction of 128-bit sums,
- * Shoup products by fixed operands. Tails shorter than a vector go to the scalar twin. As in the
+ * Shoup products by fixed operands, conditional subtractions as in {@link VectorNttBackend} (UMIN
+ * with AVX-512, a sign test and a blend on AVX2). Tails shorter than a vector go to the scalar twin. As in the
  * vector NTT, no helper takes or returns a vector, so the product code is written out inside each
  * loop. Measured with helpers (2026-11-30, AVX2): dotBlock passed C2's node-count inlining cutoff
  * and boxed every vector (267 KB per call), and the inlined Shoup loops ran 15–35 % slower.
@@ -192,8 +193,13 @@ public final class VectorLimbKernels implements LimbKernels {
                         .add(vl.mul(vwh).add(vh.mul(vwl)).lanewise(VectorOperators.LSHL, 32))
                         .sub(il.mul(ql).add(il.mul(qh).add(ih.mul(ql)).lanewise(VectorOperators.LSHL, 32)));
             }
-            r = r.lanewise(VectorOperators.UMIN, r.sub(v2q));
-            r.lanewise(VectorOperators.UMIN, r.sub(vq)).intoArray(out, k);
+            r = (WIDE
+                    ? r.lanewise(VectorOperators.UMIN, r.sub(v2q))
+                    : r.sub(v2q).blend(r, r.sub(v2q).compare(VectorOperators.LT, 0L)));
+            (WIDE
+                            ? r.lanewise(VectorOperators.UMIN, r.sub(vq))
+                            : r.sub(vq).blend(r, r.sub(vq).compare(VectorOperators.LT, 0L)))
+                    .intoArray(out, k);
         }
         if (vecEnd < end) scalar.mulShoup(x, w, ws, q, out, vecEnd, end - vecEnd);
     }
@@ -238,12 +244,20 @@ public final class VectorLimbKernels implements LimbKernels {
                                 .add(vl.mul(vwh).add(vh.mul(vwl)).lanewise(VectorOperators.LSHL, 32))
                                 .sub(il.mul(dl).add(il.mul(dh).add(ih.mul(dl)).lanewise(VectorOperators.LSHL, 32)));
                     }
-                    p = p.lanewise(VectorOperators.UMIN, p.sub(v2d));
+                    p = (WIDE
+                            ? p.lanewise(VectorOperators.UMIN, p.sub(v2d))
+                            : p.sub(v2d).blend(p, p.sub(v2d).compare(VectorOperators.LT, 0L)));
                     if (!first) {
                         p = LongVector.fromArray(S, acc, k - base).add(p);
-                        p = p.lanewise(VectorOperators.UMIN, p.sub(v2d));
+                        p = (WIDE
+                                ? p.lanewise(VectorOperators.UMIN, p.sub(v2d))
+                                : p.sub(v2d).blend(p, p.sub(v2d).compare(VectorOperators.LT, 0L)));
                     }
-                    if (last) p.lanewise(VectorOperators.UMIN, p.sub(vd)).intoArray(out, off + k);
+                    if (last)
+                        (WIDE
+                                        ? p.lanewise(VectorOperators.UMIN, p.sub(vd))
+                                        : p.sub(vd).blend(p, p.sub(vd).compare(VectorOperators.LT, 0L)))
+                                .intoArray(out, off + k);
                     else p.intoArray(acc, k - base);
                 }
             }
@@ -270,11 +284,15 @@ public final class VectorLimbKernels implements LimbKernels {
             LongVector v = LongVector.fromArray(S, x, 0, idx, t);
             if (withY) {
                 v = v.add(LongVector.fromArray(S, y, 0, idx, t));
-                v = v.lanewise(VectorOperators.UMIN, v.sub(vq));
+                v = (WIDE
+                        ? v.lanewise(VectorOperators.UMIN, v.sub(vq))
+                        : v.sub(vq).blend(v, v.sub(vq).compare(VectorOperators.LT, 0L)));
             }
             if (accumulate) {
                 v = v.add(LongVector.fromArray(S, out, t));
-                v = v.lanewise(VectorOperators.UMIN, v.sub(vq));
+                v = (WIDE
+                        ? v.lanewise(VectorOperators.UMIN, v.sub(vq))
+                        : v.sub(vq).blend(v, v.sub(vq).compare(VectorOperators.LT, 0L)));
             }
             v.intoArray(out, t);
         }
@@ -312,8 +330,12 @@ public final class VectorLimbKernels implements LimbKernels {
                         .add(vl.mul(vwh).add(vh.mul(vwl)).lanewise(VectorOperators.LSHL, 32))
                         .sub(il.mul(ql).add(il.mul(qh).add(ih.mul(ql)).lanewise(VectorOperators.LSHL, 32)));
             }
-            r = r.lanewise(VectorOperators.UMIN, r.sub(v2q));
-            r = r.lanewise(VectorOperators.UMIN, r.sub(vq));
+            r = (WIDE
+                    ? r.lanewise(VectorOperators.UMIN, r.sub(v2q))
+                    : r.sub(v2q).blend(r, r.sub(v2q).compare(VectorOperators.LT, 0L)));
+            r = (WIDE
+                    ? r.lanewise(VectorOperators.UMIN, r.sub(vq))
+                    : r.sub(vq).blend(r, r.sub(vq).compare(VectorOperators.LT, 0L)));
             // negative inputs: q − r, except that 0 stays 0
             LongVector negated = vq.sub(r).blend(zero, r.compare(VectorOperators.EQ, 0));
             r.blend(negated, negative).intoArray(out, k);
@@ -356,8 +378,13 @@ public final class VectorLimbKernels implements LimbKernels {
                         .add(vl.mul(vwh).add(vh.mul(vwl)).lanewise(VectorOperators.LSHL, 32))
                         .sub(il.mul(ql).add(il.mul(qh).add(ih.mul(ql)).lanewise(VectorOperators.LSHL, 32)));
             }
-            r = r.lanewise(VectorOperators.UMIN, r.sub(v2q));
-            r.lanewise(VectorOperators.UMIN, r.sub(vq)).intoArray(out, k);
+            r = (WIDE
+                    ? r.lanewise(VectorOperators.UMIN, r.sub(v2q))
+                    : r.sub(v2q).blend(r, r.sub(v2q).compare(VectorOperators.LT, 0L)));
+            (WIDE
+                            ? r.lanewise(VectorOperators.UMIN, r.sub(vq))
+                            : r.sub(vq).blend(r, r.sub(vq).compare(VectorOperators.LT, 0L)))
+                    .intoArray(out, k);
         }
         for (int k = vecEnd; k < n; k++) {
             long d = a[k] - b[k];

@@ -10,7 +10,9 @@ import jdk.incubator.vector.VectorSpecies;
  * {@code cpu-vector}: the same lazy Harvey NTT as {@link ScalarNttBackend}, on {@code LongVector} lanes.
  *
  * <p>Shoup's product needs the high 64 bits of a 64×64 product, which the Vector API does not
- * offer: it is rebuilt from four 32×32→64 products (vpmuludq on x86). Stages whose butterfly
+ * offer: it is rebuilt from three 32×32→64 products (vpmuludq on x86), without the carries of the
+ * lowest one, so the quotient is short by at most 2 and the product lies in [0, 4q); one conditional
+ * subtraction of 2q brings it back to [0, 2q) (docs/ring.md, "Lazy Shoup quotients"). Stages whose butterfly
  * distance t is at least the lane count L load U and V contiguously with one broadcast twiddle;
  * the last log2(L) stages (t &lt; L) gather U and V out of two adjacent vectors with a two-table
  * {@code selectFrom} (vpermt2q) and take per-lane twiddles from tables expanded once per prime.
@@ -18,6 +20,10 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Why the Shoup product is written out at each butterfly instead of in a helper: a helper
  * that takes or returns vectors and is not inlined boxes every vector on the heap and runs
  * 10–100× slower. {@code VectorNttTest} guards this by measuring allocated bytes per transform.
+ *
+ * <p>Conditional subtractions are {@code UMIN(x, x − m)} where the CPU has an unsigned lane minimum
+ * (AVX-512's vpminuq); on AVX2, which emulates it with two sign flips, the sign of x − m chooses
+ * (vpcmpgtq and a blend), which is exact because every lane value stays below 2^63.
  *
  * <p>Accepts primes below 2^61 (lazy values below 4q must stay positive as signed longs) and
  * N ≥ 2L; the engine falls back to {@code cpu-scalar} per limb for anything else.
@@ -163,14 +169,14 @@ public final class VectorNttBackend extends LimbNttBackend {
                 LongVector u = iu.selectFrom(x0, x1), v = iv.selectFrom(x0, x1);
                 LongVector vw = LongVector.fromArray(S, tw, c), wsv = LongVector.fromArray(S, tws, c);
                 LongVector wl = wsv.and(M32), wh = wsv.lanewise(VectorOperators.LSHR, 32);
-                u = u.lanewise(VectorOperators.UMIN, u.sub(v2q));
+                u = (WIDE
+                        ? u.lanewise(VectorOperators.UMIN, u.sub(v2q))
+                        : u.sub(v2q).blend(u, u.sub(v2q).compare(VectorOperators.LT, 0L)));
                 LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
-                LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-                LongVector mid =
-                        ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                        .add(hl.lanewise(VectorOperators.LSHR, 32))
-                        .add(mid.lanewise(VectorOperators.LSHR, 32));
+                // ⌊·/2^64⌋ of the Shoup quotient less 0, 1 or 2 (the carries of the dropped low partial product)
+                LongVector hi = vh.mul(wh)
+                        .add(vl.mul(wh).lanewise(VectorOperators.LSHR, 32))
+                        .add(vh.mul(wl).lanewise(VectorOperators.LSHR, 32));
                 LongVector p = (WIDE
                         ? v.mul(vw).sub(hi.mul(vq))
                         : vl.mul(vw.and(M32))
@@ -184,12 +190,23 @@ public final class VectorNttBackend extends LimbNttBackend {
                                                 .add(hi.lanewise(VectorOperators.LSHR, 32)
                                                         .mul(ql))
                                                 .lanewise(VectorOperators.LSHL, 32))));
+                p = (WIDE
+                        ? p.lanewise(VectorOperators.UMIN, p.sub(v2q))
+                        : p.sub(v2q).blend(p, p.sub(v2q).compare(VectorOperators.LT, 0L))); // [0, 4q) → [0, 2q)
                 LongVector y0 = u.add(p), y1 = u.sub(p).add(v2q);
                 if (last) { // final reduction [0, 4q) → [0, q) merged into the last stage
-                    y0 = y0.lanewise(VectorOperators.UMIN, y0.sub(v2q));
-                    y0 = y0.lanewise(VectorOperators.UMIN, y0.sub(vq));
-                    y1 = y1.lanewise(VectorOperators.UMIN, y1.sub(v2q));
-                    y1 = y1.lanewise(VectorOperators.UMIN, y1.sub(vq));
+                    y0 = (WIDE
+                            ? y0.lanewise(VectorOperators.UMIN, y0.sub(v2q))
+                            : y0.sub(v2q).blend(y0, y0.sub(v2q).compare(VectorOperators.LT, 0L)));
+                    y0 = (WIDE
+                            ? y0.lanewise(VectorOperators.UMIN, y0.sub(vq))
+                            : y0.sub(vq).blend(y0, y0.sub(vq).compare(VectorOperators.LT, 0L)));
+                    y1 = (WIDE
+                            ? y1.lanewise(VectorOperators.UMIN, y1.sub(v2q))
+                            : y1.sub(v2q).blend(y1, y1.sub(v2q).compare(VectorOperators.LT, 0L)));
+                    y1 = (WIDE
+                            ? y1.lanewise(VectorOperators.UMIN, y1.sub(vq))
+                            : y1.sub(vq).blend(y1, y1.sub(vq).compare(VectorOperators.LT, 0L)));
                 }
                 io0.selectFrom(y0, y1).intoArray(a, base);
                 io1.selectFrom(y0, y1).intoArray(a, base + L);
@@ -215,15 +232,15 @@ public final class VectorNttBackend extends LimbNttBackend {
                 LongVector vw = LongVector.fromArray(S, tw, c), wsv = LongVector.fromArray(S, tws, c);
                 LongVector wl = wsv.and(M32), wh = wsv.lanewise(VectorOperators.LSHR, 32);
                 LongVector s = u.add(v);
-                s = s.lanewise(VectorOperators.UMIN, s.sub(v2q));
+                s = (WIDE
+                        ? s.lanewise(VectorOperators.UMIN, s.sub(v2q))
+                        : s.sub(v2q).blend(s, s.sub(v2q).compare(VectorOperators.LT, 0L)));
                 LongVector d = u.sub(v).add(v2q);
                 LongVector dl = d.and(M32), dh = d.lanewise(VectorOperators.LSHR, 32);
-                LongVector ll = dl.mul(wl), lh = dl.mul(wh), hl = dh.mul(wl), hh = dh.mul(wh);
-                LongVector mid =
-                        ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                        .add(hl.lanewise(VectorOperators.LSHR, 32))
-                        .add(mid.lanewise(VectorOperators.LSHR, 32));
+                // ⌊·/2^64⌋ of the Shoup quotient less 0, 1 or 2 (the carries of the dropped low partial product)
+                LongVector hi = dh.mul(wh)
+                        .add(dl.mul(wh).lanewise(VectorOperators.LSHR, 32))
+                        .add(dh.mul(wl).lanewise(VectorOperators.LSHR, 32));
                 LongVector p = (WIDE
                         ? d.mul(vw).sub(hi.mul(vq))
                         : dl.mul(vw.and(M32))
@@ -237,6 +254,9 @@ public final class VectorNttBackend extends LimbNttBackend {
                                                 .add(hi.lanewise(VectorOperators.LSHR, 32)
                                                         .mul(ql))
                                                 .lanewise(VectorOperators.LSHL, 32))));
+                p = (WIDE
+                        ? p.lanewise(VectorOperators.UMIN, p.sub(v2q))
+                        : p.sub(v2q).blend(p, p.sub(v2q).compare(VectorOperators.LT, 0L))); // [0, 4q) → [0, 2q)
                 io0.selectFrom(s, p).intoArray(a, base);
                 io1.selectFrom(s, p).intoArray(a, base + L);
             }
@@ -263,16 +283,15 @@ public final class VectorNttBackend extends LimbNttBackend {
                 for (int j = j1; j < j2; j += L) {
                     LongVector u = LongVector.fromArray(S, a, j);
                     LongVector v = LongVector.fromArray(S, a, j + t);
-                    u = u.lanewise(VectorOperators.UMIN, u.sub(v2q));
-                    // v·w mod q, Shoup: hi = floor(v·w'/2^64) from 32-bit halves
+                    u = (WIDE
+                            ? u.lanewise(VectorOperators.UMIN, u.sub(v2q))
+                            : u.sub(v2q).blend(u, u.sub(v2q).compare(VectorOperators.LT, 0L)));
+                    // v·w mod q, Shoup, from 32-bit halves
                     LongVector vl = v.and(M32), vh = v.lanewise(VectorOperators.LSHR, 32);
-                    LongVector ll = vl.mul(wl), lh = vl.mul(wh), hl = vh.mul(wl), hh = vh.mul(wh);
-                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32)
-                            .add(lh.and(M32))
-                            .add(hl.and(M32));
-                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                            .add(hl.lanewise(VectorOperators.LSHR, 32))
-                            .add(mid.lanewise(VectorOperators.LSHR, 32));
+                    // ⌊·/2^64⌋ of the Shoup quotient less 0, 1 or 2 (the carries of the dropped low partial product)
+                    LongVector hi = vh.mul(wh)
+                            .add(vl.mul(wh).lanewise(VectorOperators.LSHR, 32))
+                            .add(vh.mul(wl).lanewise(VectorOperators.LSHR, 32));
                     LongVector p = (WIDE
                             ? v.mul(vw).sub(hi.mul(vq))
                             : vl.mul(vw.and(M32))
@@ -286,6 +305,9 @@ public final class VectorNttBackend extends LimbNttBackend {
                                                     .add(hi.lanewise(VectorOperators.LSHR, 32)
                                                             .mul(ql))
                                                     .lanewise(VectorOperators.LSHL, 32))));
+                    p = (WIDE
+                            ? p.lanewise(VectorOperators.UMIN, p.sub(v2q))
+                            : p.sub(v2q).blend(p, p.sub(v2q).compare(VectorOperators.LT, 0L))); // [0, 4q) → [0, 2q)
                     u.add(p).intoArray(a, j);
                     u.sub(p).add(v2q).intoArray(a, j + t);
                 }
@@ -316,31 +338,33 @@ public final class VectorNttBackend extends LimbNttBackend {
                     LongVector u = LongVector.fromArray(S, a, j);
                     LongVector v = LongVector.fromArray(S, a, j + t);
                     LongVector s = u.add(v);
-                    s = s.lanewise(VectorOperators.UMIN, s.sub(v2q));
+                    s = (WIDE
+                            ? s.lanewise(VectorOperators.UMIN, s.sub(v2q))
+                            : s.sub(v2q).blend(s, s.sub(v2q).compare(VectorOperators.LT, 0L)));
                     LongVector d = u.sub(v).add(v2q);
                     LongVector dl = d.and(M32), dh = d.lanewise(VectorOperators.LSHR, 32);
-                    LongVector ll = dl.mul(wl), lh = dl.mul(wh), hl = dh.mul(wl), hh = dh.mul(wh);
-                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32)
-                            .add(lh.and(M32))
-                            .add(hl.and(M32));
-                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                            .add(hl.lanewise(VectorOperators.LSHR, 32))
-                            .add(mid.lanewise(VectorOperators.LSHR, 32));
+                    // ⌊·/2^64⌋ of the Shoup quotient less 0, 1 or 2 (the carries of the dropped low partial product)
+                    LongVector hi = dh.mul(wh)
+                            .add(dl.mul(wh).lanewise(VectorOperators.LSHR, 32))
+                            .add(dh.mul(wl).lanewise(VectorOperators.LSHR, 32));
                     s.intoArray(a, j);
+                    LongVector p = (WIDE
+                            ? d.mul(vw).sub(hi.mul(vq))
+                            : dl.mul(vw.and(M32))
+                                    .add(dl.mul(vw.lanewise(VectorOperators.LSHR, 32))
+                                            .add(dh.mul(vw.and(M32)))
+                                            .lanewise(VectorOperators.LSHL, 32))
+                                    .sub(hi.and(M32)
+                                            .mul(ql)
+                                            .add(hi.and(M32)
+                                                    .mul(qh)
+                                                    .add(hi.lanewise(VectorOperators.LSHR, 32)
+                                                            .mul(ql))
+                                                    .lanewise(VectorOperators.LSHL, 32))));
                     (WIDE
-                                    ? d.mul(vw).sub(hi.mul(vq))
-                                    : dl.mul(vw.and(M32))
-                                            .add(dl.mul(vw.lanewise(VectorOperators.LSHR, 32))
-                                                    .add(dh.mul(vw.and(M32)))
-                                                    .lanewise(VectorOperators.LSHL, 32))
-                                            .sub(hi.and(M32)
-                                                    .mul(ql)
-                                                    .add(hi.and(M32)
-                                                            .mul(qh)
-                                                            .add(hi.lanewise(VectorOperators.LSHR, 32)
-                                                                    .mul(ql))
-                                                            .lanewise(VectorOperators.LSHL, 32))))
-                            .intoArray(a, j + t);
+                                    ? p.lanewise(VectorOperators.UMIN, p.sub(v2q))
+                                    : p.sub(v2q).blend(p, p.sub(v2q).compare(VectorOperators.LT, 0L)))
+                            .intoArray(a, j + t); // [0, 4q) → [0, 2q)
                 }
             }
         }
@@ -357,12 +381,10 @@ public final class VectorNttBackend extends LimbNttBackend {
             LongVector s = u.add(v);
             LongVector d = u.sub(v).add(v2q);
             LongVector sl = s.and(M32), sh = s.lanewise(VectorOperators.LSHR, 32);
-            LongVector ll = sl.mul(nl), lh = sl.mul(nh), hl = sh.mul(nl), hh = sh.mul(nh);
-            LongVector mid =
-                    ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-            LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                    .add(hl.lanewise(VectorOperators.LSHR, 32))
-                    .add(mid.lanewise(VectorOperators.LSHR, 32));
+            // ⌊·/2^64⌋ of the Shoup quotient less 0, 1 or 2 (the carries of the dropped low partial product)
+            LongVector hi = sh.mul(nh)
+                    .add(sl.mul(nh).lanewise(VectorOperators.LSHR, 32))
+                    .add(sh.mul(nl).lanewise(VectorOperators.LSHR, 32));
             LongVector r0 = (WIDE
                     ? s.mul(vn).sub(hi.mul(vq))
                     : sl.mul(vn.and(M32))
@@ -377,14 +399,9 @@ public final class VectorNttBackend extends LimbNttBackend {
                                                     .mul(ql))
                                             .lanewise(VectorOperators.LSHL, 32))));
             LongVector dl = d.and(M32), dh = d.lanewise(VectorOperators.LSHR, 32);
-            ll = dl.mul(wl);
-            lh = dl.mul(wh);
-            hl = dh.mul(wl);
-            hh = dh.mul(wh);
-            mid = ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-            hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                    .add(hl.lanewise(VectorOperators.LSHR, 32))
-                    .add(mid.lanewise(VectorOperators.LSHR, 32));
+            hi = dh.mul(wh)
+                    .add(dl.mul(wh).lanewise(VectorOperators.LSHR, 32))
+                    .add(dh.mul(wl).lanewise(VectorOperators.LSHR, 32));
             LongVector r1 = (WIDE
                     ? d.mul(vw).sub(hi.mul(vq))
                     : dl.mul(vw.and(M32))
@@ -398,8 +415,20 @@ public final class VectorNttBackend extends LimbNttBackend {
                                             .add(hi.lanewise(VectorOperators.LSHR, 32)
                                                     .mul(ql))
                                             .lanewise(VectorOperators.LSHL, 32))));
-            r0.lanewise(VectorOperators.UMIN, r0.sub(vq)).intoArray(a, j);
-            r1.lanewise(VectorOperators.UMIN, r1.sub(vq)).intoArray(a, j + t);
+            r0 = (WIDE
+                    ? r0.lanewise(VectorOperators.UMIN, r0.sub(v2q))
+                    : r0.sub(v2q).blend(r0, r0.sub(v2q).compare(VectorOperators.LT, 0L)));
+            r1 = (WIDE
+                    ? r1.lanewise(VectorOperators.UMIN, r1.sub(v2q))
+                    : r1.sub(v2q).blend(r1, r1.sub(v2q).compare(VectorOperators.LT, 0L)));
+            (WIDE
+                            ? r0.lanewise(VectorOperators.UMIN, r0.sub(vq))
+                            : r0.sub(vq).blend(r0, r0.sub(vq).compare(VectorOperators.LT, 0L)))
+                    .intoArray(a, j);
+            (WIDE
+                            ? r1.lanewise(VectorOperators.UMIN, r1.sub(vq))
+                            : r1.sub(vq).blend(r1, r1.sub(vq).compare(VectorOperators.LT, 0L)))
+                    .intoArray(a, j + t);
         }
     }
 }
