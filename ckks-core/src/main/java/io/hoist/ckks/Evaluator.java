@@ -274,8 +274,12 @@ public final class Evaluator {
         int l = a.level();
         RnsPoly d0 = rq.newPoly(l, Domain.NTT), d1 = rq.newPoly(l, Domain.NTT), d2 = rq.newPoly(l, Domain.NTT);
         rq.mulCoeffs(a.poly(0, RawAccess.get()), b.poly(0, RawAccess.get()), d0);
-        rq.mulCoeffs(a.poly(0, RawAccess.get()), b.poly(1, RawAccess.get()), d1);
-        rq.mulCoeffsAdd(a.poly(1, RawAccess.get()), b.poly(0, RawAccess.get()), d1);
+        rq.mulCoeffsSum(
+                a.poly(0, RawAccess.get()),
+                b.poly(1, RawAccess.get()),
+                a.poly(1, RawAccess.get()),
+                b.poly(0, RawAccess.get()),
+                d1);
         rq.mulCoeffs(a.poly(1, RawAccess.get()), b.poly(1, RawAccess.get()), d2);
         ctx.counters().increment(Op.CT_MUL);
         return Ciphertext.wrap(RawAccess.get(), params, checks.checkProductScale(a.scale() * b.scale(), l), d0, d1, d2);

@@ -118,6 +118,17 @@ public interface LimbKernels {
     }
 
     /**
+     * out = a0 ⊙ b0 + a1 ⊙ b1 mod q (plain residues in and out; out must not alias an input): one
+     * two-term Montgomery dot product and one Shoup product with 2^64 mod q, so the sum costs one
+     * reduction instead of the two products and the accumulation of {@link #mulMod}.
+     */
+    default void mulModSum(long[] a0, long[] b0, long[] a1, long[] b1, long[] out, long q) {
+        long r = ModArith.montgomeryR(q), rs = ModArith.shoupQuotient(r, q);
+        dot2Montgomery(new long[][] {a0, a1}, new long[][] {b0, b1}, null, 2, out, null, q, false);
+        mulShoup(out, r, rs, q, out, 0, out.length);
+    }
+
+    /**
      * out[t] = (accumulate ? out[t] : 0) + x[p(t)] + (y == null ? 0 : y[p(t)]) mod q: an NTT-domain
      * automorphism fused with the additions around it ({@link Automorphism#applyNttAdd}, the scalar
      * form). Inputs in [0, q); out must not alias x or y.

@@ -181,6 +181,22 @@ public final class Ring {
         counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
     }
 
+    /** out = a0 ⊙ b0 + a1 ⊙ b1 (the cross term of a tensor product); out must not alias an operand. */
+    public void mulCoeffsSum(RnsPoly a0, RnsPoly b0, RnsPoly a1, RnsPoly b1, RnsPoly out) {
+        same(a0, b0, out, "mulCoeffsSum");
+        same(a1, b1, out, "mulCoeffsSum");
+        if (a1.domain() != a0.domain())
+            throw new RingMismatchException("mulCoeffsSum: operands in " + a0.domain() + " and " + a1.domain());
+        for (RnsPoly x : new RnsPoly[] {a0, b0, a1, b1}) {
+            if (x.limbs[0] == out.limbs[0]) throw new IllegalArgumentException("mulCoeffsSum: out aliases an operand");
+        }
+        for (int i = 0; i < a0.limbCount(); i++) {
+            engine.kernels().mulModSum(a0.limbs[i], b0.limbs[i], a1.limbs[i], b1.limbs[i], out.limbs[i], prime(i));
+        }
+        out.domain = a0.domain;
+        counters().add(Op.MOD_MULS, 2L * a0.limbCount() * n);
+    }
+
     /** out = c·a for an integer constant c (reduced per prime). */
     public void mulScalar(RnsPoly a, long c, RnsPoly out) {
         same(a, a, out, "mulScalar");

@@ -88,6 +88,11 @@ public final class TunedLimbKernels implements LimbKernels {
     }
 
     @Override
+    public void mulModSum(long[] a0, long[] b0, long[] a1, long[] b1, long[] out, long q) {
+        mulMod.mulModSum(a0, b0, a1, b1, out, q);
+    }
+
+    @Override
     public void automorphismNtt(long[] x, long[] y, long[] out, NttPermutation p, long q, boolean accumulate) {
         automorphism.automorphismNtt(x, y, out, p, q, accumulate);
     }

@@ -9,6 +9,7 @@ import io.hoist.math.ModArith;
 import io.hoist.math.Primes;
 import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -153,6 +154,29 @@ class LimbKernelsTest {
                 long[] alias = a.clone();
                 k.mulMod(alias, b, alias, q, false);
                 assertArrayEquals(want, alias, "out aliases an input");
+            }
+        }
+    }
+
+    @Test
+    void mulModSumIsTheSumOfTwoProducts() {
+        for (int bits : new int[] {30, 40, 50, 61, 62}) {
+            long q = Primes.nttPrimes(10, bits, 1).get(0);
+            for (LimbKernels k : new LimbKernels[] {scalar, vector}) {
+                for (int len : new int[] {1000, 1024}) {
+                    long[] a0 = rand(len, q), b0 = rand(len, q), a1 = rand(len, q), b1 = rand(len, q);
+                    Arrays.fill(a0, 0, len / 4, q - 1); // the largest sums
+                    Arrays.fill(b0, 0, len / 4, q - 1);
+                    Arrays.fill(a1, 0, len / 4, q - 1);
+                    Arrays.fill(b1, 0, len / 4, q - 1);
+                    long[] want = new long[len], out = rand(len, q);
+                    for (int i = 0; i < len; i++) {
+                        want[i] = ModArith.addMod(
+                                ModArith.mulModSlow(a0[i], b0[i], q), ModArith.mulModSlow(a1[i], b1[i], q), q);
+                    }
+                    k.mulModSum(a0, b0, a1, b1, out, q);
+                    assertArrayEquals(want, out, k.form() + ", " + bits + "-bit prime, " + len + " coefficients");
+                }
             }
         }
     }

@@ -35,6 +35,9 @@ class RingTest {
         ring.mulScalar(a, -7, sc);
         RnsPoly mac = s.copy();
         ring.mulCoeffsAdd(a, b, mac);
+        RnsPoly sum = ring.newPoly(3, Domain.NTT);
+        ring.mulCoeffsSum(a, b, s, d, sum);
+        assertThrows(IllegalArgumentException.class, () -> ring.mulCoeffsSum(a, b, s, d, s), "out aliases an operand");
         for (int i = 0; i < 4; i++) {
             Modulus q = ring.modulus(i);
             for (int k = 0; k < ring.n(); k++) {
@@ -42,6 +45,9 @@ class RingTest {
                 assertEquals(q.add(x, y), s.limb(i)[k]);
                 assertEquals(q.sub(x, y), d.limb(i)[k]);
                 assertEquals(ModArith.mulModSlow(x, y, q.q()), m.limb(i)[k]);
+                assertEquals(
+                        q.add(ModArith.mulModSlow(x, y, q.q()), ModArith.mulModSlow(s.limb(i)[k], d.limb(i)[k], q.q())),
+                        sum.limb(i)[k]);
                 assertEquals(q.neg(x), ng.limb(i)[k]);
                 assertEquals(q.mul(x, q.fromSigned(-7)), sc.limb(i)[k]);
                 assertEquals(q.add(q.add(x, y), q.mul(x, y)), mac.limb(i)[k]);
