@@ -130,6 +130,34 @@ class FmaNttTest {
         assertEquals(2, tuned.fmaPrimes(), "the 30- and 49-bit primes ran the FMA transform");
     }
 
+    /** The vector form: word-sized primes run the FMA transform where FMA instructions are in use, others the 64-bit kernel. */
+    @Test
+    void tunedVectorFormRunsFmaForWordSizedPrimes() {
+        TunedNttBackend tuned = new TunedNttBackend(KernelChoice.all(Form.VECTOR, KernelChoice.Source.OVERRIDE));
+        int logN = 12, n = 1 << logN;
+        NttTables[] ts = {
+            NttTables.of(logN, Primes.nttPrimes(logN, 30, 1).get(0)),
+            NttTables.of(logN, Primes.nttPrimes(logN, 40, 1).get(0)),
+            NttTables.of(logN, Primes.nttPrimes(logN, 20, 1).get(0))
+        };
+        SplittableRandom r = new SplittableRandom(6);
+        long[][] a = new long[3][], b = new long[3][];
+        for (int i = 0; i < 3; i++) {
+            a[i] = NttTest.random(r, n, ts[i].q());
+            b[i] = a[i].clone();
+        }
+        tuned.forward(a, ts, 3);
+        NttBackends.scalar().forward(b, ts, 3);
+        assertArrayEquals(b, a);
+        tuned.inverse(a, ts, 3);
+        NttBackends.scalar().inverse(b, ts, 3);
+        assertArrayEquals(b, a);
+        assertEquals(
+                KernelCalibration.fmaUsable() ? 2 : 0,
+                tuned.fmaPrimes(),
+                "the 30- and 20-bit primes ran the FMA transform (the 40-bit one the 64-bit kernel)");
+    }
+
     /** A lost inlining boxes every vector (about 1 MB per transform): allocation, not time, is the guard. */
     @Test
     void allocatesNothingPerTransformAfterWarmup() {
