@@ -79,15 +79,19 @@ public final class TunedNttBackend extends LimbNttBackend {
         return f != null ? f : fma.computeIfAbsent(t, x -> FmaNtt.of(x, vectorTables));
     }
 
+    /** The FMA transform this form runs for t (the FMA form below 2^50, the vector form below 2^31 where FMA is in use), or null. */
+    private FmaNtt fmaFor(Form form, NttTables t) {
+        boolean wanted =
+                form == Form.FMA || (form == Form.VECTOR && fmaWords && t.q() < 1L << ConstantTimeNtt.SMALL_BITS);
+        return wanted ? fma(t) : null;
+    }
+
     @Override
     void forwardLimb(long[] a, NttTables t) {
-        if (forwardForm == Form.FMA
-                || (forwardForm == Form.VECTOR && fmaWords && t.q() < 1L << ConstantTimeNtt.SMALL_BITS)) {
-            FmaNtt f = fma(t);
-            if (f != null) {
-                f.forward(a);
-                return;
-            }
+        FmaNtt f = fmaFor(forwardForm, t);
+        if (f != null) {
+            f.forward(a);
+            return;
         }
         ConstantTimeNtt w = forwardForm == Form.VECTOR ? word(t) : null;
         if (w != null) w.forward(a);
@@ -96,13 +100,10 @@ public final class TunedNttBackend extends LimbNttBackend {
 
     @Override
     void inverseLimb(long[] a, NttTables t) {
-        if (inverseForm == Form.FMA
-                || (inverseForm == Form.VECTOR && fmaWords && t.q() < 1L << ConstantTimeNtt.SMALL_BITS)) {
-            FmaNtt f = fma(t);
-            if (f != null) {
-                f.inverse(a);
-                return;
-            }
+        FmaNtt f = fmaFor(inverseForm, t);
+        if (f != null) {
+            f.inverse(a);
+            return;
         }
         ConstantTimeNtt w = inverseForm == Form.VECTOR ? word(t) : null;
         if (w != null) w.inverse(a);

@@ -109,24 +109,7 @@ class FmaNttTest {
         for (Kernel k : Kernel.values()) forms.put(k, k.has(Form.FMA) ? Form.FMA : Form.VECTOR);
         TunedNttBackend tuned = new TunedNttBackend(new KernelChoice(forms, Map.of(), KernelChoice.Source.OVERRIDE));
         assertEquals(Form.FMA, tuned.form(true));
-        int logN = 12, n = 1 << logN;
-        NttTables[] ts = {
-            NttTables.of(logN, Primes.nttPrimes(logN, 30, 1).get(0)),
-            NttTables.of(logN, Primes.nttPrimes(logN, 55, 1).get(0)),
-            NttTables.of(logN, Primes.nttPrimes(logN, 49, 1).get(0))
-        };
-        SplittableRandom r = new SplittableRandom(5);
-        long[][] a = new long[3][], b = new long[3][];
-        for (int i = 0; i < 3; i++) {
-            a[i] = NttTest.random(r, n, ts[i].q());
-            b[i] = a[i].clone();
-        }
-        tuned.forward(a, ts, 3);
-        NttBackends.scalar().forward(b, ts, 3);
-        assertArrayEquals(b, a);
-        tuned.inverse(a, ts, 3);
-        NttBackends.scalar().inverse(b, ts, 3);
-        assertArrayEquals(b, a);
+        assertBatchMatchesScalar(tuned, 5, 30, 55, 49);
         assertEquals(2, tuned.fmaPrimes(), "the 30- and 49-bit primes ran the FMA transform");
     }
 
@@ -134,28 +117,31 @@ class FmaNttTest {
     @Test
     void tunedVectorFormRunsFmaForWordSizedPrimes() {
         TunedNttBackend tuned = new TunedNttBackend(KernelChoice.all(Form.VECTOR, KernelChoice.Source.OVERRIDE));
-        int logN = 12, n = 1 << logN;
-        NttTables[] ts = {
-            NttTables.of(logN, Primes.nttPrimes(logN, 30, 1).get(0)),
-            NttTables.of(logN, Primes.nttPrimes(logN, 40, 1).get(0)),
-            NttTables.of(logN, Primes.nttPrimes(logN, 20, 1).get(0))
-        };
-        SplittableRandom r = new SplittableRandom(6);
-        long[][] a = new long[3][], b = new long[3][];
-        for (int i = 0; i < 3; i++) {
-            a[i] = NttTest.random(r, n, ts[i].q());
-            b[i] = a[i].clone();
-        }
-        tuned.forward(a, ts, 3);
-        NttBackends.scalar().forward(b, ts, 3);
-        assertArrayEquals(b, a);
-        tuned.inverse(a, ts, 3);
-        NttBackends.scalar().inverse(b, ts, 3);
-        assertArrayEquals(b, a);
+        assertBatchMatchesScalar(tuned, 6, 30, 40, 20);
         assertEquals(
                 KernelCalibration.fmaUsable() ? 2 : 0,
                 tuned.fmaPrimes(),
                 "the 30- and 20-bit primes ran the FMA transform (the 40-bit one the 64-bit kernel)");
+    }
+
+    /** One batch of random limbs at N = 2^12, one prime of each size, forward and back on {@code tuned} and cpu-scalar. */
+    private static void assertBatchMatchesScalar(TunedNttBackend tuned, long seed, int... bits) {
+        int logN = 12, n = 1 << logN, k = bits.length;
+        NttTables[] ts = new NttTables[k];
+        for (int i = 0; i < k; i++)
+            ts[i] = NttTables.of(logN, Primes.nttPrimes(logN, bits[i], 1).get(0));
+        SplittableRandom r = new SplittableRandom(seed);
+        long[][] a = new long[k][], b = new long[k][];
+        for (int i = 0; i < k; i++) {
+            a[i] = NttTest.random(r, n, ts[i].q());
+            b[i] = a[i].clone();
+        }
+        tuned.forward(a, ts, k);
+        NttBackends.scalar().forward(b, ts, k);
+        assertArrayEquals(b, a, "forward");
+        tuned.inverse(a, ts, k);
+        NttBackends.scalar().inverse(b, ts, k);
+        assertArrayEquals(b, a, "inverse");
     }
 
     /** A lost inlining boxes every vector (about 1 MB per transform): allocation, not time, is the guard. */
