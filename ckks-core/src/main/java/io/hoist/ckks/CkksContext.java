@@ -2,6 +2,7 @@ package io.hoist.ckks;
 
 import io.hoist.math.ModArith;
 import io.hoist.ring.BConv;
+import io.hoist.ring.KernelWarmup;
 import io.hoist.ring.NttBackend;
 import io.hoist.ring.NttBackends;
 import io.hoist.ring.NttEngine;
@@ -114,6 +115,19 @@ public final class CkksContext {
 
     public int n() {
         return params.n();
+    }
+
+    /**
+     * Starts the JIT warm-up of this context's kernels on a daemon thread ({@link KernelWarmup#start}:
+     * once per JVM, and per {@code hoist.warmup}), on the size classes of its primes, so that it can
+     * overlap key generation and encoding. Constructing a context starts nothing: a library does not
+     * start threads behind its users' backs.
+     */
+    public void startKernelWarmup() {
+        long[] q = params.qPrimes(), p = params.pPrimes();
+        long[] all = Arrays.copyOf(q, q.length + p.length);
+        System.arraycopy(p, 0, all, q.length, p.length);
+        KernelWarmup.start(engine.kernels(), engine.backend(), all);
     }
 
     public int alpha() {

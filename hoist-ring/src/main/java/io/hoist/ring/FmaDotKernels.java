@@ -44,12 +44,15 @@ final class FmaDotKernels {
 
     /**
      * Coefficients [base, base+len) of dot2Montgomery (len a multiple of the lane count): terms outer,
-     * coefficients inner, the sums in the caller's scratch rows; {@code rInv} = 2^-64 mod q.
+     * coefficients inner, the sums in the caller's scratch rows; {@code rInv} = 2^-64 mod q. With one
+     * output ({@code two} false) z and out1 are y and out0, never null (see {@link
+     * VectorDotKernels#dotBlock}).
      */
     static void dotBlock(
             long[][] x,
             long[][] y,
             long[][] z,
+            boolean two,
             int terms,
             long[] out0,
             long[] out1,
@@ -59,7 +62,6 @@ final class FmaDotKernels {
             int base,
             int len,
             double[][] scratch) {
-        final boolean two = z != null;
         final int chunk = chunk(q);
         final DoubleVector vq = DoubleVector.broadcast(D, (double) q), nq = vq.neg();
         final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);
@@ -80,7 +82,7 @@ final class FmaDotKernels {
                 }
             }
             for (int t = t0; t < t1; t++) {
-                final long[] xt = x[t], yt = y[t], zt = two ? z[t] : null;
+                final long[] xt = x[t], yt = y[t], zt = z[t];
                 for (int k = 0; k < len; k += L) {
                     DoubleVector a = LongVector.fromArray(S, xt, base + k)
                             .or(bits52)

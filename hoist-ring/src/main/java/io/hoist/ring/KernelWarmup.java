@@ -2,6 +2,7 @@ package io.hoist.ring;
 
 import io.hoist.math.ModArith;
 import io.hoist.math.Primes;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,37 +17,77 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * complete profile, so the first evaluation runs at warm speed.
  *
  * <p>{@link #start} does it once per JVM on a daemon thread at minimum priority, overlapping the
- * keygen and encoding that precede any evaluation. By default only with four or more processors: on
- * two, its thread and its compilations slowed keygen and encoding by more than the first evaluation
- * gained (docs/throughput.md). {@code -Dhoist.warmup=true} forces it, {@code false} turns it off (the
- * test JVMs, and benchmarks that measure the warm-up itself).
+ * keygen and encoding that precede any evaluation, on the prime sizes the evaluation will use. By
+ * default with two or more processors: on two it slows keygen and encoding by about what the first
+ * evaluation gains, so the total stays the same and the first evaluation is about twice as fast
+ * (docs/throughput.md, "Warm start"); on one it could only compete. {@code -Dhoist.warmup=true}
+ * forces it, {@code false} turns it off (the test JVMs, and benchmarks that measure the warm-up itself).
  */
 public final class KernelWarmup {
     private static final AtomicBoolean STARTED = new AtomicBoolean();
     private static volatile Thread thread;
-    /** Calls per kernel and branch combination: past C2's invocation and loop thresholds. */
-    static final int ROUNDS = 600;
+    /**
+     * Rounds per prime class. C2 compiles a method after about 100 interpreted and 600 profiled calls
+     * (HotSpot's Tier3MinInvocationThreshold and Tier4MinInvocationThreshold), however long its loops.
+     */
+    static final int ROUNDS = 800;
 
     private KernelWarmup() {}
 
-    /** Processors from which {@code auto} warms up: on fewer the thread competes with keygen and encoding. */
-    static final int AUTO_MIN_PROCESSORS = 4;
+    /** Processors from which {@code auto} warms up: on one the thread only competes with keygen and encoding. */
+    static final int AUTO_MIN_PROCESSORS = 2;
 
     /**
      * Starts the warm-up of {@code kernels} and {@code backend} unless it ran already or
      * {@code hoist.warmup} turns it off: {@code true} always, {@code false} never, {@code auto} (the
-     * default) with at least {@link #AUTO_MIN_PROCESSORS} processors.
+     * default) with at least {@link #AUTO_MIN_PROCESSORS} processors. {@code moduli} are the primes
+     * the evaluations will use: one of each size class the kernels dispatch on is warmed up ({@link
+     * #representatives}); none given, a prime of every class.
      */
-    public static void start(LimbKernels kernels, NttBackend backend) {
+    public static void start(LimbKernels kernels, NttBackend backend, long... moduli) {
         if (!enabled(
                 System.getProperty("hoist.warmup", "auto"), Runtime.getRuntime().availableProcessors())) return;
         if (!STARTED.compareAndSet(false, true)) return;
         int rounds = Integer.getInteger("hoist.warmup.rounds", ROUNDS);
-        Thread t = new Thread(() -> run(kernels, backend, rounds), "hoist-warmup");
+        long[] primes = representatives(moduli);
+        Thread t = new Thread(() -> run(kernels, backend, rounds, primes), "hoist-warmup");
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
         thread = t;
         t.start();
+    }
+
+    /**
+     * One prime per size class the kernels dispatch on (below 2^31: one-word products; below 2^50: the
+     * FMA forms; below 2^61: the 64-bit vector forms; above: the scalar twin), in the order given: the
+     * modulus itself where it is an NTT prime of degree 2^10 (any NTT prime of N ≥ 2^10 is), else a
+     * prime of its bit length that is; every class when none is given. A class the evaluation never
+     * reaches is not warmed: each costs its share of a core while keygen and encoding run.
+     */
+    static long[] representatives(long... moduli) {
+        if (moduli == null || moduli.length == 0) {
+            return new long[] {
+                Primes.nttPrimes(LOG_N, 30, 1).get(0),
+                Primes.nttPrimes(LOG_N, 50, 1).get(0),
+                Primes.nttPrimes(LOG_N, 61, 1).get(0)
+            };
+        }
+        long[] out = new long[4];
+        boolean[] seen = new boolean[4];
+        int count = 0;
+        for (long q : moduli) {
+            if (q < 3) throw new IllegalArgumentException("not a prime modulus: " + q);
+            int c = q < 1L << 31 ? 0 : q < 1L << 50 ? 1 : q < 1L << 61 ? 2 : 3;
+            if (seen[c]) continue;
+            seen[c] = true;
+            boolean ntt = (q - 1) % (2L << LOG_N) == 0;
+            // a prime of q's bit length ≡ 1 mod 2^11 stays in q's class (the bounds are powers of two)
+            out[count++] = ntt
+                    ? q
+                    : Primes.nttPrimes(LOG_N, Math.max(20, 64 - Long.numberOfLeadingZeros(q)), 1)
+                            .get(0);
+        }
+        return Arrays.copyOf(out, count);
     }
 
     /** Whether a {@code hoist.warmup} setting runs the warm-up on {@code processors} processors. */
@@ -65,57 +106,71 @@ public final class KernelWarmup {
         if (t != null) t.join();
     }
 
-    /** The warm-up in the calling thread: {@code rounds} calls of every kernel and branch combination. */
+    /** The warm-up in the calling thread: {@code rounds} calls of every kernel and branch combination, every class. */
     public static void run(LimbKernels k, NttBackend backend, int rounds) {
-        final int logN = 10, n = 1 << logN;
-        long[] primes = {
-            Primes.nttPrimes(logN, 30, 1).get(0),
-            Primes.nttPrimes(logN, 50, 1).get(0),
-            Primes.nttPrimes(logN, 61, 1).get(0)
-        };
+        run(k, backend, rounds, representatives());
+    }
+
+    /** Degree of the warm-up's limbs: short, so that a round is cheap even before C2 has compiled it. */
+    private static final int LOG_N = 10;
+
+    /**
+     * {@code rounds} rounds per prime in {@code primes}, each calling every kernel in one combination of
+     * its branches: one and two outputs (separate compiled methods), few terms and more than a
+     * Montgomery chunk, writing and accumulating, both NTT directions. C2 compiles a method only after
+     * about 600 calls from its profiled form, so every method gets about {@code rounds} calls.
+     */
+    static void run(LimbKernels k, NttBackend backend, int rounds, long[] primes) {
+        final int n = 1 << LOG_N;
         SplittableRandom r = new SplittableRandom(1);
         int maxTerms = 40; // past every prime's Montgomery chunk, so the chunk loop runs more than once
         long[][][] in = new long[3][maxTerms][n];
         long[][] out = new long[4][n];
         long[][][] f = new long[2][maxTerms][];
-        NttPermutation idx = Automorphism.nttPermutation(logN, 5);
+        NttPermutation idx = Automorphism.nttPermutation(LOG_N, 5);
         NttTables[] tables = new NttTables[primes.length];
-        for (int p = 0; p < primes.length; p++) tables[p] = NttTables.of(logN, primes[p]);
+        for (int p = 0; p < primes.length; p++) tables[p] = NttTables.of(LOG_N, primes[p]);
+        boolean limbBackend = backend instanceof LimbNttBackend;
+        long[] wv = new long[maxTerms], wsv = new long[maxTerms];
         for (int i = 0; i < rounds; i++) {
-            int pi = i % primes.length;
-            long q = primes[pi];
-            for (long[][] a : in) for (long[] limb : a) for (int c = 0; c < n; c += 97) limb[c] = r.nextLong(q);
-            for (int o = 0; o < 2; o++) for (int t = 0; t < maxTerms; t++) f[o][t] = (t + o) % 3 == 0 ? null : in[2][t];
-            int terms = (i & 1) == 0 ? 3 : maxTerms;
-            boolean acc = (i & 2) != 0;
-            k.dot2Montgomery(in[0], in[1], (i & 4) != 0 ? null : in[2], terms, out[0], out[1], q, acc);
-            k.dot2MontgomeryMulti(
-                    in[0],
-                    in[1],
-                    f,
-                    terms,
-                    1 + (i & 1),
-                    new long[][] {out[2], out[3]},
-                    new long[][] {out[0], out[1]},
-                    q,
-                    acc);
-            long w = r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
-            k.mulShoup(in[0][0], w, ws, q, out[2], 0, n);
-            k.subMulShoup(in[0][1], in[1][1], out[3], w, ws, q);
-            long[] wv = new long[terms], wsv = new long[terms];
-            for (int t = 0; t < terms; t++) {
-                wv[t] = r.nextLong(q);
-                wsv[t] = ModArith.shoupQuotient(wv[t], q);
-            }
-            k.sumShoup(in[1], 0, Math.min(terms, 8), wv, wsv, q, out[2], 0, n);
-            for (int c = 0; c < n; c++) in[2][0][c] = r.nextLong(-(q >> 2), q >> 2);
-            k.liftSigned(in[2][0], w, ws, q, out[1]);
-            k.automorphismNtt(out[0], acc ? null : out[1], out[2], idx, q, acc);
-            k.automorphismNtt(out[1], out[0], out[3], idx, q, !acc);
-            if (backend instanceof LimbNttBackend && i % 4 == 0) {
-                for (int c = 0; c < n; c++) out[0][c] = Long.remainderUnsigned(out[0][c], q);
-                backend.forward(new long[][] {out[0]}, new NttTables[] {tables[pi]}, 1);
-                backend.inverse(new long[][] {out[0]}, new NttTables[] {tables[pi]}, 1);
+            for (int pi = 0; pi < primes.length; pi++) {
+                long q = primes[pi];
+                for (long[][] a : in) for (long[] limb : a) for (int c = 0; c < n; c += 97) limb[c] = r.nextLong(q);
+                for (int o = 0; o < 2; o++)
+                    for (int t = 0; t < maxTerms; t++) f[o][t] = (t + o) % 3 == 0 ? null : in[2][t];
+                int terms = (i & 1) == 0 ? 3 : maxTerms;
+                boolean acc = (i & 2) != 0;
+                k.dot2Montgomery(in[0], in[1], in[2], terms, out[0], out[1], q, acc);
+                k.dot2Montgomery(in[0], in[1], null, terms, out[2], null, q, !acc);
+                k.dot2MontgomeryMulti(
+                        in[0],
+                        in[1],
+                        f,
+                        terms,
+                        1 + (i & 1),
+                        new long[][] {out[2], out[3]},
+                        new long[][] {out[0], out[1]},
+                        q,
+                        acc);
+                long w = r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
+                k.mulShoup(in[0][0], w, ws, q, out[2], 0, n);
+                k.subMulShoup(in[0][1], in[1][1], out[3], w, ws, q);
+                for (int t = 0; t < terms; t++) {
+                    wv[t] = r.nextLong(q);
+                    wsv[t] = ModArith.shoupQuotient(wv[t], q);
+                }
+                k.sumShoup(in[1], 0, (i & 4) != 0 ? 1 : Math.min(terms, 8), wv, wsv, q, out[2], 0, n);
+                k.mulModSum(in[0][0], in[1][0], in[0][1], in[1][1], out[3], q);
+                for (int c = 0; c < n; c++) in[2][0][c] = r.nextLong(-(q >> 2), q >> 2);
+                k.liftSigned(in[2][0], w, ws, q, out[1]);
+                k.automorphismNtt(out[0], acc ? null : out[1], out[2], idx, q, acc);
+                k.automorphismNtt(out[1], out[0], out[3], idx, q, !acc);
+                k.automorphismNtt(out[2], null, out[3], idx, q, false);
+                if (limbBackend) {
+                    for (int c = 0; c < n; c++) out[0][c] = Long.remainderUnsigned(out[0][c], q);
+                    backend.forward(new long[][] {out[0]}, new NttTables[] {tables[pi]}, 1);
+                    backend.inverse(new long[][] {out[0]}, new NttTables[] {tables[pi]}, 1);
+                }
             }
         }
     }

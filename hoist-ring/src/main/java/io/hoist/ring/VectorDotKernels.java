@@ -23,11 +23,17 @@ final class VectorDotKernels {
      * with the carry) in L1 scratch rows, one Montgomery reduction per {@code chunk} terms. The low
      * word of each product is rebuilt from the partial products (a 64-bit lane multiply is three
      * multiplies on AVX2). Arrays in, arrays out: no vector crosses the call.
+     *
+     * <p>{@code z} and {@code out1} are never null: with one output ({@code two} false) the caller
+     * passes y and out0 in their place. C2 hoists the second output's range checks out of the loops
+     * when its profile has seen two outputs; a null z then failed the hoisted check, and the first
+     * one-output call deoptimised the kernel (recompiled up to six times in a first evaluation).
      */
     static void dotBlock(
             long[][] x,
             long[][] y,
             long[][] z,
+            boolean two,
             int terms,
             long[] out0,
             long[] out1,
@@ -39,10 +45,9 @@ final class VectorDotKernels {
             int len,
             long[][] scratch) {
         if (q < SMALL_Q) {
-            dotBlockSmall(x, y, z, terms, out0, out1, q, ni, accumulate, base, len, scratch);
+            dotBlockSmall(x, y, z, two, terms, out0, out1, q, ni, accumulate, base, len, scratch);
             return;
         }
-        final boolean two = z != null;
         final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);
         final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
         final LongVector nil = vni.and(M32), nih = vni.lanewise(VectorOperators.LSHR, 32);
@@ -57,7 +62,7 @@ final class VectorDotKernels {
                 Arrays.fill(al1, 0, len, 0L);
             }
             for (int t = t0; t < t1; t++) {
-                final long[] xt = x[t], yt = y[t], zt = two ? z[t] : null;
+                final long[] xt = x[t], yt = y[t], zt = z[t];
                 for (int k = 0; k < len; k += L) {
                     LongVector a = LongVector.fromArray(S, xt, base + k);
                     LongVector al = a.and(M32), ah = a.lanewise(VectorOperators.LSHR, 32);
@@ -175,6 +180,7 @@ final class VectorDotKernels {
             long[][] x,
             long[][] y,
             long[][] z,
+            boolean two,
             int terms,
             long[] out0,
             long[] out1,
@@ -184,7 +190,6 @@ final class VectorDotKernels {
             int base,
             int len,
             long[][] scratch) {
-        final boolean two = z != null;
         final int c = smallTerms(q);
         final long[] s0 = scratch[0], s1 = scratch[1];
         for (int t0 = 0; t0 < terms; t0 += c) {
@@ -192,7 +197,7 @@ final class VectorDotKernels {
             Arrays.fill(s0, 0, len, 0L);
             if (two) Arrays.fill(s1, 0, len, 0L);
             for (int t = t0; t < t1; t++) {
-                final long[] xt = x[t], yt = y[t], zt = two ? z[t] : null;
+                final long[] xt = x[t], yt = y[t], zt = z[t];
                 for (int k = 0; k < len; k += L) {
                     LongVector a = LongVector.fromArray(S, xt, base + k).and(M32);
                     LongVector b = LongVector.fromArray(S, yt, base + k).and(M32);

@@ -92,12 +92,28 @@ public final class VectorLimbKernels implements LimbKernels {
         final int n = out0.length;
         final int vecEnd = n - n % L;
         final int block = n <= WHOLE_LIMB_MAX ? Math.max(vecEnd, L) : BLOCK;
+        // one output: y and out0 stand in for z and out1, so the blocks' hoisted range checks hold
+        final boolean two = z != null;
+        final long[][] zz = two ? z : y;
+        final long[] o1 = two ? out1 : out0;
         if (fmaDot && q >= VectorDotKernels.SMALL_Q && FmaDotKernels.accepts(q)) {
             final long rInv = ModArith.montgomeryRInverse(q);
             final double[][] scratch = FMA_SCRATCH.get();
             for (int base = 0; base < vecEnd; base += block) {
                 FmaDotKernels.dotBlock(
-                        x, y, z, terms, out0, out1, q, rInv, accumulate, base, Math.min(block, vecEnd - base), scratch);
+                        x,
+                        y,
+                        zz,
+                        two,
+                        terms,
+                        out0,
+                        o1,
+                        q,
+                        rInv,
+                        accumulate,
+                        base,
+                        Math.min(block, vecEnd - base),
+                        scratch);
             }
             if (vecEnd < n) tail(x, y, z, terms, out0, out1, q, accumulate, vecEnd);
             return;
@@ -113,10 +129,11 @@ public final class VectorLimbKernels implements LimbKernels {
             VectorDotKernels.dotBlock(
                     x,
                     y,
-                    z,
+                    zz,
+                    two,
                     terms,
                     out0,
-                    out1,
+                    o1,
                     q,
                     ni,
                     chunk,
@@ -280,10 +297,11 @@ public final class VectorLimbKernels implements LimbKernels {
         }
         final LongVector vq = LongVector.broadcast(S, q);
         final boolean withY = y != null;
+        final long[] yy = withY ? y : x; // never null, so range checks hoisted from a profile with y hold
         for (int t = 0; t < n; t += L) {
             LongVector v = LongVector.fromArray(S, x, 0, idx, t);
             if (withY) {
-                v = v.add(LongVector.fromArray(S, y, 0, idx, t));
+                v = v.add(LongVector.fromArray(S, yy, 0, idx, t));
                 v = (WIDE
                         ? v.lanewise(VectorOperators.UMIN, v.sub(vq))
                         : v.sub(vq).blend(v, v.sub(vq).compare(VectorOperators.LT, 0L)));

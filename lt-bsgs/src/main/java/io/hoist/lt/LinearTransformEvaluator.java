@@ -22,7 +22,6 @@ import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Schedule;
 import io.hoist.lt.schedule.WorkingSetTooSmallException;
-import io.hoist.ring.KernelWarmup;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -57,7 +56,7 @@ public final class LinearTransformEvaluator {
     /**
      * An evaluator whose {@link #evaluate(Ciphertext, EncodedTransform)} runs {@code schedule}.
      * Constructing one starts nothing: a program that wants the kernels' JIT warm-up in the
-     * background, overlapping key generation and encoding, calls {@link KernelWarmup#start} itself
+     * background, overlapping key generation and encoding, calls {@link CkksContext#startKernelWarmup} itself
      * (the CLI does).
      */
     public LinearTransformEvaluator(CkksContext ctx, RotationKeySet keys, Schedule schedule) {

@@ -22,7 +22,6 @@ import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Grouping;
 import io.hoist.lt.schedule.Schedule;
 import io.hoist.lt.schedule.TrafficLedger;
-import io.hoist.ring.KernelWarmup;
 import io.hoist.ring.Op;
 import io.hoist.ring.Parallel;
 import java.util.ArrayList;
@@ -89,8 +88,7 @@ public final class BlockRun {
     }
 
     public void run(CkksContext ctx) {
-        KernelWarmup.start(
-                ctx.engine().kernels(), ctx.engine().backend()); // JIT warm-up overlapping keygen and encoding
+        ctx.startKernelWarmup(); // JIT warm-up overlapping keygen and encoding
         backend = ctx.engine().backend().name();
         kernels = ctx.engine().kernelForms();
         threads = ctx.engine().threads();

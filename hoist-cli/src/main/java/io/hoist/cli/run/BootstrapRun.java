@@ -22,7 +22,6 @@ import io.hoist.keygen.KeyGenerator;
 import io.hoist.lt.dft.DftPlan;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
-import io.hoist.ring.KernelWarmup;
 import io.hoist.ring.Op;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -116,7 +115,7 @@ public final class BootstrapRun {
                         CtosRun.diagonalBytes(List.of(plan.coeffsToSlotsPlan(), plan.slotsToCoeffsPlan()), storage)),
                 storage == Storage.PRECOMPUTED ? "use --storage compact" : null);
         CkksContext ctx = CkksContext.create(params, backend, threads);
-        KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());
+        ctx.startKernelWarmup();
         long t0 = System.nanoTime();
         SecretKey sk = new KeyGenerator(ctx).genSecretKey();
         BootstrappingKeys keys;

@@ -26,7 +26,6 @@ import io.hoist.lt.plan.Cost;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Schedule;
-import io.hoist.ring.KernelWarmup;
 import io.hoist.ring.NttEngine;
 import io.hoist.ring.Op;
 import java.util.ArrayList;
@@ -115,8 +114,7 @@ public final class CtosRun {
     public static Report run(CtosSetup s, int depth, boolean quiet) {
         CkksParameters params = s.params();
         CkksContext ctx = CkksContext.create(params, s.backend(), s.threads());
-        KernelWarmup.start(
-                ctx.engine().kernels(), ctx.engine().backend()); // JIT warm-up overlapping keygen and encoding
+        ctx.startKernelWarmup(); // JIT warm-up overlapping keygen and encoding
         HomomorphicDft cts = s.cts(depth);
         List<HomomorphicDft> dfts = new ArrayList<>(List.of(cts));
         if (s.stocDepth() != null) dfts.add(s.stc());

@@ -33,7 +33,6 @@ import io.hoist.lt.schedule.LedgerKind;
 import io.hoist.lt.schedule.Schedule;
 import io.hoist.lt.schedule.ScheduleCompiler;
 import io.hoist.lt.schedule.TrafficLedger;
-import io.hoist.ring.KernelWarmup;
 import io.hoist.ring.Op;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -116,8 +115,7 @@ public final class LtRun {
     }
 
     public void run(CkksContext ctx, LinearTransform t, SplittableRandom r, boolean compareDirect) {
-        KernelWarmup.start(
-                ctx.engine().kernels(), ctx.engine().backend()); // JIT warm-up overlapping keygen and encoding
+        ctx.startKernelWarmup(); // JIT warm-up overlapping keygen and encoding
         backend = ctx.engine().backend().name();
         kernels = ctx.engine().kernelForms();
         threads = ctx.engine().threads();

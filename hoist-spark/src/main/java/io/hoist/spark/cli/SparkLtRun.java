@@ -25,7 +25,6 @@ import io.hoist.lt.LinearTransformEvaluator;
 import io.hoist.lt.plan.Cost;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
-import io.hoist.ring.KernelWarmup;
 import io.hoist.spark.BlockJob;
 import io.hoist.spark.KeySource;
 import io.hoist.spark.MatrixSource;
@@ -191,7 +190,7 @@ final class SparkLtRun {
 
     void run(int threads) throws Exception {
         CkksContext ctx = CkksContext.create(params, backendName, threads);
-        KernelWarmup.start(ctx.engine().kernels(), ctx.engine().backend());
+        ctx.startKernelWarmup();
         this.backend = ctx.engine().backend().name();
         this.threads = threads;
         int level = params.maxLevel();

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""warm-start-ab.py ROUNDS 'label|jar|jvm options' ... -- CLI ARGS
+
+Runs each configuration ROUNDS times, alternating (the order reversed every round), with the
+launcher's JVM flags, and prints keygen, encode, first and warm evaluation (ms), their ratio, wall
+time and peak RSS (MB) per run, then medians [min-max]. The command must print one JSON report
+(`--json`). Example, side by side with an older build:
+  scripts/warm-start-ab.py 5 'old|/tmp/old/hoist-cli/target/hoist.jar|' 'new|hoist-cli/target/hoist.jar|' \\
+      -- lt --preset n13 --n 4096 --algo th-bsgs --threads 1 --warmup 2 --runs 5 --json
+"""
+import json, os, statistics, subprocess, sys, time
+
+JAVA = os.path.join(os.environ.get('JAVA_HOME', '/usr/lib/jvm/temurin-25-jdk-amd64'), 'bin', 'java')
+# the launcher's flags (./hoist)
+BASE = ['--add-modules', 'jdk.incubator.vector', '-XX:+UseParallelGC', '-XX:MaxRAMPercentage=75', '-Xmn256m',
+        '-XX:SurvivorRatio=4']
+
+
+def main():
+    rounds = int(sys.argv[1])
+    sep = sys.argv.index('--')
+    cfgs = [c.split('|') for c in sys.argv[2:sep]]
+    args = sys.argv[sep + 1:]
+    res = {c[0]: [] for c in cfgs}
+    for r in range(rounds):
+        for label, jar, opts in (cfgs if r % 2 == 0 else cfgs[::-1]):
+            t = time.time()
+            p = subprocess.run(['/usr/bin/time', '-f', '%M', JAVA] + BASE + opts.split() + ['-jar', jar] + args,
+                               capture_output=True, text=True)
+            wall = time.time() - t
+            try:
+                m = json.loads(p.stdout)['millis']
+            except (ValueError, KeyError):
+                print(label, 'no JSON report:', p.stdout[:300], p.stderr[-500:])
+                continue
+            row = dict(keygen=m.get('keygen', 0), encode=m.get('encode', 0), first=m.get('firstEvaluate', 0),
+                       warm=m.get('evaluate', 0), wall=wall * 1000,
+                       rss=int(p.stderr.strip().split('\n')[-1]) // 1024)
+            row['ratio'] = row['first'] / row['warm'] if row['warm'] else 0
+            res[label].append(row)
+            print(f"{r} {label:8s} " + ' '.join(f"{k}={v:.2f}" if k == 'ratio' else f"{k}={v:.0f}"
+                                               for k, v in row.items()), flush=True)
+    print('--- medians [min-max]')
+    for label, rows in res.items():
+        if not rows:
+            continue
+        cells = []
+        for k in rows[0]:
+            v = [x[k] for x in rows]
+            f = '.2f' if k == 'ratio' else '.0f'
+            cells.append(f"{k}={statistics.median(v):{f}} [{min(v):{f}}-{max(v):{f}}]")
+        print(f"{label:8s} " + ' '.join(cells))
+
+
+if __name__ == '__main__':
+    main()
