@@ -60,8 +60,8 @@ public final class KernelWarmup {
     /**
      * One prime per size class the kernels dispatch on (below 2^31: one-word products; below 2^50: the
      * FMA forms; below 2^61: the 64-bit vector forms; above: the scalar twin), in the order given: the
-     * modulus itself where it is an NTT prime of degree 2^10 (any NTT prime of N ≥ 2^10 is), else a
-     * prime of its bit length that is; every class when none is given. A class the evaluation never
+     * modulus itself where it is an NTT prime of degree 2^10 (any NTT prime of N ≥ 2^10 is), else one
+     * of its bit length (at least 20) that is; every class when none is given. A class the evaluation never
      * reaches is not warmed: each costs its share of a core while keygen and encoding run.
      */
     static long[] representatives(long... moduli) {
@@ -81,7 +81,7 @@ public final class KernelWarmup {
             if (seen[c]) continue;
             seen[c] = true;
             boolean ntt = (q - 1) % (2L << LOG_N) == 0;
-            // a prime of q's bit length ≡ 1 mod 2^11 stays in q's class (the bounds are powers of two)
+            // a prime of q's bit length (or 20 bits) ≡ 1 mod 2^11 stays in q's class: the bounds are powers of two
             out[count++] = ntt
                     ? q
                     : Primes.nttPrimes(LOG_N, Math.max(20, 64 - Long.numberOfLeadingZeros(q)), 1)
