@@ -124,10 +124,7 @@ public final class CkksContext {
      * start threads behind its users' backs.
      */
     public void startKernelWarmup() {
-        long[] q = params.qPrimes(), p = params.pPrimes();
-        long[] all = Arrays.copyOf(q, q.length + p.length);
-        System.arraycopy(p, 0, all, q.length, p.length);
-        KernelWarmup.start(engine.kernels(), engine.backend(), all);
+        KernelWarmup.start(engine.kernels(), engine.backend(), params.qpPrimes(params.maxLevel()));
     }
 
     public int alpha() {

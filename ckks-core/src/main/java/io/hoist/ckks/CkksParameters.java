@@ -108,6 +108,15 @@ public final class CkksParameters {
         return p.clone();
     }
 
+    /** The primes of the QP limbs at {@code level}: q_0 … q_ℓ then p_0 … p_{α−1} (a fresh array). */
+    public long[] qpPrimes(int level) {
+        if (level < 0 || level > maxLevel())
+            throw new LevelMismatchException("level " + level + " outside [0, " + maxLevel() + "]");
+        long[] out = Arrays.copyOf(q, level + 1 + p.length);
+        System.arraycopy(p, 0, out, level + 1, p.length);
+        return out;
+    }
+
     public double defaultScale() {
         return defaultScale;
     }

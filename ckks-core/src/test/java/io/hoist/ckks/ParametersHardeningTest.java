@@ -1,5 +1,6 @@
 package io.hoist.ckks;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -93,5 +94,17 @@ class ParametersHardeningTest {
                 "a is null",
                 assertThrows(NullPointerException.class, () -> new Evaluator(ctx).rescale(null))
                         .getMessage());
+    }
+
+    @Test
+    void qpPrimesAreTheLevelsQPrimesThenThePPrimesInAFreshArray() {
+        CkksParameters p = CkksParameters.preset("n13");
+        long[] q = p.qPrimes(), sp = p.pPrimes();
+        assertArrayEquals(new long[] {q[0], q[1], sp[0]}, p.qpPrimes(1));
+        assertArrayEquals(new long[] {q[0], q[1], q[2], sp[0]}, p.qpPrimes(p.maxLevel()));
+        p.qpPrimes(0)[0] = 7;
+        assertEquals(q[0], p.qpPrimes(0)[0]);
+        assertThrows(LevelMismatchException.class, () -> p.qpPrimes(p.maxLevel() + 1));
+        assertThrows(LevelMismatchException.class, () -> p.qpPrimes(-1));
     }
 }

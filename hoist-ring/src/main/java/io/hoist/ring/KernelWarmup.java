@@ -77,7 +77,9 @@ public final class KernelWarmup {
         int count = 0;
         for (long q : moduli) {
             if (q < 3) throw new IllegalArgumentException("not a prime modulus: " + q);
-            int c = q < 1L << 31 ? 0 : q < 1L << 50 ? 1 : q < 1L << 61 ? 2 : 3;
+            int c = q < VectorDotKernels.SMALL_Q
+                    ? 0
+                    : q < FmaDotKernels.MAX_Q ? 1 : q < VectorLimbKernels.MAX_Q ? 2 : 3;
             if (seen[c]) continue;
             seen[c] = true;
             boolean ntt = (q - 1) % (2L << LOG_N) == 0;
@@ -116,7 +118,7 @@ public final class KernelWarmup {
 
     /**
      * {@code rounds} rounds per prime in {@code primes}, each calling every kernel in one combination of
-     * its branches: one and two outputs (separate compiled methods), few terms and more than a
+     * its branches: one and two outputs, few terms and more than a
      * Montgomery chunk, writing and accumulating, both NTT directions. C2 compiles a method only after
      * about 600 calls from its profiled form, so every method gets about {@code rounds} calls.
      */

@@ -20,7 +20,8 @@ public final class VectorLimbKernels implements LimbKernels {
     private static final VectorSpecies<Long> S = LongVector.SPECIES_PREFERRED;
     private static final int L = S.length();
     private static final long M32 = 0xFFFF_FFFFL;
-    private static final long MAX_Q = 1L << 61;
+    /** Primes from here on run the scalar twin (the lazy Shoup forms need 4q below 2^63). */
+    static final long MAX_Q = 1L << 61;
     /**
      * Whether 64-bit lane multiplies are native (AVX-512 has vpmullq; 8 lanes implies it here). On
      * AVX2 C2 builds a general {@code LongVector.mul} from vpmulld and vphaddd, which is slower than

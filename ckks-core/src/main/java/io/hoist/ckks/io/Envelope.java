@@ -154,13 +154,6 @@ final class Envelope {
         return Arrays.copyOf(p.qPrimes(), level + 1);
     }
 
-    /** The primes of QP limbs at {@code level}: q_0 … q_ℓ then p_0 … p_{α−1}. */
-    static long[] qpPrimes(CkksParameters p, int level) {
-        long[] out = Arrays.copyOf(p.qPrimes(), level + 1 + p.alpha());
-        System.arraycopy(p.pPrimes(), 0, out, level + 1, p.alpha());
-        return out;
-    }
-
     static void checkLevel(Header h, CkksParameters p, int min) {
         if (h.level() < min || h.level() > p.maxLevel()) {
             throw new MalformedDataException(
