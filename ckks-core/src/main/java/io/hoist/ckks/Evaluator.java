@@ -266,13 +266,25 @@ public final class Evaluator {
 
     /** Tensor product (d_0, d_1, d_2) of two degree-1 ciphertexts; relinearize afterwards. */
     public Ciphertext mul(Ciphertext a, Ciphertext b) {
+        double scale = checkTensorOperands(a, b);
+        int l = a.level();
+        RnsPoly d0 = rq.newPoly(l, Domain.NTT), d1 = rq.newPoly(l, Domain.NTT), d2 = rq.newPoly(l, Domain.NTT);
+        tensor(a, b, d0, d1, d2);
+        return Ciphertext.wrap(RawAccess.get(), params, scale, d0, d1, d2);
+    }
+
+    /** The checks of {@link #mul}; returns the product's scale. */
+    private double checkTensorOperands(Ciphertext a, Ciphertext b) {
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(b, "b is null");
         checks.checkPair(a, b, false);
         if (a.degree() != 1 || b.degree() != 1)
             throw new WrongOperandException("mul expects two degree-1 ciphertexts (relinearize first)");
-        int l = a.level();
-        RnsPoly d0 = rq.newPoly(l, Domain.NTT), d1 = rq.newPoly(l, Domain.NTT), d2 = rq.newPoly(l, Domain.NTT);
+        return checks.checkProductScale(a.scale() * b.scale(), a.level());
+    }
+
+    /** (d_0, d_1, d_2) = (a_0·b_0, a_0·b_1 + a_1·b_0, a_1·b_1), NTT domain. */
+    private void tensor(Ciphertext a, Ciphertext b, RnsPoly d0, RnsPoly d1, RnsPoly d2) {
         rq.mulCoeffs(a.poly(0, RawAccess.get()), b.poly(0, RawAccess.get()), d0);
         rq.mulCoeffsSum(
                 a.poly(0, RawAccess.get()),
@@ -282,7 +294,6 @@ public final class Evaluator {
                 d1);
         rq.mulCoeffs(a.poly(1, RawAccess.get()), b.poly(1, RawAccess.get()), d2);
         ctx.counters().increment(Op.CT_MUL);
-        return Ciphertext.wrap(RawAccess.get(), params, checks.checkProductScale(a.scale() * b.scale(), l), d0, d1, d2);
     }
 
     /** Switches the s² part of a degree-2 ciphertext back to s. */
@@ -291,8 +302,7 @@ public final class Evaluator {
         checks.checkParams(a);
         if (a.degree() != 2)
             throw new WrongOperandException("relinearize expects a degree-2 ciphertext, got degree " + a.degree());
-        if (rlk == null)
-            throw new MissingRelinearizationKeyException("no relinearization key was given to this evaluator");
+        requireRelinearizationKey();
         int level = a.level();
         PolyQP[] digits = rotator.decomposePooled(a.poly(2, RawAccess.get()));
         try {
@@ -314,10 +324,38 @@ public final class Evaluator {
         }
     }
 
+    /**
+     * {@code relinearize(mul(a, b))}, bit for bit, without the intermediate ciphertext: d_0 and d_1 are
+     * written into the result and the key switch adds into them in place, d_2 lives in pooled limbs
+     * until Decompose has read it (three fewer fresh polynomials per product).
+     */
     public Ciphertext mulRelin(Ciphertext a, Ciphertext b) {
-        Objects.requireNonNull(a, "a is null");
-        Objects.requireNonNull(b, "b is null");
-        return relinearize(mul(a, b));
+        double scale = checkTensorOperands(a, b);
+        RelinearizationKey key = requireRelinearizationKey();
+        int level = a.level();
+        RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
+        PolyQP[] digits;
+        long[][] d2Limbs = pool.get(level + 1);
+        try {
+            RnsPoly d2 = rq.wrap(d2Limbs, Domain.NTT);
+            tensor(a, b, c0, c1, d2);
+            digits = rotator.decomposePooled(d2);
+        } finally {
+            pool.put(d2Limbs);
+        }
+        try {
+            ks.keySwitch(digits, key.key(), 1, c0, c1, c0, c1, pool, ctx.counters());
+            ctx.counters().increment(Op.RELINEARIZE);
+        } finally {
+            rotator.release(digits);
+        }
+        return Ciphertext.wrap(RawAccess.get(), params, scale, c0, c1);
+    }
+
+    private RelinearizationKey requireRelinearizationKey() {
+        if (rlk == null)
+            throw new MissingRelinearizationKeyException("no relinearization key was given to this evaluator");
+        return rlk;
     }
 
     /** Divides by the last prime q_ℓ (rounded) and drops it: level ℓ−1, scale / q_ℓ. */

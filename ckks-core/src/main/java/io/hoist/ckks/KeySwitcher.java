@@ -182,7 +182,8 @@ public final class KeySwitcher {
      * A whole key switch over Q at the digits' level: out_i = φ_g(ModDown(⟨digits, key_i⟩) + add_i)
      * (g = 1: no permutation; add_i may be null). Relinearization, rotation and conjugation are this
      * with their own key, g and addends; temporaries are borrowed from {@code pool}. Counts one KS-IP,
-     * two ModDowns and, for g ≠ 1, the automorphism's limbs.
+     * two ModDowns and, for g ≠ 1, the automorphism's limbs. With g = 1 an output may be its addend
+     * (added in place, limb by limb); a permutation cannot run in place.
      */
     public void keySwitch(
             PolyQP[] digits,
@@ -194,6 +195,8 @@ public final class KeySwitcher {
             RnsPoly out1,
             LimbPool pool,
             OpCounters cnt) {
+        if (g != 1 && ((add0 != null && add0 == out0) || (add1 != null && add1 == out1)))
+            throw new IllegalArgumentException("a key switch with a permutation cannot add in place");
         keyInnerProduct.keySwitch(digits, key, g, add0, add1, out0, out1, pool, cnt);
     }
 
@@ -274,25 +277,19 @@ public final class KeySwitcher {
         long ql = rq.prime(level);
         long[][] last = {x.limb(level).clone()};
         ctx.engine().inverse(last, new NttTables[] {rq.tables(level)}, 1, c);
-        // centered residue of the last limb modulo every other prime: (v + h mod q_ℓ) mod q_j − h, h = ⌊q_ℓ/2⌋,
-        // which rounds the division instead of flooring it; branch-free and vectorized
+        // the last limb's centred residue s = ((v + h) mod q_ℓ) − h ∈ [−h, q_ℓ − h), h = ⌊q_ℓ/2⌋, which
+        // rounds the division instead of flooring it; then s mod q_j for every other prime in one
+        // vector pass per limb (liftSigned with w = 1)
         long half = ql >>> 1;
-        long[] shifted = last[0];
-        for (int k = 0; k < shifted.length; k++) {
-            long v = shifted[k] + half;
-            shifted[k] = v >= ql ? v - ql : v;
+        long[] centred = last[0];
+        for (int k = 0; k < centred.length; k++) {
+            long v = centred[k] + half;
+            centred[k] = (v >= ql ? v - ql : v) - half;
         }
         RnsPoly conv = rq.newPoly(level - 1, Domain.COEFFICIENT);
         for (int j = 0; j < level; j++) {
             long q = rq.prime(j);
-            long ws = ModArith.shoupQuotient(1, q); // v mod q as the Shoup product v·1
-            long h = ModArith.mulShoup(half, 1, ws, q);
-            long[] dst = conv.limb(j);
-            kernels.mulShoup(shifted, 1, ws, q, dst, 0, dst.length);
-            for (int k = 0; k < dst.length; k++) {
-                long d = dst[k] - h;
-                dst[k] = d < 0 ? d + q : d;
-            }
+            kernels.liftSigned(centred, 1, ModArith.shoupQuotient(1, q), q, conv.limb(j));
         }
         rq.ntt(conv, c);
         RnsPoly out = conv;

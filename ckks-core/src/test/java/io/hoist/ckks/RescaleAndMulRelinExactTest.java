@@ -1,0 +1,79 @@
+package io.hoist.ckks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.hoist.ring.Domain;
+import io.hoist.ring.RnsPoly;
+import java.math.BigInteger;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The exact parts of rescale and mulRelin against slow obvious references: rescale is ⌊(X + ⌊q_ℓ/2⌋)
+ * / q_ℓ⌋ of the CRT-reconstructed coefficient X, for every coefficient and every remaining prime;
+ * mulRelin is relinearize(mul(a, b)) bit for bit (it writes into its result in place).
+ */
+class RescaleAndMulRelinExactTest {
+    /** A 61-bit prime last (the largest the vector kernels take) and 30-bit ones below it. */
+    static final SchemeFixture F = new SchemeFixture(11, new int[] {50, 30, 40, 61}, new int[] {61}, 20261202L);
+
+    @ParameterizedTest
+    @ValueSource(ints = {3, 2, 1})
+    void rescaleIsTheRoundedDivisionByTheLastPrime(int level) {
+        SplittableRandom r = new SplittableRandom(level);
+        Evaluator ev = F.evaluator(null);
+        Ciphertext c = ev.atLevel(F.encrypt(ComplexVector.random(r, F.params.slots())), level);
+        Ciphertext out = ev.rescale(c);
+        assertEquals(level - 1, out.level());
+        for (int i = 0; i < 2; i++) {
+            RnsPoly in = coefficients(c.poly(i)), got = coefficients(out.poly(i));
+            BigInteger ql = BigInteger.valueOf(F.params.q(level)), half = ql.shiftRight(1);
+            for (int k = 0; k < F.params.n(); k++) {
+                BigInteger want = in.coefficient(k).add(half).divide(ql);
+                for (int j = 0; j < level; j++) {
+                    long qj = F.params.q(j);
+                    assertEquals(
+                            want.mod(BigInteger.valueOf(qj)).longValue(),
+                            got.limb(j)[k],
+                            "poly " + i + ", coefficient " + k + ", limb " + j + " at level " + level);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {3, 2})
+    void mulRelinIsRelinearizeOfMul(int level) {
+        SplittableRandom r = new SplittableRandom(40 + level);
+        Evaluator ev = F.evaluator(null);
+        Ciphertext a = ev.atLevel(F.encrypt(ComplexVector.random(r, F.params.slots())), level);
+        Ciphertext b = ev.atLevel(F.encrypt(ComplexVector.random(r, F.params.slots())), level);
+        Ciphertext fused = ev.mulRelin(a, b);
+        assertEquals(ev.relinearize(ev.mul(a, b)), fused);
+        assertEquals(fused, ev.mulRelin(a, b), "a second product on the warm pool");
+        assertEquals(fused, ev.mulRelin(b, a), "commuted");
+    }
+
+    @Test
+    void aPermutedKeySwitchCannotAddInPlace() {
+        Evaluator ev = F.evaluator(F.keys.rotationKeys(new int[] {1}, false));
+        Ciphertext c = F.encrypt(ComplexVector.random(new SplittableRandom(5), F.params.slots()));
+        RnsPoly c0 = c.poly(0), c1 = c.poly(1);
+        long g = F.params.galoisElementForRotation(1);
+        var digits = ev.decompose(c);
+        var key = ev.rotationKeys().get(g, "rotation by 1").key();
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ev.keySwitcher().keySwitch(digits, key, g, c0, null, c0, c1, null, F.ctx.counters()));
+    }
+
+    private static RnsPoly coefficients(RnsPoly p) {
+        RnsPoly c = p.copy();
+        F.ctx.ringQ().intt(c);
+        assertEquals(Domain.COEFFICIENT, c.domain());
+        return c;
+    }
+}
