@@ -110,13 +110,13 @@ final class KeyInnerProduct {
     private static void addInto(long[] x, long[] y, long[] out, boolean accumulate, long q) {
         for (int k = 0; k < out.length; k++) {
             long v = x[k];
-            if (y != null) {
-                v += y[k];
-                if (v >= q) v -= q;
+            if (y != null) { // branch-free sums (as LimbKernels.addMod); the two tests are loop-invariant
+                v += y[k] - q;
+                v += (v >> 63) & q;
             }
             if (accumulate) {
-                v += out[k];
-                if (v >= q) v -= q;
+                v += out[k] - q;
+                v += (v >> 63) & q;
             }
             out[k] = v;
         }

@@ -151,9 +151,10 @@ public interface LimbKernels {
 
     /** out = a + b mod q, coefficient-wise over out's length (residues in [0, q)); out may alias a or b. */
     static void addMod(long[] a, long[] b, long[] out, long q) {
+        // branch-free (a + b − q, plus q where negative: q < 2^62, no overflow), so C2 vectorizes it
         for (int k = 0; k < out.length; k++) {
-            long v = a[k] + b[k];
-            out[k] = v >= q ? v - q : v;
+            long v = a[k] + b[k] - q;
+            out[k] = v + ((v >> 63) & q);
         }
     }
 

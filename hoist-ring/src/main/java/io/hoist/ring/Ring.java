@@ -142,9 +142,9 @@ public final class Ring {
         for (int i = 0; i < a.limbCount(); i++) {
             final long q = prime(i);
             final long[] x = a.limbs[i], y = b.limbs[i], z = out.limbs[i];
-            for (int k = 0; k < n; k++) {
+            for (int k = 0; k < n; k++) { // branch-free, as LimbKernels.addMod
                 long d = x[k] - y[k];
-                z[k] = d < 0 ? d + q : d;
+                z[k] = d + ((d >> 63) & q);
             }
         }
         out.domain = a.domain;
@@ -155,7 +155,7 @@ public final class Ring {
         for (int i = 0; i < a.limbCount(); i++) {
             final long q = prime(i);
             final long[] x = a.limbs[i], z = out.limbs[i];
-            for (int k = 0; k < n; k++) z[k] = x[k] == 0 ? 0 : q - x[k];
+            for (int k = 0; k < n; k++) z[k] = (q - x[k]) & -((x[k] | -x[k]) >>> 63); // 0 stays 0, branch-free
         }
         out.domain = a.domain;
     }

@@ -24,6 +24,36 @@ class RingTest {
     }
 
     @Test
+    void addSubNegAtTheEdgesOfTheLargestPrimes() {
+        long[] ps = {
+            BConvTest.toArray(Primes.nttPrimes(10, 62, 1))[0], BConvTest.toArray(Primes.nttPrimes(10, 61, 1))[0]
+        };
+        Ring big = new Ring(10, ps);
+        RnsPoly a = big.newPoly(1, Domain.NTT), b = big.newPoly(1, Domain.NTT);
+        for (int i = 0; i < 2; i++) {
+            long q = ps[i];
+            long[] edge = {0, 1, 2, q / 2, q / 2 + 1, q - 2, q - 1};
+            for (int k = 0; k < big.n(); k++) {
+                a.limb(i)[k] = edge[k % edge.length];
+                b.limb(i)[k] = edge[(k / edge.length) % edge.length];
+            }
+        }
+        RnsPoly s = big.newPoly(1, Domain.NTT), d = big.newPoly(1, Domain.NTT), ng = big.newPoly(1, Domain.NTT);
+        big.add(a, b, s);
+        big.sub(a, b, d);
+        big.neg(a, ng);
+        for (int i = 0; i < 2; i++) {
+            Modulus q = big.modulus(i);
+            for (int k = 0; k < big.n(); k++) {
+                long x = a.limb(i)[k], y = b.limb(i)[k];
+                assertEquals(q.add(x, y), s.limb(i)[k], "add " + x + " + " + y + " mod " + q.q());
+                assertEquals(q.sub(x, y), d.limb(i)[k], "sub " + x + " − " + y + " mod " + q.q());
+                assertEquals(q.neg(x), ng.limb(i)[k], "neg " + x + " mod " + q.q());
+            }
+        }
+    }
+
+    @Test
     void arithmeticMatchesPerCoefficientReference() {
         RnsPoly a = random(3, Domain.NTT), b = random(3, Domain.NTT);
         RnsPoly s = ring.newPoly(3, Domain.NTT), d = ring.newPoly(3, Domain.NTT), m = ring.newPoly(3, Domain.NTT);
