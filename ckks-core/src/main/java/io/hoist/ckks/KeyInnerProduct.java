@@ -34,7 +34,8 @@ final class KeyInnerProduct {
      * The key-switching kernel of Algorithms 1–2, QP limbs [from, to):
      * outA = [outA +] φ_g(addend + Σ_t D_t ⊙ SWK[t].b), outB = [outB +] φ_g(Σ_t D_t ⊙ SWK[t].a),
      * with g = 1 meaning no permutation. {@code addend} may be null, or have no P part (a P·c_0
-     * whose P limbs are zero). {@code t0}, {@code t1} are two caller-owned scratch limbs. Counts
+     * whose P limbs are zero). {@code t0}, {@code t1} are two caller-owned scratch limbs (used with a
+     * permutation; without one the sums go straight into the outputs). Counts
      * the multiplications, not the KS-IP itself (the caller knows when the step is complete).
      */
     public void switchAndPermute(
@@ -72,12 +73,12 @@ final class KeyInnerProduct {
                 }
             }
             long q = ctx.primeQP(level, j);
-            kernels.dot2Montgomery(x, y, z, beta, t0, t1, q, false);
             long[] add = addend == null || (j >= lq && addend.isQOnly()) ? null : addend.limb(j);
-            if (idx == null) {
-                addInto(t0, add, outA.limb(j), accumulate, q);
-                addInto(t1, null, outB.limb(j), accumulate, q);
+            if (idx == null) { // straight into the outputs, no scratch limb copied out
+                kernels.dot2Montgomery(x, y, z, beta, outA.limb(j), outB.limb(j), q, accumulate);
+                if (add != null) LimbKernels.addMod(outA.limb(j), add, outA.limb(j), q);
             } else {
+                kernels.dot2Montgomery(x, y, z, beta, t0, t1, q, false);
                 kernels.automorphismNttFromScratch(t0, add, outA.limb(j), idx, q, accumulate);
                 kernels.automorphismNtt(t1, null, outB.limb(j), idx, q, accumulate);
             }
@@ -104,21 +105,6 @@ final class KeyInnerProduct {
                 LOCAL.set(e);
             }
             return e;
-        }
-    }
-
-    private static void addInto(long[] x, long[] y, long[] out, boolean accumulate, long q) {
-        for (int k = 0; k < out.length; k++) {
-            long v = x[k];
-            if (y != null) { // branch-free sums (as LimbKernels.addMod); the two tests are loop-invariant
-                v += y[k] - q;
-                v += (v >> 63) & q;
-            }
-            if (accumulate) {
-                v += out[k] - q;
-                v += (v >> 63) & q;
-            }
-            out[k] = v;
         }
     }
 
