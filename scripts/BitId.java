@@ -1,6 +1,7 @@
 // The program of scripts/bit-identity.sh (not part of the build): digests of linear-transform outputs from fixed seeds.
 import io.hoist.ckks.*;
 import io.hoist.keygen.KeyGenerator;
+import io.hoist.random.Prng;
 import io.hoist.ring.RnsPoly;
 import io.hoist.lt.*;
 import io.hoist.lt.plan.*;
