@@ -34,8 +34,8 @@ final class KeyInnerProduct {
      * The key-switching kernel of Algorithms 1–2, QP limbs [from, to):
      * outA = [outA +] φ_g(addend + Σ_t D_t ⊙ SWK[t].b), outB = [outB +] φ_g(Σ_t D_t ⊙ SWK[t].a),
      * with g = 1 meaning no permutation. {@code addend} may be null, or have no P part (a P·c_0
-     * whose P limbs are zero). {@code t0}, {@code t1} are two caller-owned scratch limbs (used with a
-     * permutation; without one the sums go straight into the outputs). Counts
+     * whose P limbs are zero). {@code t0}, {@code t1} are two caller-owned scratch limbs for a
+     * permutation (null without one: the sums then go straight into the outputs). Counts
      * the multiplications, not the KS-IP itself (the caller knows when the step is complete).
      */
     public void switchAndPermute(
@@ -56,6 +56,8 @@ final class KeyInnerProduct {
         int beta = digits.length;
         NttPermutation idx =
                 g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);
+        if (idx != null && (t0 == null || t1 == null))
+            throw new IllegalArgumentException("a permuted key inner product needs two scratch limbs");
         long[][] x = new long[beta][], y = new long[beta][], z = new long[beta][];
         boolean seeded = key.storage() == KeyStorage.SEEDED;
         Expander ex = seeded ? Expander.of(beta, n) : null;
@@ -115,9 +117,8 @@ final class KeyInnerProduct {
     public PolyQP[] innerProduct(PolyQP[] digits, SwitchingKey key) {
         int level = digits[0].level();
         PolyQP t0 = PolyQP.zero(ctx, level, Domain.NTT), t1 = PolyQP.zero(ctx, level, Domain.NTT);
-        long[] s0 = new long[n], s1 = new long[n];
         int limbs = level + 1 + ctx.alpha();
-        switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, s0, s1, counters);
+        switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, null, null, counters);
         countInnerProduct(counters, digits.length, limbs, key.storage());
         return new PolyQP[] {t0, t1};
     }
@@ -172,9 +173,8 @@ final class KeyInnerProduct {
             OpCounters cnt) {
         int level = digits[0].level(), limbs = level + 1 + ctx.alpha();
         PolyQP t0 = PolyQP.borrow(ctx, pool, level, Domain.NTT), t1 = PolyQP.borrow(ctx, pool, level, Domain.NTT);
-        long[] s0 = pool.get(), s1 = pool.get();
         try {
-            switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, s0, s1, cnt);
+            switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, null, null, cnt);
             countInnerProduct(cnt, digits.length, limbs, key.storage());
             NttPermutation idx =
                     g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);
@@ -184,8 +184,6 @@ final class KeyInnerProduct {
         } finally {
             t0.release(pool);
             t1.release(pool);
-            pool.put(s0);
-            pool.put(s1);
         }
     }
 }

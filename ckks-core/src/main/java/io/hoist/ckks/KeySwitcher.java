@@ -132,7 +132,7 @@ public final class KeySwitcher {
      * The key-switching kernel of Algorithms 1–2, QP limbs [from, to):
      * outA = [outA +] φ_g(addend + Σ_t D_t ⊙ SWK[t].b), outB = [outB +] φ_g(Σ_t D_t ⊙ SWK[t].a),
      * with g = 1 meaning no permutation. {@code addend} may be null, or have no P part (a P·c_0
-     * whose P limbs are zero). {@code t0}, {@code t1} are two caller-owned scratch limbs. Counts
+     * whose P limbs are zero). {@code t0}, {@code t1} are two caller-owned scratch limbs for g ≠ 1 (may be null for g = 1). Counts
      * the multiplications, not the KS-IP itself (the caller knows when the step is complete).
      */
     public void switchAndPermute(

@@ -68,6 +68,17 @@ class RescaleAndMulRelinExactTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> ev.keySwitcher().keySwitch(digits, key, g, c0, null, c0, c1, null, F.ctx.counters()));
+        // the permuted inner product needs its scratch limbs; without a permutation it takes none
+        int level = c.level(), limbs = level + 1 + F.params.alpha();
+        PolyQP a = PolyQP.zero(F.ctx, level, Domain.NTT), b = PolyQP.zero(F.ctx, level, Domain.NTT);
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ev.keySwitcher()
+                        .switchAndPermute(digits, key, g, null, a, b, false, 0, limbs, null, null, F.ctx.counters()));
+        ev.keySwitcher().switchAndPermute(digits, key, 1, null, a, b, false, 0, limbs, null, null, F.ctx.counters());
+        PolyQP[] t = ev.keySwitcher().innerProduct(digits, key);
+        assertEquals(t[0].q(), a.q());
+        assertEquals(t[1].p(), b.p());
     }
 
     private static RnsPoly coefficients(RnsPoly p) {
