@@ -6,6 +6,7 @@ import io.hoist.ring.RnsPoly;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -79,17 +80,34 @@ public final class Encoder {
      * For bulk encoders (the diagonals of a transform) that build the slot vector themselves.
      */
     public long[] encodeToIntegers(double[] re, double[] im, double scale) {
+        long[] out = new long[n];
+        encodeToIntegers(re, im, scale, out);
+        return out;
+    }
+
+    /**
+     * {@link #encodeToIntegers(double[], double[], double)} into the caller's array of N coefficients
+     * (every entry is written), so that a bulk encoder can reuse one buffer for every diagonal.
+     */
+    public void encodeToIntegers(double[] re, double[] im, double scale, long[] out) {
         Objects.requireNonNull(re, "re is null");
         Objects.requireNonNull(im, "im is null");
+        Objects.requireNonNull(out, "out is null");
         if (!Double.isFinite(scale) || scale < 2)
             throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
         int slots = ctx.params().slots();
         if (re.length != slots || im.length != slots)
             throw new WrongOperandException("need " + slots + " slot values, got " + re.length + " and " + im.length);
-        double[] real = embedInPlace(re, im, scale);
-        long[] out = new long[n];
-        for (int k = 0; k < n; k++) out[k] = round62(real[k], k);
-        return out;
+        if (out.length != n) throw new WrongOperandException("need room for " + n + " coefficients, got " + out.length);
+        checkFinite(re, im);
+        fft.inverseStages(re, im, slots);
+        // the bit reversal, 1/slots, the scale and the rounding in one pass
+        int gap = n / (2 * slots), bits = Integer.numberOfTrailingZeros(slots);
+        if (gap > 1) Arrays.fill(out, 0L);
+        for (int i = 0; i < slots; i++)
+            out[i * gap] = round62(re[SpecialFft.bitReverse(i, bits)] / slots * scale, i * gap);
+        for (int i = 0; i < slots; i++)
+            out[n / 2 + i * gap] = round62(im[SpecialFft.bitReverse(i, bits)] / slots * scale, n / 2 + i * gap);
     }
 
     private static long round62(double c, int k) {
@@ -100,7 +118,16 @@ public final class Encoder {
                     k,
                     Math.log(Math.abs(c)) / Math.log(2)));
         }
-        return Math.round(c);
+        return round(c);
+    }
+
+    /**
+     * {@link Math#round(double)} for |c| &lt; 2^62, without its branch on the sign (which mispredicts on
+     * every other coefficient): ⌊c⌋ plus one when the fraction, exact in a double, is at least 1/2.
+     */
+    static long round(double c) {
+        double f = Math.floor(c);
+        return (long) f + (c - f >= 0.5 ? 1 : 0);
     }
 
     public long[] encodeToIntegers(ComplexVector values, double scale) {
@@ -233,19 +260,24 @@ public final class Encoder {
     private double[] embedInPlace(double[] re, double[] im, double scale) {
         if (!(scale > 0) || Double.isInfinite(scale))
             throw new EncodingOverflowException("scale must be positive and finite: " + scale);
+        checkFinite(re, im);
         int slots = re.length;
+        fft.inverseStages(re, im, slots);
+        double[] coef = new double[n];
+        int gap = n / (2 * slots), bits = Integer.numberOfTrailingZeros(slots);
         for (int i = 0; i < slots; i++) {
+            int j = SpecialFft.bitReverse(i, bits);
+            coef[i * gap] = re[j] / slots * scale;
+            coef[n / 2 + i * gap] = im[j] / slots * scale;
+        }
+        return coef;
+    }
+
+    private static void checkFinite(double[] re, double[] im) {
+        for (int i = 0; i < re.length; i++) {
             if (!Double.isFinite(re[i]) || !Double.isFinite(im[i]))
                 throw new EncodingOverflowException("value " + i + " is not finite");
         }
-        fft.inverse(re, im, slots);
-        double[] coef = new double[n];
-        int gap = n / (2 * slots);
-        for (int i = 0; i < slots; i++) {
-            coef[i * gap] = re[i] * scale;
-            coef[n / 2 + i * gap] = im[i] * scale;
-        }
-        return coef;
     }
 
     /** Rounds and reduces the coefficients modulo each prime of {@code ring} up to {@code level}. */
@@ -264,7 +296,7 @@ public final class Encoder {
         for (int k = 0; k < n; k++) {
             double c = coef[k];
             if (Math.abs(c) < 0x1p62) {
-                long v = Math.round(c);
+                long v = round(c);
                 for (int i = 0; i <= level; i++) {
                     long q = ring.prime(i);
                     long r = v % q;

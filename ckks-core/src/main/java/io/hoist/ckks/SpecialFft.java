@@ -1,5 +1,8 @@
 package io.hoist.ckks;
 
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorSpecies;
+
 /**
  * The special FFT of the canonical embedding (HEAAN/Lattigo layout), stage by stage, so that the
  * encoder and the homomorphic DFT of bootstrapping (CoeffsToSlots/SlotsToCoeffs) share one
@@ -12,6 +15,10 @@ package io.hoist.ckks;
  * ζ = e^{iπ/N}, for the butterfly j &lt; m/2 of a block (docs/coeffs-to-slots.md). Thread-safe.
  */
 public final class SpecialFft {
+    private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    /** Stages whose half-block holds at least this many butterflies run on lanes. */
+    private static final int LANES = D.length();
+
     private final int ringDegree;
     private final int m; // 2N, the order of ζ
     private final double[] ksiRe, ksiIm; // ζ^k, k = 0 … 2N
@@ -100,8 +107,7 @@ public final class SpecialFft {
 
     /** Encode direction: slot values → coefficient-side values, in place, including bit reversal and 1/size. */
     public void inverse(double[] re, double[] im, int size) {
-        checkSize(size);
-        for (int len = size; len >= 2; len >>= 1) inverseStage(re, im, size, len);
+        inverseStages(re, im, size);
         bitReverse(re, im, size);
         for (int i = 0; i < size; i++) {
             re[i] /= size;
@@ -109,9 +115,27 @@ public final class SpecialFft {
         }
     }
 
-    /** One Cooley–Tukey stage of block size {@code len} (decode direction). */
+    /**
+     * The stages of {@link #inverse} without its bit reversal and 1/size: value i of the result is
+     * at index {@code bitReverse(i, log2 size)}, for callers that read it out once in that order.
+     */
+    public void inverseStages(double[] re, double[] im, int size) {
+        checkSize(size);
+        for (int len = size; len >= 2; len >>= 1) inverseStage(re, im, size, len);
+    }
+
+    /**
+     * One Cooley–Tukey stage of block size {@code len} (decode direction). Half-blocks of at least
+     * one vector run on lanes with the same multiplications and additions in the same order (no
+     * fused multiply-add), so both forms give the same bits.
+     */
     public void forwardStage(double[] re, double[] im, int size, int len) {
         checkStage(re, im, size, len);
+        if ((len >> 1) >= LANES && LANES > 1) forwardStageLanes(re, im, size, len);
+        else forwardStageScalar(re, im, size, len);
+    }
+
+    void forwardStageScalar(double[] re, double[] im, int size, int len) {
         int lenh = len >> 1;
         final double[] wr = fwdRe[Integer.numberOfTrailingZeros(len)], wi = fwdIm[Integer.numberOfTrailingZeros(len)];
         for (int i = 0; i < size; i += len) {
@@ -128,9 +152,32 @@ public final class SpecialFft {
         }
     }
 
-    /** One Gentleman–Sande stage of block size {@code len} (encode direction). */
+    private void forwardStageLanes(double[] re, double[] im, int size, int len) {
+        int lenh = len >> 1;
+        final double[] wr = fwdRe[Integer.numberOfTrailingZeros(len)], wi = fwdIm[Integer.numberOfTrailingZeros(len)];
+        for (int i = 0; i < size; i += len) {
+            for (int j = 0; j < lenh; j += LANES) {
+                int a = i + j, b = a + lenh;
+                DoubleVector xr = DoubleVector.fromArray(D, re, b), xi = DoubleVector.fromArray(D, im, b);
+                DoubleVector cr = DoubleVector.fromArray(D, wr, j), ci = DoubleVector.fromArray(D, wi, j);
+                DoubleVector vr = xr.mul(cr).sub(xi.mul(ci)), vi = xr.mul(ci).add(xi.mul(cr));
+                DoubleVector ur = DoubleVector.fromArray(D, re, a), ui = DoubleVector.fromArray(D, im, a);
+                ur.add(vr).intoArray(re, a);
+                ui.add(vi).intoArray(im, a);
+                ur.sub(vr).intoArray(re, b);
+                ui.sub(vi).intoArray(im, b);
+            }
+        }
+    }
+
+    /** One Gentleman–Sande stage of block size {@code len} (encode direction); lanes as in {@link #forwardStage}. */
     public void inverseStage(double[] re, double[] im, int size, int len) {
         checkStage(re, im, size, len);
+        if ((len >> 1) >= LANES && LANES > 1) inverseStageLanes(re, im, size, len);
+        else inverseStageScalar(re, im, size, len);
+    }
+
+    void inverseStageScalar(double[] re, double[] im, int size, int len) {
         int lenh = len >> 1;
         final double[] wr = invRe[Integer.numberOfTrailingZeros(len)], wi = invIm[Integer.numberOfTrailingZeros(len)];
         for (int i = 0; i < size; i += len) {
@@ -142,6 +189,24 @@ public final class SpecialFft {
                 im[a] = ui;
                 re[b] = dr * wr[j] - di * wi[j];
                 im[b] = dr * wi[j] + di * wr[j];
+            }
+        }
+    }
+
+    private void inverseStageLanes(double[] re, double[] im, int size, int len) {
+        int lenh = len >> 1;
+        final double[] wr = invRe[Integer.numberOfTrailingZeros(len)], wi = invIm[Integer.numberOfTrailingZeros(len)];
+        for (int i = 0; i < size; i += len) {
+            for (int j = 0; j < lenh; j += LANES) {
+                int a = i + j, b = a + lenh;
+                DoubleVector ar = DoubleVector.fromArray(D, re, a), ai = DoubleVector.fromArray(D, im, a);
+                DoubleVector br = DoubleVector.fromArray(D, re, b), bi = DoubleVector.fromArray(D, im, b);
+                DoubleVector dr = ar.sub(br), di = ai.sub(bi);
+                DoubleVector cr = DoubleVector.fromArray(D, wr, j), ci = DoubleVector.fromArray(D, wi, j);
+                ar.add(br).intoArray(re, a);
+                ai.add(bi).intoArray(im, a);
+                dr.mul(cr).sub(di.mul(ci)).intoArray(re, b);
+                dr.mul(ci).add(di.mul(cr)).intoArray(im, b);
             }
         }
     }
