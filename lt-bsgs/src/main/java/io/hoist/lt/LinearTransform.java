@@ -99,10 +99,14 @@ public final class LinearTransform implements Diagonals {
                         "diagonal " + e.getKey() + " has " + v.length() + " entries, dimension is " + d);
             int r = Math.floorMod(e.getKey(), d);
             if (!seen.add(r)) throw new InvalidTransformException("two diagonals map to index " + r + " mod " + d);
+            // entries t < d − r stay on diagonal r, the rest wrap to r − d mod n; each target is looked
+            // up once, at its first nonzero entry
+            int split = Math.min(v.length(), d - r);
+            double[][] f = null;
             for (int t = 0; t < v.length(); t++) {
+                if (t == split) f = null;
                 if (v.re(t) == 0 && v.im(t) == 0) continue;
-                int padded = t + r < d ? r : Math.floorMod(r - d, n);
-                double[][] f = acc.computeIfAbsent(padded, k -> new double[2][n]);
+                if (f == null) f = acc.computeIfAbsent(t < split ? r : Math.floorMod(r - d, n), k -> new double[2][n]);
                 f[0][t] = v.re(t);
                 f[1][t] = v.im(t);
             }
