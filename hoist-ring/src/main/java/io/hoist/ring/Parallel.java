@@ -15,17 +15,27 @@ public final class Parallel {
 
     /** Runs {@code body(i)} for i in [0, count) on {@code threads} threads (1: in the calling thread, in order). */
     public static void forEach(int threads, int count, IntConsumer body) {
+        forEachChunk(threads, count, (from, to) -> {
+            for (int i = from; i < to; i++) body.accept(i);
+        });
+    }
+
+    /**
+     * {@link #forEach} by contiguous chunks, a few per thread (they even out uneven items): for work
+     * that sets up per-chunk scratch once and reuses it for every item of the chunk.
+     */
+    public static void forEachChunk(int threads, int count, RangeBody body) {
         if (threads < 1) throw new IllegalArgumentException("threads must be ≥ 1, got " + threads);
         if (threads == 1 || count < 2 || Pools.inWorker()) {
-            for (int i = 0; i < count; i++) body.accept(i);
+            if (count > 0) body.run(0, count);
             return;
         }
-        int parts = Math.min(count, 4 * threads); // a few chunks per thread even out uneven items
+        int parts = Math.min(count, 4 * threads);
         List<Callable<Void>> tasks = new ArrayList<>(parts);
         for (int t = 0; t < parts; t++) {
             int from = (int) ((long) count * t / parts), to = (int) ((long) count * (t + 1) / parts);
             tasks.add(() -> {
-                for (int i = from; i < to; i++) body.accept(i);
+                body.run(from, to);
                 return null;
             });
         }

@@ -72,16 +72,13 @@ public final class DiagonalEncoder {
         Object[] encoded =
                 new Object[rs.length]; // each diagonal is independent: encoded over the engine's threads, one slot each
         AtomicInteger done = new AtomicInteger();
-        int threads = ctx.engine().threads(), parts = Math.min(rs.length, 4 * threads);
         // each diagonal is independent: chunks over the engine's threads, one slot each; a chunk
         // reuses one set of slot and coefficient buffers (they stay in cache instead of streaming
         // 192 KB of fresh memory per diagonal at N = 2^13)
-        Parallel.forEach(threads, parts, part -> {
+        Parallel.forEachChunk(ctx.engine().threads(), rs.length, (from, to) -> {
             double[] re = new double[params.slots()], im = new double[params.slots()];
             long[] scratch = storage == Storage.COMPACT ? null : new long[params.n()];
-            for (int i = (int) ((long) rs.length * part / parts), to = (int) ((long) rs.length * (part + 1) / parts);
-                    i < to;
-                    i++) {
+            for (int i = from; i < to; i++) {
                 int r = rs[i], k = plan.outer(r);
                 preRotated(t.diagonal(r), k, re, im);
                 long[] coeffs = scratch != null ? scratch : new long[params.n()];
