@@ -11,7 +11,8 @@ time and peak RSS (MB) per run, then medians [min-max]. The command must print o
 import json, os, statistics, subprocess, sys, time
 
 JAVA = os.path.join(os.environ.get('JAVA_HOME', '/usr/lib/jvm/temurin-25-jdk-amd64'), 'bin', 'java')
-# the launcher's flags (./hoist)
+# the launcher's flags as of ec11d29 (./hoist); pass its later ones (huge pages since d6306ff, the JIT flags of
+# 2026-12-03) in a configuration's third field
 BASE = ['--add-modules', 'jdk.incubator.vector', '-XX:+UseParallelGC', '-XX:MaxRAMPercentage=75', '-Xmn256m',
         '-XX:SurvivorRatio=4']
 

@@ -123,57 +123,87 @@ public final class KernelWarmup {
      * about 600 calls from its profiled form, so every method gets about {@code rounds} calls.
      */
     static void run(LimbKernels k, NttBackend backend, int rounds, long[] primes) {
-        final int n = 1 << LOG_N;
-        SplittableRandom r = new SplittableRandom(1);
-        int maxTerms = 40; // past every prime's Montgomery chunk, so the chunk loop runs more than once
-        long[][][] in = new long[3][maxTerms][n];
-        long[][] out = new long[4][n];
-        long[][][] f = new long[2][maxTerms][];
-        NttPermutation idx = Automorphism.nttPermutation(LOG_N, 5);
-        NttTables[] tables = new NttTables[primes.length];
-        for (int p = 0; p < primes.length; p++) tables[p] = NttTables.of(LOG_N, primes[p]);
-        boolean limbBackend = backend instanceof LimbNttBackend;
-        long[] wv = new long[maxTerms], wsv = new long[maxTerms];
-        for (int i = 0; i < rounds; i++) {
-            for (int pi = 0; pi < primes.length; pi++) {
-                long q = primes[pi];
-                for (long[][] a : in) for (long[] limb : a) for (int c = 0; c < n; c += 97) limb[c] = r.nextLong(q);
-                for (int o = 0; o < 2; o++)
-                    for (int t = 0; t < maxTerms; t++) f[o][t] = (t + o) % 3 == 0 ? null : in[2][t];
-                int terms = (i & 1) == 0 ? 3 : maxTerms;
-                boolean acc = (i & 2) != 0;
-                k.dot2Montgomery(in[0], in[1], in[2], terms, out[0], out[1], q, acc);
-                k.dot2Montgomery(in[0], in[1], null, terms, out[2], null, q, !acc);
-                k.dot2MontgomeryMulti(
-                        in[0],
-                        in[1],
-                        f,
-                        terms,
-                        1 + (i & 1),
-                        new long[][] {out[2], out[3]},
-                        new long[][] {out[0], out[1]},
-                        q,
-                        acc);
-                long w = r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
-                k.mulShoup(in[0][0], w, ws, q, out[2], 0, n);
-                k.subMulShoup(in[0][1], in[1][1], out[3], w, ws, q);
-                for (int t = 0; t < terms; t++) {
-                    wv[t] = r.nextLong(q);
-                    wsv[t] = ModArith.shoupQuotient(wv[t], q);
-                }
-                k.sumShoup(in[1], 0, (i & 4) != 0 ? 1 : Math.min(terms, 8), wv, wsv, q, out[2], 0, n);
-                k.mulModSum(in[0][0], in[1][0], in[0][1], in[1][1], out[3], q);
-                for (int c = 0; c < n; c++) in[2][0][c] = r.nextLong(-(q >> 2), q >> 2);
-                k.liftSigned(in[2][0], w, ws, q, out[1]);
-                k.automorphismNtt(out[0], acc ? null : out[1], out[2], idx, q, acc);
-                k.automorphismNtt(out[1], out[0], out[3], idx, q, !acc);
-                k.automorphismNtt(out[2], null, out[3], idx, q, false);
-                if (limbBackend) {
-                    for (int c = 0; c < n; c++) out[0][c] = Long.remainderUnsigned(out[0][c], q);
-                    backend.forward(new long[][] {out[0]}, new NttTables[] {tables[pi]}, 1);
-                    backend.inverse(new long[][] {out[0]}, new NttTables[] {tables[pi]}, 1);
-                }
+        Bench b = new Bench(k, backend, primes);
+        // a round holds no loop of its own, so this driver stays below C2's thresholds: compiling it,
+        // with every kernel inlined, took 0.5 s of the only C2 thread on 2 processors and served no caller
+        for (int i = 0; i < rounds; i++) for (int pi = 0; pi < primes.length; pi++) b.round(i, pi);
+    }
+
+    /** The warm-up's limbs and tables, and one round of kernel calls. */
+    private static final class Bench {
+        private static final int MAX_TERMS =
+                40; // past every prime's Montgomery chunk: the chunk loop runs more than once
+        private final LimbKernels k;
+        private final NttBackend backend;
+        private final long[] primes;
+        private final int n = 1 << LOG_N;
+        private final SplittableRandom r = new SplittableRandom(1);
+        private final long[][][] in = new long[3][MAX_TERMS][n];
+        private final long[][] out = new long[4][n];
+        private final long[][] outA, outB, limb0;
+        private final long[][][] f = new long[2][MAX_TERMS][];
+        private final NttPermutation idx = Automorphism.nttPermutation(LOG_N, 5);
+        private final NttTables[][] tables;
+        private final boolean limbBackend;
+        private final long[] wv = new long[MAX_TERMS], wsv = new long[MAX_TERMS];
+
+        Bench(LimbKernels k, NttBackend backend, long[] primes) {
+            this.k = k;
+            this.backend = backend;
+            this.primes = primes;
+            this.tables = new NttTables[primes.length][];
+            for (int p = 0; p < primes.length; p++) tables[p] = new NttTables[] {NttTables.of(LOG_N, primes[p])};
+            for (int o = 0; o < 2; o++)
+                for (int t = 0; t < MAX_TERMS; t++) f[o][t] = (t + o) % 3 == 0 ? null : in[2][t];
+            this.outA = new long[][] {out[2], out[3]};
+            this.outB = new long[][] {out[0], out[1]};
+            this.limb0 = new long[][] {out[0]};
+            this.limbBackend = backend instanceof LimbNttBackend;
+        }
+
+        void round(int i, int pi) {
+            long q = primes[pi];
+            fill(q);
+            int terms = (i & 1) == 0 ? 3 : MAX_TERMS;
+            boolean acc = (i & 2) != 0;
+            k.dot2Montgomery(in[0], in[1], in[2], terms, out[0], out[1], q, acc);
+            k.dot2Montgomery(in[0], in[1], null, terms, out[2], null, q, !acc);
+            k.dot2MontgomeryMulti(in[0], in[1], f, terms, 1 + (i & 1), outA, outB, q, acc);
+            long w = r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
+            k.mulShoup(in[0][0], w, ws, q, out[2], 0, n);
+            k.subMulShoup(in[0][1], in[1][1], out[3], w, ws, q);
+            weights(q, terms);
+            k.sumShoup(in[1], 0, (i & 4) != 0 ? 1 : Math.min(terms, 8), wv, wsv, q, out[2], 0, n);
+            k.mulModSum(in[0][0], in[1][0], in[0][1], in[1][1], out[3], q);
+            signed(in[2][0], q);
+            k.liftSigned(in[2][0], w, ws, q, out[1]);
+            k.automorphismNtt(out[0], acc ? null : out[1], out[2], idx, q, acc);
+            k.automorphismNtt(out[1], out[0], out[3], idx, q, !acc);
+            k.automorphismNtt(out[2], null, out[3], idx, q, false);
+            if (limbBackend) {
+                reduce(out[0], q);
+                backend.forward(limb0, tables[pi], 1);
+                backend.inverse(limb0, tables[pi], 1);
             }
+        }
+
+        private void fill(long q) {
+            for (long[][] a : in) for (long[] limb : a) for (int c = 0; c < n; c += 97) limb[c] = r.nextLong(q);
+        }
+
+        private void weights(long q, int terms) {
+            for (int t = 0; t < terms; t++) {
+                wv[t] = r.nextLong(q);
+                wsv[t] = ModArith.shoupQuotient(wv[t], q);
+            }
+        }
+
+        private void signed(long[] limb, long q) {
+            for (int c = 0; c < n; c++) limb[c] = r.nextLong(-(q >> 2), q >> 2);
+        }
+
+        private static void reduce(long[] limb, long q) {
+            for (int c = 0; c < limb.length; c++) limb[c] = Long.remainderUnsigned(limb[c], q);
         }
     }
 }

@@ -7,11 +7,122 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.math.Primes;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The JIT warm-up drives every kernel and branch it lists on both kernel sets without failing (its results are discarded). */
 class KernelWarmupTest {
+    /** Counts each kernel call by the branch combination it takes, then runs the scalar twin. */
+    private static final class Recording implements LimbKernels {
+        final Map<String, Integer> calls = new HashMap<>();
+        private final LimbKernels scalar = new ScalarLimbKernels();
+
+        private void count(String key) {
+            calls.merge(key, 1, Integer::sum);
+        }
+
+        @Override
+        public void dot2Montgomery(
+                long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean acc) {
+            count("dot2 terms=" + terms + " z=" + (z != null) + " two=" + (out1 != null) + " acc=" + acc);
+            scalar.dot2Montgomery(x, y, z, terms, out0, out1, q, acc);
+        }
+
+        @Override
+        public void dot2MontgomeryMulti(
+                long[][] x,
+                long[][] y,
+                long[][][] f,
+                int terms,
+                int outs,
+                long[][] o0,
+                long[][] o1,
+                long q,
+                boolean acc) {
+            count("multi terms=" + terms + " outs=" + outs + " acc=" + acc);
+            scalar.dot2MontgomeryMulti(x, y, f, terms, outs, o0, o1, q, acc);
+        }
+
+        @Override
+        public void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len) {
+            count("mulShoup");
+            scalar.mulShoup(x, w, ws, q, out, from, len);
+        }
+
+        @Override
+        public void sumShoup(
+                long[][] y, int yOff, int terms, long[] w, long[] ws, long d, long[] out, int off, int len) {
+            count("sumShoup terms=" + terms);
+            scalar.sumShoup(y, yOff, terms, w, ws, d, out, off, len);
+        }
+
+        @Override
+        public void liftSigned(long[] c, long w, long ws, long q, long[] out) {
+            count("liftSigned");
+            scalar.liftSigned(c, w, ws, q, out);
+        }
+
+        @Override
+        public void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q) {
+            count("subMulShoup");
+            scalar.subMulShoup(a, b, out, w, ws, q);
+        }
+
+        @Override
+        public void mulModSum(long[] a0, long[] b0, long[] a1, long[] b1, long[] out, long q) {
+            count("mulModSum");
+            scalar.mulModSum(a0, b0, a1, b1, out, q);
+        }
+
+        @Override
+        public void automorphismNtt(long[] x, long[] y, long[] out, NttPermutation p, long q, boolean acc) {
+            count("automorphism y=" + (y != null) + " acc=" + acc);
+            scalar.automorphismNtt(x, y, out, p, q, acc);
+        }
+    }
+
+    @Test
+    void everyRoundCallsEveryKernelOnceInEachBranchCombinationItCycles() {
+        long[] primes = KernelWarmup.representatives();
+        int rounds = 8; // the combinations cycle with the round's low three bits
+        Recording rec = new Recording();
+        ScalarNttBackend ntt = new ScalarNttBackend();
+        KernelWarmup.run(rec, ntt, rounds, primes);
+        int perKernel = rounds * primes.length;
+        for (String k : List.of("mulShoup", "liftSigned", "subMulShoup", "mulModSum"))
+            assertEquals(perKernel, rec.calls.get(k), k);
+        // few terms and more than a Montgomery chunk, writing and accumulating, one and two outputs
+        for (String k : List.of(
+                "dot2 terms=3 z=true two=true acc=false",
+                "dot2 terms=3 z=true two=true acc=true",
+                "dot2 terms=40 z=true two=true acc=false",
+                "dot2 terms=40 z=true two=true acc=true",
+                "dot2 terms=3 z=false two=false acc=true",
+                "dot2 terms=40 z=false two=false acc=false",
+                "multi terms=3 outs=1 acc=false",
+                "multi terms=40 outs=2 acc=true",
+                "sumShoup terms=1",
+                "sumShoup terms=3",
+                "sumShoup terms=8",
+                "automorphism y=true acc=false",
+                "automorphism y=false acc=true",
+                "automorphism y=true acc=true"))
+            assertTrue(rec.calls.getOrDefault(k, 0) > 0, k + " never called: " + rec.calls.keySet());
+        for (String k : Set.of("dot2", "multi", "sumShoup", "automorphism")) {
+            int total = rec.calls.entrySet().stream()
+                    .filter(e -> e.getKey().startsWith(k + " "))
+                    .mapToInt(Map.Entry::getValue)
+                    .sum();
+            int perRound = k.equals("dot2") ? 2 : k.equals("automorphism") ? 3 : 1;
+            assertEquals(perRound * perKernel, total, k);
+        }
+        // both directions of the transform, once per round and prime
+        assertEquals(2L * perKernel, ntt.stats().snapshot().calls());
+    }
+
     @Test
     void warmupRunsOnScalarAndVectorKernels() {
         assertDoesNotThrow(() -> KernelWarmup.run(new ScalarLimbKernels(), new ScalarNttBackend(), 16));
