@@ -131,8 +131,9 @@ public final class KernelWarmup {
 
     /** The warm-up's limbs and tables, and one round of kernel calls. */
     private static final class Bench {
-        private static final int MAX_TERMS =
-                40; // past every prime's Montgomery chunk: the chunk loop runs more than once
+        /** Past every prime's Montgomery chunk: the chunk loop runs more than once. */
+        private static final int MAX_TERMS = 40;
+
         private final LimbKernels k;
         private final NttBackend backend;
         private final long[] primes;
