@@ -142,7 +142,8 @@ public final class KernelWarmup {
         private final long[][][] in = new long[3][MAX_TERMS][n];
         private final long[][] out = new long[4][n];
         private final long[][] outA, outB, limb0;
-        private final long[][][] f = new long[2][MAX_TERMS][];
+        private final long[][][] f = new long[2][MAX_TERMS][], fPacked = new long[2][MAX_TERMS][];
+        private final long[][] packed = new long[MAX_TERMS][n / 2];
         private final NttPermutation idx = Automorphism.nttPermutation(LOG_N, 5);
         private final NttTables[][] tables;
         private final boolean limbBackend;
@@ -155,7 +156,10 @@ public final class KernelWarmup {
             this.tables = new NttTables[primes.length][];
             for (int p = 0; p < primes.length; p++) tables[p] = new NttTables[] {NttTables.of(LOG_N, primes[p])};
             for (int o = 0; o < 2; o++)
-                for (int t = 0; t < MAX_TERMS; t++) f[o][t] = (t + o) % 3 == 0 ? null : in[2][t];
+                for (int t = 0; t < MAX_TERMS; t++) {
+                    f[o][t] = (t + o) % 3 == 0 ? null : in[2][t];
+                    fPacked[o][t] = f[o][t] == null ? null : packed[t];
+                }
             this.outA = new long[][] {out[2], out[3]};
             this.outB = new long[][] {out[0], out[1]};
             this.limb0 = new long[][] {out[0]};
@@ -169,7 +173,11 @@ public final class KernelWarmup {
             boolean acc = (i & 2) != 0;
             k.dot2Montgomery(in[0], in[1], in[2], terms, out[0], out[1], q, acc);
             k.dot2Montgomery(in[0], in[1], null, terms, out[2], null, q, !acc);
-            k.dot2MontgomeryMulti(in[0], in[1], f, terms, 1 + (i & 1), outA, outB, q, acc);
+            k.dot2MontgomeryMulti(in[0], in[1], f, false, terms, 1 + (i & 1), outA, outB, q, acc);
+            if (PackedLimbs.packs(q, n)) {
+                pack(terms);
+                k.dot2MontgomeryMulti(in[0], in[1], fPacked, true, terms, 2 - (i & 1), outA, outB, q, !acc);
+            }
             long w = r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
             k.mulShoup(in[0][0], w, ws, q, out[2], 0, n);
             k.subMulShoup(in[0][1], in[1][1], out[3], w, ws, q);
@@ -190,6 +198,15 @@ public final class KernelWarmup {
 
         private void fill(long q) {
             for (long[][] a : in) for (long[] limb : a) for (int c = 0; c < n; c += 97) limb[c] = r.nextLong(q);
+        }
+
+        /** The terms' factors packed; residues of a wider prime's round are cut below 2^31 first (results are discarded). */
+        private void pack(int terms) {
+            for (int t = 0; t < terms; t++) {
+                long[] limb = in[2][t];
+                for (int c = 0; c < n; c++) limb[c] &= PackedLimbs.MAX_Q - 1;
+                PackedLimbs.pack(limb, packed[t]);
+            }
         }
 
         private void weights(long q, int terms) {

@@ -28,12 +28,34 @@ public interface LimbKernels {
     void dot2Montgomery(
             long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate);
 
-    /** {@link #dot2MontgomeryMulti} as one {@link #dot2Montgomery} per output over its present terms. */
+    /**
+     * {@link #dot2Montgomery} with every x[t] in {@link PackedLimbs}' layout (n/2 words for the n
+     * coefficients of the outputs) and q below {@link PackedLimbs#MAX_Q}: the same results, bit for
+     * bit, from half the bytes of x.
+     *
+     * @throws IllegalArgumentException if q or the lengths do not allow packing
+     */
+    void dot2MontgomeryPacked(
+            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate);
+
+    /** The arguments {@link #dot2MontgomeryPacked} accepts: q packs, and out0's length is twice each packed term's. */
+    static void checkPacked(long[][] x, int terms, long[] out0, long q) {
+        if (!PackedLimbs.packs(q, out0.length))
+            throw new IllegalArgumentException(
+                    "limbs of q = " + q + " and " + out0.length + " coefficients are not packed");
+        for (int t = 0; t < terms; t++)
+            if (x[t].length != out0.length / 2)
+                throw new IllegalArgumentException(
+                        "packed term " + t + " has " + x[t].length + " words for " + out0.length + " coefficients");
+    }
+
+    /** {@link #dot2MontgomeryMulti} as one {@link #dot2Montgomery} (or its packed form) per output over its present terms. */
     static void multiByOutput(
             LimbKernels k,
             long[][] x,
             long[][] y,
             long[][][] f,
+            boolean packed,
             int terms,
             int outs,
             long[][] out0,
@@ -49,7 +71,8 @@ public interface LimbKernels {
                 xs[c] = x[t];
                 ys[c++] = y[t];
             }
-            if (c > 0) k.dot2Montgomery(fx, xs, ys, c, out0[o], out1[o], q, accumulate);
+            if (c > 0 && packed) k.dot2MontgomeryPacked(fx, xs, ys, c, out0[o], out1[o], q, accumulate);
+            else if (c > 0) k.dot2Montgomery(fx, xs, ys, c, out0[o], out1[o], q, accumulate);
             else if (!accumulate) {
                 Arrays.fill(out0[o], 0L);
                 Arrays.fill(out1[o], 0L);
@@ -74,13 +97,15 @@ public interface LimbKernels {
     /**
      * Diagonal sums of a linear transform for several outputs at once (Algorithm 2 lines 13–14): for
      * o &lt; outs, out0[o] = Σ_t f[o][t] ⊙ x[t] · 2^-64 and out1[o] = Σ_t f[o][t] ⊙ y[t] · 2^-64 (mod q),
-     * where f[o][t] == null means the term is absent. With {@code accumulate} the previous outputs
-     * are added. Outputs must not alias inputs.
+     * where f[o][t] == null means the term is absent. With {@code packed} every present f[o][t] is in
+     * {@link PackedLimbs}' layout (see {@link #dot2MontgomeryPacked}). With {@code accumulate} the
+     * previous outputs are added. Outputs must not alias inputs.
      */
     void dot2MontgomeryMulti(
             long[][] x,
             long[][] y,
             long[][][] f,
+            boolean packed,
             int terms,
             int outs,
             long[][] out0,

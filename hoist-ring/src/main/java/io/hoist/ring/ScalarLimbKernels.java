@@ -13,6 +13,26 @@ public final class ScalarLimbKernels implements LimbKernels {
     @Override
     public void dot2Montgomery(
             long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
+        dot2(x, false, y, z, terms, out0, out1, q, accumulate);
+    }
+
+    @Override
+    public void dot2MontgomeryPacked(
+            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
+        LimbKernels.checkPacked(x, terms, out0, q);
+        dot2(x, true, y, z, terms, out0, out1, q, accumulate);
+    }
+
+    private static void dot2(
+            long[][] x,
+            boolean packed,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            boolean accumulate) {
         final long ni = ModArith.montgomeryNegInv(q);
         final int chunk = LimbKernels.montgomeryTerms(q);
         final boolean two = z != null;
@@ -23,7 +43,7 @@ public final class ScalarLimbKernels implements LimbKernels {
                 int t1 = Math.min(terms, t0 + chunk);
                 long h0 = 0, l0 = 0, h1 = 0, l1 = 0;
                 for (int t = t0; t < t1; t++) {
-                    long a = x[t][k], b = y[t][k];
+                    long a = packed ? PackedLimbs.get(x[t], k) : x[t][k], b = y[t][k];
                     long p = a * b;
                     h0 += Math.unsignedMultiplyHigh(a, b);
                     l0 += p;
@@ -67,13 +87,14 @@ public final class ScalarLimbKernels implements LimbKernels {
             long[][] x,
             long[][] y,
             long[][][] f,
+            boolean packed,
             int terms,
             int outs,
             long[][] out0,
             long[][] out1,
             long q,
             boolean accumulate) {
-        LimbKernels.multiByOutput(this, x, y, f, terms, outs, out0, out1, q, accumulate);
+        LimbKernels.multiByOutput(this, x, y, f, packed, terms, outs, out0, out1, q, accumulate);
     }
 
     @Override

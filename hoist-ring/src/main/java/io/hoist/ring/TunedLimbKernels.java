@@ -49,17 +49,24 @@ public final class TunedLimbKernels implements LimbKernels {
     }
 
     @Override
+    public void dot2MontgomeryPacked(
+            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
+        dot2.dot2MontgomeryPacked(x, y, z, terms, out0, out1, q, accumulate);
+    }
+
+    @Override
     public void dot2MontgomeryMulti(
             long[][] x,
             long[][] y,
             long[][][] f,
+            boolean packed,
             int terms,
             int outs,
             long[][] out0,
             long[][] out1,
             long q,
             boolean accumulate) {
-        dot2.dot2MontgomeryMulti(x, y, f, terms, outs, out0, out1, q, accumulate);
+        dot2.dot2MontgomeryMulti(x, y, f, packed, terms, outs, out0, out1, q, accumulate);
     }
 
     @Override

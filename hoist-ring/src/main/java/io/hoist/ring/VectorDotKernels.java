@@ -214,6 +214,60 @@ final class VectorDotKernels {
         }
     }
 
+    /**
+     * {@link #dotBlockSmall} with every x[t] in {@link PackedLimbs}' layout, base a multiple of 16:
+     * one load of x gives the factors of two runs of coefficients, its low halves and its high halves.
+     * Its own method, so its type profile is not shared with the unpacked kernel's.
+     */
+    static void dotBlockSmallPacked(
+            long[][] x,
+            long[][] y,
+            long[][] z,
+            boolean two,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            long ni,
+            boolean accumulate,
+            int base,
+            int len,
+            long[][] scratch) {
+        final int c = smallTerms(q), g = PackedLimbs.GROUP;
+        final long[] s0 = scratch[0], s1 = scratch[1];
+        final int words = base >>> 1;
+        for (int t0 = 0; t0 < terms; t0 += c) {
+            final int t1 = Math.min(terms, t0 + c);
+            Arrays.fill(s0, 0, len, 0L);
+            if (two) Arrays.fill(s1, 0, len, 0L);
+            for (int t = t0; t < t1; t++) {
+                final long[] xt = x[t], yt = y[t], zt = z[t];
+                for (int k = 0; k < len; k += 2 * g) {
+                    for (int i = 0; i < g; i += L) {
+                        final int lo = k + i, hi = k + g + i;
+                        LongVector p = LongVector.fromArray(S, xt, words + (k >>> 1) + i);
+                        LongVector a = p.and(M32), a2 = p.lanewise(VectorOperators.LSHR, 32);
+                        LongVector b = LongVector.fromArray(S, yt, base + lo).and(M32);
+                        LongVector b2 = LongVector.fromArray(S, yt, base + hi).and(M32);
+                        LongVector.fromArray(S, s0, lo).add(a.mul(b)).intoArray(s0, lo);
+                        LongVector.fromArray(S, s0, hi).add(a2.mul(b2)).intoArray(s0, hi);
+                        if (two) {
+                            LongVector w =
+                                    LongVector.fromArray(S, zt, base + lo).and(M32);
+                            LongVector w2 =
+                                    LongVector.fromArray(S, zt, base + hi).and(M32);
+                            LongVector.fromArray(S, s1, lo).add(a.mul(w)).intoArray(s1, lo);
+                            LongVector.fromArray(S, s1, hi).add(a2.mul(w2)).intoArray(s1, hi);
+                        }
+                    }
+                }
+            }
+            final boolean add = accumulate || t0 > 0;
+            redcLow(s0, out0, base, len, add, q, ni);
+            if (two) redcLow(s1, out1, base, len, add, q, ni);
+        }
+    }
+
     /** out[base+k] (+)= s[k]·2^-64 mod q: Montgomery reduction of (hi = 0, lo = s[k]). */
     static void redcLow(long[] s, long[] out, int base, int len, boolean add, long q, long ni) {
         final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);

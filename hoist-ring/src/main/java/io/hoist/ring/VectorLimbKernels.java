@@ -146,6 +146,42 @@ public final class VectorLimbKernels implements LimbKernels {
         if (vecEnd < n) tail(x, y, z, terms, out0, out1, q, accumulate, vecEnd);
     }
 
+    /**
+     * Blocks as in {@link #dot2Montgomery} (a multiple of 16 coefficients, so every block starts at a
+     * group of {@link PackedLimbs}), each on {@link VectorDotKernels#dotBlockSmallPacked}; wider
+     * vectors than a group, and the scalar-outside-FMA choice, run the scalar twin.
+     */
+    @Override
+    public void dot2MontgomeryPacked(
+            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
+        LimbKernels.checkPacked(x, terms, out0, q);
+        if (scalarOutsideFma || L > PackedLimbs.GROUP) {
+            scalar.dot2MontgomeryPacked(x, y, z, terms, out0, out1, q, accumulate);
+            return;
+        }
+        final int n = out0.length;
+        final int block = n <= WHOLE_LIMB_MAX ? n : BLOCK;
+        final boolean two = z != null;
+        final long ni = ModArith.montgomeryNegInv(q);
+        final long[][] scratch = SCRATCH.get();
+        for (int base = 0; base < n; base += block) {
+            VectorDotKernels.dotBlockSmallPacked(
+                    x,
+                    y,
+                    two ? z : y,
+                    two,
+                    terms,
+                    out0,
+                    two ? out1 : out0,
+                    q,
+                    ni,
+                    accumulate,
+                    base,
+                    Math.min(block, n - base),
+                    scratch);
+        }
+    }
+
     private void tail(
             long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean acc, int from) {
         int len = out0.length - from;
@@ -173,13 +209,14 @@ public final class VectorLimbKernels implements LimbKernels {
             long[][] x,
             long[][] y,
             long[][][] f,
+            boolean packed,
             int terms,
             int outs,
             long[][] out0,
             long[][] out1,
             long q,
             boolean accumulate) {
-        LimbKernels.multiByOutput(this, x, y, f, terms, outs, out0, out1, q, accumulate);
+        LimbKernels.multiByOutput(this, x, y, f, packed, terms, outs, out0, out1, q, accumulate);
     }
 
     @Override

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.math.Primes;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,18 +33,26 @@ class KernelWarmupTest {
         }
 
         @Override
+        public void dot2MontgomeryPacked(
+                long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean acc) {
+            count("packed terms=" + terms + " z=" + (z != null) + " acc=" + acc);
+            scalar.dot2MontgomeryPacked(x, y, z, terms, out0, out1, q, acc);
+        }
+
+        @Override
         public void dot2MontgomeryMulti(
                 long[][] x,
                 long[][] y,
                 long[][][] f,
+                boolean packed,
                 int terms,
                 int outs,
                 long[][] o0,
                 long[][] o1,
                 long q,
                 boolean acc) {
-            count("multi terms=" + terms + " outs=" + outs + " acc=" + acc);
-            scalar.dot2MontgomeryMulti(x, y, f, terms, outs, o0, o1, q, acc);
+            count("multi" + (packed ? " packed" : "") + " terms=" + terms + " outs=" + outs + " acc=" + acc);
+            scalar.dot2MontgomeryMulti(x, y, f, packed, terms, outs, o0, o1, q, acc);
         }
 
         @Override
@@ -92,6 +101,9 @@ class KernelWarmupTest {
         ScalarNttBackend ntt = new ScalarNttBackend();
         KernelWarmup.run(rec, ntt, rounds, primes);
         int perKernel = rounds * primes.length;
+        int packedPrimes = (int)
+                Arrays.stream(primes).filter(q -> PackedLimbs.packs(q, 1024)).count();
+        assertEquals(1, packedPrimes, "one representative below 2^31");
         for (String k : List.of("mulShoup", "liftSigned", "subMulShoup", "mulModSum"))
             assertEquals(perKernel, rec.calls.get(k), k);
         // few terms and more than a Montgomery chunk, writing and accumulating, one and two outputs
@@ -104,6 +116,10 @@ class KernelWarmupTest {
                 "dot2 terms=40 z=false two=false acc=false",
                 "multi terms=3 outs=1 acc=false",
                 "multi terms=40 outs=2 acc=true",
+                "multi packed terms=3 outs=2 acc=true",
+                "multi packed terms=40 outs=1 acc=false",
+                "multi packed terms=3 outs=2 acc=false",
+                "multi packed terms=40 outs=1 acc=true",
                 "sumShoup terms=1",
                 "sumShoup terms=3",
                 "sumShoup terms=8",
@@ -111,13 +127,16 @@ class KernelWarmupTest {
                 "automorphism y=false acc=true",
                 "automorphism y=true acc=true"))
             assertTrue(rec.calls.getOrDefault(k, 0) > 0, k + " never called: " + rec.calls.keySet());
-        for (String k : Set.of("dot2", "multi", "sumShoup", "automorphism")) {
+        for (String k : Set.of("dot2", "multi", "multi packed", "sumShoup", "automorphism")) {
             int total = rec.calls.entrySet().stream()
-                    .filter(e -> e.getKey().startsWith(k + " "))
+                    .filter(e -> e.getKey().startsWith(k + " ")
+                            && (k.contains("packed") || !e.getKey().contains("packed")))
                     .mapToInt(Map.Entry::getValue)
                     .sum();
             int perRound = k.equals("dot2") ? 2 : k.equals("automorphism") ? 3 : 1;
-            assertEquals(perRound * perKernel, total, k);
+            // packed limbs: only the primes below 2^31 (one size class of the representatives)
+            int count = k.equals("multi packed") ? rounds * packedPrimes : perKernel;
+            assertEquals(perRound * count, total, k);
         }
         // both directions of the transform, once per round and prime
         assertEquals(2L * perKernel, ntt.stats().snapshot().calls());

@@ -2,6 +2,8 @@ package io.hoist.ring;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.management.ThreadMXBean;
@@ -269,6 +271,7 @@ class LimbKernelsTest {
         long[][] x = {rand(n, small), rand(n, small)},
                 y = {rand(n, small), rand(n, small)},
                 z = {rand(n, small), rand(n, small)};
+        long[][] xp = {PackedLimbs.pack(x[0]), PackedLimbs.pack(x[1])};
         long[] o0 = new long[n], o1 = new long[n];
         long w = 12345, ws = ModArith.shoupQuotient(w, q);
         long id = Thread.currentThread().threadId(), per = Long.MAX_VALUE;
@@ -277,16 +280,109 @@ class LimbKernelsTest {
             for (int i = 0; i < 300; i++) {
                 vector.liftSigned(c, w, ws, q, out);
                 vector.dot2Montgomery(x, y, z, 2, o0, o1, small, false);
+                vector.dot2MontgomeryPacked(xp, y, z, 2, o0, o1, small, true);
             }
             long before = mx.getThreadAllocatedBytes(id);
             for (int i = 0; i < 100; i++) {
                 vector.liftSigned(c, w, ws, q, out);
                 vector.dot2Montgomery(x, y, z, 2, o0, o1, small, false);
+                vector.dot2MontgomeryPacked(xp, y, z, 2, o0, o1, small, true);
             }
             per = (mx.getThreadAllocatedBytes(id) - before) / 100;
             if (per < 1024) break;
         }
-        assertTrue(per < 1024, "liftSigned + small-prime dot allocate " + per + " bytes per call after warm-up");
+        assertTrue(
+                per < 1024,
+                "liftSigned + small-prime dots (plain and packed) allocate " + per + " bytes per call after warm-up");
+    }
+
+    /** Every form's packed dot products against the scalar twin's unpacked ones, bit for bit. */
+    @Test
+    void packedDotProductsEqualTheUnpackedOnesInEveryForm() {
+        LimbKernels[] forms = {
+            scalar, vector, new VectorLimbKernels(true, false), new VectorLimbKernels(true, true), LimbKernels.best()
+        };
+        SplittableRandom r = new SplittableRandom(29);
+        for (int bits : new int[] {20, 30, 31}) {
+            long q = Primes.nttPrimes(10, bits, 1).get(0);
+            assertTrue(PackedLimbs.packs(q, 1024));
+            for (int terms : new int[] {1, 3, 17, 40}) {
+                // 16400: past VectorLimbKernels.WHOLE_LIMB_MAX, so blocks of 256 and a last one of 16
+                for (int n : terms <= 3 ? new int[] {1024, 16, 16400} : new int[] {1024, 48}) {
+                    long[][] x = new long[terms][],
+                            xp = new long[terms][],
+                            y = new long[terms][],
+                            z = new long[terms][];
+                    for (int t = 0; t < terms; t++) {
+                        x[t] = rand(n, q);
+                        xp[t] = PackedLimbs.pack(x[t]);
+                        y[t] = rand(n, q);
+                        z[t] = rand(n, q);
+                    }
+                    boolean acc = r.nextBoolean();
+                    long[] init0 = rand(n, q), init1 = rand(n, q);
+                    long[] want0 = init0.clone(), want1 = init1.clone(), one = init0.clone();
+                    scalar.dot2Montgomery(x, y, z, terms, want0, want1, q, acc);
+                    scalar.dot2Montgomery(x, y, null, terms, one, null, q, !acc);
+                    for (LimbKernels k : forms) {
+                        long[] o0 = init0.clone(), o1 = init1.clone(), o = init0.clone();
+                        k.dot2MontgomeryPacked(xp, y, z, terms, o0, o1, q, acc);
+                        k.dot2MontgomeryPacked(xp, y, null, terms, o, null, q, !acc);
+                        String what = k.form() + ", " + bits + "-bit, " + terms + " terms, n=" + n;
+                        assertArrayEquals(want0, o0, what);
+                        assertArrayEquals(want1, o1, what);
+                        assertArrayEquals(one, o, what + ", one output");
+                    }
+                }
+            }
+            // several outputs with absent terms
+            int n = 1024, terms = 9, outs = 3;
+            long[][] x = new long[terms][], y = new long[terms][];
+            long[][][] f = new long[outs][terms][], fp = new long[outs][terms][];
+            for (int t = 0; t < terms; t++) {
+                x[t] = rand(n, q);
+                y[t] = rand(n, q);
+            }
+            for (int o = 0; o < outs; o++)
+                for (int t = 0; t < terms; t++) if ((o + t) % 3 != 0) fp[o][t] = PackedLimbs.pack(f[o][t] = rand(n, q));
+            long[][] s0 = new long[outs][n], s1 = new long[outs][n];
+            scalar.dot2MontgomeryMulti(x, y, f, false, terms, outs, s0, s1, q, false);
+            for (LimbKernels k : forms) {
+                long[][] v0 = new long[outs][n], v1 = new long[outs][n];
+                k.dot2MontgomeryMulti(x, y, fp, true, terms, outs, v0, v1, q, false);
+                assertArrayEquals(s0, v0, k.form() + ", " + bits + "-bit multi");
+                assertArrayEquals(s1, v1, k.form() + ", " + bits + "-bit multi");
+            }
+        }
+    }
+
+    @Test
+    void packingRoundTripsAndRefusesWhatItCannotHold() {
+        long q = Primes.nttPrimes(10, 30, 1).get(0);
+        long[] limb = rand(64, q), back = new long[64];
+        long[] packed = PackedLimbs.pack(limb);
+        assertEquals(32, packed.length);
+        PackedLimbs.unpack(packed, back);
+        assertArrayEquals(limb, back);
+        for (int k = 0; k < 64; k++) assertEquals(limb[k], PackedLimbs.get(packed, k), "coefficient " + k);
+        // coefficients 16g + i and 16g + 8 + i share word 8g + i
+        assertEquals(limb[16 + 3] | limb[16 + 8 + 3] << 32, packed[8 + 3]);
+        long big = Primes.nttPrimes(10, 32, 1).get(0);
+        assertFalse(PackedLimbs.packs(big, 1024));
+        assertFalse(PackedLimbs.packs(q, 24));
+        assertThrows(IllegalArgumentException.class, () -> PackedLimbs.pack(new long[24]));
+        assertThrows(IllegalArgumentException.class, () -> PackedLimbs.pack(new long[0]));
+        long[] wide = new long[16];
+        wide[9] = 1L << 31;
+        assertThrows(IllegalArgumentException.class, () -> PackedLimbs.pack(wide));
+        long[][] x = {packed};
+        long[][] y = {limb};
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> vector.dot2MontgomeryPacked(x, y, null, 1, new long[64], null, big, false));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> scalar.dot2MontgomeryPacked(y, y, null, 1, new long[64], null, q, false));
     }
 
     @Test
@@ -321,8 +417,8 @@ class LimbKernelsTest {
             }
             for (int o = 0; o < outs; o++) for (int t = 0; t < terms; t++) if ((o + t) % 3 != 0) f[o][t] = rand(n, q);
             long[][] s0 = new long[outs][n], s1 = new long[outs][n], v0 = new long[outs][n], v1 = new long[outs][n];
-            scalar.dot2MontgomeryMulti(x, y, f, terms, outs, s0, s1, q, false);
-            vector.dot2MontgomeryMulti(x, y, f, terms, outs, v0, v1, q, false);
+            scalar.dot2MontgomeryMulti(x, y, f, false, terms, outs, s0, s1, q, false);
+            vector.dot2MontgomeryMulti(x, y, f, false, terms, outs, v0, v1, q, false);
             assertArrayEquals(s0, v0);
             assertArrayEquals(s1, v1);
             BigInteger bq = BigInteger.valueOf(q),

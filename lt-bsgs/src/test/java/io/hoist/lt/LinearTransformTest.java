@@ -208,6 +208,33 @@ class LinearTransformTest {
         assertEquals(8L * f.params.n() * limbs, memPre);
     }
 
+    /**
+     * Primes below 2^31 keep their precomputed diagonal limbs packed, two residues to a word: the
+     * evaluation equals, bit for bit, the one from compact diagonals (expanded to full limbs), and the
+     * diagonals take half the words on those limbs.
+     */
+    @Test
+    void wordSizedPrimesKeepPackedDiagonalsThatEvaluateAsCompactOnesDo() {
+        LtFixture f = new LtFixture(10, 9, new int[] {33, 30, 30}, new int[] {35});
+        SplittableRandom r = new SplittableRandom(31);
+        LinearTransform t = LtFixture.randomDense(r, 128);
+        ComplexVector x = ComplexVector.random(r, 128);
+        Ciphertext ct = f.encrypt(t, x);
+        int lq = f.params.qCount(), n = f.params.n();
+        for (Plan p : List.of(Plan.of(t, Algorithm.TH_BSGS, 4, 4, 8), Plan.of(t, Algorithm.DH_BSGS, 16, 8))) {
+            LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, f.keysFor(p));
+            EncodedTransform pre = lte.encode(t, p, f.params.maxLevel(), Storage.PRECOMPUTED),
+                    compact = lte.encode(t, p, f.params.maxLevel(), Storage.COMPACT);
+            Ciphertext a = lte.evaluate(ct, pre), b = lte.evaluate(ct, compact);
+            assertEquals(b, a, p.algorithm() + ": packed diagonals against compact ones");
+            assertTrue(f.precision(t.apply(x), a).minBits() > MIN_BITS);
+            // Q limbs 33, 30, 30 bits and the P limb 35: two of the Q limbs packed
+            long words = 0;
+            for (int d : p.indices()) words += (long) n * (lq - 2) + n + (p.baby(d) == 0 ? 0 : n);
+            assertEquals(8 * words, pre.memoryBytes(), p.algorithm() + ": diagonal bytes");
+        }
+    }
+
     @Test
     void evaluateManySharesOneDecomposeWithoutSharingBuffers() {
         LtFixture f = LtFixture.byBeta(2);

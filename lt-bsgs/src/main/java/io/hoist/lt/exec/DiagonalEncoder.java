@@ -6,7 +6,6 @@ import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Encoder;
 import io.hoist.ckks.InvalidScaleException;
 import io.hoist.ckks.LevelMismatchException;
-import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.Progress;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Diagonals;
@@ -17,10 +16,10 @@ import io.hoist.lt.plan.Storage;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
 import io.hoist.ring.NttTables;
+import io.hoist.ring.PackedLimbs;
 import io.hoist.ring.Parallel;
 import io.hoist.ring.RnsPoly;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -65,31 +64,34 @@ public final class DiagonalEncoder {
             Progress progress,
             LtProgram program) {
         boolean overQ = plan.algorithm() == Algorithm.BSGS;
-        Int2ObjectOpenHashMap<PolyQP> qp = new Int2ObjectOpenHashMap<>();
+        Int2ObjectOpenHashMap<long[][]> qp = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<RnsPoly> q = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<long[]> compact = new Int2ObjectOpenHashMap<>();
         int[] rs = t.diagonalIndices().stream().mapToInt(Integer::intValue).toArray();
         Object[] encoded =
                 new Object[rs.length]; // each diagonal is independent: encoded over the engine's threads, one slot each
         AtomicInteger done = new AtomicInteger();
+        boolean[] packed = EncodedDiagonals.packedLimbs(params, level);
         // each diagonal is independent: chunks over the engine's threads, one slot each; a chunk
         // reuses one set of slot and coefficient buffers (they stay in cache instead of streaming
         // 192 KB of fresh memory per diagonal at N = 2^13)
         Parallel.forEachChunk(ctx.engine().threads(), rs.length, (from, to) -> {
             double[] re = new double[params.slots()], im = new double[params.slots()];
             long[] scratch = storage == Storage.COMPACT ? null : new long[params.n()];
+            // limbs that end packed are lifted and transformed here, so only their halves are allocated
+            long[][] work = new long[packed.length][];
+            for (int j = 0; j < packed.length; j++) if (packed[j] && !overQ) work[j] = new long[params.n()];
             for (int i = from; i < to; i++) {
                 int r = rs[i], k = plan.outer(r);
                 preRotated(t.diagonal(r), k, re, im);
                 long[] coeffs = scratch != null ? scratch : new long[params.n()];
                 encoder.encodeToIntegers(re, im, scale, coeffs);
                 if (storage == Storage.COMPACT) encoded[i] = coeffs;
-                else if (overQ || plan.baby(r) == 0)
-                    encoded[i] = ctx.ringQ()
-                            .wrap(
-                                    liftMontgomery(coeffs, level, level + 1),
-                                    Domain.NTT); // baby 0 multiplies P·c: no P limbs
-                else encoded[i] = liftMontgomeryQP(coeffs, level);
+                else if (overQ) encoded[i] = ctx.ringQ().wrap(liftMontgomery(coeffs, level, level + 1), Domain.NTT);
+                else {
+                    int limbs = plan.baby(r) == 0 ? level + 1 : packed.length; // baby 0 multiplies P·c: no P limbs
+                    encoded[i] = liftMontgomeryPacked(coeffs, level, limbs, packed, work);
+                }
                 synchronized (progress) {
                     progress.step(done.incrementAndGet(), rs.length);
                 } // monotonic for the bars
@@ -99,13 +101,9 @@ public final class DiagonalEncoder {
             switch (encoded[i]) {
                 case long[] c -> compact.put(rs[i], c);
                 case RnsPoly p -> q.put(rs[i], p);
-                case PolyQP p -> qp.put(rs[i], p);
+                case long[][] p -> qp.put(rs[i], p);
                 default -> throw new AssertionError(encoded[i]);
             }
-        }
-        if (!overQ) {
-            for (var e : q.int2ObjectEntrySet()) qp.put(e.getIntKey(), PolyQP.qOnly(e.getValue()));
-            q.clear();
         }
         var qpm = storage == Storage.PRECOMPUTED && !overQ ? qp : null;
         var qm = storage == Storage.PRECOMPUTED && overQ ? q : null;
@@ -143,11 +141,20 @@ public final class DiagonalEncoder {
         return out;
     }
 
-    PolyQP liftMontgomeryQP(long[] coeffs, int level) {
-        int lq = level + 1;
-        long[][] all = liftMontgomery(coeffs, level, lq + params.alpha());
-        return PolyQP.of(
-                ctx.ringQ().wrap(Arrays.copyOfRange(all, 0, lq), Domain.NTT),
-                ctx.ringP().wrap(Arrays.copyOfRange(all, lq, all.length), Domain.NTT));
+    /**
+     * {@link #liftMontgomery} with the limbs that {@code packed} marks in {@link PackedLimbs}' layout:
+     * those are lifted and transformed in {@code work} (reused) and only their packed halves kept.
+     */
+    long[][] liftMontgomeryPacked(long[] coeffs, int level, int limbs, boolean[] packed, long[][] work) {
+        long[][] out = new long[limbs][];
+        NttTables[] t = new NttTables[limbs];
+        for (int j = 0; j < limbs; j++) {
+            t[j] = ctx.tablesQP(level, j);
+            out[j] = packed[j] ? work[j] : new long[params.n()];
+            kernels.liftSigned(coeffs, t[j].montgomeryR(), t[j].montgomeryRShoup(), t[j].q(), out[j]);
+        }
+        ctx.engine().forward(out, t, limbs);
+        for (int j = 0; j < limbs; j++) if (packed[j]) out[j] = PackedLimbs.pack(out[j]);
+        return out;
     }
 }

@@ -119,14 +119,12 @@ final class DiagonalSums {
                     for (int o = 0; o < outs; o++)
                         f[o][terms] = diag[o][t] < 0
                                 ? null
-                                : compact
-                                        ? expand(st, block, diag[o][t], tj, scratch)
-                                        : block.qp(diag[o][t]).limb(j);
+                                : compact ? expand(st, block, diag[o][t], tj, scratch) : block.limb(diag[o][t], j);
                     terms++;
                 }
                 if (terms == 0) continue;
                 if (compact) transformScratch(st, scratch, tj);
-                st.kernels.dot2MontgomeryMulti(x, y, f, terms, outs, o0, o1, q, !first);
+                st.kernels.dot2MontgomeryMulti(x, y, f, !compact && block.packed(j), terms, outs, o0, o1, q, !first);
                 first = false;
                 for (long[] a : scratch) st.pool.put(a);
                 scratch.clear();

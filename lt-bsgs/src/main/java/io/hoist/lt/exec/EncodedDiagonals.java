@@ -3,13 +3,13 @@ package io.hoist.lt.exec;
 import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.LevelMismatchException;
-import io.hoist.ckks.PolyQP;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LimbLayout;
 import io.hoist.lt.plan.LtProgram;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
+import io.hoist.ring.PackedLimbs;
 import io.hoist.ring.RnsPoly;
 import it.unimi.dsi.fastutil.ints.Int2ObjectMap;
 import it.unimi.dsi.fastutil.ints.Int2ObjectMaps;
@@ -20,9 +20,10 @@ import java.util.Set;
 /**
  * The engine's data of an encoded transform ({@code io.hoist.lt.EncodedTransform} wraps it): a transform's diagonals encoded for one plan at one level: F̃_r = Enc(Rot_{−k(r)}(f_r)) at scale
  * Δ_pt = q_ℓ, replicated over the slots. Precomputed: QP limbs (Q limbs for BSGS) in NTT and
- * Montgomery form; a diagonal with baby step 0 multiplies (A_0, B_0) = P·(c_0, c_1), whose P limbs are
- * zero, so it keeps its Q limbs only. Compact: one word per coefficient, expanded during evaluation. Immutable;
- * the arrays are never handed out.
+ * Montgomery form, those of primes below 2^31 in {@link PackedLimbs}' layout (half the words; not
+ * for BSGS); a diagonal with baby step 0 multiplies (A_0, B_0) = P·(c_0, c_1), whose P limbs are
+ * zero, so it keeps its Q limbs only. Compact: one word per coefficient, expanded during evaluation.
+ * Immutable; the arrays are never handed out.
  */
 public final class EncodedDiagonals {
     private final CkksParameters params;
@@ -30,7 +31,11 @@ public final class EncodedDiagonals {
     private final int level;
     private final double scale;
     private final Storage storage;
-    private final Int2ObjectMap<PolyQP> qp;
+    /** Per diagonal, its QP limbs (Q limbs only for baby step 0), packed where {@link #packed} says. */
+    private final Int2ObjectMap<long[][]> qp;
+    /** Per QP limb of the level: whether precomputed limbs of its prime are packed. */
+    private final boolean[] packed;
+
     private final Int2ObjectMap<RnsPoly> q;
     private final Int2ObjectMap<long[]> compact;
     private final LtProgram program;
@@ -43,7 +48,7 @@ public final class EncodedDiagonals {
             int level,
             double scale,
             Storage storage,
-            Int2ObjectMap<PolyQP> qp,
+            Int2ObjectMap<long[][]> qp,
             Int2ObjectMap<RnsPoly> q,
             Int2ObjectMap<long[]> compact) {
         this(params, plan, level, scale, true, storage, qp, q, compact);
@@ -56,7 +61,7 @@ public final class EncodedDiagonals {
             double scale,
             boolean rescales,
             Storage storage,
-            Int2ObjectMap<PolyQP> qp,
+            Int2ObjectMap<long[][]> qp,
             Int2ObjectMap<RnsPoly> q,
             Int2ObjectMap<long[]> compact) {
         this(
@@ -82,7 +87,7 @@ public final class EncodedDiagonals {
             double scale,
             boolean rescales,
             Storage storage,
-            Int2ObjectMap<PolyQP> qp,
+            Int2ObjectMap<long[][]> qp,
             Int2ObjectMap<RnsPoly> q,
             Int2ObjectMap<long[]> compact,
             LtProgram program) {
@@ -94,6 +99,7 @@ public final class EncodedDiagonals {
         this.scale = scale;
         this.storage = storage;
         this.qp = qp == null ? null : Int2ObjectMaps.unmodifiable(qp);
+        this.packed = packedLimbs(params, level);
         this.q = q == null ? null : Int2ObjectMaps.unmodifiable(q);
         this.compact = compact == null ? null : Int2ObjectMaps.unmodifiable(compact);
     }
@@ -126,8 +132,25 @@ public final class EncodedDiagonals {
         return program;
     }
 
-    public PolyQP qp(int r) {
-        return qp.get(r);
+    /**
+     * Per QP limb of {@code level} (Q limbs, then P limbs): whether precomputed diagonals keep it in
+     * {@link PackedLimbs}' layout (its prime is below 2^31).
+     */
+    static boolean[] packedLimbs(CkksParameters params, int level) {
+        long[] primes = params.qpPrimes(level);
+        boolean[] out = new boolean[primes.length];
+        for (int j = 0; j < primes.length; j++) out[j] = PackedLimbs.packs(primes[j], params.n());
+        return out;
+    }
+
+    /** Precomputed diagonal r's QP limb j (in {@link PackedLimbs}' layout when {@link #packed(int)}); for the kernels. */
+    long[] limb(int r, int j) {
+        return qp.get(r)[j];
+    }
+
+    /** Whether precomputed QP limb j is packed. */
+    boolean packed(int j) {
+        return packed[j];
     }
 
     public RnsPoly q(int r) {
@@ -197,9 +220,7 @@ public final class EncodedDiagonals {
     /** Bytes held by the encoded diagonals (8 per stored word). */
     public long memoryBytes() {
         long words = 0;
-        if (qp != null)
-            for (PolyQP p : qp.values())
-                words += (long) (p.q().limbCount() + (p.isQOnly() ? 0 : p.p().limbCount())) * params.n();
+        if (qp != null) for (long[][] d : qp.values()) for (long[] limb : d) words += limb.length;
         if (q != null) for (RnsPoly p : q.values()) words += (long) p.limbCount() * params.n();
         if (compact != null) for (long[] c : compact.values()) words += c.length;
         return 8 * words;
