@@ -9,10 +9,14 @@ import io.hoist.lt.schedule.*;
 import java.security.MessageDigest;
 import java.util.*;
 
-/** Output digests of linear transforms from fixed seeds: every algorithm, both storages, both schedules, and the demo's. */
+/** Output digests of linear transforms from fixed seeds: every algorithm, both storages, both schedules, the demo's, and the same on word-sized primes. */
 public class BitId {
     public static void main(String[] a) throws Exception {
-        CkksParameters params = CkksParameters.preset("n13");
+        // "words": a chain of primes below 2^31 and two above, like Lattigo's N13QP218 at N = 2^12 (packed diagonal limbs)
+        boolean words = a.length > 0 && a[0].equals("words");
+        CkksParameters params = words
+                ? CkksParameters.builder().logN(12).logQ(33, 30, 30, 30).logP(35).scale(0x1p30).allowInsecure().build()
+                : CkksParameters.preset("n13");
         try (AutoCloseable seeds = Prng.insecureDeterministicSeedsForTesting(42)) {
             CkksContext ctx = CkksContext.create(params);
             KeyGenerator kg = new KeyGenerator(ctx);

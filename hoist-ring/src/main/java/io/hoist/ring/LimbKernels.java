@@ -38,15 +38,22 @@ public interface LimbKernels {
     void dot2MontgomeryPacked(
             long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate);
 
-    /** The arguments {@link #dot2MontgomeryPacked} accepts: q packs, and out0's length is twice each packed term's. */
-    static void checkPacked(long[][] x, int terms, long[] out0, long q) {
-        if (!PackedLimbs.packs(q, out0.length))
-            throw new IllegalArgumentException(
-                    "limbs of q = " + q + " and " + out0.length + " coefficients are not packed");
+    /**
+     * The arguments {@link #dot2MontgomeryPacked} accepts: q packs, {@code terms} terms of x, y (and z)
+     * present, each packed term half out0's length, the others (and out1) as long as out0.
+     */
+    static void checkPacked(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q) {
+        int n = out0.length;
+        if (!PackedLimbs.packs(q, n))
+            throw new IllegalArgumentException("limbs of q = " + q + " and " + n + " coefficients are not packed");
+        if (terms < 1 || terms > x.length || terms > y.length || (z != null && terms > z.length))
+            throw new IllegalArgumentException(terms + " terms, but x, y or z holds fewer limbs");
+        if (z != null && (out1 == null || out1.length != n))
+            throw new IllegalArgumentException("a second output of " + n + " coefficients is needed with z");
         for (int t = 0; t < terms; t++)
-            if (x[t].length != out0.length / 2)
-                throw new IllegalArgumentException(
-                        "packed term " + t + " has " + x[t].length + " words for " + out0.length + " coefficients");
+            if (x[t].length != n / 2 || y[t].length != n || (z != null && z[t].length != n))
+                throw new IllegalArgumentException("term " + t + ": " + x[t].length + " packed words and limbs of "
+                        + y[t].length + " for " + n + " coefficients");
     }
 
     /** {@link #dot2MontgomeryMulti} as one {@link #dot2Montgomery} (or its packed form) per output over its present terms. */

@@ -19,9 +19,9 @@ public final class PackedLimbs {
 
     private PackedLimbs() {}
 
-    /** Whether limbs of prime q are packed, and limbs of n coefficients can be (n a multiple of 16). */
+    /** Whether limbs of the odd prime q are packed (q below 2^31), and limbs of n coefficients can be (n a multiple of 16). */
     public static boolean packs(long q, int n) {
-        return q > 0 && q < MAX_Q && n > 0 && n % (2 * GROUP) == 0;
+        return q >= 3 && (q & 1) == 1 && q < MAX_Q && n > 0 && n % (2 * GROUP) == 0;
     }
 
     /** The packed form of {@code limb} (residues below 2^31, length a multiple of 16): a new array of half its length. */
@@ -36,13 +36,12 @@ public final class PackedLimbs {
         int n = checkedLength(limb.length);
         if (out.length != n / 2)
             throw new IllegalArgumentException("packed limb of " + out.length + " words for " + n + " coefficients");
+        for (int k = 0; k < n; k++)
+            if (limb[k] >>> 31 != 0)
+                throw new IllegalArgumentException(
+                        "coefficient " + k + " is " + limb[k] + ", not a residue below 2^31");
         for (int g = 0; g < n; g += 2 * GROUP)
-            for (int i = 0; i < GROUP; i++) {
-                long lo = limb[g + i], hi = limb[g + GROUP + i];
-                if ((lo | hi) >>> 31 != 0)
-                    throw new IllegalArgumentException("residue " + Math.max(lo, hi) + " is not below 2^31");
-                out[g / 2 + i] = lo | hi << 32;
-            }
+            for (int i = 0; i < GROUP; i++) out[g / 2 + i] = limb[g + i] | limb[g + GROUP + i] << 32;
     }
 
     /** {@code packed} unpacked into {@code out} (twice its length). */

@@ -19,7 +19,7 @@ public final class ScalarLimbKernels implements LimbKernels {
     @Override
     public void dot2MontgomeryPacked(
             long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
-        LimbKernels.checkPacked(x, terms, out0, q);
+        LimbKernels.checkPacked(x, y, z, terms, out0, out1, q);
         dot2(x, true, y, z, terms, out0, out1, q, accumulate);
     }
 

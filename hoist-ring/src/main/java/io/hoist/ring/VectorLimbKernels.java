@@ -154,7 +154,7 @@ public final class VectorLimbKernels implements LimbKernels {
     @Override
     public void dot2MontgomeryPacked(
             long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
-        LimbKernels.checkPacked(x, terms, out0, q);
+        LimbKernels.checkPacked(x, y, z, terms, out0, out1, q);
         if (scalarOutsideFma || L > PackedLimbs.GROUP) {
             scalar.dot2MontgomeryPacked(x, y, z, terms, out0, out1, q, accumulate);
             return;

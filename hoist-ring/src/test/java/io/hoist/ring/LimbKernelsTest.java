@@ -375,6 +375,12 @@ class LimbKernelsTest {
         long[] wide = new long[16];
         wide[9] = 1L << 31;
         assertThrows(IllegalArgumentException.class, () -> PackedLimbs.pack(wide));
+        wide[9] = -1;
+        assertThrows(IllegalArgumentException.class, () -> PackedLimbs.pack(wide));
+        assertThrows(IllegalArgumentException.class, () -> PackedLimbs.pack(limb, new long[16]));
+        assertThrows(IllegalArgumentException.class, () -> PackedLimbs.unpack(packed, new long[48]));
+        assertFalse(PackedLimbs.packs(1 << 20, 1024), "even moduli have no Montgomery form");
+        assertFalse(PackedLimbs.packs(1, 1024));
         long[][] x = {packed};
         long[][] y = {limb};
         assertThrows(
@@ -383,6 +389,34 @@ class LimbKernelsTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> scalar.dot2MontgomeryPacked(y, y, null, 1, new long[64], null, q, false));
+        // too many terms, a short second factor, a missing second output: named, not an index error
+        for (LimbKernels k : new LimbKernels[] {scalar, vector}) {
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> k.dot2MontgomeryPacked(x, y, null, 2, new long[64], null, q, false));
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> k.dot2MontgomeryPacked(
+                            x, new long[][] {new long[32]}, null, 1, new long[64], null, q, false));
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> k.dot2MontgomeryPacked(x, y, y, 1, new long[64], null, q, false));
+            long[][] ys = {new long[64]}, zs = {new long[64]};
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> k.dot2MontgomeryMulti(
+                            ys,
+                            zs,
+                            new long[][][] {{new long[64]}},
+                            true,
+                            1,
+                            1,
+                            new long[][] {new long[64]},
+                            new long[][] {new long[64]},
+                            q,
+                            false),
+                    "unpacked limbs passed as packed");
+        }
     }
 
     @Test

@@ -81,6 +81,15 @@ public final class EncodedTransform {
         data.compactInto(r, out);
     }
 
+    /**
+     * Words one diagonal of a hoisted plan takes at {@code level} with {@code storage}, before anything
+     * is encoded (an upper bound: diagonals of baby step 0 keep their Q limbs only): N when compact;
+     * precomputed, N per QP limb and N/2 per limb of a prime below 2^31, kept two residues to a word.
+     */
+    public static long wordsPerDiagonal(CkksParameters params, int level, Storage storage) {
+        return EncodedDiagonals.wordsPerDiagonal(params, level, storage);
+    }
+
     /** Bytes held by the encoded diagonals (8 per stored word). */
     public long memoryBytes() {
         return data.memoryBytes();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.LevelMismatchException;
@@ -15,6 +16,7 @@ import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Cost;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
+import io.hoist.lt.schedule.Schedule;
 import io.hoist.ring.Op;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -222,11 +224,16 @@ class LinearTransformTest {
         Ciphertext ct = f.encrypt(t, x);
         int lq = f.params.qCount(), n = f.params.n();
         for (Plan p : List.of(Plan.of(t, Algorithm.TH_BSGS, 4, 4, 8), Plan.of(t, Algorithm.DH_BSGS, 16, 8))) {
-            LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, f.keysFor(p));
+            RotationKeySet keys = f.keysFor(p);
+            LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, keys);
             EncodedTransform pre = lte.encode(t, p, f.params.maxLevel(), Storage.PRECOMPUTED),
                     compact = lte.encode(t, p, f.params.maxLevel(), Storage.COMPACT);
             Ciphertext a = lte.evaluate(ct, pre), b = lte.evaluate(ct, compact);
             assertEquals(b, a, p.algorithm() + ": packed diagonals against compact ones");
+            // the six-phase walk and two threads (limb ranges of the diagonal sums) take the same packed limbs
+            assertEquals(a, lte.evaluate(ct, pre, Schedule.phased(1 << 20)).result(), p.algorithm() + ": phased");
+            LinearTransformEvaluator two = new LinearTransformEvaluator(CkksContext.create(f.params, null, 2), keys);
+            assertEquals(a, two.evaluate(ct, two.encode(t, p, f.params.maxLevel(), Storage.PRECOMPUTED)), "2 threads");
             assertTrue(f.precision(t.apply(x), a).minBits() > MIN_BITS);
             // Q limbs 33, 30, 30 bits and the P limb 35: two of the Q limbs packed
             long words = 0;

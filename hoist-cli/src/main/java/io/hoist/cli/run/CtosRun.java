@@ -16,6 +16,7 @@ import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.cli.options.ParamsOptions;
 import io.hoist.keygen.KeyGenerator;
+import io.hoist.lt.EncodedTransform;
 import io.hoist.lt.dft.DftEvaluator;
 import io.hoist.lt.dft.DftPlan;
 import io.hoist.lt.dft.DftPlanner;
@@ -103,9 +104,9 @@ public final class CtosRun {
         for (DftPlan p : plans) {
             for (int i = 0; i < p.plans().size(); i++) {
                 int level = p.dft().levels().get(i);
-                long words = st == Storage.COMPACT ? 1 : level + 1 + params.alpha();
+                long words = EncodedTransform.wordsPerDiagonal(params, level, st);
                 diags = MemoryCheck.add(
-                        diags, MemoryCheck.mul(p.plans().get(i).indices().size(), words, 8L, params.n()));
+                        diags, MemoryCheck.mul(p.plans().get(i).indices().size(), words, 8L));
             }
         }
         return diags;

@@ -1,9 +1,9 @@
 package io.hoist.cli.run;
 
 import io.hoist.ckks.CkksParameters;
+import io.hoist.lt.EncodedTransform;
 import io.hoist.lt.LinearTransform;
 import io.hoist.lt.plan.Algorithm;
-import io.hoist.lt.plan.LimbLayout;
 import io.hoist.lt.plan.Objective;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
@@ -43,10 +43,7 @@ public final class LtSizes {
 
     /** Bytes of {@code count} encoded diagonals at the top level: D limbs each precomputed, one word per coefficient compact. */
     public static long diagonalBytes(CkksParameters params, long count, Storage st) {
-        long limbs = st == Storage.COMPACT
-                ? 1
-                : LimbLayout.of(params, params.maxLevel()).d();
-        return MemoryCheck.mul(count, limbs, 8L, params.n());
+        return MemoryCheck.mul(count, EncodedTransform.wordsPerDiagonal(params, params.maxLevel(), st), 8L);
     }
 
     /** The plan of a dense block product with blocks of b: the split given, or the best one for {@code obj}. */

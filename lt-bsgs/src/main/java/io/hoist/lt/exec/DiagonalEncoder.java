@@ -80,7 +80,8 @@ public final class DiagonalEncoder {
             long[] scratch = storage == Storage.COMPACT ? null : new long[params.n()];
             // limbs that end packed are lifted and transformed here, so only their halves are allocated
             long[][] work = new long[packed.length][];
-            for (int j = 0; j < packed.length; j++) if (packed[j] && !overQ) work[j] = new long[params.n()];
+            for (int j = 0; j < packed.length; j++)
+                if (packed[j] && !overQ && storage == Storage.PRECOMPUTED) work[j] = new long[params.n()];
             for (int i = from; i < to; i++) {
                 int r = rs[i], k = plan.outer(r);
                 preRotated(t.diagonal(r), k, re, im);

@@ -143,6 +143,18 @@ public final class EncodedDiagonals {
         return out;
     }
 
+    /**
+     * Words one diagonal of a hoisted plan holds at {@code level} (an upper bound: diagonals of baby
+     * step 0 keep their Q limbs only): N when compact; precomputed, N per QP limb and N/2 per packed
+     * one. What size estimates use before anything is encoded.
+     */
+    public static long wordsPerDiagonal(CkksParameters params, int level, Storage storage) {
+        if (storage == Storage.COMPACT) return params.n();
+        long words = 0;
+        for (boolean p : packedLimbs(params, level)) words += p ? params.n() / 2 : params.n();
+        return words;
+    }
+
     /** Precomputed diagonal r's QP limb j (in {@link PackedLimbs}' layout when {@link #packed(int)}); for the kernels. */
     long[] limb(int r, int j) {
         return qp.get(r)[j];
