@@ -140,7 +140,7 @@ public final class LtCommand implements Callable<Integer> {
         long matrix = LtSizes.testMatrixBytes(dim, sparse == null ? dim : sparse);
         MemoryCheck.require(
                 "this run (the random test matrix and its diagonals, before keys)",
-                MemoryCheck.add(matrix, LtSizes.diagonalBytes(params, sparse == null ? dim : sparse, st)),
+                MemoryCheck.add(matrix, LtSizes.diagonalBytes(params, sparse == null ? dim : sparse, st, a)),
                 st == Storage.PRECOMPUTED ? "use --storage compact or a smaller --n" : "use a smaller --n");
         CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
         if (keys != null) LtRun.checkKeyPair(ctx, keys, secret);
@@ -196,14 +196,14 @@ public final class LtCommand implements Callable<Integer> {
         long diagonals = MemoryCheck.mul(blocks, plan.indices().size());
         Storage st = storage != null
                 ? Parsers.storage(storage)
-                : LtSizes.diagonalBytes(params, diagonals, Storage.PRECOMPUTED) <= MemoryCheck.heap() / 2
+                : LtSizes.diagonalBytes(params, diagonals, Storage.PRECOMPUTED, a) <= MemoryCheck.heap() / 2
                         ? Storage.PRECOMPUTED
                         : Storage.COMPACT;
         long ciphertext = MemoryCheck.mul(2L * (level + 1), 8L, params.n());
         long vectors = MemoryCheck.mul(32L, (long) m + n); // x, M·x and the decrypted output, complex doubles
         long need = MemoryCheck.add(
                 plan.cost(params, level, st).keyBytes(),
-                LtSizes.diagonalBytes(params, diagonals, st),
+                LtSizes.diagonalBytes(params, diagonals, st, a),
                 MemoryCheck.mul(ciphertext, Math.ceilDiv((long) m, b) + Math.ceilDiv((long) n, b)),
                 vectors);
         MemoryCheck.require(

@@ -2,6 +2,7 @@ package io.hoist.lt;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.lt.exec.EncodedDiagonals;
+import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LtProgram;
 import io.hoist.lt.plan.Plan;
@@ -82,12 +83,13 @@ public final class EncodedTransform {
     }
 
     /**
-     * Words one diagonal of a hoisted plan takes at {@code level} with {@code storage}, before anything
-     * is encoded (an upper bound: diagonals of baby step 0 keep their Q limbs only): N when compact;
-     * precomputed, N per QP limb and N/2 per limb of a prime below 2^31, kept two residues to a word.
+     * Words one diagonal of a plan with {@code algorithm} takes at {@code level} with {@code storage},
+     * before anything is encoded (an upper bound: diagonals of baby step 0 keep their Q limbs only): N
+     * when compact; precomputed, N per Q limb for BSGS, and for the hoisted algorithms N per QP limb and
+     * N/2 per limb of a prime below 2^31, kept two residues to a word.
      */
-    public static long wordsPerDiagonal(CkksParameters params, int level, Storage storage) {
-        return EncodedDiagonals.wordsPerDiagonal(params, level, storage);
+    public static long wordsPerDiagonal(CkksParameters params, int level, Storage storage, Algorithm algorithm) {
+        return EncodedDiagonals.wordsPerDiagonal(params, level, storage, algorithm);
     }
 
     /** Bytes held by the encoded diagonals (8 per stored word). */

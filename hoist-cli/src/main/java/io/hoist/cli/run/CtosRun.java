@@ -104,7 +104,8 @@ public final class CtosRun {
         for (DftPlan p : plans) {
             for (int i = 0; i < p.plans().size(); i++) {
                 int level = p.dft().levels().get(i);
-                long words = EncodedTransform.wordsPerDiagonal(params, level, st);
+                long words = EncodedTransform.wordsPerDiagonal(
+                        params, level, st, p.plans().get(i).algorithm());
                 diags = MemoryCheck.add(
                         diags, MemoryCheck.mul(p.plans().get(i).indices().size(), words, 8L));
             }

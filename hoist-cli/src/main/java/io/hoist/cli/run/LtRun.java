@@ -255,7 +255,7 @@ public final class LtRun {
         long limb = 8L * params.n();
         long keys = plan.cost(params, level, storage).keyBytes();
         if (keyStorage == KeyStorage.SEEDED) keys = (keys + 1) / 2;
-        long diags = LtSizes.diagonalBytes(params, plan.indices().size(), storage);
+        long diags = LtSizes.diagonalBytes(params, plan.indices().size(), storage, plan.algorithm());
         long buffers = 0;
         if (plan.algorithm() != Algorithm.BSGS) {
             for (Buffer b : LtProgram.compile(plan, lay).buffers()) {

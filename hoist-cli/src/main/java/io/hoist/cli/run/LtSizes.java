@@ -41,9 +41,9 @@ public final class LtSizes {
         return MemoryCheck.mul(16L, LinearTransform.paddedDimension(dim), diagonals);
     }
 
-    /** Bytes of {@code count} encoded diagonals at the top level: D limbs each precomputed, one word per coefficient compact. */
-    public static long diagonalBytes(CkksParameters params, long count, Storage st) {
-        return MemoryCheck.mul(count, EncodedTransform.wordsPerDiagonal(params, params.maxLevel(), st), 8L);
+    /** Bytes of {@code count} encoded diagonals of a plan with {@code a} at the top level ({@link EncodedTransform#wordsPerDiagonal}). */
+    public static long diagonalBytes(CkksParameters params, long count, Storage st, Algorithm a) {
+        return MemoryCheck.mul(count, EncodedTransform.wordsPerDiagonal(params, params.maxLevel(), st, a), 8L);
     }
 
     /** The plan of a dense block product with blocks of b: the split given, or the best one for {@code obj}. */

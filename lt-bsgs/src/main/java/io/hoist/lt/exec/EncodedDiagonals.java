@@ -144,12 +144,14 @@ public final class EncodedDiagonals {
     }
 
     /**
-     * Words one diagonal of a hoisted plan holds at {@code level} (an upper bound: diagonals of baby
-     * step 0 keep their Q limbs only): N when compact; precomputed, N per QP limb and N/2 per packed
-     * one. What size estimates use before anything is encoded.
+     * Words one diagonal of a plan with {@code algorithm} holds at {@code level} (an upper bound:
+     * diagonals of baby step 0 keep their Q limbs only): N when compact; precomputed, N per Q limb for
+     * BSGS, and for the hoisted algorithms N per QP limb and N/2 per packed one. What size estimates
+     * use before anything is encoded.
      */
-    public static long wordsPerDiagonal(CkksParameters params, int level, Storage storage) {
+    public static long wordsPerDiagonal(CkksParameters params, int level, Storage storage, Algorithm algorithm) {
         if (storage == Storage.COMPACT) return params.n();
+        if (algorithm == Algorithm.BSGS) return (long) (level + 1) * params.n();
         long words = 0;
         for (boolean p : packedLimbs(params, level)) words += p ? params.n() / 2 : params.n();
         return words;
