@@ -71,7 +71,10 @@ public final class DiagonalEncoder {
         Object[] encoded =
                 new Object[rs.length]; // each diagonal is independent: encoded over the engine's threads, one slot each
         AtomicInteger done = new AtomicInteger();
-        boolean[] packed = EncodedDiagonals.packedLimbs(params, level);
+        // which limbs end packed: only precomputed diagonals of the hoisted algorithms
+        boolean[] packed = overQ || storage == Storage.COMPACT
+                ? new boolean[level + 1]
+                : EncodedDiagonals.packedLimbs(params, level);
         // each diagonal is independent: chunks over the engine's threads, one slot each; a chunk
         // reuses one set of slot and coefficient buffers (they stay in cache instead of streaming
         // 192 KB of fresh memory per diagonal at N = 2^13)
@@ -80,18 +83,18 @@ public final class DiagonalEncoder {
             long[] scratch = storage == Storage.COMPACT ? null : new long[params.n()];
             // limbs that end packed are lifted and transformed here, so only their halves are allocated
             long[][] work = new long[packed.length][];
-            for (int j = 0; j < packed.length; j++)
-                if (packed[j] && !overQ && storage == Storage.PRECOMPUTED) work[j] = new long[params.n()];
+            for (int j = 0; j < packed.length; j++) if (packed[j]) work[j] = new long[params.n()];
             for (int i = from; i < to; i++) {
                 int r = rs[i], k = plan.outer(r);
                 preRotated(t.diagonal(r), k, re, im);
                 long[] coeffs = scratch != null ? scratch : new long[params.n()];
                 encoder.encodeToIntegers(re, im, scale, coeffs);
                 if (storage == Storage.COMPACT) encoded[i] = coeffs;
-                else if (overQ) encoded[i] = ctx.ringQ().wrap(liftMontgomery(coeffs, level, level + 1), Domain.NTT);
+                else if (overQ)
+                    encoded[i] = ctx.ringQ().wrap(liftMontgomery(coeffs, level, level + 1, packed, work), Domain.NTT);
                 else {
                     int limbs = plan.baby(r) == 0 ? level + 1 : packed.length; // baby 0 multiplies P·c: no P limbs
-                    encoded[i] = liftMontgomeryPacked(coeffs, level, limbs, packed, work);
+                    encoded[i] = liftMontgomery(coeffs, level, limbs, packed, work);
                 }
                 synchronized (progress) {
                     progress.step(done.incrementAndGet(), rs.length);
@@ -129,24 +132,11 @@ public final class DiagonalEncoder {
     /**
      * Limbs [0, limbs) of level ℓ's QP basis of c·2^64 (Montgomery form), transformed: the form the
      * executors multiply with, in one vector pass per limb before its NTT (NTT(R·c) = R·NTT(c)) —
-     * the same residues as lifting, transforming and converting, as the compact expansion makes.
+     * the same residues as lifting, transforming and converting, as the compact expansion makes. The
+     * limbs that {@code packed} marks end in {@link PackedLimbs}' layout: they are lifted and
+     * transformed in {@code work} (reused) and only their packed halves kept.
      */
-    long[][] liftMontgomery(long[] coeffs, int level, int limbs) {
-        long[][] out = new long[limbs][params.n()];
-        NttTables[] t = new NttTables[limbs];
-        for (int j = 0; j < limbs; j++) {
-            t[j] = ctx.tablesQP(level, j);
-            kernels.liftSigned(coeffs, t[j].montgomeryR(), t[j].montgomeryRShoup(), t[j].q(), out[j]);
-        }
-        ctx.engine().forward(out, t, limbs);
-        return out;
-    }
-
-    /**
-     * {@link #liftMontgomery} with the limbs that {@code packed} marks in {@link PackedLimbs}' layout:
-     * those are lifted and transformed in {@code work} (reused) and only their packed halves kept.
-     */
-    long[][] liftMontgomeryPacked(long[] coeffs, int level, int limbs, boolean[] packed, long[][] work) {
+    long[][] liftMontgomery(long[] coeffs, int level, int limbs, boolean[] packed, long[][] work) {
         long[][] out = new long[limbs][];
         NttTables[] t = new NttTables[limbs];
         for (int j = 0; j < limbs; j++) {
