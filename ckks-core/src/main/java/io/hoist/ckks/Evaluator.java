@@ -364,7 +364,10 @@ public final class Evaluator {
         checks.checkParams(a);
         if (a.level() == 0) throw new LevelMismatchException("cannot rescale a ciphertext at level 0");
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
-        for (int i = 0; i < out.length; i++) out[i] = ks.rescale(a.poly(i, RawAccess.get()));
+        for (int i = 0; i < out.length; i++) {
+            out[i] = rq.newPoly(a.level() - 1, Domain.NTT);
+            ks.rescale(a.poly(i, RawAccess.get()), out[i], pool, ctx.counters());
+        }
         ctx.counters().increment(Op.RESCALE);
         return Ciphertext.wrap(RawAccess.get(), params, a.scale() / params.q(a.level()), out);
     }

@@ -9,6 +9,7 @@ import io.hoist.ring.NttPermutation;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
+import io.hoist.ring.Parallel;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
 
@@ -271,39 +272,61 @@ public final class KeySwitcher {
 
     /** {@link #rescale(RnsPoly)} counted in {@code c}. */
     public RnsPoly rescale(RnsPoly x, OpCounters c) {
+        if (x.level() == 0) throw new LevelMismatchException("cannot rescale a level-0 ciphertext");
+        RnsPoly out = rq.newPoly(x.level() - 1, Domain.NTT);
+        rescale(x, out, new LimbPool(n), c);
+        return out;
+    }
+
+    /**
+     * Rescale of one Q polynomial (NTT) into {@code out} (level ℓ−1; may be x itself viewed at ℓ−1):
+     * out_j = (x_j − NTT([x_ℓ] mod q_j))·q_ℓ^-1, limb by limb, so the converted limb is lifted,
+     * transformed and consumed while it is in cache. Spread over the engine's threads.
+     */
+    public void rescale(RnsPoly x, RnsPoly out, LimbPool pool, OpCounters c) {
         int level = x.level();
         if (level == 0) throw new LevelMismatchException("cannot rescale a level-0 ciphertext");
         if (x.domain() != Domain.NTT) throw new WrongOperandException("rescale expects an NTT-domain polynomial");
+        if (out.limbCount() != level)
+            throw new LevelMismatchException("the rescale of a level-" + level + " polynomial has " + level
+                    + " limbs, out has " + out.limbCount());
         long ql = rq.prime(level);
-        long[][] last = {x.limb(level).clone()};
-        ctx.engine().inverse(last, new NttTables[] {rq.tables(level)}, 1, c);
-        // the last limb's centred residue s = ((v + h) mod q_ℓ) − h ∈ [−h, q_ℓ − h), h = ⌊q_ℓ/2⌋, which
-        // rounds the division instead of flooring it; then s mod q_j for every other prime in one
-        // vector pass per limb (liftSigned with w = 1)
-        long half = ql >>> 1;
-        long[] centred = last[0];
-        for (int k = 0; k < centred.length; k++) {
-            long v = centred[k] + half;
-            centred[k] = (v >= ql ? v - ql : v) - half;
+        long[] centred = pool.get();
+        try {
+            System.arraycopy(x.limb(level), 0, centred, 0, n);
+            ctx.engine().inverse(new long[][] {centred}, new NttTables[] {rq.tables(level)}, 1, c);
+            // the centred residue s = ((v + h) mod q_ℓ) − h, h = ⌊q_ℓ/2⌋, rounds the division instead of flooring it
+            long half = ql >>> 1;
+            for (int k = 0; k < n; k++) {
+                long v = centred[k] + half;
+                centred[k] = (v >= ql ? v - ql : v) - half;
+            }
+            Parallel.forEachChunk(ctx.engine().threads(), level, (from, to) -> {
+                long[][] conv = {pool.get()};
+                NttTables[] t = new NttTables[1];
+                try {
+                    for (int j = from; j < to; j++) {
+                        long q = rq.prime(j);
+                        kernels.liftSigned(centred, 1, ModArith.shoupQuotient(1, q), q, conv[0]);
+                        t[0] = rq.tables(j);
+                        ctx.engine().forward(conv, t, 1, c);
+                        kernels.subMulShoup(
+                                x.limb(j),
+                                conv[0],
+                                out.limb(j),
+                                ctx.qLastInv[level][j],
+                                ctx.qLastInvShoup[level][j],
+                                q);
+                    }
+                } finally {
+                    pool.put(conv[0]);
+                }
+            });
+        } finally {
+            pool.put(centred);
         }
-        RnsPoly conv = rq.newPoly(level - 1, Domain.COEFFICIENT);
-        for (int j = 0; j < level; j++) {
-            long q = rq.prime(j);
-            kernels.liftSigned(centred, 1, ModArith.shoupQuotient(1, q), q, conv.limb(j));
-        }
-        rq.ntt(conv, c);
-        RnsPoly out = conv;
-        for (int j = 0; j < level; j++) {
-            kernels.subMulShoup(
-                    x.limb(j),
-                    conv.limb(j),
-                    out.limb(j),
-                    ctx.qLastInv[level][j],
-                    ctx.qLastInvShoup[level][j],
-                    rq.prime(j));
-        }
-        c.add(Op.MOD_MULS, (long) level * ctx.n());
-        return out;
+        out.setDomain(Domain.NTT);
+        c.add(Op.MOD_MULS, (long) level * n);
     }
 
     /** In place: every residue x → x·2^64 mod q (Montgomery form, as switching keys and encoded diagonals are held). */

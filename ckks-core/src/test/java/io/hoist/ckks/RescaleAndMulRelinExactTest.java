@@ -2,8 +2,10 @@ package io.hoist.ckks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ring.Domain;
+import io.hoist.ring.LimbPool;
 import io.hoist.ring.RnsPoly;
 import java.math.BigInteger;
 import java.util.SplittableRandom;
@@ -42,6 +44,23 @@ class RescaleAndMulRelinExactTest {
                 }
             }
         }
+    }
+
+    /** The limbs spread over threads give the same rescale; an output of the wrong size is named. */
+    @Test
+    void rescaleOnThreadsIsTheSameAndChecksItsOutput() {
+        Evaluator ev = F.evaluator(null);
+        Ciphertext c = F.encrypt(ComplexVector.random(new SplittableRandom(9), F.params.slots()));
+        RnsPoly x = c.poly(0);
+        RnsPoly one = new KeySwitcher(CkksContext.create(F.params, null, 1)).rescale(x);
+        RnsPoly three = new KeySwitcher(CkksContext.create(F.params, null, 3)).rescale(x);
+        assertEquals(one, three);
+        assertEquals(one, ev.rescale(c).poly(0));
+        RnsPoly wrong = F.ctx.ringQ().newPoly(x.level(), Domain.NTT);
+        LevelMismatchException e = assertThrows(
+                LevelMismatchException.class,
+                () -> ev.keySwitcher().rescale(x, wrong, new LimbPool(F.params.n()), F.ctx.counters()));
+        assertTrue(e.getMessage().contains("out has"), e.getMessage());
     }
 
     @ParameterizedTest
