@@ -50,6 +50,7 @@ final class FmaDotKernels {
      */
     static void dotBlock(
             long[][] x,
+            int[] xOff,
             long[][] y,
             long[][] z,
             boolean two,
@@ -83,8 +84,9 @@ final class FmaDotKernels {
             }
             for (int t = t0; t < t1; t++) {
                 final long[] xt = x[t], yt = y[t], zt = z[t];
+                final int xb = (xOff == null ? 0 : xOff[t]) + base;
                 for (int k = 0; k < len; k += L) {
-                    DoubleVector a = LongVector.fromArray(S, xt, base + k)
+                    DoubleVector a = LongVector.fromArray(S, xt, xb + k)
                             .or(bits52)
                             .reinterpretAsDoubles()
                             .sub(two52);

@@ -143,6 +143,9 @@ public final class KernelWarmup {
         private final long[][] out = new long[4][n];
         private final long[][] outA, outB, limb0;
         private final long[][][] f = new long[2][MAX_TERMS][], fPacked = new long[2][MAX_TERMS][];
+        /** Word offsets of the terms' factors: given, as an evaluation gives them for diagonals held in slabs. */
+        private final int[][] fOff = new int[2][MAX_TERMS];
+
         private final long[][] packed = new long[MAX_TERMS][n / 2];
         private final NttPermutation idx = Automorphism.nttPermutation(LOG_N, 5);
         private final NttTables[][] tables;
@@ -173,10 +176,10 @@ public final class KernelWarmup {
             boolean acc = (i & 2) != 0;
             k.dot2Montgomery(in[0], in[1], in[2], terms, out[0], out[1], q, acc);
             k.dot2Montgomery(in[0], in[1], null, terms, out[2], null, q, !acc);
-            k.dot2MontgomeryMulti(in[0], in[1], f, false, terms, 1 + (i & 1), outA, outB, q, acc);
+            k.dot2MontgomeryMulti(in[0], in[1], f, fOff, false, terms, 1 + (i & 1), outA, outB, q, acc);
             if (PackedLimbs.packs(q, n)) {
                 pack(terms);
-                k.dot2MontgomeryMulti(in[0], in[1], fPacked, true, terms, 2 - (i & 1), outA, outB, q, !acc);
+                k.dot2MontgomeryMulti(in[0], in[1], fPacked, fOff, true, terms, 2 - (i & 1), outA, outB, q, !acc);
             }
             long w = r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
             k.mulShoup(in[0][0], w, ws, q, out[2], 0, n);

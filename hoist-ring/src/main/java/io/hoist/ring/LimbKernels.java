@@ -25,8 +25,27 @@ public interface LimbKernels {
      * {@code z} and {@code out1} may be null. An output may alias an input only when
      * {@code terms} ≤ {@link #montgomeryTerms}(q).
      */
+    default void dot2Montgomery(
+            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
+        dot2Montgomery(x, null, y, z, terms, out0, out1, q, accumulate);
+    }
+
+    /**
+     * {@link #dot2Montgomery} with x[t]'s limb at word {@code xOff[t]} of x[t] (several limbs in one
+     * array, as a transform's diagonals are held); {@code xOff} null: every limb at word 0.
+     *
+     * @throws IllegalArgumentException if an offset leaves x[t] too short for the limb
+     */
     void dot2Montgomery(
-            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate);
+            long[][] x,
+            int[] xOff,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            boolean accumulate);
 
     /**
      * {@link #dot2Montgomery} with every x[t] in {@link PackedLimbs}' layout (n/2 words for the n
@@ -35,14 +54,30 @@ public interface LimbKernels {
      *
      * @throws IllegalArgumentException if q or the lengths do not allow packing
      */
+    default void dot2MontgomeryPacked(
+            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
+        dot2MontgomeryPacked(x, null, y, z, terms, out0, out1, q, accumulate);
+    }
+
+    /** {@link #dot2MontgomeryPacked} with x[t]'s packed limb at word {@code xOff[t]} (null: word 0). */
     void dot2MontgomeryPacked(
-            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate);
+            long[][] x,
+            int[] xOff,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            boolean accumulate);
 
     /**
      * The arguments {@link #dot2MontgomeryPacked} accepts: q packs, {@code terms} terms of x, y (and z)
-     * present, each packed term half out0's length, the others (and out1) as long as out0.
+     * present, each packed term half out0's length (from its offset on, when offsets are given), the
+     * others (and out1) as long as out0.
      */
-    static void checkPacked(long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q) {
+    static void checkPacked(
+            long[][] x, int[] xOff, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q) {
         int n = out0.length;
         if (!PackedLimbs.packs(q, n))
             throw new IllegalArgumentException("limbs of q = " + q + " and " + n + " coefficients are not packed");
@@ -50,10 +85,21 @@ public interface LimbKernels {
             throw new IllegalArgumentException(terms + " terms, but x, y or z holds fewer limbs");
         if (z != null && (out1 == null || out1.length != n))
             throw new IllegalArgumentException("a second output of " + n + " coefficients is needed with z");
+        checkOffsets(x, xOff, terms, n / 2);
         for (int t = 0; t < terms; t++)
-            if (x[t].length != n / 2 || y[t].length != n || (z != null && z[t].length != n))
+            if ((xOff == null && x[t].length != n / 2) || y[t].length != n || (z != null && z[t].length != n))
                 throw new IllegalArgumentException("term " + t + ": " + x[t].length + " packed words and limbs of "
                         + y[t].length + " for " + n + " coefficients");
+    }
+
+    /** Offsets, when given, for {@code terms} terms, each leaving {@code words} words of x[t] from it. */
+    static void checkOffsets(long[][] x, int[] xOff, int terms, int words) {
+        if (xOff == null) return;
+        if (xOff.length < terms) throw new IllegalArgumentException(xOff.length + " offsets for " + terms + " terms");
+        for (int t = 0; t < terms; t++)
+            if (xOff[t] < 0 || xOff[t] > x[t].length - words)
+                throw new IllegalArgumentException("term " + t + ": a limb of " + words + " words at word " + xOff[t]
+                        + " does not fit its " + x[t].length + " words");
     }
 
     /** {@link #dot2MontgomeryMulti} as one {@link #dot2Montgomery} (or its packed form) per output over its present terms. */
@@ -62,6 +108,7 @@ public interface LimbKernels {
             long[][] x,
             long[][] y,
             long[][][] f,
+            int[][] fOff,
             boolean packed,
             int terms,
             int outs,
@@ -70,16 +117,18 @@ public interface LimbKernels {
             long q,
             boolean accumulate) {
         long[][] fx = new long[terms][], xs = new long[terms][], ys = new long[terms][];
+        int[] fo = fOff == null ? null : new int[terms];
         for (int o = 0; o < outs; o++) {
             int c = 0;
             for (int t = 0; t < terms; t++) {
                 if (f[o][t] == null) continue;
+                if (fo != null) fo[c] = fOff[o][t];
                 fx[c] = f[o][t];
                 xs[c] = x[t];
                 ys[c++] = y[t];
             }
-            if (c > 0 && packed) k.dot2MontgomeryPacked(fx, xs, ys, c, out0[o], out1[o], q, accumulate);
-            else if (c > 0) k.dot2Montgomery(fx, xs, ys, c, out0[o], out1[o], q, accumulate);
+            if (c > 0 && packed) k.dot2MontgomeryPacked(fx, fo, xs, ys, c, out0[o], out1[o], q, accumulate);
+            else if (c > 0) k.dot2Montgomery(fx, fo, xs, ys, c, out0[o], out1[o], q, accumulate);
             else if (!accumulate) {
                 Arrays.fill(out0[o], 0L);
                 Arrays.fill(out1[o], 0L);
@@ -108,10 +157,29 @@ public interface LimbKernels {
      * {@link PackedLimbs}' layout (see {@link #dot2MontgomeryPacked}). With {@code accumulate} the
      * previous outputs are added. Outputs must not alias inputs.
      */
+    default void dot2MontgomeryMulti(
+            long[][] x,
+            long[][] y,
+            long[][][] f,
+            boolean packed,
+            int terms,
+            int outs,
+            long[][] out0,
+            long[][] out1,
+            long q,
+            boolean accumulate) {
+        dot2MontgomeryMulti(x, y, f, null, packed, terms, outs, out0, out1, q, accumulate);
+    }
+
+    /**
+     * {@link #dot2MontgomeryMulti} with f[o][t]'s limb at word {@code fOff[o][t]} of f[o][t] (null:
+     * word 0): diagonals held several limbs to an array.
+     */
     void dot2MontgomeryMulti(
             long[][] x,
             long[][] y,
             long[][][] f,
+            int[][] fOff,
             boolean packed,
             int terms,
             int outs,

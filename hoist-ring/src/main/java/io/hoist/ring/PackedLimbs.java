@@ -36,12 +36,21 @@ public final class PackedLimbs {
         int n = checkedLength(limb.length);
         if (out.length != n / 2)
             throw new IllegalArgumentException("packed limb of " + out.length + " words for " + n + " coefficients");
+        pack(limb, out, 0);
+    }
+
+    /** {@code limb} packed into words [off, off + limb.length/2) of {@code out} (a slab of several limbs). */
+    public static void pack(long[] limb, long[] out, int off) {
+        int n = checkedLength(limb.length);
+        if (off < 0 || off > out.length - n / 2)
+            throw new IllegalArgumentException("words [" + off + ", " + ((long) off + n / 2) + ") of a packed limb of "
+                    + n + " coefficients do not fit " + out.length + " words");
         for (int k = 0; k < n; k++)
             if (limb[k] >>> 31 != 0)
                 throw new IllegalArgumentException(
                         "coefficient " + k + " is " + limb[k] + ", not a residue below 2^31");
         for (int g = 0; g < n; g += 2 * GROUP)
-            for (int i = 0; i < GROUP; i++) out[g / 2 + i] = limb[g + i] | limb[g + GROUP + i] << 32;
+            for (int i = 0; i < GROUP; i++) out[off + g / 2 + i] = limb[g + i] | limb[g + GROUP + i] << 32;
     }
 
     /** {@code packed} unpacked into {@code out} (twice its length). */
@@ -59,7 +68,12 @@ public final class PackedLimbs {
 
     /** Coefficient k of a packed limb. */
     static long get(long[] packed, int k) {
-        return packed[(k >>> 4 << 3) | (k & 7)] >>> ((k & 8) << 2) & M32;
+        return get(packed, 0, k);
+    }
+
+    /** Coefficient k of the packed limb at word {@code off} of {@code packed}. */
+    static long get(long[] packed, int off, int k) {
+        return packed[off + ((k >>> 4 << 3) | (k & 7))] >>> ((k & 8) << 2) & M32;
     }
 
     private static int checkedLength(int n) {

@@ -12,19 +12,37 @@ public final class ScalarLimbKernels implements LimbKernels {
 
     @Override
     public void dot2Montgomery(
-            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
-        dot2(x, false, y, z, terms, out0, out1, q, accumulate);
+            long[][] x,
+            int[] xOff,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            boolean accumulate) {
+        LimbKernels.checkOffsets(x, xOff, terms, out0.length);
+        dot2(x, xOff, false, y, z, terms, out0, out1, q, accumulate);
     }
 
     @Override
     public void dot2MontgomeryPacked(
-            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
-        LimbKernels.checkPacked(x, y, z, terms, out0, out1, q);
-        dot2(x, true, y, z, terms, out0, out1, q, accumulate);
+            long[][] x,
+            int[] xOff,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            boolean accumulate) {
+        LimbKernels.checkPacked(x, xOff, y, z, terms, out0, out1, q);
+        dot2(x, xOff, true, y, z, terms, out0, out1, q, accumulate);
     }
 
     private static void dot2(
             long[][] x,
+            int[] xOff,
             boolean packed,
             long[][] y,
             long[][] z,
@@ -43,7 +61,8 @@ public final class ScalarLimbKernels implements LimbKernels {
                 int t1 = Math.min(terms, t0 + chunk);
                 long h0 = 0, l0 = 0, h1 = 0, l1 = 0;
                 for (int t = t0; t < t1; t++) {
-                    long a = packed ? PackedLimbs.get(x[t], k) : x[t][k], b = y[t][k];
+                    int xo = xOff == null ? 0 : xOff[t];
+                    long a = packed ? PackedLimbs.get(x[t], xo, k) : x[t][xo + k], b = y[t][k];
                     long p = a * b;
                     h0 += Math.unsignedMultiplyHigh(a, b);
                     l0 += p;
@@ -87,6 +106,7 @@ public final class ScalarLimbKernels implements LimbKernels {
             long[][] x,
             long[][] y,
             long[][][] f,
+            int[][] fOff,
             boolean packed,
             int terms,
             int outs,
@@ -94,7 +114,7 @@ public final class ScalarLimbKernels implements LimbKernels {
             long[][] out1,
             long q,
             boolean accumulate) {
-        LimbKernels.multiByOutput(this, x, y, f, packed, terms, outs, out0, out1, q, accumulate);
+        LimbKernels.multiByOutput(this, x, y, f, fOff, packed, terms, outs, out0, out1, q, accumulate);
     }
 
     @Override

@@ -44,14 +44,30 @@ public final class TunedLimbKernels implements LimbKernels {
 
     @Override
     public void dot2Montgomery(
-            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
-        dot2.dot2Montgomery(x, y, z, terms, out0, out1, q, accumulate);
+            long[][] x,
+            int[] xOff,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            boolean accumulate) {
+        dot2.dot2Montgomery(x, xOff, y, z, terms, out0, out1, q, accumulate);
     }
 
     @Override
     public void dot2MontgomeryPacked(
-            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
-        dot2.dot2MontgomeryPacked(x, y, z, terms, out0, out1, q, accumulate);
+            long[][] x,
+            int[] xOff,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            boolean accumulate) {
+        dot2.dot2MontgomeryPacked(x, xOff, y, z, terms, out0, out1, q, accumulate);
     }
 
     @Override
@@ -59,6 +75,7 @@ public final class TunedLimbKernels implements LimbKernels {
             long[][] x,
             long[][] y,
             long[][][] f,
+            int[][] fOff,
             boolean packed,
             int terms,
             int outs,
@@ -66,7 +83,7 @@ public final class TunedLimbKernels implements LimbKernels {
             long[][] out1,
             long q,
             boolean accumulate) {
-        dot2.dot2MontgomeryMulti(x, y, f, packed, terms, outs, out0, out1, q, accumulate);
+        dot2.dot2MontgomeryMulti(x, y, f, fOff, packed, terms, outs, out0, out1, q, accumulate);
     }
 
     @Override

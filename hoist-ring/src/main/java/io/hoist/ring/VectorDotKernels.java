@@ -31,6 +31,7 @@ final class VectorDotKernels {
      */
     static void dotBlock(
             long[][] x,
+            int[] xOff,
             long[][] y,
             long[][] z,
             boolean two,
@@ -45,7 +46,7 @@ final class VectorDotKernels {
             int len,
             long[][] scratch) {
         if (q < SMALL_Q) {
-            dotBlockSmall(x, y, z, two, terms, out0, out1, q, ni, accumulate, base, len, scratch);
+            dotBlockSmall(x, xOff, y, z, two, terms, out0, out1, q, ni, accumulate, base, len, scratch);
             return;
         }
         final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);
@@ -63,8 +64,9 @@ final class VectorDotKernels {
             }
             for (int t = t0; t < t1; t++) {
                 final long[] xt = x[t], yt = y[t], zt = z[t];
+                final int xb = (xOff == null ? 0 : xOff[t]) + base;
                 for (int k = 0; k < len; k += L) {
-                    LongVector a = LongVector.fromArray(S, xt, base + k);
+                    LongVector a = LongVector.fromArray(S, xt, xb + k);
                     LongVector al = a.and(M32), ah = a.lanewise(VectorOperators.LSHR, 32);
                     LongVector b = LongVector.fromArray(S, yt, base + k);
                     LongVector bl = b.and(M32), bh = b.lanewise(VectorOperators.LSHR, 32);
@@ -178,6 +180,7 @@ final class VectorDotKernels {
      */
     static void dotBlockSmall(
             long[][] x,
+            int[] xOff,
             long[][] y,
             long[][] z,
             boolean two,
@@ -198,8 +201,9 @@ final class VectorDotKernels {
             if (two) Arrays.fill(s1, 0, len, 0L);
             for (int t = t0; t < t1; t++) {
                 final long[] xt = x[t], yt = y[t], zt = z[t];
+                final int xb = (xOff == null ? 0 : xOff[t]) + base;
                 for (int k = 0; k < len; k += L) {
-                    LongVector a = LongVector.fromArray(S, xt, base + k).and(M32);
+                    LongVector a = LongVector.fromArray(S, xt, xb + k).and(M32);
                     LongVector b = LongVector.fromArray(S, yt, base + k).and(M32);
                     LongVector.fromArray(S, s0, k).add(a.mul(b)).intoArray(s0, k);
                     if (two) {
@@ -221,6 +225,7 @@ final class VectorDotKernels {
      */
     static void dotBlockSmallPacked(
             long[][] x,
+            int[] xOff,
             long[][] y,
             long[][] z,
             boolean two,
@@ -242,10 +247,11 @@ final class VectorDotKernels {
             if (two) Arrays.fill(s1, 0, len, 0L);
             for (int t = t0; t < t1; t++) {
                 final long[] xt = x[t], yt = y[t], zt = z[t];
+                final int xw = (xOff == null ? 0 : xOff[t]) + words;
                 for (int k = 0; k < len; k += 2 * g) {
                     for (int i = 0; i < g; i += L) {
                         final int lo = k + i, hi = k + g + i;
-                        LongVector p = LongVector.fromArray(S, xt, words + (k >>> 1) + i);
+                        LongVector p = LongVector.fromArray(S, xt, xw + (k >>> 1) + i);
                         LongVector a = p.and(M32), a2 = p.lanewise(VectorOperators.LSHR, 32);
                         LongVector b = LongVector.fromArray(S, yt, base + lo).and(M32);
                         LongVector b2 = LongVector.fromArray(S, yt, base + hi).and(M32);

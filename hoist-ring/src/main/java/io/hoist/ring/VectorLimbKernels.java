@@ -89,7 +89,16 @@ public final class VectorLimbKernels implements LimbKernels {
 
     @Override
     public void dot2Montgomery(
-            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
+            long[][] x,
+            int[] xOff,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            boolean accumulate) {
+        LimbKernels.checkOffsets(x, xOff, terms, out0.length);
         final int n = out0.length;
         final int vecEnd = n - n % L;
         final int block = n <= WHOLE_LIMB_MAX ? Math.max(vecEnd, L) : BLOCK;
@@ -103,6 +112,7 @@ public final class VectorLimbKernels implements LimbKernels {
             for (int base = 0; base < vecEnd; base += block) {
                 FmaDotKernels.dotBlock(
                         x,
+                        xOff,
                         y,
                         zz,
                         two,
@@ -116,11 +126,11 @@ public final class VectorLimbKernels implements LimbKernels {
                         Math.min(block, vecEnd - base),
                         scratch);
             }
-            if (vecEnd < n) tail(x, y, z, terms, out0, out1, q, accumulate, vecEnd);
+            if (vecEnd < n) tail(x, xOff, y, z, terms, out0, out1, q, accumulate, vecEnd);
             return;
         }
         if (scalarOutsideFma) {
-            scalar.dot2Montgomery(x, y, z, terms, out0, out1, q, accumulate);
+            scalar.dot2Montgomery(x, xOff, y, z, terms, out0, out1, q, accumulate);
             return;
         }
         final long ni = ModArith.montgomeryNegInv(q);
@@ -129,6 +139,7 @@ public final class VectorLimbKernels implements LimbKernels {
         for (int base = 0; base < vecEnd; base += block) {
             VectorDotKernels.dotBlock(
                     x,
+                    xOff,
                     y,
                     zz,
                     two,
@@ -143,7 +154,7 @@ public final class VectorLimbKernels implements LimbKernels {
                     Math.min(block, vecEnd - base),
                     scratch);
         }
-        if (vecEnd < n) tail(x, y, z, terms, out0, out1, q, accumulate, vecEnd);
+        if (vecEnd < n) tail(x, xOff, y, z, terms, out0, out1, q, accumulate, vecEnd);
     }
 
     /**
@@ -153,10 +164,18 @@ public final class VectorLimbKernels implements LimbKernels {
      */
     @Override
     public void dot2MontgomeryPacked(
-            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean accumulate) {
-        LimbKernels.checkPacked(x, y, z, terms, out0, out1, q);
+            long[][] x,
+            int[] xOff,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            boolean accumulate) {
+        LimbKernels.checkPacked(x, xOff, y, z, terms, out0, out1, q);
         if (scalarOutsideFma || L > PackedLimbs.GROUP) {
-            scalar.dot2MontgomeryPacked(x, y, z, terms, out0, out1, q, accumulate);
+            scalar.dot2MontgomeryPacked(x, xOff, y, z, terms, out0, out1, q, accumulate);
             return;
         }
         final int n = out0.length;
@@ -167,6 +186,7 @@ public final class VectorLimbKernels implements LimbKernels {
         for (int base = 0; base < n; base += block) {
             VectorDotKernels.dotBlockSmallPacked(
                     x,
+                    xOff,
                     y,
                     two ? z : y,
                     two,
@@ -183,11 +203,21 @@ public final class VectorLimbKernels implements LimbKernels {
     }
 
     private void tail(
-            long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean acc, int from) {
+            long[][] x,
+            int[] xOff,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long q,
+            boolean acc,
+            int from) {
         int len = out0.length - from;
         long[][] xs = new long[terms][], ys = new long[terms][], zs = z == null ? null : new long[terms][];
         for (int t = 0; t < terms; t++) {
-            xs[t] = Arrays.copyOfRange(x[t], from, from + len);
+            int xo = (xOff == null ? 0 : xOff[t]) + from;
+            xs[t] = Arrays.copyOfRange(x[t], xo, xo + len);
             ys[t] = Arrays.copyOfRange(y[t], from, from + len);
             if (zs != null) zs[t] = Arrays.copyOfRange(z[t], from, from + len);
         }
@@ -209,6 +239,7 @@ public final class VectorLimbKernels implements LimbKernels {
             long[][] x,
             long[][] y,
             long[][][] f,
+            int[][] fOff,
             boolean packed,
             int terms,
             int outs,
@@ -216,7 +247,7 @@ public final class VectorLimbKernels implements LimbKernels {
             long[][] out1,
             long q,
             boolean accumulate) {
-        LimbKernels.multiByOutput(this, x, y, f, packed, terms, outs, out0, out1, q, accumulate);
+        LimbKernels.multiByOutput(this, x, y, f, fOff, packed, terms, outs, out0, out1, q, accumulate);
     }
 
     @Override

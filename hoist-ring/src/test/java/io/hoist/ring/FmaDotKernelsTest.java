@@ -127,7 +127,7 @@ class FmaDotKernelsTest {
         long[] s0 = new long[n], s1 = new long[n], f0 = new long[n], f1 = new long[n];
         SCALAR.dot2Montgomery(x, y, z, terms, s0, s1, q, false);
         FmaDotKernels.dotBlock(
-                x, y, z, true, terms, f0, f1, q, ModArith.montgomeryRInverse(q), false, 0, n, new double[2][n]);
+                x, null, y, z, true, terms, f0, f1, q, ModArith.montgomeryRInverse(q), false, 0, n, new double[2][n]);
         assertArrayEquals(s0, f0);
         assertArrayEquals(s1, f1);
     }
@@ -146,6 +146,7 @@ class FmaDotKernelsTest {
         SCALAR.dot2Montgomery(o[0], o[1], o[2], terms, s0, s1, q, false);
         FmaDotKernels.dotBlock(
                 o[0],
+                null,
                 o[1],
                 o[2],
                 true,

@@ -27,16 +27,32 @@ class KernelWarmupTest {
 
         @Override
         public void dot2Montgomery(
-                long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean acc) {
+                long[][] x,
+                int[] xOff,
+                long[][] y,
+                long[][] z,
+                int terms,
+                long[] out0,
+                long[] out1,
+                long q,
+                boolean acc) {
             count("dot2 terms=" + terms + " z=" + (z != null) + " two=" + (out1 != null) + " acc=" + acc);
-            scalar.dot2Montgomery(x, y, z, terms, out0, out1, q, acc);
+            scalar.dot2Montgomery(x, xOff, y, z, terms, out0, out1, q, acc);
         }
 
         @Override
         public void dot2MontgomeryPacked(
-                long[][] x, long[][] y, long[][] z, int terms, long[] out0, long[] out1, long q, boolean acc) {
+                long[][] x,
+                int[] xOff,
+                long[][] y,
+                long[][] z,
+                int terms,
+                long[] out0,
+                long[] out1,
+                long q,
+                boolean acc) {
             count("packed terms=" + terms + " z=" + (z != null) + " acc=" + acc);
-            scalar.dot2MontgomeryPacked(x, y, z, terms, out0, out1, q, acc);
+            scalar.dot2MontgomeryPacked(x, xOff, y, z, terms, out0, out1, q, acc);
         }
 
         @Override
@@ -44,6 +60,7 @@ class KernelWarmupTest {
                 long[][] x,
                 long[][] y,
                 long[][][] f,
+                int[][] fOff,
                 boolean packed,
                 int terms,
                 int outs,
@@ -51,8 +68,9 @@ class KernelWarmupTest {
                 long[][] o1,
                 long q,
                 boolean acc) {
-            count("multi" + (packed ? " packed" : "") + " terms=" + terms + " outs=" + outs + " acc=" + acc);
-            scalar.dot2MontgomeryMulti(x, y, f, packed, terms, outs, o0, o1, q, acc);
+            count("multi" + (packed ? " packed" : "") + " terms=" + terms + " outs=" + outs + " acc=" + acc
+                    + (fOff == null ? "" : " offsets"));
+            scalar.dot2MontgomeryMulti(x, y, f, fOff, packed, terms, outs, o0, o1, q, acc);
         }
 
         @Override
@@ -114,12 +132,12 @@ class KernelWarmupTest {
                 "dot2 terms=40 z=true two=true acc=true",
                 "dot2 terms=3 z=false two=false acc=true",
                 "dot2 terms=40 z=false two=false acc=false",
-                "multi terms=3 outs=1 acc=false",
-                "multi terms=40 outs=2 acc=true",
-                "multi packed terms=3 outs=2 acc=true",
-                "multi packed terms=40 outs=1 acc=false",
-                "multi packed terms=3 outs=2 acc=false",
-                "multi packed terms=40 outs=1 acc=true",
+                "multi terms=3 outs=1 acc=false offsets",
+                "multi terms=40 outs=2 acc=true offsets",
+                "multi packed terms=3 outs=2 acc=true offsets",
+                "multi packed terms=40 outs=1 acc=false offsets",
+                "multi packed terms=3 outs=2 acc=false offsets",
+                "multi packed terms=40 outs=1 acc=true offsets",
                 "sumShoup terms=1",
                 "sumShoup terms=3",
                 "sumShoup terms=8",

@@ -356,6 +356,92 @@ class LimbKernelsTest {
         }
     }
 
+    /**
+     * Limbs held several to an array at word offsets (a transform's diagonals in slabs) give the same
+     * sums, bit for bit, as separate limbs, in every form, plain and packed, through the single- and the
+     * multi-output entry points; offsets that leave an array too short are refused with a message.
+     */
+    @Test
+    void limbsAtOffsetsInSlabsEqualSeparateLimbsInEveryForm() {
+        LimbKernels[] forms = {
+            scalar, vector, new VectorLimbKernels(true, false), new VectorLimbKernels(true, true), LimbKernels.best()
+        };
+        SplittableRandom r = new SplittableRandom(31);
+        for (int bits : new int[] {30, 45, 60}) {
+            long q = Primes.nttPrimes(10, bits, 1).get(0);
+            boolean packs = PackedLimbs.packs(q, 1024);
+            for (int n : new int[] {1024, 16400}) {
+                int terms = 5, outs = 2, words = packs ? n / 2 : n;
+                long[][] x = new long[terms][], y = new long[terms][];
+                long[][][] f = new long[outs][terms][], fSlab = new long[outs][terms][];
+                int[][] fOff = new int[outs][terms];
+                // one slab per output, its terms at scattered offsets (a gap of 16 words before each)
+                long[][] slab = {new long[terms * (words + 16)], new long[terms * (words + 16)]};
+                for (int t = 0; t < terms; t++) {
+                    x[t] = rand(n, q);
+                    y[t] = rand(n, q);
+                }
+                for (int o = 0; o < outs; o++)
+                    for (int t = 0; t < terms; t++) {
+                        if ((o + t) % 4 == 3) continue; // an absent term
+                        f[o][t] = rand(n, q);
+                        int off = (terms - 1 - t) * (words + 16) + 16;
+                        if (packs) PackedLimbs.pack(f[o][t], slab[o], off);
+                        else System.arraycopy(f[o][t], 0, slab[o], off, n);
+                        fSlab[o][t] = slab[o];
+                        fOff[o][t] = off;
+                    }
+                boolean acc = r.nextBoolean();
+                long[][] want0 = new long[outs][], want1 = new long[outs][];
+                for (int o = 0; o < outs; o++) {
+                    want0[o] = rand(n, q);
+                    want1[o] = rand(n, q);
+                }
+                long[][] init0 = deepCopy(want0), init1 = deepCopy(want1);
+                scalar.dot2MontgomeryMulti(x, y, f, false, terms, outs, want0, want1, q, acc);
+                for (LimbKernels k : forms) {
+                    long[][] o0 = deepCopy(init0), o1 = deepCopy(init1);
+                    k.dot2MontgomeryMulti(x, y, fSlab, fOff, packs, terms, outs, o0, o1, q, acc);
+                    String what = k.form() + ", " + bits + "-bit, n=" + n + (packs ? ", packed" : "");
+                    assertArrayEquals(want0, o0, what);
+                    assertArrayEquals(want1, o1, what);
+                    // the single-output entry point on output 0's present terms
+                    long[] one = init0[1].clone(), want = init0[1].clone();
+                    long[][] xs = {fSlab[0][0], fSlab[0][1], fSlab[0][2]}, ys = {x[0], x[1], x[2]};
+                    int[] off = {fOff[0][0], fOff[0][1], fOff[0][2]};
+                    scalar.dot2Montgomery(new long[][] {f[0][0], f[0][1], f[0][2]}, ys, null, 3, want, null, q, acc);
+                    if (packs) k.dot2MontgomeryPacked(xs, off, ys, null, 3, one, null, q, acc);
+                    else k.dot2Montgomery(xs, off, ys, null, 3, one, null, q, acc);
+                    assertArrayEquals(want, one, what + ", one output");
+                }
+            }
+            long[][] xs = {new long[1024]}, ys = {rand(1024, q)};
+            for (LimbKernels k : forms) {
+                long[] out = new long[1024];
+                IllegalArgumentException e = assertThrows(
+                        IllegalArgumentException.class,
+                        () -> k.dot2Montgomery(xs, new int[] {1}, ys, null, 1, out, null, q, false));
+                assertTrue(e.getMessage().contains("does not fit"), e.getMessage());
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> k.dot2Montgomery(xs, new int[] {-1}, ys, null, 1, out, null, q, false));
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> k.dot2Montgomery(xs, new int[0], ys, null, 1, out, null, q, false));
+                if (packs)
+                    assertThrows(
+                            IllegalArgumentException.class,
+                            () -> k.dot2MontgomeryPacked(xs, new int[] {513}, ys, null, 1, out, null, q, false));
+            }
+        }
+    }
+
+    private static long[][] deepCopy(long[][] a) {
+        long[][] c = new long[a.length][];
+        for (int i = 0; i < a.length; i++) c[i] = a[i].clone();
+        return c;
+    }
+
     @Test
     void packingRoundTripsAndRefusesWhatItCannotHold() {
         long q = Primes.nttPrimes(10, 30, 1).get(0);

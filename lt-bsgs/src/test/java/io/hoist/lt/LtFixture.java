@@ -82,7 +82,7 @@ public class LtFixture {
     }
 
     /** Random dense d×d matrix with entries uniform in [−1, 1]/d (outputs stay O(1)). */
-    static LinearTransform randomDense(SplittableRandom r, int d) {
+    public static LinearTransform randomDense(SplittableRandom r, int d) {
         double[][] re = new double[d][d], im = new double[d][d];
         for (int i = 0; i < d; i++)
             for (int j = 0; j < d; j++) {

@@ -20,6 +20,8 @@ import io.hoist.ring.PackedLimbs;
 import io.hoist.ring.Parallel;
 import io.hoist.ring.RnsPoly;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -33,7 +35,17 @@ public final class DiagonalEncoder {
     private final Encoder encoder;
     private final LimbKernels kernels;
 
+    /** Words per slab of precomputed diagonals (about; see {@link #SLAB_WORDS}). */
+    private final int slabWords;
+
     public DiagonalEncoder(CkksContext ctx) {
+        this(ctx, SLAB_WORDS);
+    }
+
+    /** With slabs of about {@code slabWords} words (tests: many small slabs). */
+    DiagonalEncoder(CkksContext ctx, int slabWords) {
+        if (slabWords < 1) throw new IllegalArgumentException("slab words must be positive: " + slabWords);
+        this.slabWords = slabWords;
         this.ctx = ctx;
         this.params = ctx.params();
         this.encoder = new Encoder(ctx);
@@ -65,56 +77,127 @@ public final class DiagonalEncoder {
             LtProgram program) {
         boolean overQ = plan.algorithm() == Algorithm.BSGS;
         Int2ObjectOpenHashMap<long[][]> qp = new Int2ObjectOpenHashMap<>();
+        Int2ObjectOpenHashMap<int[]> qpOff = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<RnsPoly> q = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<long[]> compact = new Int2ObjectOpenHashMap<>();
         int[] rs = t.diagonalIndices().stream().mapToInt(Integer::intValue).toArray();
         Object[] encoded =
                 new Object[rs.length]; // each diagonal is independent: encoded over the engine's threads, one slot each
         AtomicInteger done = new AtomicInteger();
+        boolean slabbed = storage == Storage.PRECOMPUTED && !overQ;
         // which limbs end packed: only precomputed diagonals of the hoisted algorithms
-        boolean[] packed = overQ || storage == Storage.COMPACT
-                ? new boolean[level + 1]
-                : EncodedDiagonals.packedLimbs(params, level);
+        boolean[] packed = slabbed ? EncodedDiagonals.packedLimbs(params, level) : new boolean[level + 1];
+        Slabs slabs = slabbed ? Slabs.layOut(rs, plan, level, packed, params.n(), slabWords) : null;
         // each diagonal is independent: chunks over the engine's threads, one slot each; a chunk
         // reuses one set of slot and coefficient buffers (they stay in cache instead of streaming
         // 192 KB of fresh memory per diagonal at N = 2^13)
         Parallel.forEachChunk(ctx.engine().threads(), rs.length, (from, to) -> {
             double[] re = new double[params.slots()], im = new double[params.slots()];
             long[] scratch = storage == Storage.COMPACT ? null : new long[params.n()];
-            // limbs that end packed are lifted and transformed here, so only their halves are allocated
-            long[][] work = new long[packed.length][];
-            for (int j = 0; j < packed.length; j++) if (packed[j]) work[j] = new long[params.n()];
+            long[][] row = {slabbed ? new long[params.n()] : null};
             for (int i = from; i < to; i++) {
                 int r = rs[i], k = plan.outer(r);
                 preRotated(t.diagonal(r), k, re, im);
                 long[] coeffs = scratch != null ? scratch : new long[params.n()];
                 encoder.encodeToIntegers(re, im, scale, coeffs);
                 if (storage == Storage.COMPACT) encoded[i] = coeffs;
-                else if (overQ)
-                    encoded[i] = ctx.ringQ().wrap(liftMontgomery(coeffs, level, level + 1, packed, work), Domain.NTT);
-                else {
-                    int limbs = plan.baby(r) == 0 ? level + 1 : packed.length; // baby 0 multiplies P·c: no P limbs
-                    encoded[i] = liftMontgomery(coeffs, level, limbs, packed, work);
-                }
+                else if (overQ) encoded[i] = ctx.ringQ().wrap(liftMontgomery(coeffs, level, level + 1), Domain.NTT);
+                else liftMontgomeryInto(coeffs, level, slabs.limbs[i], packed, row, slabs.array(i), slabs.offsets[i]);
                 synchronized (progress) {
                     progress.step(done.incrementAndGet(), rs.length);
                 } // monotonic for the bars
             }
         });
         for (int i = 0; i < rs.length; i++) {
+            if (slabbed) {
+                long[][] arrays = new long[slabs.limbs[i]][];
+                Arrays.fill(arrays, slabs.array(i));
+                qp.put(rs[i], arrays);
+                qpOff.put(rs[i], slabs.offsets[i]);
+                continue;
+            }
             switch (encoded[i]) {
                 case long[] c -> compact.put(rs[i], c);
                 case RnsPoly p -> q.put(rs[i], p);
-                case long[][] p -> qp.put(rs[i], p);
                 default -> throw new AssertionError(encoded[i]);
             }
         }
-        var qpm = storage == Storage.PRECOMPUTED && !overQ ? qp : null;
+        var qpm = slabbed ? qp : null;
+        var qpo = slabbed ? qpOff : null;
         var qm = storage == Storage.PRECOMPUTED && overQ ? q : null;
         var cm = storage == Storage.COMPACT ? compact : null;
-        if (program == null) return new EncodedDiagonals(params, plan, level, scale, rescale, storage, qpm, qm, cm);
-        return new EncodedDiagonals(params, plan, level, scale, rescale, storage, qpm, qm, cm, program);
+        if (program == null)
+            return new EncodedDiagonals(params, plan, level, scale, rescale, storage, qpm, qpo, qm, cm);
+        return new EncodedDiagonals(params, plan, level, scale, rescale, storage, qpm, qpo, qm, cm, program);
     }
+
+    /**
+     * Where the precomputed diagonals' limbs go: slabs of about {@link #SLAB_WORDS} words or less, each
+     * diagonal's limbs contiguous in one slab, allocated before encoding starts. Limb-sized arrays that
+     * live as long as the transform were each copied out of the young generation once (0.5–0.7 s of
+     * young collections per encoding of the demo's 1.07 GB); a slab larger than eden is allocated in
+     * the old generation and never copied.
+     */
+    private static final class Slabs {
+        final long[][] slabs;
+        final int[] slabOf;
+        final int[] limbs;
+        final int[][] offsets;
+
+        private Slabs(long[][] slabs, int[] slabOf, int[] limbs, int[][] offsets) {
+            this.slabs = slabs;
+            this.slabOf = slabOf;
+            this.limbs = limbs;
+            this.offsets = offsets;
+        }
+
+        long[] array(int i) {
+            return slabs[slabOf[i]];
+        }
+
+        static Slabs layOut(int[] rs, Plan plan, int level, boolean[] packed, int n, int slabWords) {
+            int count = rs.length;
+            int[] slabOf = new int[count], limbs = new int[count];
+            long[] words = new long[count];
+            long total = 0;
+            for (int i = 0; i < count; i++) {
+                limbs[i] = plan.baby(rs[i]) == 0 ? level + 1 : packed.length; // baby 0 multiplies P·c: no P limbs
+                for (int j = 0; j < limbs[i]; j++) words[i] += packed[j] ? n / 2 : n;
+                total += words[i];
+            }
+            // slabs of about equal size, none much above slabWords, so no small last slab lands in eden
+            long most = Arrays.stream(words).max().orElse(0);
+            long slabs0 = Math.max(1, (total + slabWords - 1) / slabWords);
+            long target = Math.min( // slabs0 slabs hold every diagonal; one array holds at most 2^31 − 9 words
+                    (total + slabs0 - 1) / slabs0 + most, Integer.MAX_VALUE - 8);
+            int[][] offsets = new int[count][];
+            LongArrayList sizes = new LongArrayList();
+            long used = 0;
+            for (int i = 0; i < count; i++) {
+                if (sizes.isEmpty() || (used > 0 && used + words[i] > target)) {
+                    if (!sizes.isEmpty()) sizes.set(sizes.size() - 1, used);
+                    sizes.add(0);
+                    used = 0;
+                }
+                if (words[i] > Integer.MAX_VALUE - 8)
+                    throw new InvalidTransformException("a diagonal of " + words[i] + " words does not fit one array");
+                slabOf[i] = sizes.size() - 1;
+                offsets[i] = new int[limbs[i]];
+                for (int j = 0, off = (int) used; j < limbs[i]; off += packed[j] ? n / 2 : n, j++) offsets[i][j] = off;
+                used += words[i];
+            }
+            if (!sizes.isEmpty()) sizes.set(sizes.size() - 1, used);
+            long[][] slabs = new long[sizes.size()][];
+            for (int s = 0; s < slabs.length; s++) slabs[s] = new long[(int) sizes.getLong(s)];
+            return new Slabs(slabs, slabOf, limbs, offsets);
+        }
+    }
+
+    /**
+     * Words per slab of precomputed diagonals, about: 256 MB, above the launcher's eden (171 MB of its
+     * 256 MB young generation), where the JVM allocates it first when it fits.
+     */
+    static final int SLAB_WORDS = 1 << 25;
 
     /**
      * Rot_{−k}(f) repeated over the slots, into {@code re} and {@code im} (the encoder's scratch) —
@@ -132,20 +215,34 @@ public final class DiagonalEncoder {
     /**
      * Limbs [0, limbs) of level ℓ's QP basis of c·2^64 (Montgomery form), transformed: the form the
      * executors multiply with, in one vector pass per limb before its NTT (NTT(R·c) = R·NTT(c)) —
-     * the same residues as lifting, transforming and converting, as the compact expansion makes. The
-     * limbs that {@code packed} marks end in {@link PackedLimbs}' layout: they are lifted and
-     * transformed in {@code work} (reused) and only their packed halves kept.
+     * the same residues as lifting, transforming and converting, as the compact expansion makes.
      */
-    long[][] liftMontgomery(long[] coeffs, int level, int limbs, boolean[] packed, long[][] work) {
+    long[][] liftMontgomery(long[] coeffs, int level, int limbs) {
         long[][] out = new long[limbs][];
         NttTables[] t = new NttTables[limbs];
         for (int j = 0; j < limbs; j++) {
             t[j] = ctx.tablesQP(level, j);
-            out[j] = packed[j] ? work[j] : new long[params.n()];
+            out[j] = new long[params.n()];
             kernels.liftSigned(coeffs, t[j].montgomeryR(), t[j].montgomeryRShoup(), t[j].q(), out[j]);
         }
         ctx.engine().forward(out, t, limbs);
-        for (int j = 0; j < limbs; j++) if (packed[j]) out[j] = PackedLimbs.pack(out[j]);
         return out;
+    }
+
+    /**
+     * {@link #liftMontgomery}'s limbs written into {@code slab} at {@code offsets}, each lifted and
+     * transformed in {@code row} (one reused limb, so it stays in cache) and copied, or packed in
+     * {@link PackedLimbs}' layout where {@code packed} says.
+     */
+    void liftMontgomeryInto(
+            long[] coeffs, int level, int limbs, boolean[] packed, long[][] row, long[] slab, int[] offsets) {
+        NttTables[] t = new NttTables[1];
+        for (int j = 0; j < limbs; j++) {
+            t[0] = ctx.tablesQP(level, j);
+            kernels.liftSigned(coeffs, t[0].montgomeryR(), t[0].montgomeryRShoup(), t[0].q(), row[0]);
+            ctx.engine().forward(row, t, 1);
+            if (packed[j]) PackedLimbs.pack(row[0], slab, offsets[j]);
+            else System.arraycopy(row[0], 0, slab, offsets[j], params.n());
+        }
     }
 }

@@ -98,6 +98,7 @@ final class DiagonalSums {
         int chunk = compact ? COMPACT_CHUNK : babies.length;
         long[][] x = new long[chunk][], y = new long[chunk][];
         long[][][] f = new long[outs][chunk][];
+        int[][] fOff = new int[outs][chunk]; // word offsets in the slabs; compact scratch limbs start at 0
         List<long[]> scratch = new ArrayList<>();
         for (int j = from; j < to; j++) {
             NttTables tj = st.ctx.tablesQP(st.level, j);
@@ -116,15 +117,17 @@ final class DiagonalSums {
                     if (!any) continue;
                     x[terms] = src.poly(aBuf[t]).limb(j);
                     y[terms] = src.poly(bBuf[t]).limb(j);
-                    for (int o = 0; o < outs; o++)
-                        f[o][terms] = diag[o][t] < 0
-                                ? null
-                                : compact ? expand(st, block, diag[o][t], tj, scratch) : block.limb(diag[o][t], j);
+                    for (int o = 0; o < outs; o++) {
+                        int r = diag[o][t];
+                        f[o][terms] = r < 0 ? null : compact ? expand(st, block, r, tj, scratch) : block.limb(r, j);
+                        fOff[o][terms] = r < 0 || compact ? 0 : block.offset(r, j);
+                    }
                     terms++;
                 }
                 if (terms == 0) continue;
                 if (compact) transformScratch(st, scratch, tj);
-                st.kernels.dot2MontgomeryMulti(x, y, f, !compact && block.packed(j), terms, outs, o0, o1, q, !first);
+                st.kernels.dot2MontgomeryMulti(
+                        x, y, f, fOff, !compact && block.packed(j), terms, outs, o0, o1, q, !first);
                 first = false;
                 for (long[] a : scratch) st.pool.put(a);
                 scratch.clear();

@@ -31,8 +31,14 @@ public final class EncodedDiagonals {
     private final int level;
     private final double scale;
     private final Storage storage;
-    /** Per diagonal, its QP limbs (Q limbs only for baby step 0), packed where {@link #packed} says. */
+    /**
+     * Per diagonal, the arrays holding its QP limbs (Q limbs only for baby step 0), packed where
+     * {@link #packed} says: slabs of many limbs each ({@link DiagonalEncoder}), limb j at word
+     * {@code qpOff.get(r)[j]} of array {@code qp.get(r)[j]}.
+     */
     private final Int2ObjectMap<long[][]> qp;
+
+    private final Int2ObjectMap<int[]> qpOff;
     /** Per QP limb of the level: whether precomputed limbs of its prime are packed. */
     private final boolean[] packed;
 
@@ -49,9 +55,10 @@ public final class EncodedDiagonals {
             double scale,
             Storage storage,
             Int2ObjectMap<long[][]> qp,
+            Int2ObjectMap<int[]> qpOff,
             Int2ObjectMap<RnsPoly> q,
             Int2ObjectMap<long[]> compact) {
-        this(params, plan, level, scale, true, storage, qp, q, compact);
+        this(params, plan, level, scale, true, storage, qp, qpOff, q, compact);
     }
 
     EncodedDiagonals(
@@ -62,6 +69,7 @@ public final class EncodedDiagonals {
             boolean rescales,
             Storage storage,
             Int2ObjectMap<long[][]> qp,
+            Int2ObjectMap<int[]> qpOff,
             Int2ObjectMap<RnsPoly> q,
             Int2ObjectMap<long[]> compact) {
         this(
@@ -72,6 +80,7 @@ public final class EncodedDiagonals {
                 rescales,
                 storage,
                 qp,
+                qpOff,
                 q,
                 compact,
                 plan.algorithm() == Algorithm.BSGS
@@ -88,6 +97,7 @@ public final class EncodedDiagonals {
             boolean rescales,
             Storage storage,
             Int2ObjectMap<long[][]> qp,
+            Int2ObjectMap<int[]> qpOff,
             Int2ObjectMap<RnsPoly> q,
             Int2ObjectMap<long[]> compact,
             LtProgram program) {
@@ -98,7 +108,9 @@ public final class EncodedDiagonals {
         this.level = level;
         this.scale = scale;
         this.storage = storage;
+        if ((qp == null) != (qpOff == null)) throw new IllegalArgumentException("limbs and offsets go together");
         this.qp = qp == null ? null : Int2ObjectMaps.unmodifiable(qp);
+        this.qpOff = qpOff == null ? null : Int2ObjectMaps.unmodifiable(qpOff);
         this.packed = packedLimbs(params, level);
         this.q = q == null ? null : Int2ObjectMaps.unmodifiable(q);
         this.compact = compact == null ? null : Int2ObjectMaps.unmodifiable(compact);
@@ -157,9 +169,17 @@ public final class EncodedDiagonals {
         return words;
     }
 
-    /** Precomputed diagonal r's QP limb j (in {@link PackedLimbs}' layout when {@link #packed(int)}); for the kernels. */
+    /**
+     * The array holding precomputed diagonal r's QP limb j (in {@link PackedLimbs}' layout when
+     * {@link #packed(int)}) from word {@link #offset}; for the kernels.
+     */
     long[] limb(int r, int j) {
         return qp.get(r)[j];
+    }
+
+    /** The word where precomputed diagonal r's QP limb j starts in {@link #limb}. */
+    int offset(int r, int j) {
+        return qpOff.get(r)[j];
     }
 
     /** Whether precomputed QP limb j is packed. */
@@ -208,7 +228,7 @@ public final class EncodedDiagonals {
                             "compact word " + x + " of diagonal " + r + " is not below 2^62 in magnitude");
             compact.put(r, w);
         }
-        return new EncodedDiagonals(params, plan, level, scale, Storage.COMPACT, null, null, compact);
+        return new EncodedDiagonals(params, plan, level, scale, Storage.COMPACT, null, null, null, compact);
     }
 
     /** Whether diagonal r is stored (a block of a block product holds only its own nonzero diagonals). */
@@ -234,7 +254,9 @@ public final class EncodedDiagonals {
     /** Bytes held by the encoded diagonals (8 per stored word). */
     public long memoryBytes() {
         long words = 0;
-        if (qp != null) for (long[][] d : qp.values()) for (long[] limb : d) words += limb.length;
+        if (qp != null)
+            for (long[][] d : qp.values())
+                for (int j = 0; j < d.length; j++) words += packed[j] ? params.n() / 2 : params.n();
         if (q != null) for (RnsPoly p : q.values()) words += (long) p.limbCount() * params.n();
         if (compact != null) for (long[] c : compact.values()) words += c.length;
         return 8 * words;
