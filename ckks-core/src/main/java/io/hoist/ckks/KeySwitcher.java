@@ -290,6 +290,9 @@ public final class KeySwitcher {
         if (out.limbCount() != level)
             throw new LevelMismatchException("the rescale of a level-" + level + " polynomial has " + level
                     + " limbs, out has " + out.limbCount());
+        if (x.n() != n || out.n() != n || pool.n() != n)
+            throw new IllegalArgumentException(
+                    "rescale at N = " + n + " got limbs of " + x.n() + ", " + out.n() + " and a pool of " + pool.n());
         long ql = rq.prime(level);
         long[] centred = pool.get();
         try {

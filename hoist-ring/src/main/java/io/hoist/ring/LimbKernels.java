@@ -95,7 +95,9 @@ public interface LimbKernels {
     /** Offsets, when given, for {@code terms} terms, each leaving {@code words} words of x[t] from it. */
     static void checkOffsets(long[][] x, int[] xOff, int terms, int words) {
         if (xOff == null) return;
-        if (xOff.length < terms) throw new IllegalArgumentException(xOff.length + " offsets for " + terms + " terms");
+        if (terms > x.length || xOff.length < terms)
+            throw new IllegalArgumentException(
+                    xOff.length + " offsets and " + x.length + " limbs for " + terms + " terms");
         for (int t = 0; t < terms; t++)
             if (xOff[t] < 0 || xOff[t] > x[t].length - words)
                 throw new IllegalArgumentException("term " + t + ": a limb of " + words + " words at word " + xOff[t]
@@ -116,6 +118,11 @@ public interface LimbKernels {
             long[][] out1,
             long q,
             boolean accumulate) {
+        if (fOff != null && fOff.length < outs)
+            throw new IllegalArgumentException(fOff.length + " rows of offsets for " + outs + " outputs");
+        for (int o = 0; fOff != null && o < outs; o++)
+            if (fOff[o] == null || fOff[o].length < terms)
+                throw new IllegalArgumentException("output " + o + ": offsets for fewer than " + terms + " terms");
         long[][] fx = new long[terms][], xs = new long[terms][], ys = new long[terms][];
         int[] fo = fOff == null ? null : new int[terms];
         for (int o = 0; o < outs; o++) {

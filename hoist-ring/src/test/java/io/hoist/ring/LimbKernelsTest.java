@@ -369,8 +369,9 @@ class LimbKernelsTest {
         SplittableRandom r = new SplittableRandom(31);
         for (int bits : new int[] {30, 45, 60}) {
             long q = Primes.nttPrimes(10, bits, 1).get(0);
-            boolean packs = PackedLimbs.packs(q, 1024);
-            for (int n : new int[] {1024, 16400}) {
+            // 1030: not a multiple of any lane count, so the vector forms run their scalar tail from the offset
+            for (int n : new int[] {1024, 16400, 1030}) {
+                boolean packs = PackedLimbs.packs(q, n);
                 int terms = 5, outs = 2, words = packs ? n / 2 : n;
                 long[][] x = new long[terms][], y = new long[terms][];
                 long[][][] f = new long[outs][terms][], fSlab = new long[outs][terms][];
@@ -415,6 +416,7 @@ class LimbKernelsTest {
                     assertArrayEquals(want, one, what + ", one output");
                 }
             }
+            boolean packs = PackedLimbs.packs(q, 1024);
             long[][] xs = {new long[1024]}, ys = {rand(1024, q)};
             for (LimbKernels k : forms) {
                 long[] out = new long[1024];
@@ -428,6 +430,24 @@ class LimbKernelsTest {
                 assertThrows(
                         IllegalArgumentException.class,
                         () -> k.dot2Montgomery(xs, new int[0], ys, null, 1, out, null, q, false));
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> k.dot2Montgomery(xs, new int[] {0, 0}, ys, null, 2, out, null, q, false));
+                long[][][] f = {xs, xs};
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> k.dot2MontgomeryMulti(
+                                ys,
+                                ys,
+                                f,
+                                new int[][] {{0}},
+                                false,
+                                1,
+                                2,
+                                new long[][] {out, out},
+                                new long[][] {out, out},
+                                q,
+                                false));
                 if (packs)
                     assertThrows(
                             IllegalArgumentException.class,

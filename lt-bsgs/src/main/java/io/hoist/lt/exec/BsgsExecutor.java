@@ -89,8 +89,14 @@ final class BsgsExecutor {
                 RawAccess.get(),
                 params,
                 ct.scale() * et.scale() / params.q(level),
-                ks.rescale(acc0, c),
-                ks.rescale(acc1, c));
+                rescale(acc0, level, c),
+                rescale(acc1, level, c));
+    }
+
+    private RnsPoly rescale(RnsPoly x, int level, OpCounters c) {
+        RnsPoly out = ctx.ringQ().newPoly(level - 1, Domain.NTT);
+        ks.rescale(x, out, pool, c);
+        return out;
     }
 
     RnsPoly montgomery(RnsPoly p) {

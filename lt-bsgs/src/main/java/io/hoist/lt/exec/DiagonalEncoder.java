@@ -35,14 +35,14 @@ public final class DiagonalEncoder {
     private final Encoder encoder;
     private final LimbKernels kernels;
 
-    /** Words per slab of precomputed diagonals (about; see {@link #SLAB_WORDS}). */
+    /** Least words per slab when there are several (see {@link #SLAB_WORDS}). */
     private final int slabWords;
 
     public DiagonalEncoder(CkksContext ctx) {
         this(ctx, SLAB_WORDS);
     }
 
-    /** With slabs of about {@code slabWords} words (tests: many small slabs). */
+    /** With slabs of at least about {@code slabWords} words (tests: many small slabs). */
     DiagonalEncoder(CkksContext ctx, int slabWords) {
         if (slabWords < 1) throw new IllegalArgumentException("slab words must be positive: " + slabWords);
         this.slabWords = slabWords;
@@ -132,11 +132,13 @@ public final class DiagonalEncoder {
     }
 
     /**
-     * Where the precomputed diagonals' limbs go: slabs of about {@link #SLAB_WORDS} words or less, each
-     * diagonal's limbs contiguous in one slab, allocated before encoding starts. Limb-sized arrays that
-     * live as long as the transform were each copied out of the young generation once (0.5–0.7 s of
-     * young collections per encoding of the demo's 1.07 GB); a slab larger than eden is allocated in
-     * the old generation and never copied.
+     * Where the precomputed diagonals' limbs go: each diagonal's limbs contiguous in one slab, the slabs
+     * allocated before encoding starts. Limb-sized arrays that live as long as the transform were each
+     * copied once out of the young generation, at collections that stop every encoding thread (0.5–0.7 s
+     * per encoding of the demo's 1.07 GB). A transform of at least {@link #SLAB_WORDS} words gets
+     * slabs of 1–2 × that size, larger than the launcher's eden, which the JVM allocates in the old
+     * generation, never to be copied; a smaller one (and each block of a block product) gets one slab,
+     * which may start in eden and is then copied once, as one array.
      */
     private static final class Slabs {
         final long[][] slabs;
@@ -156,35 +158,35 @@ public final class DiagonalEncoder {
         }
 
         static Slabs layOut(int[] rs, Plan plan, int level, boolean[] packed, int n, int slabWords) {
-            int count = rs.length;
-            int[] slabOf = new int[count], limbs = new int[count];
-            long[] words = new long[count];
+            int[] slabOf = new int[rs.length], limbs = new int[rs.length];
+            long[] words = new long[rs.length];
             long total = 0;
-            for (int i = 0; i < count; i++) {
+            for (int i = 0; i < rs.length; i++) {
                 limbs[i] = plan.baby(rs[i]) == 0 ? level + 1 : packed.length; // baby 0 multiplies P·c: no P limbs
                 for (int j = 0; j < limbs[i]; j++) words[i] += packed[j] ? n / 2 : n;
                 total += words[i];
             }
-            // slabs of about equal size, none much above slabWords, so no small last slab lands in eden
-            long most = Arrays.stream(words).max().orElse(0);
-            long slabs0 = Math.max(1, (total + slabWords - 1) / slabWords);
-            long target = Math.min( // slabs0 slabs hold every diagonal; one array holds at most 2^31 − 9 words
-                    (total + slabs0 - 1) / slabs0 + most, Integer.MAX_VALUE - 8);
-            int[][] offsets = new int[count][];
+            // floor(total / slabWords) slabs (at least one) of about equal size: each at least about
+            // slabWords, so above eden; diagonal i goes to the slab its first word falls in
+            long count = Math.max(1, total / slabWords);
+            int[][] offsets = new int[rs.length][];
             LongArrayList sizes = new LongArrayList();
-            long used = 0;
-            for (int i = 0; i < count; i++) {
-                if (sizes.isEmpty() || (used > 0 && used + words[i] > target)) {
+            long start = 0, used = 0;
+            for (int i = 0; i < rs.length; i++) {
+                int s = (int) Math.min(count - 1, start * count / total);
+                if (sizes.isEmpty() || s > sizes.size() - 1) {
                     if (!sizes.isEmpty()) sizes.set(sizes.size() - 1, used);
                     sizes.add(0);
                     used = 0;
                 }
-                if (words[i] > Integer.MAX_VALUE - 8)
-                    throw new InvalidTransformException("a diagonal of " + words[i] + " words does not fit one array");
+                if (used + words[i] > Integer.MAX_VALUE - 8)
+                    throw new InvalidTransformException(
+                            "diagonals of " + (used + words[i]) + " words do not fit one array");
                 slabOf[i] = sizes.size() - 1;
                 offsets[i] = new int[limbs[i]];
                 for (int j = 0, off = (int) used; j < limbs[i]; off += packed[j] ? n / 2 : n, j++) offsets[i][j] = off;
                 used += words[i];
+                start += words[i];
             }
             if (!sizes.isEmpty()) sizes.set(sizes.size() - 1, used);
             long[][] slabs = new long[sizes.size()][];
@@ -193,10 +195,7 @@ public final class DiagonalEncoder {
         }
     }
 
-    /**
-     * Words per slab of precomputed diagonals, about: 256 MB, above the launcher's eden (171 MB of its
-     * 256 MB young generation), where the JVM allocates it first when it fits.
-     */
+    /** Least words per slab when there are several: 256 MB, above the launcher's eden (171 MB of its 256 MB young generation). */
     static final int SLAB_WORDS = 1 << 25;
 
     /**
