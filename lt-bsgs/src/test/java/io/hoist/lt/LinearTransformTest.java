@@ -17,6 +17,7 @@ import io.hoist.lt.plan.Cost;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Schedule;
+import io.hoist.random.Prng;
 import io.hoist.ring.Op;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,11 +76,21 @@ class LinearTransformTest {
         runAndCheck(f, t, Plan.of(t, algo, split), Storage.PRECOMPUTED, r);
     }
 
-    /** Issue 11 item 1: no slot carries a structured (biased) error, so the worst slot stays near the average. */
+    /**
+     * Issue 11 item 1: no slot carries a structured (biased) error, so the worst slot stays near the
+     * average. Keys and encryption come from fixed seeds: with fresh keys the gap has a heavy tail
+     * (products of the key's slot values and the rounding errors; BSGS: median 2.3 bits, 5 of 300
+     * key sets above 3, once 4.25 in CI), so the test would fail by chance now and then.
+     */
     @ParameterizedTest(name = "{0}")
     @EnumSource(Algorithm.class)
-    void worstSlotStaysNearTheAverage(Algorithm algo) {
-        LtFixture f = LtFixture.byBeta(2);
+    void worstSlotStaysNearTheAverage(Algorithm algo) throws Exception {
+        try (AutoCloseable seeds = Prng.insecureDeterministicSeedsForTesting(1011 + algo.ordinal())) {
+            worstSlotStaysNearTheAverage(algo, new LtFixture(10, 9, new int[] {50, 40, 40}, new int[] {60, 60}));
+        }
+    }
+
+    private static void worstSlotStaysNearTheAverage(Algorithm algo, LtFixture f) {
         SplittableRandom r = new SplittableRandom(101 + algo.ordinal());
         LinearTransform t = LtFixture.randomDense(r, 512);
         int[] split = switch (algo) {
