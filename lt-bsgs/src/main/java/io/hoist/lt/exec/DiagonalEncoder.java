@@ -21,7 +21,6 @@ import io.hoist.ring.Parallel;
 import io.hoist.ring.RnsPoly;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -76,7 +75,7 @@ public final class DiagonalEncoder {
             Progress progress,
             LtProgram program) {
         boolean overQ = plan.algorithm() == Algorithm.BSGS;
-        Int2ObjectOpenHashMap<long[][]> qp = new Int2ObjectOpenHashMap<>();
+        Int2ObjectOpenHashMap<long[]> qp = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<int[]> qpOff = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<RnsPoly> q = new Int2ObjectOpenHashMap<>();
         Int2ObjectOpenHashMap<long[]> compact = new Int2ObjectOpenHashMap<>();
@@ -102,7 +101,7 @@ public final class DiagonalEncoder {
                 encoder.encodeToIntegers(re, im, scale, coeffs);
                 if (storage == Storage.COMPACT) encoded[i] = coeffs;
                 else if (overQ) encoded[i] = ctx.ringQ().wrap(liftMontgomery(coeffs, level, level + 1), Domain.NTT);
-                else liftMontgomeryInto(coeffs, level, slabs.limbs[i], packed, row, slabs.array(i), slabs.offsets[i]);
+                else liftMontgomeryInto(coeffs, level, packed, row, slabs.array(i), slabs.offsets[i]);
                 synchronized (progress) {
                     progress.step(done.incrementAndGet(), rs.length);
                 } // monotonic for the bars
@@ -110,9 +109,7 @@ public final class DiagonalEncoder {
         });
         for (int i = 0; i < rs.length; i++) {
             if (slabbed) {
-                long[][] arrays = new long[slabs.limbs[i]][];
-                Arrays.fill(arrays, slabs.array(i));
-                qp.put(rs[i], arrays);
+                qp.put(rs[i], slabs.array(i));
                 qpOff.put(rs[i], slabs.offsets[i]);
                 continue;
             }
@@ -143,13 +140,12 @@ public final class DiagonalEncoder {
     private static final class Slabs {
         final long[][] slabs;
         final int[] slabOf;
-        final int[] limbs;
+        /** Per diagonal, the word of each of its limbs in its slab. */
         final int[][] offsets;
 
-        private Slabs(long[][] slabs, int[] slabOf, int[] limbs, int[][] offsets) {
+        private Slabs(long[][] slabs, int[] slabOf, int[][] offsets) {
             this.slabs = slabs;
             this.slabOf = slabOf;
-            this.limbs = limbs;
             this.offsets = offsets;
         }
 
@@ -191,7 +187,7 @@ public final class DiagonalEncoder {
             if (!sizes.isEmpty()) sizes.set(sizes.size() - 1, used);
             long[][] slabs = new long[sizes.size()][];
             for (int s = 0; s < slabs.length; s++) slabs[s] = new long[(int) sizes.getLong(s)];
-            return new Slabs(slabs, slabOf, limbs, offsets);
+            return new Slabs(slabs, slabOf, offsets);
         }
     }
 
@@ -229,14 +225,13 @@ public final class DiagonalEncoder {
     }
 
     /**
-     * {@link #liftMontgomery}'s limbs written into {@code slab} at {@code offsets}, each lifted and
+     * {@link #liftMontgomery}'s limbs [0, offsets.length) written into {@code slab} at {@code offsets}, each lifted and
      * transformed in {@code row} (one reused limb, so it stays in cache) and copied, or packed in
      * {@link PackedLimbs}' layout where {@code packed} says.
      */
-    void liftMontgomeryInto(
-            long[] coeffs, int level, int limbs, boolean[] packed, long[][] row, long[] slab, int[] offsets) {
+    void liftMontgomeryInto(long[] coeffs, int level, boolean[] packed, long[][] row, long[] slab, int[] offsets) {
         NttTables[] t = new NttTables[1];
-        for (int j = 0; j < limbs; j++) {
+        for (int j = 0; j < offsets.length; j++) {
             t[0] = ctx.tablesQP(level, j);
             kernels.liftSigned(coeffs, t[0].montgomeryR(), t[0].montgomeryRShoup(), t[0].q(), row[0]);
             ctx.engine().forward(row, t, 1);

@@ -34,9 +34,9 @@ public final class EncodedDiagonals {
     /**
      * Per diagonal, the arrays holding its QP limbs (Q limbs only for baby step 0), packed where
      * {@link #packed} says: slabs of many limbs each ({@link DiagonalEncoder}), limb j at word
-     * {@code qpOff.get(r)[j]} of array {@code qp.get(r)[j]}.
+     * {@code qpOff.get(r)[j]} of the slab {@code qp.get(r)}.
      */
-    private final Int2ObjectMap<long[][]> qp;
+    private final Int2ObjectMap<long[]> qp;
 
     private final Int2ObjectMap<int[]> qpOff;
     /** Per QP limb of the level: whether precomputed limbs of its prime are packed. */
@@ -54,7 +54,7 @@ public final class EncodedDiagonals {
             int level,
             double scale,
             Storage storage,
-            Int2ObjectMap<long[][]> qp,
+            Int2ObjectMap<long[]> qp,
             Int2ObjectMap<int[]> qpOff,
             Int2ObjectMap<RnsPoly> q,
             Int2ObjectMap<long[]> compact) {
@@ -68,7 +68,7 @@ public final class EncodedDiagonals {
             double scale,
             boolean rescales,
             Storage storage,
-            Int2ObjectMap<long[][]> qp,
+            Int2ObjectMap<long[]> qp,
             Int2ObjectMap<int[]> qpOff,
             Int2ObjectMap<RnsPoly> q,
             Int2ObjectMap<long[]> compact) {
@@ -96,7 +96,7 @@ public final class EncodedDiagonals {
             double scale,
             boolean rescales,
             Storage storage,
-            Int2ObjectMap<long[][]> qp,
+            Int2ObjectMap<long[]> qp,
             Int2ObjectMap<int[]> qpOff,
             Int2ObjectMap<RnsPoly> q,
             Int2ObjectMap<long[]> compact,
@@ -174,7 +174,7 @@ public final class EncodedDiagonals {
      * {@link #packed(int)}) from word {@link #offset}; for the kernels.
      */
     long[] limb(int r, int j) {
-        return qp.get(r)[j];
+        return qp.get(r);
     }
 
     /** The word where precomputed diagonal r's QP limb j starts in {@link #limb}. */
@@ -254,8 +254,8 @@ public final class EncodedDiagonals {
     /** Bytes held by the encoded diagonals (8 per stored word). */
     public long memoryBytes() {
         long words = 0;
-        if (qp != null)
-            for (long[][] d : qp.values())
+        if (qpOff != null)
+            for (int[] d : qpOff.values())
                 for (int j = 0; j < d.length; j++) words += packed[j] ? params.n() / 2 : params.n();
         if (q != null) for (RnsPoly p : q.values()) words += (long) p.limbCount() * params.n();
         if (compact != null) for (long[] c : compact.values()) words += c.length;
