@@ -126,7 +126,43 @@ public final class KernelWarmup {
         Bench b = new Bench(k, backend, primes);
         // a round holds no loop of its own, so this driver stays below C2's thresholds: compiling it,
         // with every kernel inlined, took 0.5 s of the only C2 thread on 2 processors and served no caller
-        for (int i = 0; i < rounds; i++) for (int pi = 0; pi < primes.length; pi++) b.round(i, pi);
+        for (int i = 0; i < rounds; i++)
+            for (int pi = 0; pi < primes.length; pi++)
+                if (i % FRESH_THREAD_EVERY == FRESH_THREAD_EVERY - 1) onFreshThread(b, i, pi);
+                else b.round(i, pi);
+    }
+
+    /**
+     * Every this many rounds, one runs on a thread that has not called the kernels yet. Their per-thread
+     * scratch is a {@link ThreadLocal}; C2 compiles the lookup's first-call branches, never taken on the
+     * warm-up's one thread, as uncommon traps, and the engine's threads (or the caller's) took them in
+     * the first evaluation: the dot product and sumShoup deoptimised there and were compiled again
+     * (150–180 ms of C2 time on 2 processors). Taken here, the traps are recorded and the recompiled
+     * kernels keep those branches.
+     */
+    static final int FRESH_THREAD_EVERY = 100;
+
+    private static void onFreshThread(Bench b, int i, int pi) {
+        Throwable[] failed = new Throwable[1];
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        b.round(i, pi);
+                    } catch (Throwable e) { // rethrown on the warm-up thread below
+                        failed[0] = e;
+                    }
+                },
+                "hoist-warmup-fresh");
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("kernel warm-up interrupted", e);
+        }
+        if (failed[0] instanceof RuntimeException e) throw e;
+        if (failed[0] instanceof Error e) throw e;
     }
 
     /** The warm-up's limbs and tables, and one round of kernel calls. */

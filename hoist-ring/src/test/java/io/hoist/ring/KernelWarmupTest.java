@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.math.Primes;
@@ -17,12 +18,16 @@ import org.junit.jupiter.api.Test;
 /** The JIT warm-up drives every kernel and branch it lists on both kernel sets without failing (its results are discarded). */
 class KernelWarmupTest {
     /** Counts each kernel call by the branch combination it takes, then runs the scalar twin. */
-    private static final class Recording implements LimbKernels {
+    private static class Recording implements LimbKernels {
         final Map<String, Integer> calls = new HashMap<>();
+        /** Calls by the name of the thread that made them. */
+        final Map<String, Integer> threads = new HashMap<>();
+
         private final LimbKernels scalar = new ScalarLimbKernels();
 
         private void count(String key) {
             calls.merge(key, 1, Integer::sum);
+            threads.merge(Thread.currentThread().getName(), 1, Integer::sum);
         }
 
         @Override
@@ -109,6 +114,40 @@ class KernelWarmupTest {
             count("automorphism y=" + (y != null) + " acc=" + acc);
             scalar.automorphismNtt(x, y, out, p, q, acc);
         }
+    }
+
+    /** Some rounds run on a thread that has not called the kernels before (their per-thread scratch's first lookup). */
+    @Test
+    void everyHundredthRoundRunsOnAFreshThread() {
+        long[] primes = KernelWarmup.representatives();
+        Recording rec = new Recording();
+        KernelWarmup.run(rec, new ScalarNttBackend(), 2 * KernelWarmup.FRESH_THREAD_EVERY, primes);
+        int total = rec.threads.values().stream().mapToInt(Integer::intValue).sum();
+        int fresh = rec.threads.getOrDefault("hoist-warmup-fresh", 0);
+        // two rounds in 2·FRESH_THREAD_EVERY per prime class, each calling the same kernels as any other round
+        assertEquals(total / KernelWarmup.FRESH_THREAD_EVERY, fresh, rec.threads.toString());
+        assertEquals(2, rec.threads.size(), rec.threads.toString());
+    }
+
+    /** A kernel failing on a fresh thread fails the warm-up, as it would on the warm-up's own thread. */
+    @Test
+    void aFailureOnAFreshThreadReachesTheCaller() {
+        LimbKernels failing = new Recording() {
+            @Override
+            public void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len) {
+                if (Thread.currentThread().getName().equals("hoist-warmup-fresh"))
+                    throw new IllegalStateException("boom");
+                super.mulShoup(x, w, ws, q, out, from, len);
+            }
+        };
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class,
+                () -> KernelWarmup.run(
+                        failing,
+                        new ScalarNttBackend(),
+                        KernelWarmup.FRESH_THREAD_EVERY,
+                        KernelWarmup.representatives()));
+        assertEquals("boom", e.getMessage());
     }
 
     @Test
