@@ -42,15 +42,16 @@ public final class KernelWarmup {
      * {@code hoist.warmup} turns it off: {@code true} always, {@code false} never, {@code auto} (the
      * default) with at least {@link #AUTO_MIN_PROCESSORS} processors. {@code moduli} are the primes
      * the evaluations will use: one of each size class the kernels dispatch on is warmed up ({@link
-     * #representatives}); none given, a prime of every class.
+     * #representatives}), and primes of the other bit lengths in each class a few times ({@link
+     * #variants}); none given, a prime of every class.
      */
     public static void start(LimbKernels kernels, NttBackend backend, long... moduli) {
         if (!enabled(
                 System.getProperty("hoist.warmup", "auto"), Runtime.getRuntime().availableProcessors())) return;
         if (!STARTED.compareAndSet(false, true)) return;
         int rounds = Integer.getInteger("hoist.warmup.rounds", ROUNDS);
-        long[] primes = representatives(moduli);
-        Thread t = new Thread(() -> run(kernels, backend, rounds, primes), "hoist-warmup");
+        long[] primes = representatives(moduli), others = variants(moduli);
+        Thread t = new Thread(() -> run(kernels, backend, rounds, primes, others), "hoist-warmup");
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
         thread = t;
@@ -77,17 +78,12 @@ public final class KernelWarmup {
         int count = 0;
         for (long q : moduli) {
             if (q < 3) throw new IllegalArgumentException("not a prime modulus: " + q);
-            int c = q < VectorDotKernels.SMALL_Q
-                    ? 0
-                    : q < FmaDotKernels.MAX_Q ? 1 : q < VectorLimbKernels.MAX_Q ? 2 : 3;
+            int c = sizeClass(q);
             if (seen[c]) continue;
             seen[c] = true;
             boolean ntt = (q - 1) % (2L << LOG_N) == 0;
             // a prime of q's bit length (or 20 bits) ≡ 1 mod 2^11 stays in q's class: the bounds are powers of two
-            out[count++] = ntt
-                    ? q
-                    : Primes.nttPrimes(LOG_N, Math.max(20, 64 - Long.numberOfLeadingZeros(q)), 1)
-                            .get(0);
+            out[count++] = ntt ? q : nttPrimeOfBits(bits(q));
         }
         return Arrays.copyOf(out, count);
     }
@@ -123,13 +119,72 @@ public final class KernelWarmup {
      * about 600 calls from its profiled form, so every method gets about {@code rounds} calls.
      */
     static void run(LimbKernels k, NttBackend backend, int rounds, long[] primes) {
-        Bench b = new Bench(k, backend, primes);
+        run(k, backend, rounds, primes, new long[0]);
+    }
+
+    /**
+     * {@link #run(LimbKernels, NttBackend, int, long[])}, and one round in {@link #VARIANT_EVERY} for each
+     * prime of {@code others} (its combinations cycle all the same).
+     */
+    static void run(LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others) {
+        long[] all = Arrays.copyOf(primes, primes.length + others.length);
+        System.arraycopy(others, 0, all, primes.length, others.length);
+        Bench b = new Bench(k, backend, all);
         // a round holds no loop of its own, so this driver stays below C2's thresholds: compiling it,
         // with every kernel inlined, took 0.5 s of the only C2 thread on 2 processors and served no caller
-        for (int i = 0; i < rounds; i++)
+        for (int i = 0; i < rounds; i++) {
             for (int pi = 0; pi < primes.length; pi++)
                 if (i % FRESH_THREAD_EVERY == FRESH_THREAD_EVERY - 1) onFreshThread(b, i, pi);
                 else b.round(i, pi);
+            if (i % VARIANT_EVERY == 0)
+                for (int vi = 0; vi < others.length; vi++) b.round(i / VARIANT_EVERY, primes.length + vi);
+        }
+    }
+
+    /**
+     * The rate of the {@link #variants}' rounds: enough to show C2 their branches, a small share of the
+     * warm-up's cost.
+     */
+    static final int VARIANT_EVERY = 8;
+
+    /**
+     * Primes of {@code moduli} whose bit length differs from their class's representative's: the
+     * smallest and the largest such length per class, as NTT primes of degree 2^10. Some kernels branch
+     * on the prime's size within a class (the FMA transforms reduce at stages that depend on it, the
+     * dot products' Montgomery chunks are as long as it allows): with the representative alone, C2
+     * compiled the other sizes' branches as traps, and under {@code -XX:UseAVX=2} the n13 preset's
+     * 40-bit primes deoptimised the FMA inverse NTT in the first evaluation, which then ran as C1 code
+     * for the rest of it.
+     */
+    static long[] variants(long... moduli) {
+        long[] reps = representatives(moduli);
+        if (moduli == null || moduli.length == 0) return new long[0];
+        long[] out = new long[2 * reps.length];
+        int count = 0;
+        for (long r : reps) {
+            int c = sizeClass(r), bits = bits(r), lo = bits, hi = bits;
+            for (long q : moduli)
+                if (sizeClass(q) == c) {
+                    lo = Math.min(lo, bits(q));
+                    hi = Math.max(hi, bits(q));
+                }
+            if (lo != bits) out[count++] = nttPrimeOfBits(lo);
+            if (hi != bits && hi != lo) out[count++] = nttPrimeOfBits(hi);
+        }
+        return Arrays.copyOf(out, count);
+    }
+
+    private static int bits(long q) {
+        return 64 - Long.numberOfLeadingZeros(q);
+    }
+
+    private static int sizeClass(long q) {
+        return q < VectorDotKernels.SMALL_Q ? 0 : q < FmaDotKernels.MAX_Q ? 1 : q < VectorLimbKernels.MAX_Q ? 2 : 3;
+    }
+
+    /** An NTT prime of degree 2^10 with {@code bits} bits (at least 20): the class bounds are powers of two. */
+    private static long nttPrimeOfBits(int bits) {
+        return Primes.nttPrimes(LOG_N, Math.max(20, bits), 1).get(0);
     }
 
     /**

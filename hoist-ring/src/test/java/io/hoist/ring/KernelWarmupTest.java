@@ -116,6 +116,50 @@ class KernelWarmupTest {
         }
     }
 
+    /** The n13 preset's primes (Q 50, 40, 40 bits; P 60): the 40-bit size of the FMA class is a variant, nothing else. */
+    @Test
+    void variantsAreTheOtherBitLengthsOfAClass() {
+        long q50 = Primes.nttPrimes(13, 50, 1).get(0),
+                p60 = Primes.nttPrimes(13, 60, 1).get(0);
+        List<Long> q40 = Primes.nttPrimes(13, 40, 2);
+        long[] moduli = {q50, q40.get(0), q40.get(1), p60};
+        assertArrayEquals(new long[] {q50, p60}, KernelWarmup.representatives(moduli));
+        long[] v = KernelWarmup.variants(moduli);
+        assertEquals(1, v.length, Arrays.toString(v));
+        assertEquals(40, 64 - Long.numberOfLeadingZeros(v[0]));
+        assertEquals(1, v[0] % (1L << 11), "an NTT prime of degree 2^10");
+        // both ends of a class with three sizes; a class of one size has none
+        long q45 = Primes.nttPrimes(13, 45, 1).get(0);
+        assertEquals(1, KernelWarmup.variants(q40.get(0), q45, q50).length, "the representative is the smallest");
+        long[] three = KernelWarmup.variants(q45, q40.get(0), q50);
+        assertEquals(2, three.length, Arrays.toString(three));
+        assertEquals(
+                Set.of(40, 50),
+                Set.of(64 - Long.numberOfLeadingZeros(three[0]), 64 - Long.numberOfLeadingZeros(three[1])));
+        assertEquals(0, KernelWarmup.variants(q50).length);
+        assertEquals(0, KernelWarmup.variants().length);
+    }
+
+    /** A variant gets one round in VARIANT_EVERY, cycling its branch combinations like the others. */
+    @Test
+    void variantsGetAShareOfTheRounds() {
+        long[] primes = KernelWarmup.representatives();
+        long[] others = {Primes.nttPrimes(10, 40, 1).get(0)};
+        int rounds = 8 * KernelWarmup.VARIANT_EVERY;
+        Recording rec = new Recording();
+        KernelWarmup.run(rec, new ScalarNttBackend(), rounds, primes, others);
+        assertEquals(rounds * primes.length + rounds / KernelWarmup.VARIANT_EVERY, rec.calls.get("mulShoup"));
+        // alone, the variant's 8 rounds take every combination a round cycles through (the low three bits)
+        Recording alone = new Recording();
+        KernelWarmup.run(alone, new ScalarNttBackend(), rounds, new long[0], others);
+        assertEquals(8, alone.calls.get("mulShoup"));
+        for (String k : List.of(
+                "dot2 terms=3 z=true two=true acc=false",
+                "dot2 terms=40 z=true two=true acc=true",
+                "dot2 terms=3 z=false two=false acc=true"))
+            assertEquals(2, alone.calls.get(k), k + " in " + alone.calls);
+    }
+
     /** Some rounds run on a thread that has not called the kernels before (their per-thread scratch's first lookup). */
     @Test
     void everyHundredthRoundRunsOnAFreshThread() {
