@@ -157,8 +157,8 @@ public final class KernelWarmup {
      * for the rest of it.
      */
     static long[] variants(long... moduli) {
-        long[] reps = representatives(moduli);
         if (moduli == null || moduli.length == 0) return new long[0];
+        long[] reps = representatives(moduli);
         long[] out = new long[2 * reps.length];
         int count = 0;
         for (long r : reps) {
