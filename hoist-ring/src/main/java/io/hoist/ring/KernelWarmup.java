@@ -216,8 +216,10 @@ public final class KernelWarmup {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("kernel warm-up interrupted", e);
         }
-        if (failed[0] instanceof RuntimeException e) throw e;
-        if (failed[0] instanceof Error e) throw e;
+        Throwable f = failed[0];
+        if (f instanceof RuntimeException e) throw e;
+        if (f instanceof Error e) throw e;
+        if (f != null) throw new IllegalStateException("kernel warm-up failed on a fresh thread", f);
     }
 
     /** The warm-up's limbs and tables, and one round of kernel calls. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.math.Primes;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -192,6 +193,32 @@ class KernelWarmupTest {
                         KernelWarmup.FRESH_THREAD_EVERY,
                         KernelWarmup.representatives()));
         assertEquals("boom", e.getMessage());
+    }
+
+    /** Even a checked exception thrown past the compiler on a fresh thread fails the warm-up instead of vanishing. */
+    @Test
+    void aCheckedFailureOnAFreshThreadIsNotSwallowed() {
+        LimbKernels failing = new Recording() {
+            @Override
+            public void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len) {
+                if (Thread.currentThread().getName().equals("hoist-warmup-fresh"))
+                    KernelWarmupTest.<RuntimeException>sneaky(new IOException("checked"));
+                super.mulShoup(x, w, ws, q, out, from, len);
+            }
+        };
+        IllegalStateException e = assertThrows(
+                IllegalStateException.class,
+                () -> KernelWarmup.run(
+                        failing,
+                        new ScalarNttBackend(),
+                        KernelWarmup.FRESH_THREAD_EVERY,
+                        KernelWarmup.representatives()));
+        assertEquals("checked", e.getCause().getMessage());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void sneaky(Throwable t) throws T {
+        throw (T) t;
     }
 
     @Test
