@@ -177,45 +177,38 @@ class KernelWarmupTest {
     /** A kernel failing on a fresh thread fails the warm-up, as it would on the warm-up's own thread. */
     @Test
     void aFailureOnAFreshThreadReachesTheCaller() {
-        LimbKernels failing = new Recording() {
-            @Override
-            public void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len) {
-                if (Thread.currentThread().getName().equals("hoist-warmup-fresh"))
-                    throw new IllegalStateException("boom");
-                super.mulShoup(x, w, ws, q, out, from, len);
-            }
-        };
-        IllegalStateException e = assertThrows(
-                IllegalStateException.class,
-                () -> KernelWarmup.run(
-                        failing,
-                        new ScalarNttBackend(),
-                        KernelWarmup.FRESH_THREAD_EVERY,
-                        KernelWarmup.representatives()));
-        assertEquals("boom", e.getMessage());
+        assertEquals(
+                "boom",
+                warmUpFailingOnFreshThreads(new IllegalStateException("boom")).getMessage());
     }
 
     /** Even a checked exception thrown past the compiler on a fresh thread fails the warm-up instead of vanishing. */
     @Test
     void aCheckedFailureOnAFreshThreadIsNotSwallowed() {
+        IOException checked = new IOException("checked");
+        assertEquals(checked, warmUpFailingOnFreshThreads(checked).getCause());
+    }
+
+    /** A warm-up whose mulShoup throws {@code failure} on every fresh thread: the exception it ends with. */
+    private static IllegalStateException warmUpFailingOnFreshThreads(Throwable failure) {
         LimbKernels failing = new Recording() {
             @Override
             public void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len) {
                 if (Thread.currentThread().getName().equals("hoist-warmup-fresh"))
-                    KernelWarmupTest.<RuntimeException>sneaky(new IOException("checked"));
+                    KernelWarmupTest.<RuntimeException>sneaky(failure);
                 super.mulShoup(x, w, ws, q, out, from, len);
             }
         };
-        IllegalStateException e = assertThrows(
+        return assertThrows(
                 IllegalStateException.class,
                 () -> KernelWarmup.run(
                         failing,
                         new ScalarNttBackend(),
                         KernelWarmup.FRESH_THREAD_EVERY,
                         KernelWarmup.representatives()));
-        assertEquals("checked", e.getCause().getMessage());
     }
 
+    /** Throws {@code t}, checked or not, without declaring it. */
     @SuppressWarnings("unchecked")
     private static <T extends Throwable> void sneaky(Throwable t) throws T {
         throw (T) t;
