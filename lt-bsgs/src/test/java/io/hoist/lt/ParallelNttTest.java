@@ -68,6 +68,27 @@ class ParallelNttTest {
         assertThrows(IllegalArgumentException.class, () -> CkksContext.create(f.params, null, 0));
     }
 
+    @Test
+    void independentChainsOfStepsRunOnePerThreadBitIdentically() {
+        // TH-BSGS 4·4·4 on 64 diagonals: four middle sources, so lines 5–7 run as chains, one per thread
+        LtFixture f = new LtFixture(11, new int[] {50, 40, 40}, new int[] {60});
+        LinearTransform m = LtFixture.randomDense(new SplittableRandom(8), 64);
+        Plan plan = Plan.of(m, Algorithm.TH_BSGS, 4, 4, 4);
+        RotationKeySet keys = f.keysFor(plan);
+        Ciphertext x = f.encrypt(m, ComplexVector.random(new SplittableRandom(9), 64));
+        Evaluation ref = null;
+        for (int threads : new int[] {1, 2, 4}) {
+            LinearTransformEvaluator lt =
+                    new LinearTransformEvaluator(CkksContext.create(f.params, null, threads), keys);
+            EncodedTransform et = lt.encode(m, plan, f.params.maxLevel(), Storage.PRECOMPUTED);
+            Evaluation e = lt.evaluate(x, et, Schedule.direct());
+            if (ref == null) ref = e;
+            assertEquals(ref.result(), e.result(), "threads " + threads);
+            assertEquals(operations(ref.counts()), operations(e.counts()), "threads " + threads);
+            assertEquals(0, lt.pooledLimbsOutstanding(), "every pooled limb is back, threads " + threads);
+        }
+    }
+
     /** The counts without NTT_CALLS, which counts backend calls: limbs split over threads take more calls for the same transforms. */
     private static Map<Op, Long> operations(Map<Op, Long> c) {
         Map<Op, Long> m = new EnumMap<>(c);

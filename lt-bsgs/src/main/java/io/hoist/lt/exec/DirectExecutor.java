@@ -3,6 +3,8 @@ package io.hoist.lt.exec;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.lt.plan.LtProgram;
 import io.hoist.ring.Parallel;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -12,6 +14,13 @@ import java.util.List;
  */
 final class DirectExecutor {
     private DirectExecutor() {}
+
+    /**
+     * Below this many QP limbs per thread, independent chains of small steps run one per thread
+     * (n13: 4 limbs on 2 threads); from it on, each step's limb ranges balance well and one working
+     * set stays in cache (boot16's 30 limbs: chains measured 1.03–1.11× slower there).
+     */
+    private static final int CHAINS_BELOW_LIMBS_PER_THREAD = 4;
 
     static Ciphertext run(ExecState st, double scale) {
         runPhases(st, 1, 6);
@@ -23,12 +32,16 @@ final class DirectExecutor {
      * the range stays with the state (the babies a block product's diagonal sums read).
      */
     static void runPhases(ExecState st, int fromPhase, int toPhase) {
-        LtProgram prog = st.prog;
-        int d = st.d;
-        List<LtProgram.Step> steps = prog.steps();
+        List<LtProgram.Step> steps = st.prog.steps();
         for (int idx = 0; idx < steps.size(); idx++) {
             LtProgram.Step s = steps.get(idx);
             if (s.phase() < fromPhase || s.phase() > toPhase) continue;
+            int chainsEnd = st.d < CHAINS_BELOW_LIMBS_PER_THREAD * st.threads ? chainsEnd(steps, idx, st.threads) : idx;
+            if (chainsEnd > idx) {
+                runChains(st, steps.subList(idx, chainsEnd));
+                idx = chainsEnd - 1;
+                continue;
+            }
             int end = layerEnd(steps, idx, st.threads);
             if (end > idx + 1) {
                 // the rotations of one layer are independent: one per thread beats splitting each one's few limbs
@@ -37,24 +50,80 @@ final class DirectExecutor {
                 idx = end - 1;
                 continue;
             }
-            switch (s.kind()) {
-                case DECOMPOSE -> {
-                    if (st.hasDigits(s.out().get(0))) break; // shared with another transform (evaluateMany)
-                    DecomposeJob job = new DecomposeJob(st, s);
-                    Parallel.ranges(st.threads, d, job::limbsSerial);
-                    job.end();
-                }
-                case TIMES_P -> st.timesP(s);
-                case KEY_SWITCH -> st.keySwitchAll(s);
-                case INTT -> st.intt(s, 0, d);
-                case MOD_DOWN -> st.modDown(s);
-                case DIAGONAL_SUM -> DiagonalSums.all(st, st, st.et, List.of(s), false);
-                case MOVE -> st.move(s);
-                case MOD_DOWN_RESCALE -> st.modDownRescale(s);
-                case MOD_DOWN_KEEP_LEVEL -> st.modDownKeepLevel(s);
-            }
-            release(st, s);
+            runStep(st, s);
         }
+    }
+
+    /** One step on the whole polynomial (its limbs over the engine's threads), then its buffers' releases. */
+    private static void runStep(ExecState st, LtProgram.Step s) {
+        int d = st.d;
+        switch (s.kind()) {
+            case DECOMPOSE -> {
+                if (st.hasDigits(s.out().get(0))) break; // shared with another transform (evaluateMany)
+                DecomposeJob job = new DecomposeJob(st, s);
+                Parallel.ranges(st.threads, d, job::limbsSerial);
+                job.end();
+            }
+            case TIMES_P -> st.timesP(s);
+            case KEY_SWITCH -> st.keySwitchAll(s);
+            case INTT -> st.intt(s, 0, d);
+            case MOD_DOWN -> st.modDown(s);
+            case DIAGONAL_SUM -> DiagonalSums.all(st, st, st.et, List.of(s), false);
+            case MOVE -> st.move(s);
+            case MOD_DOWN_RESCALE -> st.modDownRescale(s);
+            case MOD_DOWN_KEEP_LEVEL -> st.modDownKeepLevel(s);
+        }
+        release(st, s);
+    }
+
+    /**
+     * End (exclusive) of a run of single-input INTT, MOD_DOWN and DECOMPOSE steps of one phase
+     * starting at {@code from} that forms at least as many independent chains as threads (line 5's
+     * transforms, lines 6–7 per middle source); otherwise {@code from}. Lines 15–16 stop at each
+     * accumulating key switch, so they run step by step (docs/throughput.md, "Threads").
+     */
+    private static int chainsEnd(List<LtProgram.Step> steps, int from, int threads) {
+        if (threads < 2 || !chainable(steps.get(from))) return from;
+        int end = from;
+        while (end < steps.size()
+                && chainable(steps.get(end))
+                && steps.get(end).phase() == steps.get(from).phase()) end++;
+        return chains(steps.subList(from, end)).size() >= threads ? end : from;
+    }
+
+    private static boolean chainable(LtProgram.Step s) {
+        return s.kind() == LtProgram.Kind.INTT
+                || s.kind() == LtProgram.Kind.MOD_DOWN
+                || s.kind() == LtProgram.Kind.DECOMPOSE;
+    }
+
+    /** The steps of a run grouped by data flow: a step joins the chain whose step wrote its input. */
+    private static List<List<LtProgram.Step>> chains(List<LtProgram.Step> run) {
+        List<List<LtProgram.Step>> chains = new ArrayList<>();
+        Int2IntOpenHashMap chainOf = new Int2IntOpenHashMap();
+        chainOf.defaultReturnValue(-1);
+        for (LtProgram.Step s : run) {
+            int c = chainOf.get(s.in().get(0));
+            if (c < 0) {
+                c = chains.size();
+                chains.add(new ArrayList<>());
+            }
+            chains.get(c).add(s);
+            chainOf.put(s.out().get(0), c);
+        }
+        return chains;
+    }
+
+    /**
+     * Independent chains one per thread, each step of a chain whole and in order: steps over the
+     * few limbs of a small ciphertext split badly by limbs (3 Q limbs on 2 threads) and each split
+     * pays a worker's wake-up. Nested limb work then runs in place (a worker of the pool).
+     */
+    private static void runChains(ExecState st, List<LtProgram.Step> run) {
+        List<List<LtProgram.Step>> chains = chains(run);
+        Parallel.forEach(st.threads, chains.size(), c -> {
+            for (LtProgram.Step s : chains.get(c)) runStep(st, s);
+        });
     }
 
     private static void release(ExecState st, LtProgram.Step s) {
