@@ -97,7 +97,10 @@ final class DirectExecutor {
                 || s.kind() == LtProgram.Kind.DECOMPOSE;
     }
 
-    /** The steps of a run grouped by data flow: a step joins the chain whose step wrote its input. */
+    /**
+     * The steps of a run grouped by data flow: a step joins the chain whose step wrote its input, or
+     * that already reads it (a buffer's last reader releases it, so its readers stay in one chain).
+     */
     private static List<List<LtProgram.Step>> chains(List<LtProgram.Step> run) {
         List<List<LtProgram.Step>> chains = new ArrayList<>();
         Int2IntOpenHashMap chainOf = new Int2IntOpenHashMap();
@@ -109,6 +112,7 @@ final class DirectExecutor {
                 chains.add(new ArrayList<>());
             }
             chains.get(c).add(s);
+            chainOf.put(s.in().get(0), c);
             chainOf.put(s.out().get(0), c);
         }
         return chains;
