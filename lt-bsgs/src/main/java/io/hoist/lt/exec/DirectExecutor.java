@@ -36,10 +36,10 @@ final class DirectExecutor {
         for (int idx = 0; idx < steps.size(); idx++) {
             LtProgram.Step s = steps.get(idx);
             if (s.phase() < fromPhase || s.phase() > toPhase) continue;
-            int chainsEnd = st.d < CHAINS_BELOW_LIMBS_PER_THREAD * st.threads ? chainsEnd(steps, idx, st.threads) : idx;
-            if (chainsEnd > idx) {
-                runChains(st, steps.subList(idx, chainsEnd));
-                idx = chainsEnd - 1;
+            List<List<LtProgram.Step>> chains = chainsFrom(st, steps, idx);
+            if (!chains.isEmpty()) {
+                runChains(st, chains);
+                idx += chains.stream().mapToInt(List::size).sum() - 1;
                 continue;
             }
             int end = layerEnd(steps, idx, st.threads);
@@ -77,18 +77,21 @@ final class DirectExecutor {
     }
 
     /**
-     * End (exclusive) of a run of single-input INTT, MOD_DOWN and DECOMPOSE steps of one phase
-     * starting at {@code from} that forms at least as many independent chains as threads (line 5's
-     * transforms, lines 6–7 per middle source); otherwise {@code from}. Lines 15–16 stop at each
-     * accumulating key switch, so they run step by step (docs/throughput.md, "Threads").
+     * The independent chains of the run of single-input INTT, MOD_DOWN and DECOMPOSE steps of one
+     * phase starting at {@code from} (line 5's transforms, lines 6–7 per middle source), when the
+     * ciphertext has fewer than {@link #CHAINS_BELOW_LIMBS_PER_THREAD} QP limbs per thread and the
+     * run forms at least one chain per thread; otherwise none. Lines 15–16 stop at each accumulating
+     * key switch, so they run step by step (docs/throughput.md, "Threads").
      */
-    private static int chainsEnd(List<LtProgram.Step> steps, int from, int threads) {
-        if (threads < 2 || !chainable(steps.get(from))) return from;
+    private static List<List<LtProgram.Step>> chainsFrom(ExecState st, List<LtProgram.Step> steps, int from) {
+        if (st.threads < 2 || st.d >= CHAINS_BELOW_LIMBS_PER_THREAD * st.threads || !chainable(steps.get(from)))
+            return List.of();
         int end = from;
         while (end < steps.size()
                 && chainable(steps.get(end))
                 && steps.get(end).phase() == steps.get(from).phase()) end++;
-        return chains(steps.subList(from, end)).size() >= threads ? end : from;
+        List<List<LtProgram.Step>> chains = chains(steps.subList(from, end));
+        return chains.size() >= st.threads ? chains : List.of();
     }
 
     private static boolean chainable(LtProgram.Step s) {
@@ -123,8 +126,7 @@ final class DirectExecutor {
      * few limbs of a small ciphertext split badly by limbs (3 Q limbs on 2 threads) and each split
      * pays a worker's wake-up. Nested limb work then runs in place (a worker of the pool).
      */
-    private static void runChains(ExecState st, List<LtProgram.Step> run) {
-        List<List<LtProgram.Step>> chains = chains(run);
+    private static void runChains(ExecState st, List<List<LtProgram.Step>> chains) {
         Parallel.forEach(st.threads, chains.size(), c -> {
             for (LtProgram.Step s : chains.get(c)) runStep(st, s);
         });
