@@ -101,13 +101,16 @@ public final class Encoder {
         if (out.length != n) throw new WrongOperandException("need room for " + n + " coefficients, got " + out.length);
         checkFinite(re, im);
         fft.inverseStages(re, im, slots);
-        // the bit reversal, 1/slots, the scale and the rounding in one pass
-        int gap = n / (2 * slots), bits = Integer.numberOfTrailingZeros(slots);
+        // the bit reversal, 1/slots, the scale and the rounding in one pass; c·(scale/slots) has the
+        // bits of c/slots·scale (both scale c·scale by a power of two, exactly), without a division
+        int gap = n / (2 * slots), bits = Integer.numberOfTrailingZeros(slots), half = n / 2;
+        double factor = scale / slots;
         if (gap > 1) Arrays.fill(out, 0L);
-        for (int i = 0; i < slots; i++)
-            out[i * gap] = round62(re[SpecialFft.bitReverse(i, bits)] / slots * scale, i * gap);
-        for (int i = 0; i < slots; i++)
-            out[n / 2 + i * gap] = round62(im[SpecialFft.bitReverse(i, bits)] / slots * scale, n / 2 + i * gap);
+        for (int i = 0, k = 0; i < slots; i++, k += gap) {
+            int j = SpecialFft.bitReverse(i, bits);
+            out[k] = round62(re[j] * factor, k);
+            out[half + k] = round62(im[j] * factor, half + k);
+        }
     }
 
     private static long round62(double c, int k) {

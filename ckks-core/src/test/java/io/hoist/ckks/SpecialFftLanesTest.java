@@ -12,8 +12,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The lane form of every FFT stage against its scalar twin, bit for bit, in both directions and at
- * every block size (the small ones stay scalar, the large ones take lanes); and the encoder's fused
- * read-out (bit reversal, 1/slots, scale, rounding in one pass) against the plain sequence of
+ * every block size (the small ones stay scalar, the large ones take lanes); the whole transforms,
+ * whose three smallest stages run fused, against the scalar stages one by one; and the encoder's
+ * fused read-out (bit reversal, 1/slots, scale, rounding in one pass) against the plain sequence of
  * scalar stages, bit reversal, division and rounding.
  */
 class SpecialFftLanesTest {
@@ -35,6 +36,25 @@ class SpecialFftLanesTest {
             fft.inverseStageScalar(scalar[0], scalar[1], size, len);
             assertBits(scalar, lanes, "inverse stage " + len + " of " + size);
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8, 12})
+    void transformsWithFusedSmallStagesGiveTheStageByStageBits(int logSize) {
+        SpecialFft fft = new SpecialFft(logSize + 1);
+        int size = 1 << logSize;
+        SplittableRandom r = new SplittableRandom(9300 + logSize);
+        double[][] x = random(r, size);
+        double[][] got = copy(x), want = copy(x);
+        fft.forward(got[0], got[1], size);
+        SpecialFft.bitReverse(want[0], want[1], size);
+        for (int len = 2; len <= size; len <<= 1) fft.forwardStageScalar(want[0], want[1], size, len);
+        assertBits(want, got, "forward of " + size);
+        got = copy(x);
+        want = copy(x);
+        fft.inverseStages(got[0], got[1], size);
+        for (int len = size; len >= 2; len >>= 1) fft.inverseStageScalar(want[0], want[1], size, len);
+        assertBits(want, got, "inverse stages of " + size);
     }
 
     @ParameterizedTest
