@@ -15,8 +15,8 @@ import java.util.SplittableRandom;
  * keeps the fastest one whose outputs match the scalar twin bit for bit. Limbs of N = 2^13 (64 KB:
  * the size of the unit tests' and the small presets' limbs, out of L1 like the large ones); both forms
  * run until C2 has compiled them, then alternate in rounds, and the medians decide. A vector or FMA
- * form must win by {@link #MARGIN} to be chosen (an FMA form also has to beat its vector form):
- * on a tie the scalar twin, the reference, runs. The FMA form is measured only where the JVM
+ * form must win by {@link #MARGIN} to be chosen: on a tie the scalar twin, the reference, runs. Where
+ * both win, the FMA and the vector form are timed side by side, and the faster runs. The FMA form is measured only where the JVM
  * uses the CPU's FMA instructions.
  */
 final class KernelCalibration {
@@ -85,33 +85,34 @@ final class KernelCalibration {
         Bench warm = new Bench(WARM_LOG_N), b = new Bench(LOG_N);
         EnumMap<Kernel, Form> forms = new EnumMap<>(Kernel.class);
         EnumMap<Kernel, Double> ratios = new EnumMap<>(Kernel.class), fmaRatios = new EnumMap<>(Kernel.class);
+        EnumMap<Kernel, Double> fmaOverVector = new EnumMap<>(Kernel.class);
         for (Kernel k : Kernel.values()) warm.warm(k);
         b.quiesce();
         for (Kernel k : Kernel.values()) {
-            Form best = Form.SCALAR;
-            double bestRatio = MARGIN;
+            EnumMap<Form, Double> fast = new EnumMap<>(Form.class); // identical forms that beat scalar by MARGIN
             for (Form f : Form.values()) {
                 if (f == Form.SCALAR || !k.has(f) || (f == Form.FMA && !b.hasFma(k))) continue;
-                // again until two measurements agree: a form deoptimised or still queued for C2 when timed
-                // shows as a ratio far from the next one
-                double[] t = b.measure(k, f);
-                for (int again = 0; again < 4; again++) {
-                    double[] u = b.measure(k, f);
-                    boolean agree = Math.abs(Math.log(u[0] / t[0])) < Math.log(1.15);
-                    t = u;
-                    if (agree) break;
-                }
-                boolean identical = t[1] != 0;
-                double ratio = t[0];
-                (f == Form.FMA ? fmaRatios : ratios).put(k, Math.round(ratio * 1000) / 1000.0);
-                if (identical && ratio < bestRatio) {
-                    best = f;
-                    bestRatio = ratio;
-                }
+                double[] t = b.measureAgreed(k, f, Form.SCALAR);
+                (f == Form.FMA ? fmaRatios : ratios).put(k, rounded(t[0]));
+                if (t[1] != 0 && t[0] < MARGIN) fast.put(f, t[0]);
+            }
+            Form best = Form.SCALAR;
+            if (fast.containsKey(Form.VECTOR) && fast.containsKey(Form.FMA)) {
+                // the two fast forms side by side, not through two ratios to scalar measured apart:
+                // those put two forms within about 10 % of each other in the order of the noise
+                double direct = b.measureAgreed(k, Form.FMA, Form.VECTOR)[0];
+                fmaOverVector.put(k, rounded(direct));
+                best = direct < 1 ? Form.FMA : Form.VECTOR;
+            } else if (!fast.isEmpty()) {
+                best = fast.keySet().iterator().next();
             }
             forms.put(k, best);
         }
-        return new KernelChoice(forms, ratios, fmaRatios, KernelChoice.Source.CALIBRATED);
+        return new KernelChoice(forms, ratios, fmaRatios, fmaOverVector, KernelChoice.Source.CALIBRATED);
+    }
+
+    private static double rounded(double ratio) {
+        return Math.round(ratio * 1000) / 1000.0;
     }
 
     /** The inputs, outputs and timing loop of one calibration. */
@@ -223,14 +224,29 @@ final class KernelCalibration {
             return k.has(Form.FMA) && fmaNtt != null;
         }
 
-        /** {median over rounds of form {@code f}'s time / the scalar twin's, 1 if the outputs are identical else 0}. */
-        double[] measure(Kernel k, Form f) { // each round times both forms back to back, order alternating
+        /**
+         * {@link #measure}, again until two measurements agree within 15 %: a form deoptimised or still
+         * queued for C2 when timed shows as a ratio far from the next one.
+         */
+        double[] measureAgreed(Kernel k, Form f, Form base) {
+            double[] t = measure(k, f, base);
+            for (int again = 0; again < 4; again++) {
+                double[] u = measure(k, f, base);
+                boolean agree = Math.abs(Math.log(u[0] / t[0])) < Math.log(1.15);
+                t = u;
+                if (agree) break;
+            }
+            return t;
+        }
+
+        /** {median over rounds of form {@code f}'s time / form {@code base}'s, 1 if their outputs are identical else 0}. */
+        double[] measure(Kernel k, Form f, Form base) { // each round times both forms back to back, order alternating
             for (int i = 0; i < 3; i++) {
-                run(k, Form.SCALAR, outS0, outS1);
+                run(k, base, outS0, outS1);
                 run(k, f, outV0, outV1);
             }
             boolean same = Arrays.equals(outS0, outV0) && (k != Kernel.DOT2 || Arrays.equals(outS1, outV1));
-            int reps = repsFor(k, f);
+            int reps = repsFor(k, f, base);
             double[] ratio = new double[ROUNDS];
             long ts = 0, tv = 0;
             for (int round = 0; round < ROUNDS; round++) {
@@ -239,7 +255,7 @@ final class KernelCalibration {
                     boolean vec = vecFirst == (side == 0);
                     long[] o0 = vec ? outV0 : outS0, o1 = vec ? outV1 : outS1;
                     long t0 = System.nanoTime();
-                    for (int i = 0; i < reps; i++) run(k, vec ? f : Form.SCALAR, o0, o1);
+                    for (int i = 0; i < reps; i++) run(k, vec ? f : base, o0, o1);
                     long dt = System.nanoTime() - t0;
                     if (vec) tv = dt;
                     else ts = dt;
@@ -251,11 +267,11 @@ final class KernelCalibration {
         }
 
         /** Calls per timed sample: about {@link #SAMPLE_NANOS} of the slower form. */
-        private int repsFor(Kernel k, Form f) {
+        private int repsFor(Kernel k, Form f, Form base) {
             long slowest = 1;
             for (boolean vec : new boolean[] {false, true}) {
                 long t0 = System.nanoTime();
-                for (int i = 0; i < 4; i++) run(k, vec ? f : Form.SCALAR, vec ? outV0 : outS0, vec ? outV1 : outS1);
+                for (int i = 0; i < 4; i++) run(k, vec ? f : base, vec ? outV0 : outS0, vec ? outV1 : outS1);
                 slowest = Math.max(slowest, (System.nanoTime() - t0) / 4);
             }
             return (int) Math.max(4, Math.min(2000, SAMPLE_NANOS / slowest));

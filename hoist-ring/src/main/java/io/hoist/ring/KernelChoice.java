@@ -53,9 +53,17 @@ public final class KernelChoice {
     @SuppressWarnings("Immutable") // private, copied in, never handed out
     private final EnumMap<Kernel, Double> fmaRatios;
 
+    @SuppressWarnings("Immutable") // private, copied in, never handed out
+    private final EnumMap<Kernel, Double> fmaOverVector;
+
     private final Source source;
 
-    KernelChoice(Map<Kernel, Form> forms, Map<Kernel, Double> ratios, Map<Kernel, Double> fmaRatios, Source source) {
+    KernelChoice(
+            Map<Kernel, Form> forms,
+            Map<Kernel, Double> ratios,
+            Map<Kernel, Double> fmaRatios,
+            Map<Kernel, Double> fmaOverVector,
+            Source source) {
         this.forms = new EnumMap<>(Kernel.class);
         for (Kernel k : Kernel.values()) {
             Form f = forms.get(k);
@@ -65,7 +73,12 @@ public final class KernelChoice {
         }
         this.ratios = ratios.isEmpty() ? new EnumMap<>(Kernel.class) : new EnumMap<>(ratios);
         this.fmaRatios = fmaRatios.isEmpty() ? new EnumMap<>(Kernel.class) : new EnumMap<>(fmaRatios);
+        this.fmaOverVector = fmaOverVector.isEmpty() ? new EnumMap<>(Kernel.class) : new EnumMap<>(fmaOverVector);
         this.source = source;
+    }
+
+    KernelChoice(Map<Kernel, Form> forms, Map<Kernel, Double> ratios, Map<Kernel, Double> fmaRatios, Source source) {
+        this(forms, ratios, fmaRatios, Map.of(), source);
     }
 
     KernelChoice(Map<Kernel, Form> forms, Map<Kernel, Double> ratios, Source source) {
@@ -109,6 +122,16 @@ public final class KernelChoice {
     public Map<String, Double> fmaOverScalar() {
         Map<String, Double> m = new LinkedHashMap<>();
         fmaRatios.forEach((k, r) -> m.put(k.id(), r));
+        return Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * Kernel id → the FMA form's time over the vector form's, timed side by side, for the kernels whose
+     * two forms both beat scalar: the measurement that chose between them.
+     */
+    public Map<String, Double> fmaOverVector() {
+        Map<String, Double> m = new LinkedHashMap<>();
+        fmaOverVector.forEach((k, r) -> m.put(k.id(), r));
         return Collections.unmodifiableMap(m);
     }
 

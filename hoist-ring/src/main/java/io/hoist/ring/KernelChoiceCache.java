@@ -66,6 +66,7 @@ final class KernelChoiceCache {
         }
         EnumMap<Kernel, Form> forms = new EnumMap<>(Kernel.class);
         EnumMap<Kernel, Double> ratios = new EnumMap<>(Kernel.class), fmaRatios = new EnumMap<>(Kernel.class);
+        EnumMap<Kernel, Double> fmaOverVector = new EnumMap<>(Kernel.class);
         for (Kernel k : Kernel.values()) {
             Form form = Form.byId(p.getProperty(k.id() + ".form", ""));
             if (form == null || !k.has(form)) return null;
@@ -75,11 +76,13 @@ final class KernelChoiceCache {
                 if (ratio != null) ratios.put(k, Double.parseDouble(ratio));
                 String fma = p.getProperty(k.id() + ".fmaOverScalar");
                 if (fma != null && k.has(Form.FMA)) fmaRatios.put(k, Double.parseDouble(fma));
+                String direct = p.getProperty(k.id() + ".fmaOverVector");
+                if (direct != null && k.has(Form.FMA)) fmaOverVector.put(k, Double.parseDouble(direct));
             } catch (NumberFormatException e) {
                 return null;
             }
         }
-        return new KernelChoice(forms, ratios, fmaRatios, KernelChoice.Source.CACHED);
+        return new KernelChoice(forms, ratios, fmaRatios, fmaOverVector, KernelChoice.Source.CACHED);
     }
 
     /** Writes the choice for this machine (atomically; a failure to write only costs a later calibration). */
@@ -95,6 +98,8 @@ final class KernelChoiceCache {
                 if (r != null) p.setProperty(k.id() + ".vectorOverScalar", Double.toString(r));
                 Double rf = c.fmaOverScalar().get(k.id());
                 if (rf != null) p.setProperty(k.id() + ".fmaOverScalar", Double.toString(rf));
+                Double rd = c.fmaOverVector().get(k.id());
+                if (rd != null) p.setProperty(k.id() + ".fmaOverVector", Double.toString(rd));
             }
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 p.store(w, "Hoist kernel calibration for " + describeMachine());

@@ -85,6 +85,7 @@ class KernelChoiceTest {
                     forms,
                     ratios,
                     Map.of(Kernel.NTT_INVERSE, 0.25, Kernel.DOT2, 0.125),
+                    Map.of(Kernel.DOT2, 0.75),
                     KernelChoice.Source.CALIBRATED));
             KernelChoice back = KernelChoiceCache.read();
             assertNotNull(back);
@@ -93,6 +94,7 @@ class KernelChoiceTest {
             assertEquals(0.5, back.vectorOverScalar().get(Kernel.NTT_FORWARD.id()));
             assertEquals(0.25, back.fmaOverScalar().get(Kernel.NTT_INVERSE.id()));
             assertEquals(0.125, back.fmaOverScalar().get(Kernel.DOT2.id()));
+            assertEquals(Map.of(Kernel.DOT2.id(), 0.75), back.fmaOverVector());
             Path f = KernelChoiceCache.file();
             assertTrue(f.getFileName().toString().contains(KernelChoiceCache.machineKey()));
             Files.writeString(f, Files.readString(f).replace("dot2.form=fma", "dot2.form=gpu"));
@@ -120,12 +122,20 @@ class KernelChoiceTest {
             if (c.form(k) == Form.VECTOR) assertTrue(r < KernelCalibration.MARGIN + 5e-4, k.id() + " chosen at " + r);
             Double fr = c.fmaOverScalar().get(k.id());
             assertEquals(k.has(Form.FMA) && KernelCalibration.fmaUsable(), fr != null, k.id() + " fma measured");
+            // ratios are reported to three decimals: allow that rounding at the margin
+            boolean vectorFast = r < KernelCalibration.MARGIN + 5e-4,
+                    fmaFast = fr != null && fr < KernelCalibration.MARGIN + 5e-4;
+            Double direct = c.fmaOverVector().get(k.id());
             if (c.form(k) == Form.FMA) {
-                // ratios are reported to three decimals: allow that rounding at the margin
-                assertTrue(
-                        fr < KernelCalibration.MARGIN + 5e-4 && fr <= r + 5e-4,
-                        k.id() + " fma chosen at " + fr + " (vector " + r + ")");
+                assertTrue(fmaFast, k.id() + " fma chosen at " + fr);
+                // beside a fast vector form, the FMA form won side by side
+                if (direct != null) assertTrue(direct < 1 + 5e-4, k.id() + " fma chosen at " + direct + " of vector");
+                else
+                    assertTrue(r >= KernelCalibration.MARGIN - 5e-4, k.id() + " fma chosen without facing vector " + r);
             }
+            if (c.form(k) == Form.VECTOR && direct != null)
+                assertTrue(direct > 1 - 5e-4, k.id() + " vector chosen though fma took " + direct + " of its time");
+            if (direct != null) assertTrue(vectorFast && fmaFast, k.id() + " side by side only when both are fast");
         }
     }
 
