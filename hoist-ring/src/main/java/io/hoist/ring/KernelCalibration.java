@@ -8,6 +8,7 @@ import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.SplittableRandom;
 
 /**
@@ -16,8 +17,8 @@ import java.util.SplittableRandom;
  * the size of the unit tests' and the small presets' limbs, out of L1 like the large ones); both forms
  * run until C2 has compiled them, then alternate in rounds, and the medians decide. A vector or FMA
  * form must win by {@link #MARGIN} to be chosen: on a tie the scalar twin, the reference, runs. Where
- * both win, the FMA and the vector form are timed side by side, and the faster runs. The FMA form is measured only where the JVM
- * uses the CPU's FMA instructions.
+ * both win, the FMA and the vector form are timed side by side, and the faster runs. The FMA form is
+ * measured only where the JVM uses the CPU's FMA instructions.
  */
 final class KernelCalibration {
     private KernelCalibration() {}
@@ -89,22 +90,22 @@ final class KernelCalibration {
         for (Kernel k : Kernel.values()) warm.warm(k);
         b.quiesce();
         for (Kernel k : Kernel.values()) {
-            EnumMap<Form, Double> fast = new EnumMap<>(Form.class); // identical forms that beat scalar by MARGIN
+            EnumSet<Form> fast = EnumSet.noneOf(Form.class); // identical forms that beat scalar by MARGIN
             for (Form f : Form.values()) {
                 if (f == Form.SCALAR || !k.has(f) || (f == Form.FMA && !b.hasFma(k))) continue;
                 double[] t = b.measureAgreed(k, f, Form.SCALAR);
                 (f == Form.FMA ? fmaRatios : ratios).put(k, rounded(t[0]));
-                if (t[1] != 0 && t[0] < MARGIN) fast.put(f, t[0]);
+                if (t[1] != 0 && t[0] < MARGIN) fast.add(f);
             }
             Form best = Form.SCALAR;
-            if (fast.containsKey(Form.VECTOR) && fast.containsKey(Form.FMA)) {
+            if (fast.contains(Form.VECTOR) && fast.contains(Form.FMA)) {
                 // the two fast forms side by side, not through two ratios to scalar measured apart:
                 // those put two forms within about 10 % of each other in the order of the noise
                 double direct = b.measureAgreed(k, Form.FMA, Form.VECTOR)[0];
                 fmaOverVector.put(k, rounded(direct));
                 best = direct < 1 ? Form.FMA : Form.VECTOR;
             } else if (!fast.isEmpty()) {
-                best = fast.keySet().iterator().next();
+                best = fast.iterator().next();
             }
             forms.put(k, best);
         }
