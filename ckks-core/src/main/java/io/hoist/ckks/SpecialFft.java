@@ -104,7 +104,7 @@ public final class SpecialFft {
         bitReverse(re, im, size);
         int len = 2;
         if (size >= 8) {
-            forwardFirstThree(re, im, size);
+            smallStagesInOnePass(re, im, size, true);
             len = 16;
         }
         for (; len <= size; len <<= 1) forwardStage(re, im, size, len);
@@ -128,7 +128,7 @@ public final class SpecialFft {
         checkSize(size);
         int last = size >= 8 ? 16 : 2;
         for (int len = size; len >= last; len >>= 1) inverseStage(re, im, size, len);
-        if (size >= 8) inverseLastThree(re, im, size);
+        if (size >= 8) smallStagesInOnePass(re, im, size, false);
     }
 
     /**
@@ -219,13 +219,16 @@ public final class SpecialFft {
     }
 
     /**
-     * The stages of block 2, 4 and 8 (decode direction) in one pass, each block of eight values in
-     * registers: the same products and sums per value as {@link #forwardStageScalar}, so the same
-     * bits, without three passes of one- to four-butterfly inner loops (they took two thirds of an
-     * FFT of 4096 values). Scalar code: it needs no Vector API compilation before it runs at speed.
+     * The stages of block 2, 4 and 8 in one pass, each block of eight values in registers: decode
+     * direction ({@code forward}, blocks 2, 4, 8) or encode direction (blocks 8, 4, 2), with the
+     * same products and sums per value as {@link #forwardStageScalar} and {@link #inverseStageScalar},
+     * so the same bits, without three passes of one- to four-butterfly inner loops (they took two
+     * thirds of an FFT of 4096 values). Scalar code: it needs no Vector API compilation before it runs
+     * at speed.
      */
-    void forwardFirstThree(double[] re, double[] im, int size) {
-        final double[] w2r = fwdRe[1], w2i = fwdIm[1], w4r = fwdRe[2], w4i = fwdIm[2], w8r = fwdRe[3], w8i = fwdIm[3];
+    void smallStagesInOnePass(double[] re, double[] im, int size, boolean forward) {
+        final double[][] tr = forward ? fwdRe : invRe, ti = forward ? fwdIm : invIm;
+        final double[] w2r = tr[1], w2i = ti[1], w4r = tr[2], w4i = ti[2], w8r = tr[3], w8i = ti[3];
         for (int i = 0; i < size; i += 8) {
             double r0 = re[i],
                     r1 = re[i + 1],
@@ -243,197 +246,161 @@ public final class SpecialFft {
                     i5 = im[i + 5],
                     i6 = im[i + 6],
                     i7 = im[i + 7];
-            double vr, vi;
-            // blocks of 2
-            vr = r1 * w2r[0] - i1 * w2i[0];
-            vi = r1 * w2i[0] + i1 * w2r[0];
-            r1 = r0 - vr;
-            i1 = i0 - vi;
-            r0 += vr;
-            i0 += vi;
-            vr = r3 * w2r[0] - i3 * w2i[0];
-            vi = r3 * w2i[0] + i3 * w2r[0];
-            r3 = r2 - vr;
-            i3 = i2 - vi;
-            r2 += vr;
-            i2 += vi;
-            vr = r5 * w2r[0] - i5 * w2i[0];
-            vi = r5 * w2i[0] + i5 * w2r[0];
-            r5 = r4 - vr;
-            i5 = i4 - vi;
-            r4 += vr;
-            i4 += vi;
-            vr = r7 * w2r[0] - i7 * w2i[0];
-            vi = r7 * w2i[0] + i7 * w2r[0];
-            r7 = r6 - vr;
-            i7 = i6 - vi;
-            r6 += vr;
-            i6 += vi;
-            // blocks of 4 at 0 and 4: x_j and x_{j+2}
-            vr = r2 * w4r[0] - i2 * w4i[0];
-            vi = r2 * w4i[0] + i2 * w4r[0];
-            r2 = r0 - vr;
-            i2 = i0 - vi;
-            r0 += vr;
-            i0 += vi;
-            vr = r3 * w4r[1] - i3 * w4i[1];
-            vi = r3 * w4i[1] + i3 * w4r[1];
-            r3 = r1 - vr;
-            i3 = i1 - vi;
-            r1 += vr;
-            i1 += vi;
-            vr = r6 * w4r[0] - i6 * w4i[0];
-            vi = r6 * w4i[0] + i6 * w4r[0];
-            r6 = r4 - vr;
-            i6 = i4 - vi;
-            r4 += vr;
-            i4 += vi;
-            vr = r7 * w4r[1] - i7 * w4i[1];
-            vi = r7 * w4i[1] + i7 * w4r[1];
-            r7 = r5 - vr;
-            i7 = i5 - vi;
-            r5 += vr;
-            i5 += vi;
-            // block of 8: x_j and x_{j+4} with ω_j
-            vr = r4 * w8r[0] - i4 * w8i[0];
-            vi = r4 * w8i[0] + i4 * w8r[0];
-            r4 = r0 - vr;
-            i4 = i0 - vi;
-            r0 += vr;
-            i0 += vi;
-            vr = r5 * w8r[1] - i5 * w8i[1];
-            vi = r5 * w8i[1] + i5 * w8r[1];
-            r5 = r1 - vr;
-            i5 = i1 - vi;
-            r1 += vr;
-            i1 += vi;
-            vr = r6 * w8r[2] - i6 * w8i[2];
-            vi = r6 * w8i[2] + i6 * w8r[2];
-            r6 = r2 - vr;
-            i6 = i2 - vi;
-            r2 += vr;
-            i2 += vi;
-            vr = r7 * w8r[3] - i7 * w8i[3];
-            vi = r7 * w8i[3] + i7 * w8r[3];
-            r7 = r3 - vr;
-            i7 = i3 - vi;
-            r3 += vr;
-            i3 += vi;
-            re[i] = r0;
-            re[i + 1] = r1;
-            re[i + 2] = r2;
-            re[i + 3] = r3;
-            re[i + 4] = r4;
-            re[i + 5] = r5;
-            re[i + 6] = r6;
-            re[i + 7] = r7;
-            im[i] = i0;
-            im[i + 1] = i1;
-            im[i + 2] = i2;
-            im[i + 3] = i3;
-            im[i + 4] = i4;
-            im[i + 5] = i5;
-            im[i + 6] = i6;
-            im[i + 7] = i7;
-        }
-    }
-
-    /** {@link #forwardFirstThree} for the encode direction: the stages of block 8, 4 and 2 in one pass. */
-    void inverseLastThree(double[] re, double[] im, int size) {
-        final double[] w2r = invRe[1], w2i = invIm[1], w4r = invRe[2], w4i = invIm[2], w8r = invRe[3], w8i = invIm[3];
-        for (int i = 0; i < size; i += 8) {
-            double r0 = re[i],
-                    r1 = re[i + 1],
-                    r2 = re[i + 2],
-                    r3 = re[i + 3],
-                    r4 = re[i + 4],
-                    r5 = re[i + 5],
-                    r6 = re[i + 6],
-                    r7 = re[i + 7];
-            double i0 = im[i],
-                    i1 = im[i + 1],
-                    i2 = im[i + 2],
-                    i3 = im[i + 3],
-                    i4 = im[i + 4],
-                    i5 = im[i + 5],
-                    i6 = im[i + 6],
-                    i7 = im[i + 7];
-            double dr, di;
-            // block of 8: x_j and x_{j+4} with ω̄_j
-            dr = r0 - r4;
-            di = i0 - i4;
-            r0 += r4;
-            i0 += i4;
-            r4 = dr * w8r[0] - di * w8i[0];
-            i4 = dr * w8i[0] + di * w8r[0];
-            dr = r1 - r5;
-            di = i1 - i5;
-            r1 += r5;
-            i1 += i5;
-            r5 = dr * w8r[1] - di * w8i[1];
-            i5 = dr * w8i[1] + di * w8r[1];
-            dr = r2 - r6;
-            di = i2 - i6;
-            r2 += r6;
-            i2 += i6;
-            r6 = dr * w8r[2] - di * w8i[2];
-            i6 = dr * w8i[2] + di * w8r[2];
-            dr = r3 - r7;
-            di = i3 - i7;
-            r3 += r7;
-            i3 += i7;
-            r7 = dr * w8r[3] - di * w8i[3];
-            i7 = dr * w8i[3] + di * w8r[3];
-            // blocks of 4 at 0 and 4: x_j and x_{j+2}
-            dr = r0 - r2;
-            di = i0 - i2;
-            r0 += r2;
-            i0 += i2;
-            r2 = dr * w4r[0] - di * w4i[0];
-            i2 = dr * w4i[0] + di * w4r[0];
-            dr = r1 - r3;
-            di = i1 - i3;
-            r1 += r3;
-            i1 += i3;
-            r3 = dr * w4r[1] - di * w4i[1];
-            i3 = dr * w4i[1] + di * w4r[1];
-            dr = r4 - r6;
-            di = i4 - i6;
-            r4 += r6;
-            i4 += i6;
-            r6 = dr * w4r[0] - di * w4i[0];
-            i6 = dr * w4i[0] + di * w4r[0];
-            dr = r5 - r7;
-            di = i5 - i7;
-            r5 += r7;
-            i5 += i7;
-            r7 = dr * w4r[1] - di * w4i[1];
-            i7 = dr * w4i[1] + di * w4r[1];
-            // blocks of 2
-            dr = r0 - r1;
-            di = i0 - i1;
-            r0 += r1;
-            i0 += i1;
-            r1 = dr * w2r[0] - di * w2i[0];
-            i1 = dr * w2i[0] + di * w2r[0];
-            dr = r2 - r3;
-            di = i2 - i3;
-            r2 += r3;
-            i2 += i3;
-            r3 = dr * w2r[0] - di * w2i[0];
-            i3 = dr * w2i[0] + di * w2r[0];
-            dr = r4 - r5;
-            di = i4 - i5;
-            r4 += r5;
-            i4 += i5;
-            r5 = dr * w2r[0] - di * w2i[0];
-            i5 = dr * w2i[0] + di * w2r[0];
-            dr = r6 - r7;
-            di = i6 - i7;
-            r6 += r7;
-            i6 += i7;
-            r7 = dr * w2r[0] - di * w2i[0];
-            i7 = dr * w2i[0] + di * w2r[0];
+            if (forward) {
+                double vr, vi;
+                // blocks of 2
+                vr = r1 * w2r[0] - i1 * w2i[0];
+                vi = r1 * w2i[0] + i1 * w2r[0];
+                r1 = r0 - vr;
+                i1 = i0 - vi;
+                r0 += vr;
+                i0 += vi;
+                vr = r3 * w2r[0] - i3 * w2i[0];
+                vi = r3 * w2i[0] + i3 * w2r[0];
+                r3 = r2 - vr;
+                i3 = i2 - vi;
+                r2 += vr;
+                i2 += vi;
+                vr = r5 * w2r[0] - i5 * w2i[0];
+                vi = r5 * w2i[0] + i5 * w2r[0];
+                r5 = r4 - vr;
+                i5 = i4 - vi;
+                r4 += vr;
+                i4 += vi;
+                vr = r7 * w2r[0] - i7 * w2i[0];
+                vi = r7 * w2i[0] + i7 * w2r[0];
+                r7 = r6 - vr;
+                i7 = i6 - vi;
+                r6 += vr;
+                i6 += vi;
+                // blocks of 4 at 0 and 4: x_j and x_{j+2}
+                vr = r2 * w4r[0] - i2 * w4i[0];
+                vi = r2 * w4i[0] + i2 * w4r[0];
+                r2 = r0 - vr;
+                i2 = i0 - vi;
+                r0 += vr;
+                i0 += vi;
+                vr = r3 * w4r[1] - i3 * w4i[1];
+                vi = r3 * w4i[1] + i3 * w4r[1];
+                r3 = r1 - vr;
+                i3 = i1 - vi;
+                r1 += vr;
+                i1 += vi;
+                vr = r6 * w4r[0] - i6 * w4i[0];
+                vi = r6 * w4i[0] + i6 * w4r[0];
+                r6 = r4 - vr;
+                i6 = i4 - vi;
+                r4 += vr;
+                i4 += vi;
+                vr = r7 * w4r[1] - i7 * w4i[1];
+                vi = r7 * w4i[1] + i7 * w4r[1];
+                r7 = r5 - vr;
+                i7 = i5 - vi;
+                r5 += vr;
+                i5 += vi;
+                // block of 8: x_j and x_{j+4} with ω_j
+                vr = r4 * w8r[0] - i4 * w8i[0];
+                vi = r4 * w8i[0] + i4 * w8r[0];
+                r4 = r0 - vr;
+                i4 = i0 - vi;
+                r0 += vr;
+                i0 += vi;
+                vr = r5 * w8r[1] - i5 * w8i[1];
+                vi = r5 * w8i[1] + i5 * w8r[1];
+                r5 = r1 - vr;
+                i5 = i1 - vi;
+                r1 += vr;
+                i1 += vi;
+                vr = r6 * w8r[2] - i6 * w8i[2];
+                vi = r6 * w8i[2] + i6 * w8r[2];
+                r6 = r2 - vr;
+                i6 = i2 - vi;
+                r2 += vr;
+                i2 += vi;
+                vr = r7 * w8r[3] - i7 * w8i[3];
+                vi = r7 * w8i[3] + i7 * w8r[3];
+                r7 = r3 - vr;
+                i7 = i3 - vi;
+                r3 += vr;
+                i3 += vi;
+            } else {
+                double dr, di;
+                // block of 8: x_j and x_{j+4} with ω̄_j
+                dr = r0 - r4;
+                di = i0 - i4;
+                r0 += r4;
+                i0 += i4;
+                r4 = dr * w8r[0] - di * w8i[0];
+                i4 = dr * w8i[0] + di * w8r[0];
+                dr = r1 - r5;
+                di = i1 - i5;
+                r1 += r5;
+                i1 += i5;
+                r5 = dr * w8r[1] - di * w8i[1];
+                i5 = dr * w8i[1] + di * w8r[1];
+                dr = r2 - r6;
+                di = i2 - i6;
+                r2 += r6;
+                i2 += i6;
+                r6 = dr * w8r[2] - di * w8i[2];
+                i6 = dr * w8i[2] + di * w8r[2];
+                dr = r3 - r7;
+                di = i3 - i7;
+                r3 += r7;
+                i3 += i7;
+                r7 = dr * w8r[3] - di * w8i[3];
+                i7 = dr * w8i[3] + di * w8r[3];
+                // blocks of 4 at 0 and 4: x_j and x_{j+2}
+                dr = r0 - r2;
+                di = i0 - i2;
+                r0 += r2;
+                i0 += i2;
+                r2 = dr * w4r[0] - di * w4i[0];
+                i2 = dr * w4i[0] + di * w4r[0];
+                dr = r1 - r3;
+                di = i1 - i3;
+                r1 += r3;
+                i1 += i3;
+                r3 = dr * w4r[1] - di * w4i[1];
+                i3 = dr * w4i[1] + di * w4r[1];
+                dr = r4 - r6;
+                di = i4 - i6;
+                r4 += r6;
+                i4 += i6;
+                r6 = dr * w4r[0] - di * w4i[0];
+                i6 = dr * w4i[0] + di * w4r[0];
+                dr = r5 - r7;
+                di = i5 - i7;
+                r5 += r7;
+                i5 += i7;
+                r7 = dr * w4r[1] - di * w4i[1];
+                i7 = dr * w4i[1] + di * w4r[1];
+                // blocks of 2
+                dr = r0 - r1;
+                di = i0 - i1;
+                r0 += r1;
+                i0 += i1;
+                r1 = dr * w2r[0] - di * w2i[0];
+                i1 = dr * w2i[0] + di * w2r[0];
+                dr = r2 - r3;
+                di = i2 - i3;
+                r2 += r3;
+                i2 += i3;
+                r3 = dr * w2r[0] - di * w2i[0];
+                i3 = dr * w2i[0] + di * w2r[0];
+                dr = r4 - r5;
+                di = i4 - i5;
+                r4 += r5;
+                i4 += i5;
+                r5 = dr * w2r[0] - di * w2i[0];
+                i5 = dr * w2i[0] + di * w2r[0];
+                dr = r6 - r7;
+                di = i6 - i7;
+                r6 += r7;
+                i6 += i7;
+                r7 = dr * w2r[0] - di * w2i[0];
+                i7 = dr * w2i[0] + di * w2r[0];
+            }
             re[i] = r0;
             re[i + 1] = r1;
             re[i + 2] = r2;
