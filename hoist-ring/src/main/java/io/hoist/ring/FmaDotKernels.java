@@ -82,7 +82,55 @@ final class FmaDotKernels {
                     }
                 }
             }
-            for (int t = t0; t < t1; t++) {
+            int t = t0;
+            // two terms per pass: each running sum is loaded and stored once for both (the sums are exact
+            // integers, so the bits are those of one term at a time); the body is written out twice,
+            // since a helper taking vectors would box them wherever C2 does not inline it
+            for (; t + 1 < t1; t += 2) {
+                final long[] xt = x[t], yt = y[t], zt = z[t], xu = x[t + 1], yu = y[t + 1], zu = z[t + 1];
+                final int xb = (xOff == null ? 0 : xOff[t]) + base, xc = (xOff == null ? 0 : xOff[t + 1]) + base;
+                for (int k = 0; k < len; k += L) {
+                    DoubleVector a = LongVector.fromArray(S, xt, xb + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
+                    DoubleVector b = LongVector.fromArray(S, yt, base + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
+                    DoubleVector h = a.mul(b);
+                    DoubleVector r = h.fma(qinv, round).sub(round).fma(nq, h).add(a.fma(b, h.neg()));
+                    DoubleVector a1 = LongVector.fromArray(S, xu, xc + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
+                    DoubleVector b1 = LongVector.fromArray(S, yu, base + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
+                    DoubleVector h1 = a1.mul(b1);
+                    DoubleVector r1 = h1.fma(qinv, round).sub(round).fma(nq, h1).add(a1.fma(b1, h1.neg()));
+                    DoubleVector.fromArray(D, s0, k).add(r).add(r1).intoArray(s0, k);
+                    if (two) {
+                        DoubleVector c = LongVector.fromArray(S, zt, base + k)
+                                .or(bits52)
+                                .reinterpretAsDoubles()
+                                .sub(two52);
+                        DoubleVector h2 = a.mul(c);
+                        DoubleVector r2 =
+                                h2.fma(qinv, round).sub(round).fma(nq, h2).add(a.fma(c, h2.neg()));
+                        DoubleVector c1 = LongVector.fromArray(S, zu, base + k)
+                                .or(bits52)
+                                .reinterpretAsDoubles()
+                                .sub(two52);
+                        DoubleVector h3 = a1.mul(c1);
+                        DoubleVector r3 =
+                                h3.fma(qinv, round).sub(round).fma(nq, h3).add(a1.fma(c1, h3.neg()));
+                        DoubleVector.fromArray(D, s1, k).add(r2).add(r3).intoArray(s1, k);
+                    }
+                }
+            }
+            for (; t < t1; t++) {
                 final long[] xt = x[t], yt = y[t], zt = z[t];
                 final int xb = (xOff == null ? 0 : xOff[t]) + base;
                 for (int k = 0; k < len; k += L) {
