@@ -20,9 +20,10 @@ final class VectorDotKernels {
     /**
      * Coefficients [base, base+len) of dot2Montgomery, len a multiple of the lane count and at most
      * BLOCK: terms outer, coefficients inner, so every operand is read as one run; 128-bit sums (hi, lo
-     * with the carry) in L1 scratch rows, one Montgomery reduction per {@code chunk} terms. The low
-     * word of each product is rebuilt from the partial products (a 64-bit lane multiply is three
-     * multiplies on AVX2). Arrays in, arrays out: no vector crosses the call.
+     * with the carry) in L1 scratch rows, one Montgomery reduction per {@code chunk} terms. Each
+     * product is rebuilt from its four 32×32-bit partial products (a 64-bit lane multiply is three
+     * multiplies on AVX2), the two middle ones summed in one lane (docs/ring.md). Arrays in, arrays
+     * out: no vector crosses the call.
      *
      * <p>{@code z} and {@code out1} are never null: with one output ({@code two} false) the caller
      * passes y and out0 in their place. C2 hoists the second output's range checks out of the loops
@@ -70,14 +71,13 @@ final class VectorDotKernels {
                     LongVector al = a.and(M32), ah = a.lanewise(VectorOperators.LSHR, 32);
                     LongVector b = LongVector.fromArray(S, yt, base + k);
                     LongVector bl = b.and(M32), bh = b.lanewise(VectorOperators.LSHR, 32);
-                    LongVector ll = al.mul(bl), lh = al.mul(bh), hl = ah.mul(bl), hh = ah.mul(bh);
-                    LongVector mid = ll.lanewise(VectorOperators.LSHR, 32)
-                            .add(lh.and(M32))
-                            .add(hl.and(M32));
-                    LongVector hi = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                            .add(hl.lanewise(VectorOperators.LSHR, 32))
-                            .add(mid.lanewise(VectorOperators.LSHR, 32));
-                    LongVector lo = ll.add(lh.add(hl).lanewise(VectorOperators.LSHL, 32));
+                    // a, b < 2^63, so the cross sum al·bh + ah·bl < 2^64 needs no carry word
+                    LongVector ll = al.mul(bl),
+                            hh = ah.mul(bh),
+                            cross = al.mul(bh).add(ah.mul(bl));
+                    LongVector lo = ll.add(cross.lanewise(VectorOperators.LSHL, 32));
+                    LongVector hi = hh.add(cross.lanewise(VectorOperators.LSHR, 32))
+                            .add(one, lo.compare(VectorOperators.ULT, ll));
                     LongVector l0 = LongVector.fromArray(S, al0, k).add(lo);
                     LongVector h0 =
                             LongVector.fromArray(S, ah0, k).add(hi).add(one, l0.compare(VectorOperators.ULT, lo));
@@ -86,14 +86,12 @@ final class VectorDotKernels {
                     if (two) {
                         LongVector c = LongVector.fromArray(S, zt, base + k);
                         LongVector cl = c.and(M32), ch = c.lanewise(VectorOperators.LSHR, 32);
-                        LongVector ll2 = al.mul(cl), lh2 = al.mul(ch), hl2 = ah.mul(cl), hh2 = ah.mul(ch);
-                        LongVector mid2 = ll2.lanewise(VectorOperators.LSHR, 32)
-                                .add(lh2.and(M32))
-                                .add(hl2.and(M32));
-                        LongVector hi2 = hh2.add(lh2.lanewise(VectorOperators.LSHR, 32))
-                                .add(hl2.lanewise(VectorOperators.LSHR, 32))
-                                .add(mid2.lanewise(VectorOperators.LSHR, 32));
-                        LongVector lo2 = ll2.add(lh2.add(hl2).lanewise(VectorOperators.LSHL, 32));
+                        LongVector ll2 = al.mul(cl),
+                                hh2 = ah.mul(ch),
+                                cross2 = al.mul(ch).add(ah.mul(cl));
+                        LongVector lo2 = ll2.add(cross2.lanewise(VectorOperators.LSHL, 32));
+                        LongVector hi2 = hh2.add(cross2.lanewise(VectorOperators.LSHR, 32))
+                                .add(one, lo2.compare(VectorOperators.ULT, ll2));
                         LongVector l1 = LongVector.fromArray(S, al1, k).add(lo2);
                         LongVector h1 =
                                 LongVector.fromArray(S, ah1, k).add(hi2).add(one, l1.compare(VectorOperators.ULT, lo2));
