@@ -74,13 +74,8 @@ final class FmaDotKernels {
         for (int t0 = 0; t0 < terms; t0 += chunk) {
             final int t1 = Math.min(terms, t0 + chunk);
             if (t0 > 0) { // bring the sums back below 0.75q before the next chunk
-                for (int o = 0; o < (two ? 2 : 1); o++) {
-                    final double[] sum = o == 0 ? s0 : s1;
-                    for (int k = 0; k < len; k += L) {
-                        DoubleVector v = DoubleVector.fromArray(D, sum, k);
-                        v.fma(qinv, round).sub(round).fma(nq, v).intoArray(sum, k);
-                    }
-                }
+                reduce(s0, q, len);
+                if (two) reduce(s1, q, len);
             }
             int t = t0;
             // two terms per pass: each running sum is loaded and stored once for both (the sums are exact
@@ -159,27 +154,118 @@ final class FmaDotKernels {
                 }
             }
         }
-        // sum → [sum·2^-64]_q: reduce below 0.75q, one more exact product by 2^-64 mod q, to [0, q)
+        finish(s0, out0, q, rInv, accumulate, base, len);
+        if (two) finish(s1, out1, q, rInv, accumulate, base, len);
+    }
+
+    /** sum[k] → sum[k] − round(sum[k]/q)·q, below 0.75q in magnitude, for k &lt; len. */
+    private static void reduce(double[] sum, long q, int len) {
+        final DoubleVector nq = DoubleVector.broadcast(D, -(double) q);
+        final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);
+        for (int k = 0; k < len; k += L) {
+            DoubleVector v = DoubleVector.fromArray(D, sum, k);
+            v.fma(qinv, round).sub(round).fma(nq, v).intoArray(sum, k);
+        }
+    }
+
+    /** out[base+k] (+)= [sum[k]·2^-64]_q: reduce below 0.75q, one more exact product by 2^-64 mod q, to [0, q). */
+    private static void finish(double[] sum, long[] out, long q, long rInv, boolean accumulate, int base, int len) {
+        final DoubleVector vq = DoubleVector.broadcast(D, (double) q), nq = vq.neg();
+        final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);
+        final DoubleVector two52 = DoubleVector.broadcast(D, TWO52);
+        final LongVector bits52 = LongVector.broadcast(S, BITS52);
         final DoubleVector ri = DoubleVector.broadcast(D, (double) rInv), zero = DoubleVector.zero(D);
         final LongVector lq = LongVector.broadcast(S, q);
-        for (int o = 0; o < (two ? 2 : 1); o++) {
-            final double[] sum = o == 0 ? s0 : s1;
-            final long[] out = o == 0 ? out0 : out1;
-            for (int k = 0; k < len; k += L) {
-                DoubleVector v = DoubleVector.fromArray(D, sum, k);
-                v = v.fma(qinv, round).sub(round).fma(nq, v);
-                DoubleVector h = v.mul(ri);
-                DoubleVector r = h.fma(qinv, round).sub(round).fma(nq, h).add(v.fma(ri, h.neg()));
-                r = r.add(vq, r.compare(VectorOperators.LT, zero));
-                LongVector w = r.add(two52).reinterpretAsLongs().sub(bits52);
-                if (accumulate) {
-                    w = LongVector.fromArray(S, out, base + k).add(w);
-                    w = (VectorLimbKernels.WIDE
-                            ? w.lanewise(VectorOperators.UMIN, w.sub(lq))
-                            : w.sub(lq).blend(w, w.sub(lq).compare(VectorOperators.LT, 0L)));
+        for (int k = 0; k < len; k += L) {
+            DoubleVector v = DoubleVector.fromArray(D, sum, k);
+            v = v.fma(qinv, round).sub(round).fma(nq, v);
+            DoubleVector h = v.mul(ri);
+            DoubleVector r = h.fma(qinv, round).sub(round).fma(nq, h).add(v.fma(ri, h.neg()));
+            r = r.add(vq, r.compare(VectorOperators.LT, zero));
+            LongVector u = r.add(two52).reinterpretAsLongs().sub(bits52);
+            if (accumulate) {
+                u = LongVector.fromArray(S, out, base + k).add(u);
+                u = (VectorLimbKernels.WIDE
+                        ? u.lanewise(VectorOperators.UMIN, u.sub(lq))
+                        : u.sub(lq).blend(u, u.sub(lq).compare(VectorOperators.LT, 0L)));
+            }
+            u.intoArray(out, base + k);
+        }
+    }
+
+    /**
+     * {@link #dotBlock} for two outputs that share their terms' y and z (two giant steps over the same
+     * babies): out0, out1 = Σ x_t ⊙ (y_t, z_t) and out2, out3 = Σ w_t ⊙ (y_t, z_t), each y_t and z_t
+     * block read once for both. Four sums in {@code scratch[0..4)}; the same exact remainders as
+     * {@link #dotBlock}, so the same bits.
+     */
+    static void dualBlock(
+            long[][] x,
+            int[] xOff,
+            long[][] w,
+            int[] wOff,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long[] out2,
+            long[] out3,
+            long q,
+            long rInv,
+            boolean accumulate,
+            int base,
+            int len,
+            double[][] scratch) {
+        final int chunk = chunk(q);
+        final DoubleVector vq = DoubleVector.broadcast(D, (double) q), nq = vq.neg();
+        final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);
+        final DoubleVector two52 = DoubleVector.broadcast(D, TWO52);
+        final LongVector bits52 = LongVector.broadcast(S, BITS52);
+        final double[] s0 = scratch[0], s1 = scratch[1], s2 = scratch[2], s3 = scratch[3];
+        for (int o = 0; o < 4; o++) Arrays.fill(scratch[o], 0, len, 0.0);
+        for (int t0 = 0; t0 < terms; t0 += chunk) {
+            final int t1 = Math.min(terms, t0 + chunk);
+            if (t0 > 0) for (int o = 0; o < 4; o++) reduce(scratch[o], q, len);
+            // the products written out as in dotBlock: a helper taking vectors would box them
+            for (int t = t0; t < t1; t++) {
+                final long[] xt = x[t], wt = w[t], yt = y[t], zt = z[t];
+                final int xb = (xOff == null ? 0 : xOff[t]) + base, wb = (wOff == null ? 0 : wOff[t]) + base;
+                for (int k = 0; k < len; k += L) {
+                    DoubleVector b = LongVector.fromArray(S, yt, base + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
+                    DoubleVector c = LongVector.fromArray(S, zt, base + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
+                    DoubleVector a = LongVector.fromArray(S, xt, xb + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
+                    DoubleVector h = a.mul(b);
+                    DoubleVector r = h.fma(qinv, round).sub(round).fma(nq, h).add(a.fma(b, h.neg()));
+                    DoubleVector.fromArray(D, s0, k).add(r).intoArray(s0, k);
+                    DoubleVector h1 = a.mul(c);
+                    DoubleVector r1 = h1.fma(qinv, round).sub(round).fma(nq, h1).add(a.fma(c, h1.neg()));
+                    DoubleVector.fromArray(D, s1, k).add(r1).intoArray(s1, k);
+                    DoubleVector e = LongVector.fromArray(S, wt, wb + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
+                    DoubleVector h2 = e.mul(b);
+                    DoubleVector r2 = h2.fma(qinv, round).sub(round).fma(nq, h2).add(e.fma(b, h2.neg()));
+                    DoubleVector.fromArray(D, s2, k).add(r2).intoArray(s2, k);
+                    DoubleVector h3 = e.mul(c);
+                    DoubleVector r3 = h3.fma(qinv, round).sub(round).fma(nq, h3).add(e.fma(c, h3.neg()));
+                    DoubleVector.fromArray(D, s3, k).add(r3).intoArray(s3, k);
                 }
-                w.intoArray(out, base + k);
             }
         }
+        finish(s0, out0, q, rInv, accumulate, base, len);
+        finish(s1, out1, q, rInv, accumulate, base, len);
+        finish(s2, out2, q, rInv, accumulate, base, len);
+        finish(s3, out3, q, rInv, accumulate, base, len);
     }
 }

@@ -236,6 +236,8 @@ public final class KernelWarmup {
         private final long[][] out = new long[4][n];
         private final long[][] outA, outB, limb0;
         private final long[][][] f = new long[2][MAX_TERMS][], fPacked = new long[2][MAX_TERMS][];
+        /** Two outputs with the same terms: the FMA form's paired kernel ({@link FmaDotKernels#dualBlock}). */
+        private final long[][][] fPair = new long[2][MAX_TERMS][];
         /** Word offsets of the terms' factors: given, as an evaluation gives them for diagonals held in slabs. */
         private final int[][] fOff = new int[2][MAX_TERMS];
 
@@ -255,6 +257,7 @@ public final class KernelWarmup {
                 for (int t = 0; t < MAX_TERMS; t++) {
                     f[o][t] = (t + o) % 3 == 0 ? null : in[2][t];
                     fPacked[o][t] = f[o][t] == null ? null : packed[t];
+                    fPair[o][t] = t % 3 == 0 ? null : in[2 - o][t];
                 }
             this.outA = new long[][] {out[2], out[3]};
             this.outB = new long[][] {out[0], out[1]};
@@ -270,6 +273,7 @@ public final class KernelWarmup {
             k.dot2Montgomery(in[0], in[1], in[2], terms, out[0], out[1], q, acc);
             k.dot2Montgomery(in[0], in[1], null, terms, out[2], null, q, !acc);
             k.dot2MontgomeryMulti(in[0], in[1], f, fOff, false, terms, 1 + (i & 1), outA, outB, q, acc);
+            k.dot2MontgomeryMulti(in[0], in[1], fPair, fOff, false, terms, 2, outA, outB, q, !acc);
             if (PackedLimbs.packs(q, n)) {
                 pack(terms);
                 k.dot2MontgomeryMulti(in[0], in[1], fPacked, fOff, true, terms, 2 - (i & 1), outA, outB, q, !acc);

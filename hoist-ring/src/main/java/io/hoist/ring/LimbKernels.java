@@ -92,6 +92,23 @@ public interface LimbKernels {
                         + y[t].length + " for " + n + " coefficients");
     }
 
+    /**
+     * The limbs {@link #dot2Montgomery} reads and writes: {@code terms} of each factor, y[t], z[t] (when
+     * z is given) and x[t] from its offset holding out0's N coefficients, and out1 of N with z.
+     */
+    static void checkDot(long[][] x, int[] xOff, long[][] y, long[][] z, int terms, long[] out0, long[] out1) {
+        int n = out0.length;
+        if (terms < 0 || terms > x.length || terms > y.length || (z != null && terms > z.length))
+            throw new IllegalArgumentException(terms + " terms, but x, y or z holds fewer limbs");
+        if (z != null && (out1 == null || out1.length != n))
+            throw new IllegalArgumentException("a second output of " + n + " coefficients is needed with z");
+        checkOffsets(x, xOff, terms, n);
+        for (int t = 0; t < terms; t++)
+            if ((xOff == null && x[t].length < n) || y[t].length < n || (z != null && z[t].length < n))
+                throw new IllegalArgumentException("term " + t + ": limbs of " + x[t].length + ", " + y[t].length
+                        + (z == null ? "" : " and " + z[t].length) + " words for " + n + " coefficients");
+    }
+
     /** Offsets, when given, for {@code terms} terms, each leaving {@code words} words of x[t] from it. */
     static void checkOffsets(long[][] x, int[] xOff, int terms, int words) {
         if (xOff == null) return;
@@ -126,14 +143,7 @@ public interface LimbKernels {
         long[][] fx = new long[terms][], xs = new long[terms][], ys = new long[terms][];
         int[] fo = fOff == null ? null : new int[terms];
         for (int o = 0; o < outs; o++) {
-            int c = 0;
-            for (int t = 0; t < terms; t++) {
-                if (f[o][t] == null) continue;
-                if (fo != null) fo[c] = fOff[o][t];
-                fx[c] = f[o][t];
-                xs[c] = x[t];
-                ys[c++] = y[t];
-            }
+            int c = presentTerms(x, y, f, fOff, o, terms, fx, fo, xs, ys);
             if (c > 0 && packed) k.dot2MontgomeryPacked(fx, fo, xs, ys, c, out0[o], out1[o], q, accumulate);
             else if (c > 0) k.dot2Montgomery(fx, fo, xs, ys, c, out0[o], out1[o], q, accumulate);
             else if (!accumulate) {
@@ -141,6 +151,31 @@ public interface LimbKernels {
                 Arrays.fill(out1[o], 0L);
             }
         }
+    }
+
+    /** Output o's present terms, in order, into fx, fo (when offsets are given), xs and ys; returns their count. */
+    static int presentTerms(
+            long[][] x,
+            long[][] y,
+            long[][][] f,
+            int[][] fOff,
+            int o,
+            int terms,
+            long[][] fx,
+            int[] fo,
+            long[][] xs,
+            long[][] ys) {
+        if (fOff != null && (fOff[o] == null || fOff[o].length < terms))
+            throw new IllegalArgumentException("output " + o + ": offsets for fewer than " + terms + " terms");
+        int c = 0;
+        for (int t = 0; t < terms; t++) {
+            if (f[o][t] == null) continue;
+            if (fo != null) fo[c] = fOff[o][t];
+            fx[c] = f[o][t];
+            xs[c] = x[t];
+            ys[c++] = y[t];
+        }
+        return c;
     }
 
     /** out[k] = x[k]·w mod q in [0, q), for k in [from, from+len), w fixed with Shoup quotient ws. */

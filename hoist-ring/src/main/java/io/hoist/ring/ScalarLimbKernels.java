@@ -21,7 +21,7 @@ public final class ScalarLimbKernels implements LimbKernels {
             long[] out1,
             long q,
             boolean accumulate) {
-        LimbKernels.checkOffsets(x, xOff, terms, out0.length);
+        LimbKernels.checkDot(x, xOff, y, z, terms, out0, out1);
         dot2(x, xOff, false, y, z, terms, out0, out1, q, accumulate);
     }
 

@@ -98,7 +98,7 @@ public final class VectorLimbKernels implements LimbKernels {
             long[] out1,
             long q,
             boolean accumulate) {
-        LimbKernels.checkOffsets(x, xOff, terms, out0.length);
+        LimbKernels.checkDot(x, xOff, y, z, terms, out0, out1);
         final int n = out0.length;
         final int vecEnd = n - n % L;
         final int block = n <= WHOLE_LIMB_MAX ? Math.max(vecEnd, L) : BLOCK;
@@ -229,10 +229,21 @@ public final class VectorLimbKernels implements LimbKernels {
     }
 
     /**
-     * Output by output over the whole limb with the single-output kernel. Interleaving the outputs per
-     * coefficient block (so every (A_b, B_b) block is read once for all outputs) measured no faster on
-     * this AVX2 machine at N = 2^13 and 2^16 (see docs/benchmarks.md): the kernel is bound by its
-     * arithmetic and by streaming the diagonals, not by re-reading A_b, B_b.
+     * Coefficients per block of the paired outputs ({@link FmaDotKernels#dualBlock}): four rows of
+     * sums (128 KB) stay in L2 beside the streams, where four whole-limb rows at 2^13 crowd out the
+     * babies.
+     */
+    static final int DUAL_BLOCK = 4096;
+
+    private static final ThreadLocal<double[][]> DUAL_SCRATCH =
+            ThreadLocal.withInitial(() -> new double[4][DUAL_BLOCK]);
+
+    /**
+     * Outputs two at a time where both have the same terms and the FMA form takes the prime: each baby
+     * block (A_b, B_b) is then read once for two giant steps ({@link FmaDotKernels#dualBlock}; the n13
+     * demo matrix, TH-BSGS on one thread: warm evaluation 0.94, N13QP218 0.85; docs/benchmarks.md).
+     * Otherwise output by output on the single-output kernel, as {@link LimbKernels#multiByOutput}.
+     * Interleaving all outputs per coefficient block measured slower.
      */
     @Override
     public void dot2MontgomeryMulti(
@@ -247,7 +258,62 @@ public final class VectorLimbKernels implements LimbKernels {
             long[][] out1,
             long q,
             boolean accumulate) {
-        LimbKernels.multiByOutput(this, x, y, f, fOff, packed, terms, outs, out0, out1, q, accumulate);
+        final int n = outs > 1 ? out0[0].length : 0, block = Math.min(n, DUAL_BLOCK);
+        if (packed
+                || block == 0
+                || n % L != 0
+                || n % block != 0
+                || !fmaDot
+                || q < VectorDotKernels.SMALL_Q
+                || !FmaDotKernels.accepts(q)) {
+            LimbKernels.multiByOutput(this, x, y, f, fOff, packed, terms, outs, out0, out1, q, accumulate);
+            return;
+        }
+        if (fOff != null && fOff.length < outs)
+            throw new IllegalArgumentException(fOff.length + " rows of offsets for " + outs + " outputs");
+        final long rInv = ModArith.montgomeryRInverse(q);
+        long[][] fa = new long[terms][], fb = new long[terms][], xs = new long[terms][], ys = new long[terms][];
+        int[] oa = fOff == null ? null : new int[terms], ob = fOff == null ? null : new int[terms];
+        for (int o = 0; o < outs; o++) {
+            final int c = LimbKernels.presentTerms(x, y, f, fOff, o, terms, fa, oa, xs, ys);
+            if (c == 0) {
+                if (!accumulate) {
+                    Arrays.fill(out0[o], 0L);
+                    Arrays.fill(out1[o], 0L);
+                }
+            } else if (o + 1 < outs && sameTerms(f, o, terms) && out0[o].length == n && out0[o + 1].length == n) {
+                LimbKernels.presentTerms(x, y, f, fOff, o + 1, terms, fb, ob, xs, ys);
+                LimbKernels.checkDot(fa, oa, xs, ys, c, out0[o], out1[o]);
+                LimbKernels.checkDot(fb, ob, xs, ys, c, out0[o + 1], out1[o + 1]);
+                final double[][] scratch = DUAL_SCRATCH.get();
+                for (int base = 0; base < n; base += block)
+                    FmaDotKernels.dualBlock(
+                            fa,
+                            oa,
+                            fb,
+                            ob,
+                            xs,
+                            ys,
+                            c,
+                            out0[o],
+                            out1[o],
+                            out0[o + 1],
+                            out1[o + 1],
+                            q,
+                            rInv,
+                            accumulate,
+                            base,
+                            block,
+                            scratch);
+                o++;
+            } else dot2Montgomery(fa, oa, xs, ys, c, out0[o], out1[o], q, accumulate);
+        }
+    }
+
+    /** Whether outputs o and o+1 have the same terms present. */
+    private static boolean sameTerms(long[][][] f, int o, int terms) {
+        for (int t = 0; t < terms; t++) if ((f[o][t] == null) != (f[o + 1][t] == null)) return false;
+        return true;
     }
 
     @Override

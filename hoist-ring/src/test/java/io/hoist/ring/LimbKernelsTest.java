@@ -357,6 +357,82 @@ class LimbKernelsTest {
     }
 
     /**
+     * Outputs with the same terms, which the FMA form sums two at a time ({@link
+     * FmaDotKernels#dualBlock}), equal the scalar twin's output by output in every form: whole limbs
+     * and blocks of {@link VectorLimbKernels#DUAL_BLOCK}, diagonals in slabs at offsets, a pair whose
+     * terms differ, a lone last output, and an output without terms (zeroed, or kept when accumulating);
+     * a short output is refused.
+     */
+    @Test
+    void pairedOutputsEqualTheScalarTwinOutputByOutput() {
+        LimbKernels[] forms = {
+            vector, new VectorLimbKernels(true, false), new VectorLimbKernels(true, true), LimbKernels.best()
+        };
+        SplittableRandom r = new SplittableRandom(47);
+        int terms = 7, outs = 6;
+        for (int bits : new int[] {32, 40, 49, 50}) {
+            for (int n : new int[] {1024, 2 * VectorLimbKernels.DUAL_BLOCK}) {
+                long q = Primes.nttPrimes(13, bits, 1).get(0);
+                long[][] x = new long[terms][], y = new long[terms][];
+                for (int t = 0; t < terms; t++) {
+                    x[t] = rand(n, q);
+                    y[t] = rand(n, q);
+                    Arrays.fill(x[t], 0, 64, q - 1); // the largest remainders
+                    Arrays.fill(y[t], 0, 64, q - 1);
+                }
+                // outputs 0, 1 and 2, 3: the same terms (pairs); 4 differs from 5; 5 has none
+                boolean[][] present = new boolean[outs][terms];
+                for (int t = 0; t < terms; t++) {
+                    present[0][t] = present[1][t] = t % 3 != 1;
+                    present[2][t] = present[3][t] = true;
+                    present[4][t] = t % 2 == 0;
+                }
+                long[] slab = new long[outs * terms * (n + 8)];
+                long[][][] f = new long[outs][terms][], fs = new long[outs][terms][];
+                int[][] off = new int[outs][terms];
+                for (int o = 0; o < outs; o++)
+                    for (int t = 0; t < terms; t++) {
+                        if (!present[o][t]) continue;
+                        f[o][t] = rand(n, q);
+                        Arrays.fill(f[o][t], 0, 64, q - 1);
+                        off[o][t] = ((outs - 1 - o) * terms + t) * (n + 8) + 8;
+                        System.arraycopy(f[o][t], 0, slab, off[o][t], n);
+                        fs[o][t] = slab;
+                    }
+                for (boolean acc : new boolean[] {false, true}) {
+                    long[][] init0 = new long[outs][], init1 = new long[outs][];
+                    for (int o = 0; o < outs; o++) {
+                        init0[o] = rand(n, q);
+                        init1[o] = rand(n, q);
+                    }
+                    long[][] want0 = deepCopy(init0), want1 = deepCopy(init1);
+                    scalar.dot2MontgomeryMulti(x, y, f, false, terms, outs, want0, want1, q, acc);
+                    for (LimbKernels k : forms) {
+                        String what = k.form() + ", " + bits + "-bit, n=" + n + ", accumulate " + acc;
+                        long[][] o0 = deepCopy(init0), o1 = deepCopy(init1);
+                        k.dot2MontgomeryMulti(x, y, f, false, terms, outs, o0, o1, q, acc);
+                        assertArrayEquals(want0, o0, what);
+                        assertArrayEquals(want1, o1, what);
+                        long[][] s0 = deepCopy(init0), s1 = deepCopy(init1);
+                        k.dot2MontgomeryMulti(x, y, fs, off, false, terms, outs, s0, s1, q, acc);
+                        assertArrayEquals(want0, s0, what + ", in a slab");
+                        assertArrayEquals(want1, s1, what + ", in a slab");
+                    }
+                }
+                // a second output shorter than its first: refused with a message, never an index exception
+                long[][] b0 = new long[outs][n], b1 = new long[outs][n];
+                b1[3] = new long[n / 2];
+                for (LimbKernels k : forms) {
+                    IllegalArgumentException e = assertThrows(
+                            IllegalArgumentException.class,
+                            () -> k.dot2MontgomeryMulti(x, y, f, false, terms, outs, b0, b1, q, false));
+                    assertTrue(e.getMessage().contains("second output"), e.getMessage());
+                }
+            }
+        }
+    }
+
+    /**
      * Limbs held several to an array at word offsets (a transform's diagonals in slabs) give the same
      * sums, bit for bit, as separate limbs, in every form, plain and packed, through the single- and the
      * multi-output entry points; offsets that leave an array too short are refused with a message.

@@ -2,6 +2,7 @@ package io.hoist.lt.exec;
 
 import io.hoist.ckks.Ciphertext;
 import io.hoist.lt.plan.LtProgram;
+import io.hoist.lt.plan.Storage;
 import io.hoist.ring.Parallel;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import java.util.ArrayList;
@@ -9,8 +10,9 @@ import java.util.List;
 
 /**
  * Runs an {@link LtProgram} step by step on whole polynomials, in program order — the evaluation
- * order of Algorithm 2 as listed in spec §5.2. Each buffer goes back to the pool right after its
- * last use, so the pool holds the program's live set and nothing more.
+ * order of Algorithm 2 as listed in spec §5.2; the run of diagonal sums (lines 12–14, whose outputs are
+ * all live until phase 5 anyway) goes to the kernels at once. Each buffer goes back to the pool right
+ * after its last use, so the pool holds the program's live set and nothing more.
  */
 final class DirectExecutor {
     private DirectExecutor() {}
@@ -40,6 +42,19 @@ final class DirectExecutor {
             if (!chains.isEmpty()) {
                 runChains(st, chains);
                 idx += chains.stream().mapToInt(List::size).sum() - 1;
+                continue;
+            }
+            if (s.kind() == LtProgram.Kind.DIAGONAL_SUM && st.et.storage() != Storage.COMPACT) {
+                // the run of diagonal sums at once, the kernels pairing giant steps over the same babies (compact
+                // diagonals stay step by step: their expanded scratch would grow with the outputs)
+                int run = idx + 1;
+                while (run < steps.size()
+                        && steps.get(run).kind() == LtProgram.Kind.DIAGONAL_SUM
+                        && steps.get(run).phase() <= toPhase) run++;
+                List<LtProgram.Step> group = steps.subList(idx, run);
+                DiagonalSums.all(st, st, st.et, group, false);
+                for (LtProgram.Step g : group) release(st, g);
+                idx = run - 1;
                 continue;
             }
             int end = layerEnd(steps, idx, st.threads);
