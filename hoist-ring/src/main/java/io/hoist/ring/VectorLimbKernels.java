@@ -241,7 +241,7 @@ public final class VectorLimbKernels implements LimbKernels {
     /**
      * Outputs two at a time where both have the same terms and the FMA form takes the prime: each baby
      * block (A_b, B_b) is then read once for two giant steps ({@link FmaDotKernels#dualBlock}; the n13
-     * demo matrix, TH-BSGS on one thread: warm evaluation 0.94, N13QP218 0.85; docs/benchmarks.md).
+     * demo matrix, TH-BSGS on one thread: warm evaluation 0.91, N13QP218 0.92; docs/benchmarks.md).
      * Otherwise output by output on the single-output kernel, as {@link LimbKernels#multiByOutput}.
      * Interleaving all outputs per coefficient block measured slower.
      */
