@@ -50,9 +50,6 @@ final class VectorDotKernels {
             dotBlockSmall(x, xOff, y, z, two, terms, out0, out1, q, ni, accumulate, base, len, scratch);
             return;
         }
-        final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);
-        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
-        final LongVector nil = vni.and(M32), nih = vni.lanewise(VectorOperators.LSHR, 32);
         final LongVector one = LongVector.broadcast(S, 1);
         final long[] ah0 = scratch[0], al0 = scratch[1], ah1 = scratch[2], al1 = scratch[3];
         for (int t0 = 0; t0 < terms; t0 += chunk) {
@@ -100,66 +97,127 @@ final class VectorDotKernels {
                     }
                 }
             }
-            // Montgomery: m = lo·(−q^-1), u = hi + ⌊m·q / 2^64⌋ + (lo ≠ 0) < 2q; out += u mod q
-            for (int k = 0; k < len; k += L) {
-                LongVector l0 = LongVector.fromArray(S, al0, k), h0 = LongVector.fromArray(S, ah0, k);
-                LongVector m = (VectorLimbKernels.WIDE
-                        ? l0.mul(vni)
-                        : l0.and(M32)
-                                .mul(nil)
-                                .add(l0.and(M32)
-                                        .mul(nih)
-                                        .add(l0.lanewise(VectorOperators.LSHR, 32)
-                                                .mul(nil))
-                                        .lanewise(VectorOperators.LSHL, 32)));
-                LongVector mlo = m.and(M32), mhi = m.lanewise(VectorOperators.LSHR, 32);
-                LongVector ll = mlo.mul(ql), lh = mlo.mul(qh), hl = mhi.mul(ql), hh = mhi.mul(qh);
-                LongVector mid =
-                        ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-                LongVector mq = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                        .add(hl.lanewise(VectorOperators.LSHR, 32))
-                        .add(mid.lanewise(VectorOperators.LSHR, 32));
-                LongVector u = h0.add(mq).add(one, l0.compare(VectorOperators.NE, 0));
-                u = (VectorLimbKernels.WIDE
-                        ? u.lanewise(VectorOperators.UMIN, u.sub(vq))
-                        : u.sub(vq).blend(u, u.sub(vq).compare(VectorOperators.LT, 0L)));
-                final boolean add = accumulate || t0 > 0; // the first chunk writes, so out may alias an input
-                LongVector r0 = add ? LongVector.fromArray(S, out0, base + k).add(u) : u;
-                (VectorLimbKernels.WIDE
-                                ? r0.lanewise(VectorOperators.UMIN, r0.sub(vq))
-                                : r0.sub(vq).blend(r0, r0.sub(vq).compare(VectorOperators.LT, 0L)))
-                        .intoArray(out0, base + k);
-                if (two) {
-                    LongVector l1 = LongVector.fromArray(S, al1, k), h1 = LongVector.fromArray(S, ah1, k);
-                    LongVector m2 = (VectorLimbKernels.WIDE
-                            ? l1.mul(vni)
-                            : l1.and(M32)
-                                    .mul(nil)
-                                    .add(l1.and(M32)
-                                            .mul(nih)
-                                            .add(l1.lanewise(VectorOperators.LSHR, 32)
-                                                    .mul(nil))
-                                            .lanewise(VectorOperators.LSHL, 32)));
-                    LongVector mlo2 = m2.and(M32), mhi2 = m2.lanewise(VectorOperators.LSHR, 32);
-                    LongVector ll2 = mlo2.mul(ql), lh2 = mlo2.mul(qh), hl2 = mhi2.mul(ql), hh2 = mhi2.mul(qh);
-                    LongVector mid2 = ll2.lanewise(VectorOperators.LSHR, 32)
-                            .add(lh2.and(M32))
-                            .add(hl2.and(M32));
-                    LongVector mq2 = hh2.add(lh2.lanewise(VectorOperators.LSHR, 32))
-                            .add(hl2.lanewise(VectorOperators.LSHR, 32))
-                            .add(mid2.lanewise(VectorOperators.LSHR, 32));
-                    LongVector u2 = h1.add(mq2).add(one, l1.compare(VectorOperators.NE, 0));
-                    u2 = (VectorLimbKernels.WIDE
-                            ? u2.lanewise(VectorOperators.UMIN, u2.sub(vq))
-                            : u2.sub(vq).blend(u2, u2.sub(vq).compare(VectorOperators.LT, 0L)));
-                    LongVector r1 =
-                            add ? LongVector.fromArray(S, out1, base + k).add(u2) : u2;
-                    (VectorLimbKernels.WIDE
-                                    ? r1.lanewise(VectorOperators.UMIN, r1.sub(vq))
-                                    : r1.sub(vq).blend(r1, r1.sub(vq).compare(VectorOperators.LT, 0L)))
-                            .intoArray(out1, base + k);
+            final boolean add = accumulate || t0 > 0; // the first chunk writes, so out may alias an input
+            redc(ah0, al0, out0, base, len, add, q, ni);
+            if (two) redc(ah1, al1, out1, base, len, add, q, ni);
+        }
+    }
+
+    /**
+     * out[base+k] (+)= (hi[k]·2^64 + lo[k])·2^-64 mod q for k &lt; len (hi null: zero), the sums below
+     * q·2^64: Montgomery, m = lo·(−q^-1), u = hi + ⌊m·q / 2^64⌋ + (lo ≠ 0) &lt; 2q.
+     */
+    static void redc(long[] hi, long[] lo, long[] out, int base, int len, boolean add, long q, long ni) {
+        final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);
+        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
+        final LongVector nil = vni.and(M32), nih = vni.lanewise(VectorOperators.LSHR, 32);
+        final LongVector one = LongVector.broadcast(S, 1);
+        final LongVector zero = LongVector.zero(S);
+        for (int k = 0; k < len; k += L) {
+            LongVector l0 = LongVector.fromArray(S, lo, k), h0 = hi == null ? zero : LongVector.fromArray(S, hi, k);
+            LongVector m = (VectorLimbKernels.WIDE
+                    ? l0.mul(vni)
+                    : l0.and(M32)
+                            .mul(nil)
+                            .add(l0.and(M32)
+                                    .mul(nih)
+                                    .add(l0.lanewise(VectorOperators.LSHR, 32).mul(nil))
+                                    .lanewise(VectorOperators.LSHL, 32)));
+            LongVector mlo = m.and(M32), mhi = m.lanewise(VectorOperators.LSHR, 32);
+            LongVector ll = mlo.mul(ql), lh = mlo.mul(qh), hl = mhi.mul(ql), hh = mhi.mul(qh);
+            LongVector mid =
+                    ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
+            LongVector mq = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
+                    .add(hl.lanewise(VectorOperators.LSHR, 32))
+                    .add(mid.lanewise(VectorOperators.LSHR, 32));
+            LongVector u = h0.add(mq).add(one, l0.compare(VectorOperators.NE, 0));
+            u = (VectorLimbKernels.WIDE
+                    ? u.lanewise(VectorOperators.UMIN, u.sub(vq))
+                    : u.sub(vq).blend(u, u.sub(vq).compare(VectorOperators.LT, 0L)));
+            LongVector r = add ? LongVector.fromArray(S, out, base + k).add(u) : u;
+            (VectorLimbKernels.WIDE
+                            ? r.lanewise(VectorOperators.UMIN, r.sub(vq))
+                            : r.sub(vq).blend(r, r.sub(vq).compare(VectorOperators.LT, 0L)))
+                    .intoArray(out, base + k);
+        }
+    }
+
+    /**
+     * {@link #dotBlock} for two outputs that share their terms' y and z (two giant steps over the same
+     * babies): out0, out1 = Σ x_t ⊙ (y_t, z_t) and out2, out3 = Σ w_t ⊙ (y_t, z_t), each y_t and z_t
+     * block read once for both; eight rows of 128-bit sums in {@code scratch[0..8)}. Exact sums, so the
+     * bits of {@link #dotBlock}. Primes of at least 2^31.
+     */
+    static void dualBlock(
+            long[][] x,
+            int[] xOff,
+            long[][] w,
+            int[] wOff,
+            long[][] y,
+            long[][] z,
+            int terms,
+            long[] out0,
+            long[] out1,
+            long[] out2,
+            long[] out3,
+            long q,
+            long ni,
+            int chunk,
+            boolean accumulate,
+            int base,
+            int len,
+            long[][] scratch) {
+        final LongVector one = LongVector.broadcast(S, 1);
+        for (int t0 = 0; t0 < terms; t0 += chunk) {
+            final int t1 = Math.min(terms, t0 + chunk);
+            for (int r = 0; r < 8; r++) Arrays.fill(scratch[r], 0, len, 0L);
+            // the products as in dotBlock, an inner loop over the two sides (a helper taking vectors would box them)
+            for (int t = t0; t < t1; t++) {
+                final long[] xt = x[t], wt = w[t], yt = y[t], zt = z[t];
+                final int xb = (xOff == null ? 0 : xOff[t]) + base, wb = (wOff == null ? 0 : wOff[t]) + base;
+                for (int k = 0; k < len; k += L) {
+                    LongVector b = LongVector.fromArray(S, yt, base + k);
+                    LongVector bl = b.and(M32), bh = b.lanewise(VectorOperators.LSHR, 32);
+                    LongVector c = LongVector.fromArray(S, zt, base + k);
+                    LongVector cl = c.and(M32), ch = c.lanewise(VectorOperators.LSHR, 32);
+                    for (int side = 0; side < 2; side++) {
+                        LongVector a =
+                                side == 0 ? LongVector.fromArray(S, xt, xb + k) : LongVector.fromArray(S, wt, wb + k);
+                        LongVector al = a.and(M32), ah = a.lanewise(VectorOperators.LSHR, 32);
+                        final long[] ah0 = scratch[4 * side], al0 = scratch[4 * side + 1];
+                        final long[] ah1 = scratch[4 * side + 2], al1 = scratch[4 * side + 3];
+                        LongVector ll = al.mul(bl),
+                                hh = ah.mul(bh),
+                                cross = al.mul(bh).add(ah.mul(bl));
+                        LongVector lo = ll.add(cross.lanewise(VectorOperators.LSHL, 32));
+                        LongVector hi = hh.add(cross.lanewise(VectorOperators.LSHR, 32))
+                                .add(one, lo.compare(VectorOperators.ULT, ll));
+                        LongVector l0 = LongVector.fromArray(S, al0, k).add(lo);
+                        LongVector.fromArray(S, ah0, k)
+                                .add(hi)
+                                .add(one, l0.compare(VectorOperators.ULT, lo))
+                                .intoArray(ah0, k);
+                        l0.intoArray(al0, k);
+                        LongVector ll2 = al.mul(cl),
+                                hh2 = ah.mul(ch),
+                                cross2 = al.mul(ch).add(ah.mul(cl));
+                        LongVector lo2 = ll2.add(cross2.lanewise(VectorOperators.LSHL, 32));
+                        LongVector hi2 = hh2.add(cross2.lanewise(VectorOperators.LSHR, 32))
+                                .add(one, lo2.compare(VectorOperators.ULT, ll2));
+                        LongVector l1 = LongVector.fromArray(S, al1, k).add(lo2);
+                        LongVector.fromArray(S, ah1, k)
+                                .add(hi2)
+                                .add(one, l1.compare(VectorOperators.ULT, lo2))
+                                .intoArray(ah1, k);
+                        l1.intoArray(al1, k);
+                    }
                 }
             }
+            final boolean add = accumulate || t0 > 0;
+            redc(scratch[0], scratch[1], out0, base, len, add, q, ni);
+            redc(scratch[2], scratch[3], out1, base, len, add, q, ni);
+            redc(scratch[4], scratch[5], out2, base, len, add, q, ni);
+            redc(scratch[6], scratch[7], out3, base, len, add, q, ni);
         }
     }
 
@@ -274,36 +332,6 @@ final class VectorDotKernels {
 
     /** out[base+k] (+)= s[k]·2^-64 mod q: Montgomery reduction of (hi = 0, lo = s[k]). */
     static void redcLow(long[] s, long[] out, int base, int len, boolean add, long q, long ni) {
-        final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);
-        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
-        final LongVector nil = vni.and(M32), nih = vni.lanewise(VectorOperators.LSHR, 32);
-        final LongVector one = LongVector.broadcast(S, 1);
-        for (int k = 0; k < len; k += L) {
-            LongVector lo = LongVector.fromArray(S, s, k);
-            LongVector m = (VectorLimbKernels.WIDE
-                    ? lo.mul(vni)
-                    : lo.and(M32)
-                            .mul(nil)
-                            .add(lo.and(M32)
-                                    .mul(nih)
-                                    .add(lo.lanewise(VectorOperators.LSHR, 32).mul(nil))
-                                    .lanewise(VectorOperators.LSHL, 32)));
-            LongVector mlo = m.and(M32), mhi = m.lanewise(VectorOperators.LSHR, 32);
-            LongVector ll = mlo.mul(ql), lh = mlo.mul(qh), hl = mhi.mul(ql), hh = mhi.mul(qh);
-            LongVector mid =
-                    ll.lanewise(VectorOperators.LSHR, 32).add(lh.and(M32)).add(hl.and(M32));
-            LongVector mq = hh.add(lh.lanewise(VectorOperators.LSHR, 32))
-                    .add(hl.lanewise(VectorOperators.LSHR, 32))
-                    .add(mid.lanewise(VectorOperators.LSHR, 32));
-            LongVector u = mq.add(one, lo.compare(VectorOperators.NE, 0));
-            u = (VectorLimbKernels.WIDE
-                    ? u.lanewise(VectorOperators.UMIN, u.sub(vq))
-                    : u.sub(vq).blend(u, u.sub(vq).compare(VectorOperators.LT, 0L)));
-            LongVector r = add ? LongVector.fromArray(S, out, base + k).add(u) : u;
-            (VectorLimbKernels.WIDE
-                            ? r.lanewise(VectorOperators.UMIN, r.sub(vq))
-                            : r.sub(vq).blend(r, r.sub(vq).compare(VectorOperators.LT, 0L)))
-                    .intoArray(out, base + k);
-        }
+        redc(null, s, out, base, len, add, q, ni);
     }
 }

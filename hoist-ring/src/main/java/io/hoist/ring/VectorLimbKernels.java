@@ -238,12 +238,18 @@ public final class VectorLimbKernels implements LimbKernels {
     private static final ThreadLocal<double[][]> DUAL_SCRATCH =
             ThreadLocal.withInitial(() -> new double[4][DUAL_BLOCK]);
 
+    /** The eight rows of 128-bit sums of the integer form's pairs ({@link VectorDotKernels#dualBlock}), whole limbs. */
+    private static final ThreadLocal<long[][]> WIDE_DUAL_SCRATCH =
+            ThreadLocal.withInitial(() -> new long[8][WHOLE_LIMB_MAX]);
+
     /**
-     * Outputs two at a time where both have the same terms and the FMA form takes the prime: each baby
-     * block (A_b, B_b) is then read once for two giant steps ({@link FmaDotKernels#dualBlock}; the n13
-     * demo matrix, TH-BSGS on one thread: warm evaluation 0.91, N13QP218 0.92; docs/benchmarks.md).
-     * Otherwise output by output on the single-output kernel, as {@link LimbKernels#multiByOutput}.
-     * Interleaving all outputs per coefficient block measured slower.
+     * Outputs two at a time where both have the same terms: each baby block (A_b, B_b) is then read
+     * once for two giant steps, in the FMA form ({@link FmaDotKernels#dualBlock}, blocks of
+     * {@link #DUAL_BLOCK}) or the integer form for primes of at least 2^31 ({@link
+     * VectorDotKernels#dualBlock}, whole limbs up to {@link #WHOLE_LIMB_MAX}); the n13 demo matrix,
+     * TH-BSGS on one thread: warm evaluation 0.91 with the FMA pairs alone, N13QP218 0.92
+     * (docs/benchmarks.md). Otherwise output by output on the single-output kernel, as {@link
+     * LimbKernels#multiByOutput}. Interleaving all outputs per coefficient block measured slower.
      */
     @Override
     public void dot2MontgomeryMulti(
@@ -258,20 +264,22 @@ public final class VectorLimbKernels implements LimbKernels {
             long[][] out1,
             long q,
             boolean accumulate) {
-        final int n = outs > 1 ? out0[0].length : 0, block = Math.min(n, DUAL_BLOCK);
+        final int n = outs > 1 ? out0[0].length : 0;
+        final boolean fma = fmaDot && FmaDotKernels.accepts(q);
+        final int block = fma ? Math.min(n, DUAL_BLOCK) : n;
         if (packed
                 || block == 0
                 || n % L != 0
                 || n % block != 0
-                || !fmaDot
                 || q < VectorDotKernels.SMALL_Q
-                || !FmaDotKernels.accepts(q)) {
+                || (!fma && (scalarOutsideFma || q >= MAX_Q || n > WHOLE_LIMB_MAX))) {
             LimbKernels.multiByOutput(this, x, y, f, fOff, packed, terms, outs, out0, out1, q, accumulate);
             return;
         }
         if (fOff != null && fOff.length < outs)
             throw new IllegalArgumentException(fOff.length + " rows of offsets for " + outs + " outputs");
-        final long rInv = ModArith.montgomeryRInverse(q);
+        final long rInv = ModArith.montgomeryRInverse(q), ni = ModArith.montgomeryNegInv(q);
+        final int chunk = LimbKernels.montgomeryTerms(q);
         long[][] fa = new long[terms][], fb = new long[terms][], xs = new long[terms][], ys = new long[terms][];
         int[] oa = fOff == null ? null : new int[terms], ob = fOff == null ? null : new int[terms];
         for (int o = 0; o < outs; o++) {
@@ -285,9 +293,29 @@ public final class VectorLimbKernels implements LimbKernels {
                 LimbKernels.presentTerms(x, y, f, fOff, o + 1, terms, fb, ob, xs, ys);
                 LimbKernels.checkDot(fa, oa, xs, ys, c, out0[o], out1[o]);
                 LimbKernels.checkDot(fb, ob, xs, ys, c, out0[o + 1], out1[o + 1]);
-                final double[][] scratch = DUAL_SCRATCH.get();
-                for (int base = 0; base < n; base += block)
-                    FmaDotKernels.dualBlock(
+                if (fma) {
+                    final double[][] scratch = DUAL_SCRATCH.get();
+                    for (int base = 0; base < n; base += block)
+                        FmaDotKernels.dualBlock(
+                                fa,
+                                oa,
+                                fb,
+                                ob,
+                                xs,
+                                ys,
+                                c,
+                                out0[o],
+                                out1[o],
+                                out0[o + 1],
+                                out1[o + 1],
+                                q,
+                                rInv,
+                                accumulate,
+                                base,
+                                block,
+                                scratch);
+                } else {
+                    VectorDotKernels.dualBlock(
                             fa,
                             oa,
                             fb,
@@ -300,11 +328,13 @@ public final class VectorLimbKernels implements LimbKernels {
                             out0[o + 1],
                             out1[o + 1],
                             q,
-                            rInv,
+                            ni,
+                            chunk,
                             accumulate,
-                            base,
-                            block,
-                            scratch);
+                            0,
+                            n,
+                            WIDE_DUAL_SCRATCH.get());
+                }
                 o++;
             } else dot2Montgomery(fa, oa, xs, ys, c, out0[o], out1[o], q, accumulate);
         }

@@ -357,8 +357,9 @@ class LimbKernelsTest {
     }
 
     /**
-     * Outputs with the same terms, which the FMA form sums two at a time ({@link
-     * FmaDotKernels#dualBlock}), equal the scalar twin's output by output in every form: whole limbs
+     * Outputs with the same terms, which the vector forms sum two at a time ({@link
+     * FmaDotKernels#dualBlock}, {@link VectorDotKernels#dualBlock}), equal the scalar twin's output by
+     * output in every form: whole limbs
      * and blocks of {@link VectorLimbKernels#DUAL_BLOCK}, diagonals in slabs at offsets, a pair whose
      * terms differ, a lone last output, and an output without terms (zeroed, or kept when accumulating);
      * a short output is refused.
@@ -370,7 +371,8 @@ class LimbKernelsTest {
         };
         SplittableRandom r = new SplittableRandom(47);
         int terms = 7, outs = 6;
-        for (int bits : new int[] {32, 40, 49, 50}) {
+        // 32–50 bits: the FMA pairs (and the integer ones in the plain vector form); 60–61: the integer pairs
+        for (int bits : new int[] {32, 40, 49, 50, 60, 61}) {
             for (int n : new int[] {1024, 2 * VectorLimbKernels.DUAL_BLOCK}) {
                 long q = Primes.nttPrimes(13, bits, 1).get(0);
                 long[][] x = new long[terms][], y = new long[terms][];
