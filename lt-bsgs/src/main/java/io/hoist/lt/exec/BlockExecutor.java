@@ -6,7 +6,6 @@ import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.RawAccess;
 import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LtProgram;
-import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.SixPhaseWalk;
 import io.hoist.ring.Domain;
 import io.hoist.ring.OpCounters;
@@ -92,9 +91,7 @@ final class BlockExecutor {
                         if (row[br] == null) row[br] = e.state(any, null, counters);
                         if (walker != null)
                             walker.block(new KernelHooks(row[br], col, block), block::contains, accumulate);
-                        else if (block.storage() == Storage.COMPACT)
-                            for (LtProgram.Step s : sums) DiagonalSums.all(row[br], col, block, List.of(s), accumulate);
-                        else DiagonalSums.all(row[br], col, block, sums, accumulate); // as DirectExecutor.runPhases
+                        else DiagonalSums.all(row[br], col, block, sums, accumulate);
                     }
                 }
             }

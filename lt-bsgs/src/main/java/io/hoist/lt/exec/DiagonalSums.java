@@ -22,10 +22,16 @@ final class DiagonalSums {
 
     private DiagonalSums() {}
 
-    /** The diagonal sums of {@code group} over all QP limbs, the limbs spread over the engine's threads. */
+    /**
+     * The diagonal sums of {@code group} over all QP limbs, the limbs spread over the engine's threads:
+     * the whole group at once (the kernels pair giant steps over the same babies), compact diagonals
+     * one step at a time (their expanded scratch would grow with the outputs).
+     */
     static void all(
             ExecState st, ExecState src, EncodedDiagonals block, List<LtProgram.Step> group, boolean accumulate) {
-        range(st, src, block, group, 0, st.d, true, accumulate);
+        if (block.storage() == Storage.COMPACT)
+            for (LtProgram.Step s : group) range(st, src, block, List.of(s), 0, st.d, true, accumulate);
+        else range(st, src, block, group, 0, st.d, true, accumulate);
     }
 
     /** The diagonal sums of {@code group} over QP limbs [from, to), spread over the engine's threads; counts when {@code last}. */

@@ -2,7 +2,6 @@ package io.hoist.lt.exec;
 
 import io.hoist.ckks.Ciphertext;
 import io.hoist.lt.plan.LtProgram;
-import io.hoist.lt.plan.Storage;
 import io.hoist.ring.Parallel;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import java.util.ArrayList;
@@ -44,9 +43,7 @@ final class DirectExecutor {
                 idx += chains.stream().mapToInt(List::size).sum() - 1;
                 continue;
             }
-            if (s.kind() == LtProgram.Kind.DIAGONAL_SUM && st.et.storage() != Storage.COMPACT) {
-                // the run of diagonal sums at once, the kernels pairing giant steps over the same babies (compact
-                // diagonals stay step by step: their expanded scratch would grow with the outputs)
+            if (s.kind() == LtProgram.Kind.DIAGONAL_SUM) { // the run of diagonal sums at once (DiagonalSums.all)
                 int run = idx + 1;
                 while (run < steps.size()
                         && steps.get(run).kind() == LtProgram.Kind.DIAGONAL_SUM
