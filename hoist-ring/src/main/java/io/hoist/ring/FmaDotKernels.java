@@ -194,23 +194,22 @@ final class FmaDotKernels {
     }
 
     /**
-     * {@link #dotBlock} for two outputs that share their terms' y and z (two giant steps over the same
-     * babies): out0, out1 = Σ x_t ⊙ (y_t, z_t) and out2, out3 = Σ w_t ⊙ (y_t, z_t), each y_t and z_t
-     * block read once for both. Four sums in {@code scratch[0..4)}; the same exact remainders as
-     * {@link #dotBlock}, so the same bits.
+     * {@link #dotBlock} for four outputs with the same terms (four giant steps over the same babies),
+     * or two when {@code four} is false: out0[i], out1[i] = Σ f[i]_t ⊙ (y_t, z_t), each y_t and z_t
+     * block read once for all of them, so the babies stream a quarter (a half) as often as output by
+     * output. Eight (four) sums in {@code scratch}; the same exact remainders as {@link #dotBlock}, so
+     * the same bits. {@code fOff[i]} may be null (limbs at offset 0). One method for both sizes: C2
+     * compiles one kernel (with its on-stack variant) instead of two during the warm-up.
      */
-    static void dualBlock(
-            long[][] x,
-            int[] xOff,
-            long[][] w,
-            int[] wOff,
+    static void groupBlock(
+            boolean four,
+            long[][][] f,
+            int[][] fOff,
             long[][] y,
             long[][] z,
             int terms,
-            long[] out0,
-            long[] out1,
-            long[] out2,
-            long[] out3,
+            long[][] out0,
+            long[][] out1,
             long q,
             long rInv,
             boolean accumulate,
@@ -223,14 +222,19 @@ final class FmaDotKernels {
         final DoubleVector two52 = DoubleVector.broadcast(D, TWO52);
         final LongVector bits52 = LongVector.broadcast(S, BITS52);
         final double[] s0 = scratch[0], s1 = scratch[1], s2 = scratch[2], s3 = scratch[3];
-        for (int o = 0; o < 4; o++) Arrays.fill(scratch[o], 0, len, 0.0);
+        final double[] s4 = scratch[four ? 4 : 0], s5 = scratch[four ? 5 : 1];
+        final double[] s6 = scratch[four ? 6 : 2], s7 = scratch[four ? 7 : 3];
+        final int rows = four ? 8 : 4;
+        for (int o = 0; o < rows; o++) Arrays.fill(scratch[o], 0, len, 0.0);
         for (int t0 = 0; t0 < terms; t0 += chunk) {
             final int t1 = Math.min(terms, t0 + chunk);
-            if (t0 > 0) for (int o = 0; o < 4; o++) reduce(scratch[o], q, len);
-            // the products written out as in dotBlock: a helper taking vectors would box them
+            if (t0 > 0) for (int o = 0; o < rows; o++) reduce(scratch[o], q, len);
+            // written out as in dotBlock: a helper (or a loop over the outputs) taking vectors is slower
             for (int t = t0; t < t1; t++) {
-                final long[] xt = x[t], wt = w[t], yt = y[t], zt = z[t];
-                final int xb = (xOff == null ? 0 : xOff[t]) + base, wb = (wOff == null ? 0 : wOff[t]) + base;
+                final long[] yt = y[t], zt = z[t], f0 = f[0][t], f1 = f[1][t];
+                final long[] f2 = four ? f[2][t] : f0, f3 = four ? f[3][t] : f1;
+                final int b0 = offset(fOff, 0, t) + base, b1 = offset(fOff, 1, t) + base;
+                final int b2 = four ? offset(fOff, 2, t) + base : 0, b3 = four ? offset(fOff, 3, t) + base : 0;
                 for (int k = 0; k < len; k += L) {
                     DoubleVector b = LongVector.fromArray(S, yt, base + k)
                             .or(bits52)
@@ -240,32 +244,62 @@ final class FmaDotKernels {
                             .or(bits52)
                             .reinterpretAsDoubles()
                             .sub(two52);
-                    DoubleVector a = LongVector.fromArray(S, xt, xb + k)
+                    DoubleVector a0 = LongVector.fromArray(S, f0, b0 + k)
                             .or(bits52)
                             .reinterpretAsDoubles()
                             .sub(two52);
-                    DoubleVector h = a.mul(b);
-                    DoubleVector r = h.fma(qinv, round).sub(round).fma(nq, h).add(a.fma(b, h.neg()));
-                    DoubleVector.fromArray(D, s0, k).add(r).intoArray(s0, k);
-                    DoubleVector h1 = a.mul(c);
-                    DoubleVector r1 = h1.fma(qinv, round).sub(round).fma(nq, h1).add(a.fma(c, h1.neg()));
-                    DoubleVector.fromArray(D, s1, k).add(r1).intoArray(s1, k);
-                    DoubleVector e = LongVector.fromArray(S, wt, wb + k)
+                    DoubleVector h0 = a0.mul(b);
+                    DoubleVector r0 = h0.fma(qinv, round).sub(round).fma(nq, h0).add(a0.fma(b, h0.neg()));
+                    DoubleVector.fromArray(D, s0, k).add(r0).intoArray(s0, k);
+                    DoubleVector g0 = a0.mul(c);
+                    DoubleVector p0 = g0.fma(qinv, round).sub(round).fma(nq, g0).add(a0.fma(c, g0.neg()));
+                    DoubleVector.fromArray(D, s1, k).add(p0).intoArray(s1, k);
+                    DoubleVector a1 = LongVector.fromArray(S, f1, b1 + k)
                             .or(bits52)
                             .reinterpretAsDoubles()
                             .sub(two52);
-                    DoubleVector h2 = e.mul(b);
-                    DoubleVector r2 = h2.fma(qinv, round).sub(round).fma(nq, h2).add(e.fma(b, h2.neg()));
-                    DoubleVector.fromArray(D, s2, k).add(r2).intoArray(s2, k);
-                    DoubleVector h3 = e.mul(c);
-                    DoubleVector r3 = h3.fma(qinv, round).sub(round).fma(nq, h3).add(e.fma(c, h3.neg()));
-                    DoubleVector.fromArray(D, s3, k).add(r3).intoArray(s3, k);
+                    DoubleVector h1 = a1.mul(b);
+                    DoubleVector r1 = h1.fma(qinv, round).sub(round).fma(nq, h1).add(a1.fma(b, h1.neg()));
+                    DoubleVector.fromArray(D, s2, k).add(r1).intoArray(s2, k);
+                    DoubleVector g1 = a1.mul(c);
+                    DoubleVector p1 = g1.fma(qinv, round).sub(round).fma(nq, g1).add(a1.fma(c, g1.neg()));
+                    DoubleVector.fromArray(D, s3, k).add(p1).intoArray(s3, k);
+                    if (four) { // a loop-invariant branch: no vector crosses it
+                        DoubleVector a2 = LongVector.fromArray(S, f2, b2 + k)
+                                .or(bits52)
+                                .reinterpretAsDoubles()
+                                .sub(two52);
+                        DoubleVector h2 = a2.mul(b);
+                        DoubleVector r2 =
+                                h2.fma(qinv, round).sub(round).fma(nq, h2).add(a2.fma(b, h2.neg()));
+                        DoubleVector.fromArray(D, s4, k).add(r2).intoArray(s4, k);
+                        DoubleVector g2 = a2.mul(c);
+                        DoubleVector p2 =
+                                g2.fma(qinv, round).sub(round).fma(nq, g2).add(a2.fma(c, g2.neg()));
+                        DoubleVector.fromArray(D, s5, k).add(p2).intoArray(s5, k);
+                        DoubleVector a3 = LongVector.fromArray(S, f3, b3 + k)
+                                .or(bits52)
+                                .reinterpretAsDoubles()
+                                .sub(two52);
+                        DoubleVector h3 = a3.mul(b);
+                        DoubleVector r3 =
+                                h3.fma(qinv, round).sub(round).fma(nq, h3).add(a3.fma(b, h3.neg()));
+                        DoubleVector.fromArray(D, s6, k).add(r3).intoArray(s6, k);
+                        DoubleVector g3 = a3.mul(c);
+                        DoubleVector p3 =
+                                g3.fma(qinv, round).sub(round).fma(nq, g3).add(a3.fma(c, g3.neg()));
+                        DoubleVector.fromArray(D, s7, k).add(p3).intoArray(s7, k);
+                    }
                 }
             }
         }
-        finish(s0, out0, q, rInv, accumulate, base, len);
-        finish(s1, out1, q, rInv, accumulate, base, len);
-        finish(s2, out2, q, rInv, accumulate, base, len);
-        finish(s3, out3, q, rInv, accumulate, base, len);
+        for (int o = 0; o < rows / 2; o++) {
+            finish(scratch[2 * o], out0[o], q, rInv, accumulate, base, len);
+            finish(scratch[2 * o + 1], out1[o], q, rInv, accumulate, base, len);
+        }
+    }
+
+    private static int offset(int[][] fOff, int o, int t) {
+        return fOff == null || fOff[o] == null ? 0 : fOff[o][t];
     }
 }

@@ -236,8 +236,13 @@ public final class KernelWarmup {
         private final long[][] out = new long[4][n];
         private final long[][] outA, outB, limb0;
         private final long[][][] f = new long[2][MAX_TERMS][], fPacked = new long[2][MAX_TERMS][];
-        /** Two outputs with the same terms: the FMA form's paired kernel ({@link FmaDotKernels#dualBlock}). */
+        /** Two outputs with the same terms: the paired kernels ({@link FmaDotKernels#groupBlock}, {@link VectorDotKernels#dualBlock}). */
         private final long[][][] fPair = new long[2][MAX_TERMS][];
+        /** Four outputs with the same terms: the FMA form's four ({@link FmaDotKernels#groupBlock}, both branches profiled). */
+        private final long[][][] fQuad = new long[4][MAX_TERMS][];
+
+        private final int[][] fOff4 = new int[4][MAX_TERMS];
+        private final long[][] quad0 = new long[4][n], quad1 = new long[4][n];
         /** Word offsets of the terms' factors: given, as an evaluation gives them for diagonals held in slabs. */
         private final int[][] fOff = new int[2][MAX_TERMS];
 
@@ -258,6 +263,7 @@ public final class KernelWarmup {
                     f[o][t] = (t + o) % 3 == 0 ? null : in[2][t];
                     fPacked[o][t] = f[o][t] == null ? null : packed[t];
                     fPair[o][t] = t % 3 == 0 ? null : in[2 - o][t];
+                    fQuad[o][t] = fQuad[o + 2][t] = fPair[o][t];
                 }
             this.outA = new long[][] {out[2], out[3]};
             this.outB = new long[][] {out[0], out[1]};
@@ -273,7 +279,11 @@ public final class KernelWarmup {
             k.dot2Montgomery(in[0], in[1], in[2], terms, out[0], out[1], q, acc);
             k.dot2Montgomery(in[0], in[1], null, terms, out[2], null, q, !acc);
             k.dot2MontgomeryMulti(in[0], in[1], f, fOff, false, terms, 1 + (i & 1), outA, outB, q, acc);
-            k.dot2MontgomeryMulti(in[0], in[1], fPair, fOff, false, terms, 2, outA, outB, q, !acc);
+            // the four on one round in four (every terms/accumulate combination), else the pair: both
+            // compiled with every branch, and the warm-up, which still runs beside the first evaluation on
+            // two processors, 4 % longer than with the pair alone (8 % with the four every other round)
+            if ((i & 12) != 12) k.dot2MontgomeryMulti(in[0], in[1], fPair, fOff, false, terms, 2, outA, outB, q, !acc);
+            else k.dot2MontgomeryMulti(in[0], in[1], fQuad, fOff4, false, terms, 4, quad0, quad1, q, !acc);
             if (PackedLimbs.packs(q, n)) {
                 pack(terms);
                 k.dot2MontgomeryMulti(in[0], in[1], fPacked, fOff, true, terms, 2 - (i & 1), outA, outB, q, !acc);

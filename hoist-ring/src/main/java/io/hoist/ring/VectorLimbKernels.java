@@ -229,27 +229,29 @@ public final class VectorLimbKernels implements LimbKernels {
     }
 
     /**
-     * Coefficients per block of the paired outputs ({@link FmaDotKernels#dualBlock}): four rows of
-     * sums (128 KB) stay in L2 beside the streams, where four whole-limb rows at 2^13 crowd out the
-     * babies.
+     * Coefficients per block of grouped outputs in the FMA form ({@link FmaDotKernels#groupBlock}):
+     * eight rows of sums (256 KB) stay in L2 beside the streams, where whole-limb rows at 2^13 crowd
+     * out the babies.
      */
     static final int DUAL_BLOCK = 4096;
 
+    /** The FMA form's rows of sums, eight for four outputs per pass (four for two). */
     private static final ThreadLocal<double[][]> DUAL_SCRATCH =
-            ThreadLocal.withInitial(() -> new double[4][DUAL_BLOCK]);
+            ThreadLocal.withInitial(() -> new double[8][DUAL_BLOCK]);
 
     /** The eight rows of 128-bit sums of the integer form's pairs ({@link VectorDotKernels#dualBlock}), whole limbs. */
     private static final ThreadLocal<long[][]> WIDE_DUAL_SCRATCH =
             ThreadLocal.withInitial(() -> new long[8][WHOLE_LIMB_MAX]);
 
     /**
-     * Outputs two at a time where both have the same terms: each baby block (A_b, B_b) is then read
-     * once for two giant steps, in the FMA form ({@link FmaDotKernels#dualBlock}, blocks of
-     * {@link #DUAL_BLOCK}) or the integer form for primes of at least 2^31 ({@link
-     * VectorDotKernels#dualBlock}, whole limbs up to {@link #WHOLE_LIMB_MAX}); the n13 demo matrix,
-     * TH-BSGS on one thread: warm evaluation 0.91 with the FMA pairs alone, N13QP218 0.92
-     * (docs/benchmarks.md). Otherwise output by output on the single-output kernel, as {@link
-     * LimbKernels#multiByOutput}. Interleaving all outputs per coefficient block measured slower.
+     * Outputs in groups that share their terms, so that each baby block (A_b, B_b) is read once per
+     * group rather than once per giant step: four (else two) at a time in the FMA form ({@link
+     * FmaDotKernels#groupBlock}, blocks of {@link #DUAL_BLOCK}), two at a time in the integer form for
+     * primes of at least 2^31 ({@link VectorDotKernels#dualBlock}, whole limbs up to {@link
+     * #WHOLE_LIMB_MAX}); otherwise output by output on the single-output kernel, as {@link
+     * LimbKernels#multiByOutput}. The n13 demo matrix, TH-BSGS on one thread: warm evaluation 0.91
+     * with pairs, then 0.85 with fours (docs/benchmarks.md). Interleaving all outputs per coefficient
+     * block measured slower.
      */
     @Override
     public void dot2MontgomeryMulti(
@@ -278,10 +280,14 @@ public final class VectorLimbKernels implements LimbKernels {
         }
         if (fOff != null && fOff.length < outs)
             throw new IllegalArgumentException(fOff.length + " rows of offsets for " + outs + " outputs");
-        final long rInv = ModArith.montgomeryRInverse(q), ni = ModArith.montgomeryNegInv(q);
+        final long ni = ModArith.montgomeryNegInv(q);
         final int chunk = LimbKernels.montgomeryTerms(q);
         long[][] fa = new long[terms][], fb = new long[terms][], xs = new long[terms][], ys = new long[terms][];
         int[] oa = fOff == null ? null : new int[terms], ob = fOff == null ? null : new int[terms];
+        // allocated up front, not on the first four: a branch the warm-up's single four never takes would
+        // be an uncommon trap in the first evaluation (C2's code thrown away, the dispatcher recompiled)
+        final long[][][] f4 = fma ? new long[4][terms][] : null;
+        final int[][] o4 = fma && fOff != null ? new int[4][terms] : null;
         for (int o = 0; o < outs; o++) {
             final int c = LimbKernels.presentTerms(x, y, f, fOff, o, terms, fa, oa, xs, ys);
             if (c == 0) {
@@ -289,60 +295,86 @@ public final class VectorLimbKernels implements LimbKernels {
                     Arrays.fill(out0[o], 0L);
                     Arrays.fill(out1[o], 0L);
                 }
-            } else if (o + 1 < outs && sameTerms(f, o, terms) && out0[o].length == n && out0[o + 1].length == n) {
+            } else if (fma && o + 3 < outs && sameTerms(f, o, 4, terms) && sameLength(out0, o, 4, n)) {
+                group(4, x, y, f, fOff, terms, c, o, out0, out1, q, accumulate, n, block, f4, o4, xs, ys);
+                o += 3;
+            } else if (fma && o + 1 < outs && sameTerms(f, o, 2, terms) && sameLength(out0, o, 2, n)) {
+                group(2, x, y, f, fOff, terms, c, o, out0, out1, q, accumulate, n, block, f4, o4, xs, ys);
+                o++;
+            } else if (!fma && o + 1 < outs && sameTerms(f, o, 2, terms) && sameLength(out0, o, 2, n)) {
                 LimbKernels.presentTerms(x, y, f, fOff, o + 1, terms, fb, ob, xs, ys);
                 LimbKernels.checkDot(fa, oa, xs, ys, c, out0[o], out1[o]);
                 LimbKernels.checkDot(fb, ob, xs, ys, c, out0[o + 1], out1[o + 1]);
-                if (fma) {
-                    final double[][] scratch = DUAL_SCRATCH.get();
-                    for (int base = 0; base < n; base += block)
-                        FmaDotKernels.dualBlock(
-                                fa,
-                                oa,
-                                fb,
-                                ob,
-                                xs,
-                                ys,
-                                c,
-                                out0[o],
-                                out1[o],
-                                out0[o + 1],
-                                out1[o + 1],
-                                q,
-                                rInv,
-                                accumulate,
-                                base,
-                                block,
-                                scratch);
-                } else {
-                    VectorDotKernels.dualBlock(
-                            fa,
-                            oa,
-                            fb,
-                            ob,
-                            xs,
-                            ys,
-                            c,
-                            out0[o],
-                            out1[o],
-                            out0[o + 1],
-                            out1[o + 1],
-                            q,
-                            ni,
-                            chunk,
-                            accumulate,
-                            0,
-                            n,
-                            WIDE_DUAL_SCRATCH.get());
-                }
+                VectorDotKernels.dualBlock(
+                        fa,
+                        oa,
+                        fb,
+                        ob,
+                        xs,
+                        ys,
+                        c,
+                        out0[o],
+                        out1[o],
+                        out0[o + 1],
+                        out1[o + 1],
+                        q,
+                        ni,
+                        chunk,
+                        accumulate,
+                        0,
+                        n,
+                        WIDE_DUAL_SCRATCH.get());
                 o++;
             } else dot2Montgomery(fa, oa, xs, ys, c, out0[o], out1[o], q, accumulate);
         }
     }
 
-    /** Whether outputs o and o+1 have the same terms present. */
-    private static boolean sameTerms(long[][][] f, int o, int terms) {
-        for (int t = 0; t < terms; t++) if ((f[o][t] == null) != (f[o + 1][t] == null)) return false;
+    /**
+     * Outputs o … o+count−1 (count 2 or 4), which have the same c present terms, by {@link
+     * FmaDotKernels#groupBlock} block by block; f4 and o4 receive their terms (xs and ys, the babies,
+     * are the same for all of them).
+     */
+    private static void group(
+            int count,
+            long[][] x,
+            long[][] y,
+            long[][][] f,
+            int[][] fOff,
+            int terms,
+            int c,
+            int o,
+            long[][] out0,
+            long[][] out1,
+            long q,
+            boolean accumulate,
+            int n,
+            int block,
+            long[][][] f4,
+            int[][] o4,
+            long[][] xs,
+            long[][] ys) {
+        for (int i = 0; i < count; i++) {
+            int[] oi = o4 == null ? null : o4[i];
+            LimbKernels.presentTerms(x, y, f, fOff, o + i, terms, f4[i], oi, xs, ys);
+            LimbKernels.checkDot(f4[i], oi, xs, ys, c, out0[o + i], out1[o + i]);
+        }
+        final long rInv = ModArith.montgomeryRInverse(q);
+        final double[][] scratch = DUAL_SCRATCH.get();
+        final long[][] q0 = Arrays.copyOfRange(out0, o, o + count), q1 = Arrays.copyOfRange(out1, o, o + count);
+        for (int base = 0; base < n; base += block)
+            FmaDotKernels.groupBlock(count == 4, f4, o4, xs, ys, c, q0, q1, q, rInv, accumulate, base, block, scratch);
+    }
+
+    /** Whether outputs o+1 … o+count−1 have the terms of output o present. */
+    private static boolean sameTerms(long[][][] f, int o, int count, int terms) {
+        for (int i = 1; i < count; i++)
+            for (int t = 0; t < terms; t++) if ((f[o][t] == null) != (f[o + i][t] == null)) return false;
+        return true;
+    }
+
+    /** Whether the first outputs o … o+count−1 are all n long (the grouped kernels' blocks cover n). */
+    private static boolean sameLength(long[][] out0, int o, int count, int n) {
+        for (int i = 0; i < count; i++) if (out0[o + i].length != n) return false;
         return true;
     }
 

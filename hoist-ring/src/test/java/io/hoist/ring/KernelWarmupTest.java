@@ -217,7 +217,7 @@ class KernelWarmupTest {
     @Test
     void everyRoundCallsEveryKernelOnceInEachBranchCombinationItCycles() {
         long[] primes = KernelWarmup.representatives();
-        int rounds = 8; // the combinations cycle with the round's low three bits
+        int rounds = 16; // the combinations cycle with the round's low four bits (the four: bits 2 and 3 set)
         Recording rec = new Recording();
         ScalarNttBackend ntt = new ScalarNttBackend();
         KernelWarmup.run(rec, ntt, rounds, primes);
@@ -239,6 +239,10 @@ class KernelWarmupTest {
                 "multi terms=40 outs=2 acc=true offsets",
                 "multi terms=3 outs=2 acc=false offsets",
                 "multi terms=40 outs=2 acc=false offsets",
+                "multi terms=3 outs=4 acc=false offsets",
+                "multi terms=40 outs=4 acc=true offsets",
+                "multi terms=3 outs=4 acc=true offsets",
+                "multi terms=40 outs=4 acc=false offsets",
                 "multi packed terms=3 outs=2 acc=true offsets",
                 "multi packed terms=40 outs=1 acc=false offsets",
                 "multi packed terms=3 outs=2 acc=false offsets",
@@ -256,7 +260,7 @@ class KernelWarmupTest {
                             && (k.contains("packed") || !e.getKey().contains("packed")))
                     .mapToInt(Map.Entry::getValue)
                     .sum();
-            // multi: the outputs with different terms, then the pair with the same terms
+            // multi: the outputs with different terms, then the pair or the four with the same terms
             int perRound = k.equals("dot2") || k.equals("multi") ? 2 : k.equals("automorphism") ? 3 : 1;
             // packed limbs: only the primes below 2^31 (one size class of the representatives)
             int count = k.equals("multi packed") ? rounds * packedPrimes : perKernel;

@@ -357,12 +357,12 @@ class LimbKernelsTest {
     }
 
     /**
-     * Outputs with the same terms, which the vector forms sum two at a time ({@link
-     * FmaDotKernels#dualBlock}, {@link VectorDotKernels#dualBlock}), equal the scalar twin's output by
-     * output in every form: whole limbs
-     * and blocks of {@link VectorLimbKernels#DUAL_BLOCK}, diagonals in slabs at offsets, a pair whose
-     * terms differ, a lone last output, and an output without terms (zeroed, or kept when accumulating);
-     * a short output is refused.
+     * Outputs with the same terms, which the vector forms sum four or two at a time ({@link
+     * FmaDotKernels#groupBlock}, {@link VectorDotKernels#dualBlock}),
+     * equal the scalar twin's output by output in every form: whole limbs and blocks of {@link
+     * VectorLimbKernels#DUAL_BLOCK}, diagonals in slabs at offsets, five outputs with the same terms (a
+     * four and one alone), a pair, a lone output, and an output without terms (zeroed, or kept when
+     * accumulating); a short output inside a four is refused.
      */
     @Test
     void pairedOutputsEqualTheScalarTwinOutputByOutput() {
@@ -370,8 +370,9 @@ class LimbKernelsTest {
             vector, new VectorLimbKernels(true, false), new VectorLimbKernels(true, true), LimbKernels.best()
         };
         SplittableRandom r = new SplittableRandom(47);
-        int terms = 7, outs = 6;
-        // 32–50 bits: the FMA pairs (and the integer ones in the plain vector form); 60–61: the integer pairs
+        int terms = 7, outs = 9;
+        // 32–50 bits: the FMA fours and pairs (and the integer pairs in the plain vector form); 60–61: the integer
+        // pairs
         for (int bits : new int[] {32, 40, 49, 50, 60, 61}) {
             for (int n : new int[] {1024, 2 * VectorLimbKernels.DUAL_BLOCK}) {
                 long q = Primes.nttPrimes(13, bits, 1).get(0);
@@ -382,12 +383,12 @@ class LimbKernelsTest {
                     Arrays.fill(x[t], 0, 64, q - 1); // the largest remainders
                     Arrays.fill(y[t], 0, 64, q - 1);
                 }
-                // outputs 0, 1 and 2, 3: the same terms (pairs); 4 differs from 5; 5 has none
+                // outputs 0–4 the same terms (a four, then one alone: 5 differs); 5, 6 a pair; 7 alone; 8 none
                 boolean[][] present = new boolean[outs][terms];
                 for (int t = 0; t < terms; t++) {
-                    present[0][t] = present[1][t] = t % 3 != 1;
-                    present[2][t] = present[3][t] = true;
-                    present[4][t] = t % 2 == 0;
+                    for (int o = 0; o < 5; o++) present[o][t] = t % 3 != 1;
+                    present[5][t] = present[6][t] = true;
+                    present[7][t] = t % 2 == 0;
                 }
                 long[] slab = new long[outs * terms * (n + 8)];
                 long[][][] f = new long[outs][terms][], fs = new long[outs][terms][];
