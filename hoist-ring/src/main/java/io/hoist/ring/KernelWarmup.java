@@ -238,7 +238,7 @@ public final class KernelWarmup {
         private final long[][][] f = new long[2][MAX_TERMS][], fPacked = new long[2][MAX_TERMS][];
         /** Two outputs with the same terms: the paired kernels ({@link FmaDotKernels#groupBlock}, {@link VectorDotKernels#dualBlock}). */
         private final long[][][] fPair = new long[2][MAX_TERMS][];
-        /** Four outputs with the same terms: the FMA form's four ({@link FmaDotKernels#groupBlock}, both branches profiled). */
+        /** Four outputs with the same terms: the FMA form's four ({@link FmaDotKernels#groupBlock}). */
         private final long[][][] fQuad = new long[4][MAX_TERMS][];
 
         private final int[][] fOff4 = new int[4][MAX_TERMS];
@@ -280,8 +280,9 @@ public final class KernelWarmup {
             k.dot2Montgomery(in[0], in[1], null, terms, out[2], null, q, !acc);
             k.dot2MontgomeryMulti(in[0], in[1], f, fOff, false, terms, 1 + (i & 1), outA, outB, q, acc);
             // the four on one round in four (every terms/accumulate combination), else the pair: both
-            // compiled with every branch, and the warm-up, which still runs beside the first evaluation on
-            // two processors, 4 % longer than with the pair alone (8 % with the four every other round)
+            // paths compiled with every branch, and the warm-up, which still runs beside the first
+            // evaluation on two processors, about 5 % longer than with pairs alone (8 % with the four
+            // every other round)
             if ((i & 12) != 12) k.dot2MontgomeryMulti(in[0], in[1], fPair, fOff, false, terms, 2, outA, outB, q, !acc);
             else k.dot2MontgomeryMulti(in[0], in[1], fQuad, fOff4, false, terms, 4, quad0, quad1, q, !acc);
             if (PackedLimbs.packs(q, n)) {

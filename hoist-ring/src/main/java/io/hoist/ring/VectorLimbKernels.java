@@ -233,11 +233,11 @@ public final class VectorLimbKernels implements LimbKernels {
      * eight rows of sums (256 KB) stay in L2 beside the streams, where whole-limb rows at 2^13 crowd
      * out the babies.
      */
-    static final int DUAL_BLOCK = 4096;
+    static final int GROUP_BLOCK = 4096;
 
     /** The FMA form's rows of sums, eight for four outputs per pass (four for two). */
-    private static final ThreadLocal<double[][]> DUAL_SCRATCH =
-            ThreadLocal.withInitial(() -> new double[8][DUAL_BLOCK]);
+    private static final ThreadLocal<double[][]> GROUP_SCRATCH =
+            ThreadLocal.withInitial(() -> new double[8][GROUP_BLOCK]);
 
     /** The eight rows of 128-bit sums of the integer form's pairs ({@link VectorDotKernels#dualBlock}), whole limbs. */
     private static final ThreadLocal<long[][]> WIDE_DUAL_SCRATCH =
@@ -246,11 +246,11 @@ public final class VectorLimbKernels implements LimbKernels {
     /**
      * Outputs in groups that share their terms, so that each baby block (A_b, B_b) is read once per
      * group rather than once per giant step: four (else two) at a time in the FMA form ({@link
-     * FmaDotKernels#groupBlock}, blocks of {@link #DUAL_BLOCK}), two at a time in the integer form for
+     * FmaDotKernels#groupBlock}, blocks of {@link #GROUP_BLOCK}), two at a time in the integer form for
      * primes of at least 2^31 ({@link VectorDotKernels#dualBlock}, whole limbs up to {@link
      * #WHOLE_LIMB_MAX}); otherwise output by output on the single-output kernel, as {@link
      * LimbKernels#multiByOutput}. The n13 demo matrix, TH-BSGS on one thread: warm evaluation 0.91
-     * with pairs, then 0.85 with fours (docs/benchmarks.md). Interleaving all outputs per coefficient
+     * with pairs, then 0.90 with fours (docs/benchmarks.md). Interleaving all outputs per coefficient
      * block measured slower.
      */
     @Override
@@ -268,7 +268,7 @@ public final class VectorLimbKernels implements LimbKernels {
             boolean accumulate) {
         final int n = outs > 1 ? out0[0].length : 0;
         final boolean fma = fmaDot && FmaDotKernels.accepts(q);
-        final int block = fma ? Math.min(n, DUAL_BLOCK) : n;
+        final int block = fma ? Math.min(n, GROUP_BLOCK) : n;
         if (packed
                 || block == 0
                 || n % L != 0
@@ -359,7 +359,7 @@ public final class VectorLimbKernels implements LimbKernels {
             LimbKernels.checkDot(f4[i], oi, xs, ys, c, out0[o + i], out1[o + i]);
         }
         final long rInv = ModArith.montgomeryRInverse(q);
-        final double[][] scratch = DUAL_SCRATCH.get();
+        final double[][] scratch = GROUP_SCRATCH.get();
         final long[][] q0 = Arrays.copyOfRange(out0, o, o + count), q1 = Arrays.copyOfRange(out1, o, o + count);
         for (int base = 0; base < n; base += block)
             FmaDotKernels.groupBlock(count == 4, f4, o4, xs, ys, c, q0, q1, q, rInv, accumulate, base, block, scratch);
