@@ -195,7 +195,7 @@ final class FmaDotKernels {
 
     /**
      * {@link #dotBlock} for four outputs with the same terms (four giant steps over the same babies),
-     * or two when {@code four} is false: out0[i], out1[i] = Σ f[i]_t ⊙ (y_t, z_t), each y_t and z_t
+     * or two when {@code four} is false: out0[first+i], out1[first+i] = Σ f[i]_t ⊙ (y_t, z_t), each y_t and z_t
      * block read once for all of them, so the babies stream a quarter (a half) as often as output by
      * output. Eight (four) sums in {@code scratch}; the same exact remainders as {@link #dotBlock}, so
      * the same bits. {@code fOff[i]} may be null (limbs at offset 0). One method for both sizes: C2
@@ -210,6 +210,7 @@ final class FmaDotKernels {
             int terms,
             long[][] out0,
             long[][] out1,
+            int first,
             long q,
             long rInv,
             boolean accumulate,
@@ -294,8 +295,8 @@ final class FmaDotKernels {
             }
         }
         for (int o = 0; o < rows / 2; o++) {
-            finish(scratch[2 * o], out0[o], q, rInv, accumulate, base, len);
-            finish(scratch[2 * o + 1], out1[o], q, rInv, accumulate, base, len);
+            finish(scratch[2 * o], out0[first + o], q, rInv, accumulate, base, len);
+            finish(scratch[2 * o + 1], out1[first + o], q, rInv, accumulate, base, len);
         }
     }
 

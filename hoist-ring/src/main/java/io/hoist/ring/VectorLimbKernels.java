@@ -280,7 +280,7 @@ public final class VectorLimbKernels implements LimbKernels {
         }
         if (fOff != null && fOff.length < outs)
             throw new IllegalArgumentException(fOff.length + " rows of offsets for " + outs + " outputs");
-        final long ni = ModArith.montgomeryNegInv(q);
+        final long ni = ModArith.montgomeryNegInv(q), rInv = fma ? ModArith.montgomeryRInverse(q) : 0;
         final int chunk = LimbKernels.montgomeryTerms(q);
         long[][] fa = new long[terms][], fb = new long[terms][], xs = new long[terms][], ys = new long[terms][];
         int[] oa = fOff == null ? null : new int[terms], ob = fOff == null ? null : new int[terms];
@@ -296,10 +296,10 @@ public final class VectorLimbKernels implements LimbKernels {
                     Arrays.fill(out1[o], 0L);
                 }
             } else if (fma && o + 3 < outs && sameTerms(f, o, 4, terms) && sameLength(out0, o, 4, n)) {
-                group(4, x, y, f, fOff, terms, c, o, out0, out1, q, accumulate, n, block, f4, o4, xs, ys);
+                group(4, x, y, f, fOff, terms, c, o, out0, out1, q, rInv, accumulate, n, block, f4, o4, xs, ys);
                 o += 3;
             } else if (fma && o + 1 < outs && sameTerms(f, o, 2, terms) && sameLength(out0, o, 2, n)) {
-                group(2, x, y, f, fOff, terms, c, o, out0, out1, q, accumulate, n, block, f4, o4, xs, ys);
+                group(2, x, y, f, fOff, terms, c, o, out0, out1, q, rInv, accumulate, n, block, f4, o4, xs, ys);
                 o++;
             } else if (!fma && o + 1 < outs && sameTerms(f, o, 2, terms) && sameLength(out0, o, 2, n)) {
                 LimbKernels.presentTerms(x, y, f, fOff, o + 1, terms, fb, ob, xs, ys);
@@ -346,6 +346,7 @@ public final class VectorLimbKernels implements LimbKernels {
             long[][] out0,
             long[][] out1,
             long q,
+            long rInv,
             boolean accumulate,
             int n,
             int block,
@@ -358,11 +359,10 @@ public final class VectorLimbKernels implements LimbKernels {
             LimbKernels.presentTerms(x, y, f, fOff, o + i, terms, f4[i], oi, xs, ys);
             LimbKernels.checkDot(f4[i], oi, xs, ys, c, out0[o + i], out1[o + i]);
         }
-        final long rInv = ModArith.montgomeryRInverse(q);
         final double[][] scratch = GROUP_SCRATCH.get();
-        final long[][] q0 = Arrays.copyOfRange(out0, o, o + count), q1 = Arrays.copyOfRange(out1, o, o + count);
         for (int base = 0; base < n; base += block)
-            FmaDotKernels.groupBlock(count == 4, f4, o4, xs, ys, c, q0, q1, q, rInv, accumulate, base, block, scratch);
+            FmaDotKernels.groupBlock(
+                    count == 4, f4, o4, xs, ys, c, out0, out1, o, q, rInv, accumulate, base, block, scratch);
     }
 
     /** Whether outputs o+1 … o+count−1 have the terms of output o present. */
