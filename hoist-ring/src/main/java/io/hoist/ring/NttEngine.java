@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ForkJoinPool;
 
 /**
  * Runs batches of limb NTTs on a chosen backend, falls back to {@code cpu-scalar} per limb for
@@ -22,7 +21,7 @@ public final class NttEngine {
     private final OpCounters counters;
     private final LimbKernels kernels;
     private final int threads;
-    private final ForkJoinPool pool;
+    private final Pools.Pool pool;
 
     /** Smallest ring degree whose limb transforms are worth a thread hand-off. */
     static final int PARALLEL_MIN_N = 1 << 12;

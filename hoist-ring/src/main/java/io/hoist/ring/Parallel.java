@@ -6,7 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.function.IntConsumer;
 
 /**
- * Independent work items spread over the engine's threads (the shared fork-join pools of
+ * Independent work items spread over the engine's threads (the caller and the shared workers of
  * {@link NttEngine}). Items must not depend on each other; results that each item writes to its
  * own slot are then identical for every thread count.
  */

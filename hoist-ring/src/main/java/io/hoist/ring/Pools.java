@@ -1,81 +1,79 @@
 package io.hoist.ring;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
-/** One daemon fork-join pool per thread count, shared by every engine that asks for it. */
+/**
+ * One set of daemon workers per thread count, shared by every engine that asks for it. A parallel
+ * section runs on its caller and {@code threads − 1} workers, which spin for a short while after a
+ * section before they park: an evaluation starts sections a few microseconds apart, and waking a
+ * parked thread on a virtual machine's idle processor took 40–80 µs (docs/throughput.md, "Workers
+ * that spin").
+ */
 final class Pools {
     private Pools() {}
 
-    private static final ConcurrentHashMap<Integer, ForkJoinPool> POOLS = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<Integer, Pool> POOLS = new ConcurrentHashMap<>();
 
-    static ForkJoinPool of(int threads) {
-        return POOLS.computeIfAbsent(threads, t -> {
-            // the pool index is not assigned yet when the factory runs, so the names count themselves
-            AtomicInteger next = new AtomicInteger();
-            return new ForkJoinPool(
-                    t,
-                    pool -> {
-                        var w = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-                        w.setDaemon(true);
-                        w.setName("hoist-" + t + "-" + next.getAndIncrement());
-                        return w;
-                    },
-                    null,
-                    false);
-        });
+    /** Bound while a caller runs its share of a section: sections it starts meanwhile run in place. */
+    private static final ScopedValue<Boolean> IN_SECTION = ScopedValue.newInstance();
+
+    /**
+     * How long a worker waits for the next section before it parks. Long enough to span the serial
+     * work between two steps of an evaluation, short enough not to matter to other processes.
+     */
+    static final long SPIN_NANOS = 200_000;
+
+    /** The workers beside the caller for a section on {@code threads} threads (at least one). */
+    static Pool of(int threads) {
+        return POOLS.computeIfAbsent(threads, t -> new Pool(t, Math.max(1, t - 1)));
     }
 
     /**
-     * Whether the calling thread is a worker of one of these pools: work it starts then runs in
-     * place, since its siblings already keep the other threads busy (no nested fan-out).
+     * Whether the calling thread is one of these workers, or a caller running its share of a section:
+     * work it starts then runs in place, since the other threads are busy (no nested fan-out).
      */
     static boolean inWorker() {
-        return Thread.currentThread() instanceof ForkJoinWorkerThread w && POOLS.containsValue(w.getPool());
+        return IN_SECTION.isBound() || Thread.currentThread() instanceof Worker;
     }
 
     /**
-     * Runs every task on {@code pool} and waits for all of them, rethrowing what a task threw
-     * (unchecked) rather than wrapping it. An interrupt does not cut the wait short: the tasks write
-     * into buffers their caller gives back to a pool when it fails, so none may outlive this call.
-     * The interrupt is then reported as an {@link IllegalStateException}, with the flag kept set.
+     * Runs every task on the caller and {@code pool}'s workers and waits for all of them, rethrowing
+     * what a task threw (unchecked) rather than wrapping it. An interrupt does not cut the wait short:
+     * the tasks write into buffers their caller gives back to a pool when it fails, so none may
+     * outlive this call. The interrupt is then reported as an {@link IllegalStateException}, with the
+     * flag kept set. While another caller holds the workers, every task runs on this caller.
      */
-    static void runAll(ForkJoinPool pool, List<Callable<Void>> tasks) {
+    static void runAll(Pool pool, List<Callable<Void>> tasks) {
         // each task keeps its own failure, so the caller gets the original exception, not a cross-thread copy
         AtomicReference<Throwable> failed = new AtomicReference<>();
-        List<ForkJoinTask<Void>> running = new ArrayList<>(tasks.size());
-        for (Callable<Void> t : tasks) {
-            running.add(pool.submit(() -> {
+        // the caller and the workers take tasks in turn until none is left: the caller works instead of
+        // waiting, and uneven tasks even out
+        AtomicInteger next = new AtomicInteger();
+        Runnable drain = () -> {
+            for (int i; (i = next.getAndIncrement()) < tasks.size(); ) {
                 try {
-                    t.call();
+                    tasks.get(i).call();
                 } catch (Throwable x) {
                     failed.compareAndSet(null, x);
                 }
-                return null;
-            }));
+            }
+        };
+        int helpers = Math.min(pool.workers.length, tasks.size() - 1);
+        boolean held = helpers > 0 && pool.busy.tryLock();
+        try {
+            if (held) for (int h = 0; h < helpers; h++) pool.workers[h].give(drain);
+            ScopedValue.where(IN_SECTION, Boolean.TRUE).run(drain);
+            if (held) for (int h = 0; h < helpers; h++) pool.workers[h].awaitIdle();
+        } finally {
+            if (held) pool.busy.unlock();
         }
         boolean interrupted = Thread.interrupted();
-        for (ForkJoinTask<Void> f : running) {
-            while (true) {
-                try {
-                    f.get();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true; // keep waiting: the task may still be writing
-                } catch (ExecutionException e) {
-                    failed.compareAndSet(null, e.getCause()); // not expected: the wrapper catches everything
-                    break;
-                }
-            }
-        }
         if (interrupted) Thread.currentThread().interrupt();
         Throwable x = failed.get();
         if (x instanceof RuntimeException r) throw r;
@@ -83,5 +81,78 @@ final class Pools {
         if (x != null) throw new IllegalStateException(x);
         if (interrupted)
             throw new IllegalStateException("interrupted while running parallel limb work (every task had finished)");
+    }
+
+    /** The workers of one thread count; one caller's section at a time. */
+    static final class Pool {
+        final Worker[] workers;
+        final ReentrantLock busy = new ReentrantLock();
+
+        Pool(int threads, int count) {
+            workers = new Worker[count];
+            for (int i = 0; i < count; i++) {
+                workers[i] = new Worker("hoist-" + threads + "-" + i);
+                workers[i].start();
+            }
+        }
+    }
+
+    /** A daemon thread that runs the jobs it is given, one at a time, spinning between them before it parks. */
+    static final class Worker extends Thread {
+        /** The job to run, or null when idle: set by the caller, cleared by the worker when it is done. */
+        private volatile Runnable job;
+
+        private volatile boolean parked;
+
+        Worker(String name) {
+            super(name);
+            setDaemon(true);
+        }
+
+        /** Hands over a job (the worker is idle: callers hold the pool's lock and wait for the last one). */
+        void give(Runnable r) {
+            job = r;
+            // a worker about to park checks the job after it says so: one of the two sees the other
+            if (parked) LockSupport.unpark(this);
+        }
+
+        /** Waits until the job given last has finished (its writes are then visible to the caller). */
+        void awaitIdle() {
+            long spins = 0;
+            while (job != null) {
+                if (++spins < 1 << 20) Thread.onSpinWait();
+                else LockSupport.parkNanos(10_000);
+            }
+        }
+
+        @Override
+        public void run() {
+            while (true) {
+                Runnable r = awaitJob();
+                try {
+                    r.run();
+                } finally {
+                    job = null;
+                }
+            }
+        }
+
+        private Runnable awaitJob() {
+            long deadline = System.nanoTime() + SPIN_NANOS;
+            while (true) {
+                Runnable r = job;
+                if (r != null) return r;
+                if (System.nanoTime() - deadline < 0) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                parked = true;
+                r = job;
+                if (r == null) LockSupport.park(this);
+                parked = false;
+                if (r != null) return r;
+                deadline = System.nanoTime() + SPIN_NANOS;
+            }
+        }
     }
 }
