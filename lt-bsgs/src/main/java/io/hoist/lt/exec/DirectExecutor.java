@@ -4,6 +4,7 @@ import io.hoist.ckks.Ciphertext;
 import io.hoist.lt.plan.LtProgram;
 import io.hoist.ring.Parallel;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,6 +42,15 @@ final class DirectExecutor {
             if (!chains.isEmpty()) {
                 runChains(st, chains);
                 idx += chains.stream().mapToInt(List::size).sum() - 1;
+                continue;
+            }
+            List<List<LtProgram.Step>> across = chainsAcrossKeySwitches(st, steps, idx);
+            if (!across.isEmpty()) {
+                // lines 15–16 of the next outer rotations one per thread, then the key switches between them in
+                // program order; the key switch after the last chain comes next in the loop
+                runChains(st, across);
+                for (int c = 0; c < across.size() - 1; c++) runStep(st, steps.get(lastIndex(across.get(c)) + 1));
+                idx = lastIndex(across.getLast());
                 continue;
             }
             if (s.kind() == LtProgram.Kind.DIAGONAL_SUM) { // the run of diagonal sums at once (DiagonalSums.all)
@@ -104,6 +114,54 @@ final class DirectExecutor {
                 && steps.get(end).phase() == steps.get(from).phase()) end++;
         List<List<LtProgram.Step>> chains = chains(steps.subList(from, end));
         return chains.size() >= st.threads ? chains : List.of();
+    }
+
+    /**
+     * Lines 15–16 (INTT, ModDown, Decompose) of consecutive outer rotations, one chain each, up to one
+     * per thread, when the ciphertext is small (as for {@link #chainsFrom}) and each chain is followed
+     * by the accumulating key switch of lines 17–18: a chain reads its own U_{1,k} only, so it may run
+     * before the key switches of the earlier rotations, which then accumulate in program order (the same
+     * sums, bit-identical). Split by limbs instead, each of these small steps paid a section of its own
+     * and ran no faster on 2 threads than on 1. Empty when fewer than two such chains start here.
+     */
+    private static List<List<LtProgram.Step>> chainsAcrossKeySwitches(
+            ExecState st, List<LtProgram.Step> steps, int from) {
+        if (st.threads < 2 || st.d >= CHAINS_BELOW_LIMBS_PER_THREAD * st.threads || !chainable(steps.get(from)))
+            return List.of();
+        int phase = steps.get(from).phase();
+        List<List<LtProgram.Step>> out = new ArrayList<>();
+        IntOpenHashSet switchedIn = new IntOpenHashSet(), switchedOut = new IntOpenHashSet();
+        for (int i = from; out.size() < st.threads; ) {
+            int end = i;
+            while (end < steps.size()
+                    && chainable(steps.get(end))
+                    && steps.get(end).phase() == phase) end++;
+            List<LtProgram.Step> run = steps.subList(i, end);
+            if (run.isEmpty() || chains(run).size() != 1 || touches(run, switchedIn, switchedOut)) break;
+            out.add(run);
+            if (end == steps.size()) break;
+            LtProgram.Step k = steps.get(end);
+            if (k.kind() != LtProgram.Kind.KEY_SWITCH || k.phase() != phase) break;
+            for (int j = 0; j < k.in().length(); j++) if (k.in().get(j) >= 0) switchedIn.add(k.in().get(j));
+            for (int j = 0; j < k.out().length(); j++)
+                if (k.out().get(j) >= 0) switchedOut.add(k.out().get(j));
+            i = end + 1;
+        }
+        // the chains run before the key switches between them: none may read what those write, or write what they read
+        return out.size() >= 2 ? out : List.of();
+    }
+
+    /** Whether a step of {@code run} reads one of {@code written} or writes one of {@code read}. */
+    private static boolean touches(List<LtProgram.Step> run, IntOpenHashSet read, IntOpenHashSet written) {
+        for (LtProgram.Step s : run) {
+            for (int j = 0; j < s.in().length(); j++) if (written.contains(s.in().get(j))) return true;
+            for (int j = 0; j < s.out().length(); j++) if (read.contains(s.out().get(j))) return true;
+        }
+        return false;
+    }
+
+    private static int lastIndex(List<LtProgram.Step> chain) {
+        return chain.getLast().index();
     }
 
     private static boolean chainable(LtProgram.Step s) {
