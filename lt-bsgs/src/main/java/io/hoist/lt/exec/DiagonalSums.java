@@ -52,6 +52,19 @@ final class DiagonalSums {
             st.ensure(s.out().get(0), Domain.NTT);
             st.ensure(s.out().get(1), Domain.NTT);
         }
+        int outs = group.size(), half = outs / 8 * 4;
+        if (block.storage() != Storage.COMPACT && half > 0 && from == 0 && to == st.d && st.d < 4 * st.threads) {
+            // few limbs of unequal cost (the n13 preset's 60-bit P limb takes the integer-form kernel, 1.5×
+            // an FMA limb): split by limbs, one thread got 55 % of the work. Tasks of one limb and half the
+            // giant steps (whole fours, so the kernels group them as before), the widest limbs first,
+            // taken in turn, even out.
+            List<List<LtProgram.Step>> halves = List.of(group.subList(0, half), group.subList(half, outs));
+            Parallel.forEach(st.threads, 2 * (to - from), i -> {
+                int j = to - 1 - i / 2;
+                sums(st, src, block, halves.get(i % 2), j, j + 1, last && j == from, accumulate);
+            });
+            return;
+        }
         Parallel.ranges(
                 st.threads,
                 to - from,
