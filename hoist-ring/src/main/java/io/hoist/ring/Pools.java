@@ -27,7 +27,7 @@ final class Pools {
      * How long a worker waits for the next section before it parks. Long enough to span the serial
      * work between two steps of an evaluation, short enough not to matter to other processes.
      */
-    static final long SPIN_NANOS = 200_000;
+    static final long SPIN_NANOS = 50_000;
 
     /** The workers beside the caller for a section on {@code threads} threads (at least one). */
     static Pool of(int threads) {
