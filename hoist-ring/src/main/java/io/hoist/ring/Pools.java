@@ -65,15 +65,17 @@ final class Pools {
             }
         };
         int helpers = Math.min(pool.workers.length, tasks.size() - 1);
-        boolean held = helpers > 0 && pool.busy.tryLock();
+        boolean held = helpers > 0 && pool.busy.tryLock(), interrupted;
         try {
             if (held) for (int h = 0; h < helpers; h++) pool.workers[h].give(drain);
             ScopedValue.where(IN_SECTION, Boolean.TRUE).run(drain);
+            // cleared while waiting (a set flag would make every timed park return at once), restored after
+            interrupted = Thread.interrupted();
             if (held) for (int h = 0; h < helpers; h++) pool.workers[h].awaitIdle();
         } finally {
             if (held) pool.busy.unlock();
         }
-        boolean interrupted = Thread.interrupted();
+        interrupted |= Thread.interrupted();
         if (interrupted) Thread.currentThread().interrupt();
         Throwable x = failed.get();
         if (x instanceof RuntimeException r) throw r;
@@ -131,6 +133,10 @@ final class Pools {
                 Runnable r = awaitJob();
                 try {
                     r.run();
+                } catch (Throwable e) {
+                    // a job records its tasks' failures for its caller; whatever else escapes is reported but must
+                    // not end this thread, or the next caller would wait for it forever
+                    getUncaughtExceptionHandler().uncaughtException(this, e);
                 } finally {
                     job = null;
                 }
