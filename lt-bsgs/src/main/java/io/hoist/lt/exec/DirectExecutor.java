@@ -106,13 +106,8 @@ final class DirectExecutor {
      * key switch, so they run step by step (docs/throughput.md, "Threads").
      */
     private static List<List<LtProgram.Step>> chainsFrom(ExecState st, List<LtProgram.Step> steps, int from) {
-        if (st.threads < 2 || st.d >= CHAINS_BELOW_LIMBS_PER_THREAD * st.threads || !chainable(steps.get(from)))
-            return List.of();
-        int end = from;
-        while (end < steps.size()
-                && chainable(steps.get(end))
-                && steps.get(end).phase() == steps.get(from).phase()) end++;
-        List<List<LtProgram.Step>> chains = chains(steps.subList(from, end));
+        if (!chainsPay(st, steps.get(from))) return List.of();
+        List<List<LtProgram.Step>> chains = chains(steps.subList(from, chainableRunEnd(steps, from)));
         return chains.size() >= st.threads ? chains : List.of();
     }
 
@@ -126,18 +121,17 @@ final class DirectExecutor {
      */
     private static List<List<LtProgram.Step>> chainsAcrossKeySwitches(
             ExecState st, List<LtProgram.Step> steps, int from) {
-        if (st.threads < 2 || st.d >= CHAINS_BELOW_LIMBS_PER_THREAD * st.threads || !chainable(steps.get(from)))
-            return List.of();
+        if (!chainsPay(st, steps.get(from))) return List.of();
         int phase = steps.get(from).phase();
         List<List<LtProgram.Step>> out = new ArrayList<>();
         IntOpenHashSet switchedIn = new IntOpenHashSet(), switchedOut = new IntOpenHashSet();
         for (int i = from; out.size() < st.threads; ) {
-            int end = i;
-            while (end < steps.size()
-                    && chainable(steps.get(end))
-                    && steps.get(end).phase() == phase) end++;
+            int end = chainableRunEnd(steps, i);
             List<LtProgram.Step> run = steps.subList(i, end);
-            if (run.isEmpty() || chains(run).size() != 1 || touches(run, switchedIn, switchedOut)) break;
+            if (run.isEmpty()
+                    || run.getFirst().phase() != phase
+                    || chains(run).size() != 1
+                    || touches(run, switchedIn, switchedOut)) break;
             out.add(run);
             if (end == steps.size()) break;
             LtProgram.Step k = steps.get(end);
@@ -162,6 +156,20 @@ final class DirectExecutor {
 
     private static int lastIndex(List<LtProgram.Step> chain) {
         return chain.getLast().index();
+    }
+
+    /** Whether chains may start at {@code s}: several threads, fewer QP limbs than pay for a split by limbs, a chainable step. */
+    private static boolean chainsPay(ExecState st, LtProgram.Step s) {
+        return st.threads >= 2 && st.d < CHAINS_BELOW_LIMBS_PER_THREAD * st.threads && chainable(s);
+    }
+
+    /** End (exclusive) of the run of chainable steps of one phase from {@code from}. */
+    private static int chainableRunEnd(List<LtProgram.Step> steps, int from) {
+        int end = from;
+        while (end < steps.size()
+                && chainable(steps.get(end))
+                && steps.get(end).phase() == steps.get(from).phase()) end++;
+        return end;
     }
 
     private static boolean chainable(LtProgram.Step s) {
