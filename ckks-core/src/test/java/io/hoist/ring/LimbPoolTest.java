@@ -33,6 +33,25 @@ class LimbPoolTest {
     }
 
     @Test
+    void reserveGrowsToTheCountWithoutShrinkingAndTheReservedArraysAreLentFirst() {
+        LimbPool pool = new LimbPool(8);
+        long[] out = pool.get();
+        pool.reserve(5);
+        assertEquals(5, pool.created(), "one lent and four idle make five");
+        assertEquals(4, pool.idle());
+        pool.reserve(3);
+        assertEquals(5, pool.created(), "a smaller reservation frees nothing");
+        long[][] four = pool.get(4);
+        assertEquals(5, pool.created(), "the reserved arrays are lent before any new one");
+        pool.put(four);
+        pool.put(out);
+        assertEquals(40L * 8, pool.retainedBytes());
+        assertThrows(IllegalArgumentException.class, () -> pool.reserve(-1));
+        pool.trim();
+        assertEquals(0, pool.idle());
+    }
+
+    @Test
     void anArrayThePoolNeverHandedOutIsRefused() {
         LimbPool pool = new LimbPool(8);
         assertThrows(IllegalStateException.class, () -> pool.put(new long[8]));

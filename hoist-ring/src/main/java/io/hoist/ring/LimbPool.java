@@ -86,6 +86,21 @@ public final class LimbPool {
         for (long[] a : limbs) put(a);
     }
 
+    /**
+     * Grows the pool to hold at least {@code count} arrays (idle and lent), allocating the difference;
+     * never shrinks it. A caller that knows its live set ahead (an encoded transform's program) pays the
+     * allocation here, so its first run borrows instead of allocating, as later runs do.
+     *
+     * @throws IllegalArgumentException if {@code count} is negative
+     */
+    public synchronized void reserve(long count) {
+        if (count < 0) throw new IllegalArgumentException("cannot reserve a negative number of limbs: " + count);
+        for (long have = free.size() + outstanding; have < count; have++) {
+            free.addLast(new long[n]);
+            created++;
+        }
+    }
+
     /** Arrays handed out and not yet returned. */
     public synchronized long outstanding() {
         return outstanding;

@@ -15,6 +15,7 @@ import io.hoist.ckks.WrongOperandException;
 import io.hoist.lt.exec.DiagonalEncoder;
 import io.hoist.lt.exec.EncodedDiagonals;
 import io.hoist.lt.exec.Engine;
+import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LimbLayout;
 import io.hoist.lt.plan.LtProgram;
@@ -99,6 +100,10 @@ public final class LinearTransformEvaluator {
 
     /**
      * Encodes the diagonals of {@code t} for {@code plan}, to be applied to ciphertexts at {@code level}.
+     * On the direct schedule this also grows the evaluator's pool to the limbs the transform's program
+     * holds at once (before the diagonals, so their encoding's collections move the new limbs out of the
+     * young generation): the first evaluation then borrows them as later ones do, instead of allocating
+     * and promoting them mid-run. {@link #trimPool} lets them go.
      *
      * @throws InvalidTransformException if the plan was made for another transform, or the dimension does not divide the slots
      * @throws io.hoist.ckks.LevelMismatchException if {@code level} is outside [1, L]
@@ -138,7 +143,13 @@ public final class LinearTransformEvaluator {
             throw new InvalidTransformException("plan " + plan + " was made for another transform than " + t);
         }
         diagonals.checkEncode(t.dimension(), level, scale, rescale);
-        return new EncodedTransform(diagonals.encodeDiagonals(t, plan, level, storage, scale, rescale, progress, null));
+        LtProgram program = null;
+        if (plan.algorithm() != Algorithm.BSGS) {
+            program = LtProgram.compile(plan, LimbLayout.of(params, level), rescale);
+            if (schedule instanceof Schedule.Direct) engine.reserve(program);
+        }
+        return new EncodedTransform(
+                diagonals.encodeDiagonals(t, plan, level, storage, scale, rescale, progress, program));
     }
 
     /**

@@ -85,6 +85,14 @@ public final class Engine {
         return pool;
     }
 
+    /**
+     * Grows the pool to the limbs {@code prog} holds at once when run step by step (its direct
+     * execution takes at least these), so that its first evaluation borrows instead of allocating.
+     */
+    public void reserve(LtProgram prog) {
+        pool.reserve(ExecState.programOrderPeakLimbs(prog));
+    }
+
     @MustBeClosed
     ExecState state(EncodedDiagonals et, Ciphertext ct, OpCounters counters) {
         return new ExecState(ctx, ks, pool, et.program(), et, keys, ct, counters);

@@ -7,6 +7,8 @@ import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.lt.plan.IntSequence;
+import io.hoist.lt.plan.LimbLayout;
 import io.hoist.lt.plan.LtProgram;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
@@ -138,6 +140,54 @@ final class ExecState implements AutoCloseable {
 
     boolean hasDigits(int id) {
         return digits[id] != null;
+    }
+
+    /**
+     * The most pooled limbs live at once when {@code prog}'s steps run one by one in program order, each
+     * buffer held from its first use to its last as {@link #ensure}, {@link #ensureDigits} and {@link
+     * #release} hold it: lq limbs for a Q-only buffer, d for a QP one, β·d for digits; inputs and outputs
+     * are not pooled, and a MOVE hands its source's limbs over. The direct executor opens a batch's
+     * outputs together and borrows scratch limbs besides, so its pool peak is at least this much:
+     * reserving it never holds a limb an evaluation would not have taken.
+     */
+    static long programOrderPeakLimbs(LtProgram prog) {
+        LimbLayout lay = prog.layout();
+        long[] held = new long[prog.buffers().size()]; // limbs a buffer holds now, 0 when closed
+        long live = 0, peak = 0;
+        for (LtProgram.Step s : prog.steps()) {
+            if (s.kind() == LtProgram.Kind.MOVE) {
+                for (int p = 0; p < 2; p++) {
+                    int src = s.in().get(p), dst = s.out().get(p);
+                    if (src >= 0) {
+                        held[dst] = held[src];
+                        held[src] = 0;
+                    } else live += open(prog, lay, held, dst);
+                }
+            } else {
+                for (int i = 0; i < s.in().length(); i++) live += open(prog, lay, held, s.in().get(i));
+                for (int i = 0; i < s.out().length(); i++)
+                    live += open(prog, lay, held, s.out().get(i));
+            }
+            peak = Math.max(peak, live);
+            for (IntSequence ids : List.of(s.in(), s.out()))
+                for (int i = 0; i < ids.length(); i++) {
+                    int id = ids.get(i);
+                    if (id >= 0 && prog.lastUse(id) == s.index()) {
+                        live -= held[id];
+                        held[id] = 0;
+                    }
+                }
+        }
+        return peak;
+    }
+
+    /** Opens buffer {@code id} if it is pooled and not open yet; the limbs it took. */
+    private static long open(LtProgram prog, LimbLayout lay, long[] held, int id) {
+        if (id < 0 || held[id] > 0) return 0;
+        LtProgram.Buffer b = prog.buffer(id);
+        if (b.role() != LtProgram.Role.TEMPORARY) return 0;
+        held[id] = b.digits() ? (long) lay.beta() * lay.d() : b.qOnly() ? lay.lq() : lay.d();
+        return held[id];
     }
 
     /** Gives buffer {@code id}'s limbs back to the pool (inputs, outputs and external buffers are not pooled). */

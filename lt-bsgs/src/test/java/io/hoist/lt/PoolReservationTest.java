@@ -1,0 +1,98 @@
+package io.hoist.lt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.ComplexVector;
+import io.hoist.ckks.Progress;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import io.hoist.lt.schedule.Grouping;
+import io.hoist.lt.schedule.Schedule;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Encoding for the direct schedule reserves the limbs the program holds at once: never more than the
+ * first evaluation then takes (the reservation costs no memory an evaluation would not), and so much
+ * that the first evaluation allocates only the kernels' few scratch limbs.
+ */
+class PoolReservationTest {
+    /** Seeded cases: fixture (β), algorithm, storage, dimension, split, rescale. */
+    static Stream<Arguments> cases() {
+        SplittableRandom r = new SplittableRandom(0x7e5e);
+        int[][] splits = {{4, 4, 4}, {2, 4, 8}, {8, 2, 4}, {4, 8, 2}}, pairs = {{8, 8}, {4, 16}, {16, 4}};
+        return IntStream.range(0, 12).mapToObj(i -> {
+            int beta = 1 + i % 3;
+            Algorithm a = i % 2 == 0 ? Algorithm.TH_BSGS : Algorithm.DH_BSGS;
+            Storage s = r.nextInt(3) == 0 ? Storage.COMPACT : Storage.PRECOMPUTED;
+            int[] split = a == Algorithm.TH_BSGS ? splits[r.nextInt(splits.length)] : pairs[r.nextInt(pairs.length)];
+            boolean rescale = r.nextInt(4) != 0;
+            return Arguments.of(beta, a, s, split, rescale, r.nextLong());
+        });
+    }
+
+    @ParameterizedTest(name = "β={0} {1} {2} split {3} rescale {4}")
+    @MethodSource("cases")
+    void theReservationIsAtMostTheFirstEvaluationsPeakAndLeavesItOnlyScratch(
+            int beta, Algorithm algorithm, Storage storage, int[] split, boolean rescale, long seed) {
+        LtFixture f = LtFixture.byBeta(beta);
+        SplittableRandom r = new SplittableRandom(seed);
+        LinearTransform t = LtFixture.randomDense(r, 64);
+        Plan plan = Plan.of(t, algorithm, split);
+        int level = f.params.maxLevel();
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(f.ctx, f.keysFor(plan));
+        double scale = rescale ? f.params.q(level) : 0x1p30;
+        EncodedTransform et = lte.encode(t, plan, level, storage, scale, rescale, Progress.NONE);
+        long limbBytes = 8L * f.params.n();
+        long reserved = lte.pooledBytes() / limbBytes;
+        assertTrue(reserved > 0, "encoding for the direct schedule reserves limbs");
+        assertEquals(0, lte.pooledLimbsOutstanding());
+
+        Ciphertext ct = f.encrypt(t, ComplexVector.random(r, 64));
+        lte.evaluate(ct, et);
+        long peak = lte.pooledLimbsPeak(), held = lte.pooledBytes() / limbBytes;
+        assertTrue(reserved <= peak, "reserved " + reserved + " limbs, the evaluation's peak was " + peak);
+        // what the first evaluation still allocated: the key switches' and ModDowns' scratch, a few limbs per thread
+        long threads = f.ctx.engine().threads();
+        assertTrue(
+                held - reserved <= 12 * threads,
+                "the first evaluation allocated " + (held - reserved) + " limbs beyond the " + reserved + " reserved");
+        assertEquals(0, lte.pooledLimbsOutstanding());
+    }
+
+    @Test
+    void otherSchedulesAndBsgsReserveNothingAndTrimLetsTheReservationGo() {
+        LtFixture f = LtFixture.byBeta(2);
+        SplittableRandom r = new SplittableRandom(11);
+        LinearTransform t = LtFixture.randomDense(r, 64);
+        int level = f.params.maxLevel();
+        Plan th = Plan.of(t, Algorithm.TH_BSGS, 4, 4, 4);
+
+        LinearTransformEvaluator phased =
+                new LinearTransformEvaluator(f.ctx, f.keysFor(th), Schedule.phased(Grouping.minimal(), Long.MAX_VALUE));
+        phased.encode(t, th, level, Storage.PRECOMPUTED);
+        assertEquals(0, phased.pooledBytes(), "the six-phase walk holds tiles, not the program's live set");
+
+        Plan bsgs = Plan.of(t, Algorithm.BSGS, 8, 8);
+        LinearTransformEvaluator plain = new LinearTransformEvaluator(f.ctx, f.keysFor(bsgs));
+        plain.encode(t, bsgs, level, Storage.PRECOMPUTED);
+        assertEquals(0, plain.pooledBytes(), "BSGS runs no LT program");
+
+        LinearTransformEvaluator direct = new LinearTransformEvaluator(f.ctx, f.keysFor(th));
+        direct.encode(t, th, level, Storage.PRECOMPUTED);
+        long once = direct.pooledBytes();
+        assertTrue(once > 0);
+        direct.encode(t, th, level, Storage.COMPACT);
+        assertEquals(once, direct.pooledBytes(), "a second transform with the same live set reserves nothing more");
+        direct.trimPool();
+        assertEquals(0, direct.pooledBytes());
+    }
+}
