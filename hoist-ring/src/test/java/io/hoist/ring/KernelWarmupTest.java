@@ -128,7 +128,7 @@ class KernelWarmupTest {
         long[] v = KernelWarmup.variants(moduli);
         assertEquals(1, v.length, Arrays.toString(v));
         assertEquals(40, 64 - Long.numberOfLeadingZeros(v[0]));
-        assertEquals(1, v[0] % (1L << 11), "an NTT prime of degree 2^10");
+        assertEquals(1, v[0] % (2L << KernelWarmup.LOG_N), "an NTT prime of the warm-up's degree");
         // both ends of a class with three sizes; a class of one size has none
         long q45 = Primes.nttPrimes(13, 45, 1).get(0);
         assertEquals(1, KernelWarmup.variants(q40.get(0), q45, q50).length, "the representative is the smallest");
@@ -222,8 +222,9 @@ class KernelWarmupTest {
         ScalarNttBackend ntt = new ScalarNttBackend();
         KernelWarmup.run(rec, ntt, rounds, primes);
         int perKernel = rounds * primes.length;
-        int packedPrimes = (int)
-                Arrays.stream(primes).filter(q -> PackedLimbs.packs(q, 1024)).count();
+        int packedPrimes = (int) Arrays.stream(primes)
+                .filter(q -> PackedLimbs.packs(q, 1 << KernelWarmup.LOG_N))
+                .count();
         assertEquals(1, packedPrimes, "one representative below 2^31");
         for (String k : List.of("mulShoup", "liftSigned", "subMulShoup", "mulModSum"))
             assertEquals(perKernel, rec.calls.get(k), k);
@@ -283,10 +284,10 @@ class KernelWarmupTest {
         assertArrayEquals(
                 new long[] {q40.get(0), q30, q60.get(0)},
                 KernelWarmup.representatives(q40.get(0), q30, q40.get(1), q60.get(0)));
-        // 17 is no NTT prime of degree 2^10: a prime of the same class that is stands in for it
+        // 17 is no NTT prime of the warm-up's degree: a prime of the same class that is stands in for it
         long[] small = KernelWarmup.representatives(17);
         assertEquals(1, small.length);
-        assertTrue(small[0] < 1L << 31 && small[0] % 2048 == 1, "stand-in " + small[0]);
+        assertTrue(small[0] < 1L << 31 && small[0] % (2L << KernelWarmup.LOG_N) == 1, "stand-in " + small[0]);
         assertEquals(3, KernelWarmup.representatives().length);
         assertDoesNotThrow(() -> KernelWarmup.run(LimbKernels.best(), NttBackends.defaultBackend(), 4, small));
     }
