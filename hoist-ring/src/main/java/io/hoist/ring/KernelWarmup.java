@@ -112,7 +112,7 @@ public final class KernelWarmup {
     /**
      * Degree of the warm-up's limbs: short, so that a round is cheap even before C2 has compiled it (it
      * runs beside keygen and encoding on the same processors); C2 counts calls, not their length. 2^8
-     * against 2^10: demo encoding 0.84×, wall 0.96× (0.77× and 0.92× under AVX2), warm evaluations equal.
+     * against 2^10: demo encoding 0.85×, wall 0.95× (0.84× and 0.93× under AVX2), warm evaluations equal.
      */
     static final int LOG_N = 8;
 
