@@ -88,16 +88,24 @@ public final class LimbPool {
 
     /**
      * Grows the pool to hold at least {@code count} arrays (idle and lent), allocating the difference;
-     * never shrinks it. A caller that knows its live set ahead (an encoded transform's program) pays the
+     * never shrinks it (two concurrent reservations may both allocate: the pool then holds more). A caller that knows its live set ahead (an encoded transform's program) pays the
      * allocation here, so its first run borrows instead of allocating, as later runs do.
      *
      * @throws IllegalArgumentException if {@code count} is negative
      */
-    public synchronized void reserve(long count) {
+    public void reserve(long count) {
         if (count < 0) throw new IllegalArgumentException("cannot reserve a negative number of limbs: " + count);
-        for (long have = free.size() + outstanding; have < count; have++) {
-            free.addLast(new long[n]);
-            created++;
+        long missing;
+        synchronized (this) {
+            missing = count - free.size() - outstanding;
+        }
+        if (missing <= 0) return;
+        // allocated (and zeroed) outside the lock: hundreds of limbs of 512 KB would stall every borrower
+        long[][] fresh = new long[Math.toIntExact(missing)][];
+        for (int i = 0; i < fresh.length; i++) fresh[i] = new long[n];
+        synchronized (this) {
+            for (long[] a : fresh) free.addLast(a);
+            created += fresh.length;
         }
     }
 

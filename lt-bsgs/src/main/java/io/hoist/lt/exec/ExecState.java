@@ -147,8 +147,10 @@ final class ExecState implements AutoCloseable {
      * buffer held from its first use to its last as {@link #ensure}, {@link #ensureDigits} and {@link
      * #release} hold it: lq limbs for a Q-only buffer, d for a QP one, β·d for digits; inputs and outputs
      * are not pooled, and a MOVE hands its source's limbs over. The direct executor opens a batch's
-     * outputs together and borrows scratch limbs besides, so its pool peak is at least this much:
-     * reserving it never holds a limb an evaluation would not have taken.
+     * outputs before it releases the batch's inputs, runs chains whose steps each end holding at least
+     * what they started with (b → b' → D, U_1 → u → E), and borrows scratch limbs besides, so its pool
+     * peak is at least this much: reserving it never holds a limb a direct evaluation would not take. An
+     * executor path that gives limbs back earlier than program order would have to be mirrored here.
      */
     static long programOrderPeakLimbs(LtProgram prog) {
         LimbLayout lay = prog.layout();
