@@ -88,8 +88,9 @@ public final class LimbPool {
 
     /**
      * Grows the pool to hold at least {@code count} arrays (idle and lent), allocating the difference;
-     * never shrinks it (two concurrent reservations may both allocate: the pool then holds more). A caller that knows its live set ahead (an encoded transform's program) pays the
-     * allocation here, so its first run borrows instead of allocating, as later runs do.
+     * never shrinks it (two concurrent reservations may both allocate: the pool then holds more). A
+     * caller that knows its live set ahead (an encoded transform's program) pays the allocation here,
+     * so its first run borrows instead of allocating, as later runs do.
      *
      * @throws IllegalArgumentException if {@code count} is negative
      */
