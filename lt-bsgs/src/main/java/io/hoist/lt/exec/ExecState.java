@@ -188,7 +188,7 @@ final class ExecState implements AutoCloseable {
         if (id < 0 || held[id] > 0) return 0;
         LtProgram.Buffer b = prog.buffer(id);
         if (b.role() != LtProgram.Role.TEMPORARY) return 0;
-        held[id] = b.digits() ? (long) lay.beta() * lay.d() : b.qOnly() ? lay.lq() : lay.d();
+        held[id] = (b.digits() ? (long) lay.beta() : 1L) * prog.limbs(id);
         return held[id];
     }
 

@@ -161,6 +161,11 @@ public final class LtProgram {
     public Buffer buffer(int id) {
         return buffers.get(id);
     }
+    /** Limbs one polynomial of buffer {@code id} spans: ℓ+1 if it holds Q only, else ℓ+1+α (a digit buffer holds β). */
+    public int limbs(int id) {
+        return buffers.get(id).qOnly() ? layout.lq() : layout.d();
+    }
+
     /** Index of the last step that reads or writes buffer {@code id}. */
     public int lastUse(int id) {
         return lastUse.get(id);

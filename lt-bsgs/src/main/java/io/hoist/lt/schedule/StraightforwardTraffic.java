@@ -37,7 +37,7 @@ public final class StraightforwardTraffic {
                     dig = (long) beta * d;
                     keys = 2L * beta * d;
                     int addend = s.in().get(1);
-                    if (addend >= 0) r0 += program.buffer(addend).qOnly() ? lq : d;
+                    if (addend >= 0) r0 += program.limbs(addend);
                     if (s.accumulate()) r0 += 2L * d;
                     w0 = 2L * d;
                 }

@@ -69,7 +69,7 @@ abstract class WalkContext {
 
     /** End of buffer {@code id}'s Q limbs if it is Q-only, else D. */
     int end(int id) {
-        return prog.buffer(id).qOnly() ? lq : d;
+        return prog.limbs(id);
     }
 
     void loadBuf(int id, int from, int to) {
