@@ -101,7 +101,17 @@ public final class EncodedBlockTransform {
         return blockCols;
     }
 
-    /** Every block of {@code t} encoded for {@code plan} by {@code enc} (checked by the caller for nulls). */
+    /** What a block product's pool needs: the block rows that hold a block, and how many of them hold one before the last column. */
+    @FunctionalInterface
+    interface GridShape {
+        void seen(LtProgram program, int rowsWithBlocks, int rowsBeforeLastColumn);
+    }
+
+    /**
+     * Every block of {@code t} encoded for {@code plan} by {@code enc} (checked by the caller for nulls).
+     * {@code shape} hears the grid's shape so far each time a block opens a block row or a later block
+     * column, before that block is encoded.
+     */
     static EncodedBlockTransform encode(
             DiagonalEncoder enc,
             CkksParameters params,
@@ -109,7 +119,8 @@ public final class EncodedBlockTransform {
             Plan plan,
             int level,
             Storage storage,
-            Progress progress) {
+            Progress progress,
+            GridShape shape) {
         if (plan.dimension() != t.blockDimension()) {
             throw new InvalidTransformException(
                     "plan " + plan + " has dimension " + plan.dimension() + ", the blocks " + t.blockDimension());
@@ -122,10 +133,23 @@ public final class EncodedBlockTransform {
         LtProgram program = LtProgram.compile(plan, LimbLayout.of(params, level));
         int rows = t.blockRows(), cols = t.blockCols();
         EncodedDiagonals[][] blocks = new EncodedDiagonals[rows][cols];
+        int[] firstCol = new int[rows]; // a row's first block's column (row-major order finds it first), or −1
+        Arrays.fill(firstCol, -1);
+        int rowsSeen = 0, lastCol = -1;
         for (int br = 0; br < rows; br++) {
             for (int bc = 0; bc < cols; bc++) {
                 LinearTransform b = t.block(br, bc);
                 if (b != null) {
+                    if (firstCol[br] < 0 || bc > lastCol) {
+                        if (firstCol[br] < 0) {
+                            firstCol[br] = bc;
+                            rowsSeen++;
+                        }
+                        lastCol = Math.max(lastCol, bc);
+                        int before = 0;
+                        for (int f : firstCol) if (f >= 0 && f < lastCol) before++;
+                        shape.seen(program, rowsSeen, before);
+                    }
                     if (!plan.indices().containsAll(b.diagonalIndices())) {
                         throw new InvalidTransformException("block (" + br + ", " + bc + ") has diagonals outside plan "
                                 + plan + ": make the plan for the union of the blocks' diagonals");

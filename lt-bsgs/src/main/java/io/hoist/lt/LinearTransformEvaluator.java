@@ -158,14 +158,20 @@ public final class LinearTransformEvaluator {
      * Encodes every block of {@code t} for {@code plan}, which must be made for the union of the
      * blocks' diagonals ({@link BlockLinearTransform#diagonalIndices()}) at the block dimension; the
      * product rescales once per output ciphertext. Blocks are read one at a time, so only the
-     * encoded form of the whole matrix is held; {@code progress} counts blocks.
+     * encoded form of the whole matrix is held; {@code progress} counts blocks. On the direct schedule
+     * the pool grows, as for a single transform, to the limbs the block product holds at once (one
+     * column's babies beside every block row's partial sums); {@link #evaluatePartial} over fewer
+     * columns may hold less.
      */
     public EncodedBlockTransform encode(
             BlockLinearTransform t, Plan plan, int level, Storage storage, Progress progress) {
         Objects.requireNonNull(t, "t is null");
         Objects.requireNonNull(plan, "plan is null");
         Objects.requireNonNull(storage, "storage is null");
-        return EncodedBlockTransform.encode(diagonals, params, t, plan, level, storage, progress);
+        return EncodedBlockTransform.encode(
+                diagonals, params, t, plan, level, storage, progress, (program, rows, before) -> {
+                    if (schedule instanceof Schedule.Direct) engine.reserveBlocks(program, rows, before);
+                });
     }
 
     // ------------------------------------------------------------------ evaluation

@@ -12,6 +12,8 @@ import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Grouping;
 import io.hoist.lt.schedule.Schedule;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -72,6 +74,59 @@ class PoolReservationTest {
         assertEquals(0, lte.pooledLimbsOutstanding());
     }
 
+    /** Seeded block grids: shape, zero blocks, algorithm, storage, engine threads. */
+    static Stream<Arguments> blockCases() {
+        SplittableRandom r = new SplittableRandom(0xb10c);
+        return IntStream.range(0, 10).mapToObj(i -> {
+            int rows = 1 + r.nextInt(3), cols = 1 + r.nextInt(3);
+            long zeros = r.nextLong() & ~1L; // block (0, 0) is never zero
+            Algorithm a = List.of(Algorithm.TH_BSGS, Algorithm.DH_BSGS, Algorithm.DIAGONAL)
+                    .get(i % 3);
+            Storage s = r.nextInt(3) == 0 ? Storage.COMPACT : Storage.PRECOMPUTED;
+            int threads = 1 + (i / 3) % 2;
+            return Arguments.of(rows, cols, zeros, a, s, threads, r.nextLong());
+        });
+    }
+
+    @ParameterizedTest(name = "{0}×{1} blocks, zeros {2}, {3} {4} threads {5}")
+    @MethodSource("blockCases")
+    void blockProductsReserveAtMostTheirFirstEvaluationsPeakAndLeaveItOnlyScratch(
+            int rows, int cols, long zeros, Algorithm algorithm, Storage storage, int threads, long seed) {
+        LtFixture f = LtFixture.blocks();
+        int b = f.params.slots();
+        CkksContext ctx = threads == 1 ? f.ctx : CkksContext.create(f.params, null, threads);
+        SplittableRandom r = new SplittableRandom(seed);
+        LinearTransform[][] grid = new LinearTransform[rows][cols];
+        for (int br = 0; br < rows; br++)
+            for (int bc = 0; bc < cols; bc++)
+                if ((zeros >>> (br * cols + bc) & 1) == 0) grid[br][bc] = LtFixture.randomDense(r, b);
+        BlockLinearTransform bt = BlockLinearTransform.of(rows * b, cols * b, b, (br, bc) -> grid[br][bc]);
+        int[] split = switch (algorithm) {
+            case TH_BSGS -> new int[] {4, 2, 4};
+            case DH_BSGS -> new int[] {8, 4};
+            default -> new int[0];
+        };
+        Plan plan = Plan.forIndices(b, bt.diagonalIndices(), algorithm, split);
+        int level = f.params.maxLevel();
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, f.keysFor(plan));
+        EncodedBlockTransform ebt = lte.encode(bt, plan, level, storage, Progress.NONE);
+        long limbBytes = 8L * f.params.n();
+        long reserved = lte.pooledBytes() / limbBytes;
+        assertTrue(reserved > 0, "encoding for the direct schedule reserves limbs");
+
+        List<Ciphertext> in = new ArrayList<>();
+        for (int bc = 0; bc < cols; bc++) in.add(f.encrypt(grid[0][0], ComplexVector.random(r, b)));
+        lte.evaluate(in, ebt);
+        long peak = lte.pooledLimbsPeak(), held = lte.pooledBytes() / limbBytes;
+        assertTrue(reserved <= peak, "reserved " + reserved + " limbs, the block product's peak was " + peak);
+        // one thread: scratch only; two: also what chains and batches hold beyond program order
+        assertTrue(
+                held - reserved <= 12L * threads + (threads - 1) * peak / 8,
+                "the first block product allocated " + (held - reserved) + " limbs beyond the " + reserved
+                        + " reserved");
+        assertEquals(0, lte.pooledLimbsOutstanding());
+    }
+
     @Test
     void otherSchedulesAndBsgsReserveNothingAndTrimLetsTheReservationGo() {
         LtFixture f = LtFixture.byBeta(2);
@@ -84,6 +139,14 @@ class PoolReservationTest {
                 new LinearTransformEvaluator(f.ctx, f.keysFor(th), Schedule.phased(Grouping.minimal(), Long.MAX_VALUE));
         phased.encode(t, th, level, Storage.PRECOMPUTED);
         assertEquals(0, phased.pooledBytes(), "the six-phase walk holds tiles, not the program's live set");
+        LtFixture fb = LtFixture.blocks();
+        int b = fb.params.slots();
+        BlockLinearTransform bt = BlockLinearTransform.random(2 * b, 2 * b, b, 5);
+        Plan blockPlan = Plan.forIndices(b, bt.diagonalIndices(), Algorithm.TH_BSGS, 4, 2, 4);
+        LinearTransformEvaluator phasedBlocks = new LinearTransformEvaluator(
+                fb.ctx, fb.keysFor(blockPlan), Schedule.phased(Grouping.minimal(), Long.MAX_VALUE));
+        phasedBlocks.encode(bt, blockPlan, fb.params.maxLevel(), Storage.PRECOMPUTED, Progress.NONE);
+        assertEquals(0, phasedBlocks.pooledBytes(), "nor for a block product");
 
         Plan bsgs = Plan.of(t, Algorithm.BSGS, 8, 8);
         LinearTransformEvaluator plain = new LinearTransformEvaluator(f.ctx, f.keysFor(bsgs));

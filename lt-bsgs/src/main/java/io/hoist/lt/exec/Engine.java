@@ -93,6 +93,14 @@ public final class Engine {
         pool.reserve(ExecState.programOrderPeakLimbs(prog));
     }
 
+    /**
+     * {@link #reserve(LtProgram)} for a block product on {@code prog} with {@code rows} block rows that
+     * hold a block, {@code rowsBeforeLast} of them in a column before the last column that holds one.
+     */
+    public void reserveBlocks(LtProgram prog, int rows, int rowsBeforeLast) {
+        pool.reserve(ExecState.blockOrderPeakLimbs(prog, rows, rowsBeforeLast));
+    }
+
     @MustBeClosed
     ExecState state(EncodedDiagonals et, Ciphertext ct, OpCounters counters) {
         return new ExecState(ctx, ks, pool, et.program(), et, keys, ct, counters);

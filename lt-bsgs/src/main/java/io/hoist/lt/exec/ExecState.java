@@ -19,6 +19,7 @@ import io.hoist.ring.Parallel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * The buffers of one execution of an {@link LtProgram} and the kernels of its steps, each over a
@@ -153,10 +154,37 @@ final class ExecState implements AutoCloseable {
      * executor path that gives limbs back earlier than program order would have to be mirrored here.
      */
     static long programOrderPeakLimbs(LtProgram prog) {
+        return walk(prog, phase -> true, new long[prog.buffers().size()])[0];
+    }
+
+    /**
+     * The same lower bound for a block product on the direct schedule ({@code BlockExecutor}, columns in
+     * ascending order) with {@code rows} block rows that hold a block, {@code rowsBeforeLast} of them in
+     * a column before the last column that holds one: the last column's phases 1–3 while those rows
+     * hold their U buffers; its babies while every row holds them; the first row's phases 5–6 while the
+     * other rows still hold theirs.
+     */
+    static long blockOrderPeakLimbs(LtProgram prog, int rows, int rowsBeforeLast) {
+        int n = prog.buffers().size();
+        long[] input = walk(prog, phase -> phase <= 3, new long[n]);
+        long[] held = new long[n];
+        long sums = 0;
+        for (int id : prog.sumBuffers()) sums += open(prog, prog.layout(), held, id);
+        long output = walk(prog, phase -> phase >= 5, held)[0];
+        return Math.max(rowsBeforeLast * sums + input[0], Math.max(input[1] + rows * sums, (rows - 1) * sums + output));
+    }
+
+    /**
+     * Walks the steps of the phases {@code phases} accepts, starting from the limbs {@code held} holds
+     * (updated in place): {peak, live at the end}.
+     */
+    private static long[] walk(LtProgram prog, IntPredicate phases, long[] held) {
         LimbLayout lay = prog.layout();
-        long[] held = new long[prog.buffers().size()]; // limbs a buffer holds now, 0 when closed
-        long live = 0, peak = 0;
+        long live = 0;
+        for (long h : held) live += h;
+        long peak = live;
         for (LtProgram.Step s : prog.steps()) {
+            if (!phases.test(s.phase())) continue;
             if (s.kind() == LtProgram.Kind.MOVE) {
                 for (int p = 0; p < 2; p++) {
                     int src = s.in().get(p), dst = s.out().get(p);
@@ -180,7 +208,7 @@ final class ExecState implements AutoCloseable {
                     }
                 }
         }
-        return peak;
+        return new long[] {peak, live};
     }
 
     /** Opens buffer {@code id} if it is pooled and not open yet; the limbs it took. */

@@ -187,7 +187,6 @@ public final class LtProgram {
         return out1;
     }
 
-    /** The steps of phase {@code p} in program order. */
     /** The buffers phase 4 writes (U_{0,k}, U_{1,k} per giant step), in program order: a block row's partial sums. */
     public List<Integer> sumBuffers() {
         List<Integer> ids = new ArrayList<>();
@@ -198,6 +197,7 @@ public final class LtProgram {
         return List.copyOf(ids);
     }
 
+    /** The steps of phase {@code p} in program order. */
     public List<Step> phase(int p) {
         return steps.stream().filter(s -> s.phase() == p).toList();
     }
