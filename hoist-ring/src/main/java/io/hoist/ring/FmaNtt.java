@@ -147,7 +147,10 @@ final class FmaNtt {
         final LongVector io0 = LongVector.fromArray(S, VectorNttBackend.idxO0(lt), 0);
         final LongVector io1 = LongVector.fromArray(S, VectorNttBackend.idxO1(lt), 0);
         final long[] tw = fwx[lt];
-        for (int base = 0, k = 0; base < n; base += 2 * L, k += L) {
+        // one induction variable, so C2 drops the range checks of every access (with two it kept the
+        // twiddles' check: 2–5 % of a transform at 50 bits)
+        for (int k = 0; k < n >>> 1; k += L) {
+            final int base = 2 * k;
             LongVector x0 = LongVector.fromArray(S, a, base), x1 = LongVector.fromArray(S, a, base + L);
             DoubleVector u0 = iu.selectFrom(x0, x1).reinterpretAsDoubles();
             DoubleVector v = iv.selectFrom(x0, x1).reinterpretAsDoubles();
@@ -241,7 +244,10 @@ final class FmaNtt {
         final LongVector io0 = LongVector.fromArray(S, VectorNttBackend.idxO0(lt), 0);
         final LongVector io1 = LongVector.fromArray(S, VectorNttBackend.idxO1(lt), 0);
         final long[] tw = iwx[lt];
-        for (int base = 0, k = 0; base < n; base += 2 * L, k += L) {
+        // one induction variable, so C2 drops the range checks of every access (with two it kept the
+        // twiddles' check: 2–5 % of a transform at 50 bits)
+        for (int k = 0; k < n >>> 1; k += L) {
+            final int base = 2 * k;
             LongVector x0 = LongVector.fromArray(S, a, base), x1 = LongVector.fromArray(S, a, base + L);
             DoubleVector u = iu.selectFrom(x0, x1).reinterpretAsDoubles();
             DoubleVector v = iv.selectFrom(x0, x1).reinterpretAsDoubles();

@@ -164,7 +164,10 @@ public final class VectorNttBackend extends LimbNttBackend {
             final LongVector io0 = LongVector.fromArray(S, IDX_O0[lt], 0), io1 = LongVector.fromArray(S, IDX_O1[lt], 0);
             final long[] tw = sw[lt], tws = sws[lt];
             final boolean last = t == 1;
-            for (int base = 0, c = 0; base < n; base += 2 * L, c += L) {
+            // one induction variable, so C2 drops the range checks of every access (with two it kept the
+            // twiddles' check: 2–5 % of a transform at 50 bits)
+            for (int c = 0; c < n >>> 1; c += L) {
+                final int base = 2 * c;
                 LongVector x0 = LongVector.fromArray(S, a, base), x1 = LongVector.fromArray(S, a, base + L);
                 LongVector u = iu.selectFrom(x0, x1), v = iv.selectFrom(x0, x1);
                 LongVector vw = LongVector.fromArray(S, tw, c), wsv = LongVector.fromArray(S, tws, c);
@@ -226,7 +229,10 @@ public final class VectorNttBackend extends LimbNttBackend {
             final LongVector iu = LongVector.fromArray(S, IDX_U[lt], 0), iv = LongVector.fromArray(S, IDX_V[lt], 0);
             final LongVector io0 = LongVector.fromArray(S, IDX_O0[lt], 0), io1 = LongVector.fromArray(S, IDX_O1[lt], 0);
             final long[] tw = sw[lt], tws = sws[lt];
-            for (int base = 0, c = 0; base < n; base += 2 * L, c += L) {
+            // one induction variable, so C2 drops the range checks of every access (with two it kept the
+            // twiddles' check: 2–5 % of a transform at 50 bits)
+            for (int c = 0; c < n >>> 1; c += L) {
+                final int base = 2 * c;
                 LongVector x0 = LongVector.fromArray(S, a, base), x1 = LongVector.fromArray(S, a, base + L);
                 LongVector u = iu.selectFrom(x0, x1), v = iv.selectFrom(x0, x1);
                 LongVector vw = LongVector.fromArray(S, tw, c), wsv = LongVector.fromArray(S, tws, c);
