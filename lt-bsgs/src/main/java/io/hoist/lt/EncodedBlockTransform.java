@@ -133,26 +133,29 @@ public final class EncodedBlockTransform {
         LtProgram program = LtProgram.compile(plan, LimbLayout.of(params, level));
         int rows = t.blockRows(), cols = t.blockCols();
         EncodedDiagonals[][] blocks = new EncodedDiagonals[rows][cols];
-        int[] firstCol = new int[rows]; // a row's first block's column (row-major order finds it first), or −1
-        Arrays.fill(firstCol, -1);
-        int rowsSeen = 0, lastCol = -1;
+        // the grid's shape so far, kept in O(1) per block: rows opened per column (a row opens at its first
+        // block, row-major order), the last column holding a block, and the rows opened before it
+        int[] openedAt = new int[cols];
+        int rowsSeen = 0, lastCol = -1, before = 0;
         for (int br = 0; br < rows; br++) {
+            boolean rowSeen = false;
             for (int bc = 0; bc < cols; bc++) {
                 LinearTransform b = t.block(br, bc);
                 if (b != null) {
-                    if (firstCol[br] < 0 || bc > lastCol) {
-                        if (firstCol[br] < 0) {
-                            firstCol[br] = bc;
-                            rowsSeen++;
-                        }
-                        lastCol = Math.max(lastCol, bc);
-                        int before = 0;
-                        for (int f : firstCol) if (f >= 0 && f < lastCol) before++;
-                        shape.seen(program, rowsSeen, before);
-                    }
                     if (!plan.indices().containsAll(b.diagonalIndices())) {
                         throw new InvalidTransformException("block (" + br + ", " + bc + ") has diagonals outside plan "
                                 + plan + ": make the plan for the union of the blocks' diagonals");
+                    }
+                    if (!rowSeen || bc > lastCol) {
+                        if (!rowSeen) {
+                            rowSeen = true;
+                            rowsSeen++;
+                            openedAt[bc]++;
+                            if (bc < lastCol) before++;
+                        }
+                        for (int c = Math.max(lastCol, 0); c < bc; c++) before += openedAt[c];
+                        lastCol = Math.max(lastCol, bc);
+                        shape.seen(program, rowsSeen, before);
                     }
                     blocks[br][bc] = enc.encodeDiagonals(b, plan, level, storage, scale, true, Progress.NONE, program);
                 }
