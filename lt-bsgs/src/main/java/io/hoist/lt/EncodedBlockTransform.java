@@ -108,6 +108,43 @@ public final class EncodedBlockTransform {
     }
 
     /**
+     * A block grid's shape as its nonzero blocks arrive in row-major order, in O(1) per block: the rows
+     * holding a block, the last column holding one, and the rows whose first block lies in a column
+     * before it (rows opened per column, summed as the last column moves right).
+     */
+    static final class GridTracker {
+        private final int[] openedAt;
+        private int row = -1, rows, lastCol = -1, before;
+
+        GridTracker(int cols) {
+            openedAt = new int[cols];
+        }
+
+        /** Nonzero block (br, bc), after every block before it in row-major order: whether the shape changed. */
+        boolean add(int br, int bc) {
+            boolean opens = br != row;
+            if (!opens && bc <= lastCol) return false;
+            if (opens) {
+                row = br;
+                rows++;
+                openedAt[bc]++;
+                if (bc < lastCol) before++;
+            }
+            for (int c = Math.max(lastCol, 0); c < bc; c++) before += openedAt[c];
+            lastCol = Math.max(lastCol, bc);
+            return true;
+        }
+
+        int rows() {
+            return rows;
+        }
+
+        int rowsBeforeLastColumn() {
+            return before;
+        }
+    }
+
+    /**
      * Every block of {@code t} encoded for {@code plan} by {@code enc} (checked by the caller for nulls).
      * {@code shape} hears the grid's shape so far each time a block opens a block row or a later block
      * column, before that block is encoded.
@@ -133,12 +170,8 @@ public final class EncodedBlockTransform {
         LtProgram program = LtProgram.compile(plan, LimbLayout.of(params, level));
         int rows = t.blockRows(), cols = t.blockCols();
         EncodedDiagonals[][] blocks = new EncodedDiagonals[rows][cols];
-        // the grid's shape so far, kept in O(1) per block: rows opened per column (a row opens at its first
-        // block, row-major order), the last column holding a block, and the rows opened before it
-        int[] openedAt = new int[cols];
-        int rowsSeen = 0, lastCol = -1, before = 0;
+        GridTracker grid = new GridTracker(cols);
         for (int br = 0; br < rows; br++) {
-            boolean rowSeen = false;
             for (int bc = 0; bc < cols; bc++) {
                 LinearTransform b = t.block(br, bc);
                 if (b != null) {
@@ -146,17 +179,7 @@ public final class EncodedBlockTransform {
                         throw new InvalidTransformException("block (" + br + ", " + bc + ") has diagonals outside plan "
                                 + plan + ": make the plan for the union of the blocks' diagonals");
                     }
-                    if (!rowSeen || bc > lastCol) {
-                        if (!rowSeen) {
-                            rowSeen = true;
-                            rowsSeen++;
-                            openedAt[bc]++;
-                            if (bc < lastCol) before++;
-                        }
-                        for (int c = Math.max(lastCol, 0); c < bc; c++) before += openedAt[c];
-                        lastCol = Math.max(lastCol, bc);
-                        shape.seen(program, rowsSeen, before);
-                    }
+                    if (grid.add(br, bc)) shape.seen(program, grid.rows(), grid.rowsBeforeLastColumn());
                     blocks[br][bc] = enc.encodeDiagonals(b, plan, level, storage, scale, true, Progress.NONE, program);
                 }
                 synchronized (progress) {

@@ -14,13 +14,16 @@ import io.hoist.lt.schedule.Grouping;
 import io.hoist.lt.schedule.Schedule;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Encoding for the direct schedule reserves the limbs the program holds at once: never more than the
@@ -101,12 +104,7 @@ class PoolReservationTest {
             for (int bc = 0; bc < cols; bc++)
                 if ((zeros >>> (br * cols + bc) & 1) == 0) grid[br][bc] = LtFixture.randomDense(r, b);
         BlockLinearTransform bt = BlockLinearTransform.of(rows * b, cols * b, b, (br, bc) -> grid[br][bc]);
-        int[] split = switch (algorithm) {
-            case TH_BSGS -> new int[] {4, 2, 4};
-            case DH_BSGS -> new int[] {8, 4};
-            default -> new int[0];
-        };
-        Plan plan = Plan.forIndices(b, bt.diagonalIndices(), algorithm, split);
+        Plan plan = Plan.forIndices(b, bt.diagonalIndices(), algorithm, split(algorithm));
         int level = f.params.maxLevel();
         LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, f.keysFor(plan));
         EncodedBlockTransform ebt = lte.encode(bt, plan, level, storage, Progress.NONE);
@@ -125,6 +123,79 @@ class PoolReservationTest {
                 "the first block product allocated " + (held - reserved) + " limbs beyond the " + reserved
                         + " reserved");
         assertEquals(0, lte.pooledLimbsOutstanding());
+    }
+
+    @ParameterizedTest(name = "{0}×{1} blocks, zeros {2}, {3} {4} threads {5}")
+    @MethodSource("blockCases")
+    void partialProductsOfOneColumnReserveAtMostTheirPeak(
+            int rows, int cols, long zeros, Algorithm algorithm, Storage storage, int threads, long seed) {
+        // as hoist-spark runs them: each column encoded apart, then phases 1–4 of that column
+        LtFixture f = LtFixture.blocks();
+        int b = f.params.slots();
+        CkksContext ctx = threads == 1 ? f.ctx : CkksContext.create(f.params, null, threads);
+        SplittableRandom r = new SplittableRandom(seed);
+        LinearTransform[][] grid = new LinearTransform[rows][cols];
+        for (int br = 0; br < rows; br++)
+            for (int bc = 0; bc < cols; bc++)
+                if ((zeros >>> (br * cols + bc) & 1) == 0) grid[br][bc] = LtFixture.randomDense(r, b);
+        BlockLinearTransform bt = BlockLinearTransform.of(rows * b, cols * b, b, (br, bc) -> grid[br][bc]);
+        Plan plan = Plan.forIndices(b, bt.diagonalIndices(), algorithm, split(algorithm));
+        long limbBytes = 8L * f.params.n();
+        for (int col = 0; col < cols; col++) {
+            int c = col;
+            BlockLinearTransform mine = bt.restrictedTo(br -> true, bc -> bc == c);
+            if (mine.diagonalIndices().isEmpty()) continue; // an all-zero column
+            LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, f.keysFor(plan));
+            EncodedBlockTransform ebt = lte.encode(mine, plan, f.params.maxLevel(), storage, Progress.NONE);
+            long reserved = lte.pooledBytes() / limbBytes;
+            lte.evaluatePartial(new TreeMap<>(Map.of(c, f.encrypt(grid[0][0], ComplexVector.random(r, b)))), ebt);
+            long peak = lte.pooledLimbsPeak(), held = lte.pooledBytes() / limbBytes;
+            assertTrue(reserved <= peak, "column " + c + ": reserved " + reserved + ", the partial's peak " + peak);
+            assertTrue(
+                    held - reserved <= 12L * threads + (threads - 1) * peak / 8,
+                    "column " + c + ": the partial allocated " + (held - reserved) + " limbs beyond " + reserved);
+        }
+    }
+
+    /** The grid's shape kept block by block equals its definition after every block, over seeded grids. */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void theGridTrackerMatchesItsDefinitionAfterEveryBlock(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        int rows = 1 + r.nextInt(7), cols = 1 + r.nextInt(7);
+        boolean[][] on = new boolean[rows][cols];
+        EncodedBlockTransform.GridTracker tracker = new EncodedBlockTransform.GridTracker(cols);
+        int lastRows = 0, lastBefore = 0;
+        for (int br = 0; br < rows; br++)
+            for (int bc = 0; bc < cols; bc++) {
+                if (r.nextInt(3) == 0) continue;
+                on[br][bc] = true;
+                boolean changed = tracker.add(br, bc);
+                // the definition, over the blocks so far
+                int last = -1, withBlocks = 0, before = 0;
+                for (boolean[] row : on) for (int c = 0; c < cols; c++) if (row[c]) last = Math.max(last, c);
+                for (boolean[] row : on) {
+                    int first = -1;
+                    for (int c = 0; c < cols && first < 0; c++) if (row[c]) first = c;
+                    if (first >= 0) withBlocks++;
+                    if (first >= 0 && first < last) before++;
+                }
+                assertEquals(withBlocks, tracker.rows(), "rows with a block after (" + br + ", " + bc + ")");
+                assertEquals(before, tracker.rowsBeforeLastColumn(), "rows before the last column");
+                assertTrue(
+                        changed || (withBlocks == lastRows && before == lastBefore),
+                        "a change of shape at (" + br + ", " + bc + ") is reported");
+                lastRows = withBlocks;
+                lastBefore = before;
+            }
+    }
+
+    private static int[] split(Algorithm algorithm) {
+        return switch (algorithm) {
+            case TH_BSGS -> new int[] {4, 2, 4};
+            case DH_BSGS -> new int[] {8, 4};
+            default -> new int[0];
+        };
     }
 
     @Test

@@ -161,17 +161,19 @@ final class ExecState implements AutoCloseable {
      * The same lower bound for a block product on the direct schedule ({@code BlockExecutor}, columns in
      * ascending order) with {@code rows} block rows that hold a block, {@code rowsBeforeLast} of them in
      * a column before the last column that holds one: the last column's phases 1–3 while those rows
-     * hold their U buffers; its babies while every row holds them; the first row's phases 5–6 while the
-     * other rows still hold theirs.
+     * hold their U buffers, then its babies while every row holds them. Both states are reached by a
+     * whole product and by partial products over every column; the rows' phases 5–6 beside the other
+     * rows' U buffers only by a whole product, so they are left to its first evaluation.
      */
     static long blockOrderPeakLimbs(LtProgram prog, int rows, int rowsBeforeLast) {
-        int n = prog.buffers().size();
-        long[] input = walk(prog, phase -> phase <= 3, new long[n]);
-        long[] held = new long[n];
+        if (rows < 1 || rowsBeforeLast < 0 || rowsBeforeLast > rows)
+            throw new IllegalArgumentException(
+                    "block rows " + rows + ", of them before the last column " + rowsBeforeLast);
+        long[] input = walk(prog, phase -> phase <= 3, new long[prog.buffers().size()]);
+        long[] held = new long[prog.buffers().size()];
         long sums = 0;
         for (int id : prog.sumBuffers()) sums += open(prog, prog.layout(), held, id);
-        long output = walk(prog, phase -> phase >= 5, held)[0];
-        return Math.max(rowsBeforeLast * sums + input[0], Math.max(input[1] + rows * sums, (rows - 1) * sums + output));
+        return Math.max(rowsBeforeLast * sums + input[0], input[1] + rows * sums);
     }
 
     /**
