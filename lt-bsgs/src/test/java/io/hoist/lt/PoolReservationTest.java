@@ -99,10 +99,7 @@ class PoolReservationTest {
         int b = f.params.slots();
         CkksContext ctx = threads == 1 ? f.ctx : CkksContext.create(f.params, null, threads);
         SplittableRandom r = new SplittableRandom(seed);
-        LinearTransform[][] grid = new LinearTransform[rows][cols];
-        for (int br = 0; br < rows; br++)
-            for (int bc = 0; bc < cols; bc++)
-                if ((zeros >>> (br * cols + bc) & 1) == 0) grid[br][bc] = LtFixture.randomDense(r, b);
+        LinearTransform[][] grid = grid(r, rows, cols, zeros, b);
         BlockLinearTransform bt = BlockLinearTransform.of(rows * b, cols * b, b, (br, bc) -> grid[br][bc]);
         Plan plan = Plan.forIndices(b, bt.diagonalIndices(), algorithm, split(algorithm));
         int level = f.params.maxLevel();
@@ -115,13 +112,7 @@ class PoolReservationTest {
         List<Ciphertext> in = new ArrayList<>();
         for (int bc = 0; bc < cols; bc++) in.add(f.encrypt(grid[0][0], ComplexVector.random(r, b)));
         lte.evaluate(in, ebt);
-        long peak = lte.pooledLimbsPeak(), held = lte.pooledBytes() / limbBytes;
-        assertTrue(reserved <= peak, "reserved " + reserved + " limbs, the block product's peak was " + peak);
-        // one thread: scratch only; two: also what chains and batches hold beyond program order
-        assertTrue(
-                held - reserved <= 12L * threads + (threads - 1) * peak / 8,
-                "the first block product allocated " + (held - reserved) + " limbs beyond the " + reserved
-                        + " reserved");
+        assertReservedAtMostPeak(lte, limbBytes, reserved, threads, "the block product");
         assertEquals(0, lte.pooledLimbsOutstanding());
     }
 
@@ -134,10 +125,7 @@ class PoolReservationTest {
         int b = f.params.slots();
         CkksContext ctx = threads == 1 ? f.ctx : CkksContext.create(f.params, null, threads);
         SplittableRandom r = new SplittableRandom(seed);
-        LinearTransform[][] grid = new LinearTransform[rows][cols];
-        for (int br = 0; br < rows; br++)
-            for (int bc = 0; bc < cols; bc++)
-                if ((zeros >>> (br * cols + bc) & 1) == 0) grid[br][bc] = LtFixture.randomDense(r, b);
+        LinearTransform[][] grid = grid(r, rows, cols, zeros, b);
         BlockLinearTransform bt = BlockLinearTransform.of(rows * b, cols * b, b, (br, bc) -> grid[br][bc]);
         Plan plan = Plan.forIndices(b, bt.diagonalIndices(), algorithm, split(algorithm));
         long limbBytes = 8L * f.params.n();
@@ -149,11 +137,7 @@ class PoolReservationTest {
             EncodedBlockTransform ebt = lte.encode(mine, plan, f.params.maxLevel(), storage, Progress.NONE);
             long reserved = lte.pooledBytes() / limbBytes;
             lte.evaluatePartial(new TreeMap<>(Map.of(c, f.encrypt(grid[0][0], ComplexVector.random(r, b)))), ebt);
-            long peak = lte.pooledLimbsPeak(), held = lte.pooledBytes() / limbBytes;
-            assertTrue(reserved <= peak, "column " + c + ": reserved " + reserved + ", the partial's peak " + peak);
-            assertTrue(
-                    held - reserved <= 12L * threads + (threads - 1) * peak / 8,
-                    "column " + c + ": the partial allocated " + (held - reserved) + " limbs beyond " + reserved);
+            assertReservedAtMostPeak(lte, limbBytes, reserved, threads, "the partial product of column " + c);
         }
     }
 
@@ -188,6 +172,28 @@ class PoolReservationTest {
                 lastRows = withBlocks;
                 lastBefore = before;
             }
+    }
+
+    /** A rows × cols grid of random dense b × b blocks, block (br, bc) zero where bit br·cols + bc of {@code zeros} is set. */
+    private static LinearTransform[][] grid(SplittableRandom r, int rows, int cols, long zeros, int b) {
+        LinearTransform[][] grid = new LinearTransform[rows][cols];
+        for (int br = 0; br < rows; br++)
+            for (int bc = 0; bc < cols; bc++)
+                if ((zeros >>> (br * cols + bc) & 1) == 0) grid[br][bc] = LtFixture.randomDense(r, b);
+        return grid;
+    }
+
+    /**
+     * Reserved ≤ the pool's peak, and what was allocated beyond the reservation: on one thread scratch
+     * only; on two also what chains and batches hold beyond program order.
+     */
+    private static void assertReservedAtMostPeak(
+            LinearTransformEvaluator lte, long limbBytes, long reserved, int threads, String what) {
+        long peak = lte.pooledLimbsPeak(), held = lte.pooledBytes() / limbBytes;
+        assertTrue(reserved <= peak, what + ": reserved " + reserved + " limbs, its peak was " + peak);
+        assertTrue(
+                held - reserved <= 12L * threads + (threads - 1) * peak / 8,
+                what + " allocated " + (held - reserved) + " limbs beyond the " + reserved + " reserved");
     }
 
     private static int[] split(Algorithm algorithm) {
