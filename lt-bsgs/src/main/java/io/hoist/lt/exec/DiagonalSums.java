@@ -88,11 +88,7 @@ final class DiagonalSums {
             boolean last,
             boolean accumulate) {
         int outs = group.size();
-        int[] babies = group.stream()
-                .flatMapToInt(s -> s.babies().stream())
-                .distinct()
-                .sorted()
-                .toArray();
+        int[] babies = babies(group);
         // term table: diag[o][t] = r, or −1 when giant step o has no diagonal with baby t
         int[][] diag = new int[outs][babies.length];
         int[] aBuf = new int[babies.length], bBuf = new int[babies.length];
@@ -119,6 +115,10 @@ final class DiagonalSums {
         long[][][] f = new long[outs][chunk][];
         int[][] fOff = new int[outs][chunk]; // word offsets in the slabs; compact scratch limbs start at 0
         List<long[]> scratch = new ArrayList<>();
+        // the terms of a Q limb, and of a P limb: all but baby 0 (A_0, B_0 have no P limbs). The limb
+        // picks its list without a branch: C2 compiled the sums on stack before a P limb with baby 0 had
+        // run, and that limb's branch trapped and threw the compiled code away in the first evaluation
+        int[][] termsOf = {termOrder(babies.length, -1), termOrder(babies.length, Arrays.binarySearch(babies, 0))};
         for (int j = from; j < to; j++) {
             NttTables tj = st.ctx.tablesQP(st.level, j);
             long q = tj.q();
@@ -126,11 +126,12 @@ final class DiagonalSums {
                 o0[o] = u0[o].limb(j);
                 o1[o] = u1[o].limb(j);
             }
+            int[] ts = termsOf[(st.lq - 1 - j) >>> 31]; // 1 on a P limb (j ≥ lq)
             boolean first = !accumulate;
-            for (int c0 = 0; c0 < babies.length; c0 += chunk) {
+            for (int c0 = 0; c0 < ts.length; c0 += chunk) {
                 int terms = 0;
-                for (int t = c0; t < Math.min(babies.length, c0 + chunk); t++) {
-                    if (j >= st.lq && babies[t] == 0) continue; // A_0, B_0 have no P limbs
+                for (int i = c0; i < Math.min(ts.length, c0 + chunk); i++) {
+                    int t = ts[i];
                     boolean any = false;
                     for (int o = 0; o < outs; o++) any |= diag[o][t] >= 0;
                     if (!any) continue;
@@ -165,6 +166,27 @@ final class DiagonalSums {
                 st.counters.add(Op.MOD_MULS, 2L * terms * st.d * st.n);
             }
         }
+    }
+
+    /** The distinct babies of {@code group}'s steps, ascending (a loop, not a stream: C2 compiled the stream's classes in the first evaluation). */
+    private static int[] babies(List<LtProgram.Step> group) {
+        int count = 0;
+        for (LtProgram.Step s : group) count += s.babies().length();
+        int[] all = new int[count];
+        int k = 0;
+        for (LtProgram.Step s : group)
+            for (int t = 0; t < s.babies().length(); t++) all[k++] = s.babies().get(t);
+        Arrays.sort(all);
+        int distinct = 0;
+        for (int i = 0; i < all.length; i++) if (i == 0 || all[i] != all[i - 1]) all[distinct++] = all[i];
+        return Arrays.copyOf(all, distinct);
+    }
+
+    /** Indices 0 … count−1 without {@code skip} (none when negative). */
+    private static int[] termOrder(int count, int skip) {
+        int[] out = new int[skip >= 0 ? count - 1 : count];
+        for (int t = 0, k = 0; t < count; t++) if (t != skip) out[k++] = t;
+        return out;
     }
 
     /** Compact diagonal r's limb j in the coefficient domain, Montgomery form (NTT follows in {@code transformScratch}). */
