@@ -47,12 +47,13 @@ public final class DemoCommand implements Callable<Integer> {
             System.out.println("parameters " + ParamsOptions.describe(params));
             System.out.printf("building a random dense %d×%d complex matrix…%n", n, n);
         }
+        CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
+        ctx.startKernelWarmup(); // beside the random matrix and the plans, not only keygen and encoding
         SplittableRandom r = new SplittableRandom(seed);
         LinearTransform t = LtRun.randomTransform(r, n, 0);
         Plan plan = Plan.of(t, Algorithm.TH_BSGS, 16, 16, 16);
         Plan dh = Plan.auto(t, params, params.maxLevel(), Algorithm.DH_BSGS, Objective.FEWEST_KEYS, Integer.MAX_VALUE);
         Cost dhCost = dh.cost(params, params.maxLevel(), Storage.PRECOMPUTED);
-        CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
         LtRun run = new LtRun(params, plan, Storage.PRECOMPUTED, Schedule.direct());
         run.quiet = engine.json;
         run.run(ctx, t, r, false);

@@ -144,6 +144,7 @@ public final class LtCommand implements Callable<Integer> {
                 st == Storage.PRECOMPUTED ? "use --storage compact or a smaller --n" : "use a smaller --n");
         CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
         if (keys != null) LtRun.checkKeyPair(ctx, keys, secret);
+        ctx.startKernelWarmup(); // beside the random matrix and the plan search, not only keygen and encoding
         SplittableRandom r = new SplittableRandom(seed);
         LinearTransform t = LtRun.randomTransform(r, dim, sparse == null ? 0 : sparse);
         Objective obj = objective();

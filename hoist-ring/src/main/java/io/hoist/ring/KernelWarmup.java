@@ -17,15 +17,33 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * complete profile, so the first evaluation runs at warm speed.
  *
  * <p>{@link #start} does it once per JVM on a daemon thread at minimum priority, overlapping the
- * keygen and encoding that precede any evaluation, on the prime sizes the evaluation will use. By
- * default with two or more processors: on two it slows keygen and encoding by about what the first
- * evaluation gains, so the total stays the same and the first evaluation is about twice as fast
- * (docs/throughput.md, "Warm start"); on one it could only compete. {@code -Dhoist.warmup=true}
- * forces it, {@code false} turns it off (the test JVMs, and benchmarks that measure the warm-up itself).
+ * keygen and encoding that precede any evaluation, on the prime sizes the evaluation will use. While
+ * it runs, every other thread calls the scalar twins of {@link TunedLimbKernels} and {@link
+ * TunedNttBackend} (bit-identical, so only times change): the transforms first, alone, until the
+ * vector forward transform beats the scalar one, then everything else; so keygen and encoding no
+ * longer run the vector forms boxed before C2 has them, nor flood C2's queue with the Vector API's
+ * fallbacks. The demo on 2 processors: keygen 0.41×, encoding 0.67×, first / warm evaluation 1.30 →
+ * 1.10 (docs/throughput.md, "Scalar twins while the vector forms compile"). By default with two or
+ * more processors; on one it could only compete. {@code -Dhoist.warmup=true} forces it, {@code
+ * false} turns it off (the test JVMs, and benchmarks that measure the warm-up itself).
  */
 public final class KernelWarmup {
     private static final AtomicBoolean STARTED = new AtomicBoolean();
     private static volatile Thread thread;
+    /**
+     * Set while the warm-up runs: the other threads then call the scalar twins ({@link #vectorsWarm}).
+     * A vector form runs boxed as interpreted or C1 code until C2 has compiled it, and the Vector API's
+     * fallbacks it calls there flood C2's queue (docs/throughput.md, "Scalar twins while the vector
+     * forms compile").
+     */
+    private static volatile boolean gated;
+    /**
+     * The NTTs' gate, opened as soon as the warm-up has timed the vector forward transform faster than
+     * the scalar one on every prime class: key generation and encoding are mostly forward transforms.
+     */
+    private static volatile boolean nttGated;
+    /** The warm-up's own threads, which run the vector forms to compile them. */
+    private static final ThreadLocal<Boolean> WARMING = ThreadLocal.withInitial(() -> false);
     /**
      * Rounds per prime class. C2 compiles a method after about 100 interpreted and 600 profiled calls
      * (HotSpot's Tier3MinInvocationThreshold and Tier4MinInvocationThreshold), however long its loops.
@@ -51,12 +69,48 @@ public final class KernelWarmup {
         if (!STARTED.compareAndSet(false, true)) return;
         int rounds = Integer.getInteger("hoist.warmup.rounds", ROUNDS);
         long[] primes = representatives(moduli), others = variants(moduli);
-        Thread t = new Thread(() -> run(kernels, backend, rounds, primes, others), "hoist-warmup");
+        Thread t = new Thread(() -> runThenOpen(kernels, backend, rounds, primes, others), "hoist-warmup");
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
         thread = t;
+        shutGates();
         t.start();
     }
+
+    /** Shuts both gates: until they open, other threads run the scalar twins. */
+    static void shutGates() {
+        gated = true;
+        nttGated = true;
+    }
+
+    /** The warm-up on the calling thread, which runs the vector forms meanwhile; both gates open when it ends, however it ends. */
+    static void runThenOpen(LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others) {
+        WARMING.set(true);
+        try {
+            run(k, backend, rounds, primes, others);
+        } finally {
+            WARMING.remove();
+            nttGated = false;
+            gated = false;
+        }
+    }
+
+    /**
+     * Whether the calling thread runs the vector forms of {@link TunedLimbKernels} and {@link
+     * TunedNttBackend}: always, except while a warm-up started by {@link #start} compiles them (its own
+     * threads excepted). Every form is bit-identical, so this changes times only.
+     */
+    static boolean vectorsWarm() {
+        return !gated || WARMING.get();
+    }
+
+    /** As {@link #vectorsWarm}, for the NTTs, whose gate opens first. */
+    static boolean nttWarm() {
+        return !nttGated || WARMING.get();
+    }
+
+    /** Rounds in a row, per prime, in which the vector forward NTT beats the scalar one before its gate opens. */
+    static final int NTT_FASTER_ROUNDS = 3;
 
     /**
      * One prime per size class the kernels dispatch on (below 2^31: one-word products; below 2^50: the
@@ -134,6 +188,9 @@ public final class KernelWarmup {
         long[] all = Arrays.copyOf(primes, primes.length + others.length);
         System.arraycopy(others, 0, all, primes.length, others.length);
         Bench b = new Bench(k, backend, all);
+        // the transforms first, alone, until they beat their scalar twins: key generation and encoding,
+        // which run beside the warm-up, are mostly transforms and wait for them (scalar until then)
+        for (int i = 0; i < rounds && nttGated; i++) for (int pi = 0; pi < all.length; pi++) b.ntt(pi);
         // a round holds no loop of its own, so this driver stays below C2's thresholds: compiling it,
         // with every kernel inlined, took 0.5 s of the only C2 thread on 2 processors and served no caller
         for (int i = 0; i < rounds; i++) {
@@ -205,6 +262,7 @@ public final class KernelWarmup {
         Throwable[] failed = new Throwable[1];
         Thread t = new Thread(
                 () -> {
+                    WARMING.set(true);
                     try {
                         b.round(i, pi);
                     } catch (Throwable e) { // rethrown on the warm-up thread below
@@ -254,6 +312,11 @@ public final class KernelWarmup {
         private final NttPermutation idx = Automorphism.nttPermutation(LOG_N, 5);
         private final NttTables[][] tables;
         private final boolean limbBackend;
+        /** Per prime, the rounds in a row in which the vector forward NTT beat its scalar twin. */
+        private final int[] faster;
+
+        private final long[][] twin = new long[1][n];
+        private final NttBackend scalarNtt = NttBackends.scalar();
         private final long[] wv = new long[MAX_TERMS], wsv = new long[MAX_TERMS];
 
         Bench(LimbKernels k, NttBackend backend, long[] primes) {
@@ -273,6 +336,8 @@ public final class KernelWarmup {
             this.outB = new long[][] {out[0], out[1]};
             this.limb0 = new long[][] {out[0]};
             this.limbBackend = backend instanceof LimbNttBackend;
+            for (int c = 0; c < n; c++) out[0][c] = r.nextLong(); // reduced per prime before each transform
+            this.faster = new int[primes.length];
         }
 
         void round(int i, int pi) {
@@ -304,11 +369,33 @@ public final class KernelWarmup {
             k.automorphismNtt(out[0], acc ? null : out[1], out[2], idx, q, acc);
             k.automorphismNtt(out[1], out[0], out[3], idx, q, !acc);
             k.automorphismNtt(out[2], null, out[3], idx, q, false);
-            if (limbBackend) {
-                reduce(out[0], q);
-                backend.forward(limb0, tables[pi], 1);
-                backend.inverse(limb0, tables[pi], 1);
-            }
+            ntt(pi);
+        }
+
+        /** A forward and an inverse transform modulo prime {@code pi}, the forward one timed against its scalar twin while the NTTs' gate is shut. */
+        void ntt(int pi) {
+            if (!limbBackend) return;
+            reduce(out[0], primes[pi]);
+            long t0 = System.nanoTime();
+            backend.forward(limb0, tables[pi], 1);
+            long vector = System.nanoTime() - t0;
+            backend.inverse(limb0, tables[pi], 1);
+            if (nttGated) timeScalarTwin(pi, vector);
+        }
+
+        /**
+         * Opens the NTTs' gate once the vector forward transform ({@code vector} ns) has beaten the scalar
+         * one on the same limb {@link #NTT_FASTER_ROUNDS} rounds in a row for every prime: C2 has then
+         * compiled it (boxed, it is many times slower than the scalar twin).
+         */
+        private void timeScalarTwin(int pi, long vector) {
+            System.arraycopy(limb0[0], 0, twin[0], 0, n);
+            long t0 = System.nanoTime();
+            scalarNtt.forward(twin, tables[pi], 1);
+            long scalar = System.nanoTime() - t0;
+            faster[pi] = vector < scalar ? faster[pi] + 1 : 0;
+            for (int f : faster) if (f < NTT_FASTER_ROUNDS) return;
+            nttGated = false;
         }
 
         private void fill(long q) {

@@ -10,10 +10,13 @@ import java.util.Objects;
 public final class TunedLimbKernels implements LimbKernels {
     private final KernelChoice choice;
     private final LimbKernels dot2, sumShoup, mulShoup, subMulShoup, liftSigned, mulMod, automorphism;
+    /** The scalar twins, run while the kernel warm-up compiles the vector forms ({@link KernelWarmup#vectorsWarm}). */
+    private final LimbKernels scalar;
 
     public TunedLimbKernels(KernelChoice choice) {
         this.choice = Objects.requireNonNull(choice, "choice");
         LimbKernels scalar = new ScalarLimbKernels();
+        this.scalar = scalar;
         LimbKernels vector = choice.forms().containsValue(Form.VECTOR.id()) ? new VectorLimbKernels() : scalar;
         // the FMA form covers primes in [2^31, 2^50); the others run the integer form that calibration
         // preferred (vector unless it measured no faster than scalar)
@@ -27,6 +30,11 @@ public final class TunedLimbKernels implements LimbKernels {
         this.liftSigned = pick(choice, Kernel.LIFT_SIGNED, scalar, vector);
         this.mulMod = pick(choice, Kernel.MUL_MOD, scalar, vector);
         this.automorphism = pick(choice, Kernel.AUTOMORPHISM, scalar, vector);
+    }
+
+    /** {@code k}, or its scalar twin while the warm-up compiles the vector forms. */
+    private LimbKernels live(LimbKernels k) {
+        return KernelWarmup.vectorsWarm() ? k : scalar;
     }
 
     private static LimbKernels pick(KernelChoice c, Kernel k, LimbKernels scalar, LimbKernels vector) {
@@ -53,7 +61,7 @@ public final class TunedLimbKernels implements LimbKernels {
             long[] out1,
             long q,
             boolean accumulate) {
-        dot2.dot2Montgomery(x, xOff, y, z, terms, out0, out1, q, accumulate);
+        live(dot2).dot2Montgomery(x, xOff, y, z, terms, out0, out1, q, accumulate);
     }
 
     @Override
@@ -67,7 +75,7 @@ public final class TunedLimbKernels implements LimbKernels {
             long[] out1,
             long q,
             boolean accumulate) {
-        dot2.dot2MontgomeryPacked(x, xOff, y, z, terms, out0, out1, q, accumulate);
+        live(dot2).dot2MontgomeryPacked(x, xOff, y, z, terms, out0, out1, q, accumulate);
     }
 
     @Override
@@ -83,42 +91,42 @@ public final class TunedLimbKernels implements LimbKernels {
             long[][] out1,
             long q,
             boolean accumulate) {
-        dot2.dot2MontgomeryMulti(x, y, f, fOff, packed, terms, outs, out0, out1, q, accumulate);
+        live(dot2).dot2MontgomeryMulti(x, y, f, fOff, packed, terms, outs, out0, out1, q, accumulate);
     }
 
     @Override
     public void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len) {
-        mulShoup.mulShoup(x, w, ws, q, out, from, len);
+        live(mulShoup).mulShoup(x, w, ws, q, out, from, len);
     }
 
     @Override
     public void sumShoup(long[][] y, int yOff, int terms, long[] w, long[] ws, long d, long[] out, int off, int len) {
-        sumShoup.sumShoup(y, yOff, terms, w, ws, d, out, off, len);
+        live(sumShoup).sumShoup(y, yOff, terms, w, ws, d, out, off, len);
     }
 
     @Override
     public void liftSigned(long[] c, long w, long ws, long q, long[] out) {
-        liftSigned.liftSigned(c, w, ws, q, out);
+        live(liftSigned).liftSigned(c, w, ws, q, out);
     }
 
     @Override
     public void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q) {
-        subMulShoup.subMulShoup(a, b, out, w, ws, q);
+        live(subMulShoup).subMulShoup(a, b, out, w, ws, q);
     }
 
     @Override
     public void mulMod(long[] a, long[] b, long[] out, long q, boolean accumulate) {
-        mulMod.mulMod(a, b, out, q, accumulate);
+        live(mulMod).mulMod(a, b, out, q, accumulate);
     }
 
     @Override
     public void mulModSum(long[] a0, long[] b0, long[] a1, long[] b1, long[] out, long q) {
-        mulMod.mulModSum(a0, b0, a1, b1, out, q);
+        live(mulMod).mulModSum(a0, b0, a1, b1, out, q);
     }
 
     @Override
     public void automorphismNtt(long[] x, long[] y, long[] out, NttPermutation p, long q, boolean accumulate) {
-        automorphism.automorphismNtt(x, y, out, p, q, accumulate);
+        live(automorphism).automorphismNtt(x, y, out, p, q, accumulate);
     }
 
     @Override

@@ -19,6 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TunedNttBackend extends LimbNttBackend {
     public static final String NAME = "cpu";
     private final LimbNttBackend forward, inverse;
+    /** Runs while the kernel warm-up compiles the vector forms ({@link KernelWarmup#nttWarm}). */
+    private final LimbNttBackend scalar;
+
     private final Form forwardForm, inverseForm;
     private final Map<NttTables, ConstantTimeNtt> word = new ConcurrentHashMap<>();
     private final Map<NttTables, FmaNtt> fma = new ConcurrentHashMap<>();
@@ -30,6 +33,7 @@ public final class TunedNttBackend extends LimbNttBackend {
         this.forwardForm = c.form(Kernel.NTT_FORWARD);
         this.inverseForm = c.form(Kernel.NTT_INVERSE);
         LimbNttBackend scalar = (LimbNttBackend) NttBackends.scalar();
+        this.scalar = scalar;
         boolean anyVector = forwardForm != Form.SCALAR || inverseForm != Form.SCALAR;
         LimbNttBackend vector = anyVector ? (LimbNttBackend) NttBackends.get(VectorNttBackend.NAME) : scalar;
         // the FMA form runs the integer vector transform for primes of 2^50 and more
@@ -88,6 +92,10 @@ public final class TunedNttBackend extends LimbNttBackend {
 
     @Override
     void forwardLimb(long[] a, NttTables t) {
+        if (!KernelWarmup.nttWarm()) {
+            scalar.forwardLimb(a, t);
+            return;
+        }
         FmaNtt f = fmaFor(forwardForm, t);
         if (f != null) {
             f.forward(a);
@@ -100,6 +108,10 @@ public final class TunedNttBackend extends LimbNttBackend {
 
     @Override
     void inverseLimb(long[] a, NttTables t) {
+        if (!KernelWarmup.nttWarm()) {
+            scalar.inverseLimb(a, t);
+            return;
+        }
         FmaNtt f = fmaFor(inverseForm, t);
         if (f != null) {
             f.inverse(a);

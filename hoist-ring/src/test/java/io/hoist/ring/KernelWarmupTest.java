@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** The JIT warm-up drives every kernel and branch it lists on both kernel sets without failing (its results are discarded). */
 class KernelWarmupTest {
     /** Counts each kernel call by the branch combination it takes, then runs the scalar twin. */
-    private static class Recording implements LimbKernels {
+    static class Recording implements LimbKernels {
         final Map<String, Integer> calls = new HashMap<>();
         /** Calls by the name of the thread that made them. */
         final Map<String, Integer> threads = new HashMap<>();
