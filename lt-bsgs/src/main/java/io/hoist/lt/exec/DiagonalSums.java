@@ -92,6 +92,11 @@ final class DiagonalSums {
         // term table: diag[o][t] = r, or −1 when giant step o has no diagonal with baby t
         int[][] diag = new int[outs][babies.length];
         int[] aBuf = new int[babies.length], bBuf = new int[babies.length];
+        boolean compact = block.storage() == Storage.COMPACT;
+        // each term's diagonal looked up once here, not once per limb: the limb loop then holds no map
+        // lookups (less for C2 to compile in the first evaluation)
+        long[][][] words = new long[outs][babies.length][]; // the slab, or the compact words
+        int[][][] offsets = compact ? null : new int[outs][babies.length][];
         for (int o = 0; o < outs; o++) {
             LtProgram.Step s = group.get(o);
             Arrays.fill(diag[o], -1);
@@ -99,6 +104,11 @@ final class DiagonalSums {
                 int ti = Arrays.binarySearch(babies, s.babies().get(t));
                 int r = s.diagonals().get(t);
                 diag[o][ti] = block.contains(r) ? r : -1;
+                if (diag[o][ti] >= 0 && compact) words[o][ti] = block.compact(r);
+                else if (diag[o][ti] >= 0) {
+                    words[o][ti] = block.limb(r, from);
+                    offsets[o][ti] = block.offsets(r);
+                }
                 aBuf[ti] = s.in().get(2 * t);
                 bBuf[ti] = s.in().get(2 * t + 1);
             }
@@ -109,7 +119,6 @@ final class DiagonalSums {
             u1[o] = st.ensure(group.get(o).out().get(1), Domain.NTT);
         }
         long[][] o0 = new long[outs][], o1 = new long[outs][];
-        boolean compact = block.storage() == Storage.COMPACT;
         int chunk = compact ? COMPACT_CHUNK : babies.length;
         long[][] x = new long[chunk][], y = new long[chunk][];
         long[][][] f = new long[outs][chunk][];
@@ -138,9 +147,9 @@ final class DiagonalSums {
                     x[terms] = src.poly(aBuf[t]).limb(j);
                     y[terms] = src.poly(bBuf[t]).limb(j);
                     for (int o = 0; o < outs; o++) {
-                        int r = diag[o][t];
-                        f[o][terms] = r < 0 ? null : compact ? expand(st, block, r, tj, scratch) : block.limb(r, j);
-                        fOff[o][terms] = r < 0 || compact ? 0 : block.offset(r, j);
+                        long[] w = words[o][t];
+                        f[o][terms] = w == null ? null : compact ? expand(st, w, tj, scratch) : w;
+                        fOff[o][terms] = w == null || compact ? 0 : offsets[o][t][j];
                     }
                     terms++;
                 }
@@ -189,10 +198,10 @@ final class DiagonalSums {
         return out;
     }
 
-    /** Compact diagonal r's limb j in the coefficient domain, Montgomery form (NTT follows in {@code transformScratch}). */
-    private static long[] expand(ExecState st, EncodedDiagonals block, int r, NttTables t, List<long[]> scratch) {
+    /** A compact diagonal's limb (its words lifted modulo t's prime) in the coefficient domain, Montgomery form (NTT follows in {@code transformScratch}). */
+    private static long[] expand(ExecState st, long[] words, NttTables t, List<long[]> scratch) {
         long[] s = st.pool.get();
-        st.kernels.liftSigned(block.compact(r), t.montgomeryR(), t.montgomeryRShoup(), t.q(), s);
+        st.kernels.liftSigned(words, t.montgomeryR(), t.montgomeryRShoup(), t.q(), s);
         scratch.add(s);
         return s;
     }

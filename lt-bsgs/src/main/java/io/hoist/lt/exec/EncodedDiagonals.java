@@ -171,15 +171,15 @@ public final class EncodedDiagonals {
 
     /**
      * The array holding precomputed diagonal r's QP limb j (in {@link PackedLimbs}' layout when
-     * {@link #packed(int)}) from word {@link #offset}; for the kernels.
+     * {@link #packed(int)}) from word {@link #offsets}{@code (r)[j]}; for the kernels.
      */
     long[] limb(int r, int j) {
         return qp.get(r);
     }
 
-    /** The word where precomputed diagonal r's QP limb j starts in {@link #limb}. */
-    int offset(int r, int j) {
-        return qpOff.get(r)[j];
+    /** The words where precomputed diagonal r's QP limbs start in {@link #limb}, by limb (the live array: for the kernels' drivers only). */
+    int[] offsets(int r) {
+        return qpOff.get(r);
     }
 
     /** Whether precomputed QP limb j is packed. */

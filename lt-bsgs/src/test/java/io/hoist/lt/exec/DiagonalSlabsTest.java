@@ -42,7 +42,7 @@ class DiagonalSlabsTest {
                 for (int j = 0; j < held; j++) {
                     int words = many.packed(j) ? n / 2 : n;
                     long[] a = one.limb(r, j), b = many.limb(r, j);
-                    int oa = one.offset(r, j), ob = many.offset(r, j);
+                    int oa = one.offsets(r)[j], ob = many.offsets(r)[j];
                     assertArrayEquals(
                             Arrays.copyOfRange(a, oa, oa + words),
                             Arrays.copyOfRange(b, ob, ob + words),
