@@ -32,6 +32,20 @@ public final class TunedLimbKernels implements LimbKernels {
         this.automorphism = pick(choice, Kernel.AUTOMORPHISM, scalar, vector);
     }
 
+    /** The kernels {@code k} runs on now (for tests: its form, or the scalar twin while the warm-up runs); null for the NTTs. */
+    LimbKernels running(Kernel k) {
+        return switch (k) {
+            case NTT_FORWARD, NTT_INVERSE -> null;
+            case DOT2 -> live(dot2);
+            case SUM_SHOUP -> live(sumShoup);
+            case MUL_SHOUP -> live(mulShoup);
+            case SUB_MUL_SHOUP -> live(subMulShoup);
+            case LIFT_SIGNED -> live(liftSigned);
+            case MUL_MOD -> live(mulMod);
+            case AUTOMORPHISM -> live(automorphism);
+        };
+    }
+
     /** {@code k}, or its scalar twin while the warm-up compiles the vector forms. */
     private LimbKernels live(LimbKernels k) {
         return KernelWarmup.vectorsWarm() ? k : scalar;

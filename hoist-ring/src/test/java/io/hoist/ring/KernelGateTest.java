@@ -55,10 +55,20 @@ class KernelGateTest {
         KernelWarmup.shutGates();
         assertFalse(KernelWarmup.vectorsWarm());
         assertFalse(KernelWarmup.nttWarm());
+        for (Kernel k : Kernel.values())
+            if (!k.id().startsWith("ntt"))
+                assertTrue(
+                        ((TunedLimbKernels) tuned).running(k) instanceof ScalarLimbKernels,
+                        k + " runs its scalar twin");
         List<long[]> shut = results(tuned, ntt, t, x, y, w, ws);
         assertEquals(0, ntt.fmaPrimes(), "no FMA transform while the gate is shut");
         List<long[]> twin = results(scalar, NttBackends.scalar(), t, x, y, w, ws);
         openGates();
+        for (Kernel k : Kernel.values())
+            if (!k.id().startsWith("ntt"))
+                assertTrue(
+                        ((TunedLimbKernels) tuned).running(k) instanceof VectorLimbKernels,
+                        k + " runs its vector form");
         List<long[]> open = results(tuned, ntt, t, x, y, w, ws);
         assertEquals(1, ntt.fmaPrimes(), "the FMA transform once the gate is open");
         for (int i = 0; i < twin.size(); i++) {
@@ -118,6 +128,43 @@ class KernelGateTest {
         assertTrue(seen.stream().allMatch(b -> b), "the warm-up ran with its gates open to itself");
         assertTrue(KernelWarmup.vectorsWarm(), "open for everyone once the warm-up ended");
         assertTrue(KernelWarmup.nttWarm());
+    }
+
+    /**
+     * A transform that never beats its scalar twin on the warm-up's limbs (here, the twin itself
+     * slowed down) still opens the transforms' gate after the transforms-only rounds; the other
+     * kernels' gate waits for the end of the warm-up.
+     */
+    @Test
+    void theTransformsGateOpensAfterItsRoundsEvenWhenTheScalarTwinWins() {
+        NttBackend slower = new LimbNttBackend() {
+            private final ScalarNttBackend scalar = new ScalarNttBackend();
+
+            @Override
+            void forwardLimb(long[] a, NttTables t) {
+                for (int i = 0; i < 3; i++) scalar.forwardLimb(a.clone(), t); // three times the twin's work
+                scalar.forwardLimb(a, t);
+            }
+
+            @Override
+            void inverseLimb(long[] a, NttTables t) {
+                scalar.inverseLimb(a, t);
+            }
+
+            @Override
+            public String name() {
+                return "slower";
+            }
+
+            @Override
+            public boolean accepts(NttTables t) {
+                return true;
+            }
+        };
+        KernelWarmup.shutGates();
+        KernelWarmup.run(new ScalarLimbKernels(), slower, 3, KernelWarmup.representatives());
+        assertTrue(KernelWarmup.nttWarm(), "the transforms' gate opened after their rounds");
+        assertFalse(KernelWarmup.vectorsWarm(), "the other kernels wait for the warm-up's end");
     }
 
     /** A failing warm-up opens the gates all the same: the scalar twins are never left on for good. */
