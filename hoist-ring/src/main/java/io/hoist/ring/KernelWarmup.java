@@ -22,8 +22,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * TunedNttBackend} (bit-identical, so only times change): the transforms first, alone, until the
  * vector forward transform beats the scalar one, then everything else; so keygen and encoding no
  * longer run the vector forms boxed before C2 has them, nor flood C2's queue with the Vector API's
- * fallbacks. The demo on 2 processors: keygen 0.41×, encoding 0.67×, first / warm evaluation 1.30 →
- * 1.10 (docs/throughput.md, "Scalar twins while the vector forms compile"). By default with two or
+ * fallbacks. With the warm-up started before the demo's test matrix, the demo on 2 processors: keygen
+ * 0.41×, encoding 0.67×, first / warm evaluation 1.30 → 1.10 (docs/throughput.md, "Scalar twins while
+ * the vector forms compile"). By default with two or
  * more processors; on one it could only compete. {@code -Dhoist.warmup=true} forces it, {@code
  * false} turns it off (the test JVMs, and benchmarks that measure the warm-up itself).
  */
