@@ -124,10 +124,11 @@ final class DiagonalSums {
         long[][][] f = new long[outs][chunk][];
         int[][] fOff = new int[outs][chunk]; // word offsets in the slabs; compact scratch limbs start at 0
         List<long[]> scratch = new ArrayList<>();
-        // the terms of a Q limb, and of a P limb: all but baby 0 (A_0, B_0 have no P limbs). The limb
-        // picks its list without a branch: C2 compiled the sums on stack before a P limb with baby 0 had
-        // run, and that limb's branch trapped and threw the compiled code away in the first evaluation
-        int[][] termsOf = {termOrder(babies.length, -1), termOrder(babies.length, Arrays.binarySearch(babies, 0))};
+        // the terms with a diagonal in some output, on a Q limb, and on a P limb: all but baby 0 (A_0, B_0
+        // have no P limbs). The limb picks its list without a branch: C2 compiled the sums on stack
+        // before a P limb with baby 0 had run, and that limb's branch trapped and threw the compiled code
+        // away in the first evaluation
+        int[][] termsOf = {presentTerms(diag, -1), presentTerms(diag, Arrays.binarySearch(babies, 0))};
         for (int j = from; j < to; j++) {
             NttTables tj = st.ctx.tablesQP(st.level, j);
             long q = tj.q();
@@ -141,9 +142,6 @@ final class DiagonalSums {
                 int terms = 0;
                 for (int i = c0; i < Math.min(ts.length, c0 + chunk); i++) {
                     int t = ts[i];
-                    boolean any = false;
-                    for (int o = 0; o < outs; o++) any |= diag[o][t] >= 0;
-                    if (!any) continue;
                     x[terms] = src.poly(aBuf[t]).limb(j);
                     y[terms] = src.poly(bBuf[t]).limb(j);
                     for (int o = 0; o < outs; o++) {
@@ -153,7 +151,6 @@ final class DiagonalSums {
                     }
                     terms++;
                 }
-                if (terms == 0) continue;
                 if (compact) transformScratch(st, scratch, tj);
                 st.kernels.dot2MontgomeryMulti(
                         x, y, f, fOff, !compact && block.packed(j), terms, outs, o0, o1, q, !first);
@@ -191,11 +188,16 @@ final class DiagonalSums {
         return Arrays.copyOf(all, distinct);
     }
 
-    /** Indices 0 … count−1 without {@code skip} (none when negative). */
-    private static int[] termOrder(int count, int skip) {
-        int[] out = new int[skip >= 0 ? count - 1 : count];
-        for (int t = 0, k = 0; t < count; t++) if (t != skip) out[k++] = t;
-        return out;
+    /** The terms t ≠ {@code skip} (none skipped when negative) for which some output has a diagonal, ascending. */
+    private static int[] presentTerms(int[][] diag, int skip) {
+        int count = diag.length == 0 ? 0 : diag[0].length, k = 0;
+        int[] out = new int[count];
+        for (int t = 0; t < count; t++) {
+            boolean any = false;
+            for (int[] row : diag) any |= row[t] >= 0;
+            if (any && t != skip) out[k++] = t;
+        }
+        return Arrays.copyOf(out, k);
     }
 
     /** A compact diagonal's limb (its words lifted modulo t's prime) in the coefficient domain, Montgomery form (NTT follows in {@code transformScratch}). */
