@@ -45,7 +45,8 @@ class KernelGateTest {
         for (Kernel k : Kernel.values()) forms.put(k, k.has(Form.FMA) ? Form.FMA : Form.VECTOR);
         KernelChoice choice = new KernelChoice(forms, Map.of(), KernelChoice.Source.OVERRIDE);
         TunedNttBackend ntt = new TunedNttBackend(choice);
-        LimbKernels tuned = new TunedLimbKernels(choice), scalar = new ScalarLimbKernels();
+        TunedLimbKernels tuned = new TunedLimbKernels(choice);
+        LimbKernels scalar = new ScalarLimbKernels();
         int logN = 10 + r.nextInt(3), n = 1 << logN;
         long q = Primes.nttPrimes(logN, 31 + r.nextInt(19), 1).get(0); // the FMA transform's range
         NttTables t = NttTables.of(logN, q);
@@ -55,26 +56,25 @@ class KernelGateTest {
         KernelWarmup.shutGates();
         assertFalse(KernelWarmup.vectorsWarm());
         assertFalse(KernelWarmup.nttWarm());
-        for (Kernel k : Kernel.values())
-            if (!k.id().startsWith("ntt"))
-                assertTrue(
-                        ((TunedLimbKernels) tuned).running(k) instanceof ScalarLimbKernels,
-                        k + " runs its scalar twin");
+        assertEveryKernelRuns(tuned, ScalarLimbKernels.class);
         List<long[]> shut = results(tuned, ntt, t, x, y, w, ws);
         assertEquals(0, ntt.fmaPrimes(), "no FMA transform while the gate is shut");
         List<long[]> twin = results(scalar, NttBackends.scalar(), t, x, y, w, ws);
         openGates();
-        for (Kernel k : Kernel.values())
-            if (!k.id().startsWith("ntt"))
-                assertTrue(
-                        ((TunedLimbKernels) tuned).running(k) instanceof VectorLimbKernels,
-                        k + " runs its vector form");
+        assertEveryKernelRuns(tuned, VectorLimbKernels.class);
         List<long[]> open = results(tuned, ntt, t, x, y, w, ws);
         assertEquals(1, ntt.fmaPrimes(), "the FMA transform once the gate is open");
         for (int i = 0; i < twin.size(); i++) {
             assertArrayEquals(twin.get(i), shut.get(i), "result " + i + " with the gates shut");
             assertArrayEquals(twin.get(i), open.get(i), "result " + i + " with the gates open");
         }
+    }
+
+    /** Every kernel but the transforms runs on {@code form} now. */
+    private static void assertEveryKernelRuns(TunedLimbKernels tuned, Class<? extends LimbKernels> form) {
+        for (Kernel k : Kernel.values())
+            if (!k.id().startsWith("ntt"))
+                assertTrue(form.isInstance(tuned.running(k)), k + " runs on " + form.getSimpleName());
     }
 
     /** The dot product, sumShoup, mulShoup, liftSigned, mulMod, the automorphism and both transforms of x and y. */

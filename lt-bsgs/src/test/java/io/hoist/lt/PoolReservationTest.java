@@ -95,22 +95,16 @@ class PoolReservationTest {
     @MethodSource("blockCases")
     void blockProductsReserveAtMostTheirFirstEvaluationsPeakAndLeaveItOnlyScratch(
             int rows, int cols, long zeros, Algorithm algorithm, Storage storage, int threads, long seed) {
-        LtFixture f = LtFixture.blocks();
-        int b = f.params.slots();
-        CkksContext ctx = threads == 1 ? f.ctx : CkksContext.create(f.params, null, threads);
-        SplittableRandom r = new SplittableRandom(seed);
-        LinearTransform[][] grid = grid(r, rows, cols, zeros, b);
-        BlockLinearTransform bt = BlockLinearTransform.of(rows * b, cols * b, b, (br, bc) -> grid[br][bc]);
-        Plan plan = Plan.forIndices(b, bt.diagonalIndices(), algorithm, split(algorithm));
-        int level = f.params.maxLevel();
-        LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, f.keysFor(plan));
-        EncodedBlockTransform ebt = lte.encode(bt, plan, level, storage, Progress.NONE);
+        BlockCase k = BlockCase.of(rows, cols, zeros, algorithm, threads, seed);
+        LtFixture f = k.f();
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(k.ctx(), f.keysFor(k.plan()));
+        EncodedBlockTransform ebt = lte.encode(k.bt(), k.plan(), f.params.maxLevel(), storage, Progress.NONE);
         long limbBytes = 8L * f.params.n();
         long reserved = lte.pooledBytes() / limbBytes;
         assertTrue(reserved > 0, "encoding for the direct schedule reserves limbs");
 
         List<Ciphertext> in = new ArrayList<>();
-        for (int bc = 0; bc < cols; bc++) in.add(f.encrypt(grid[0][0], ComplexVector.random(r, b)));
+        for (int bc = 0; bc < cols; bc++) in.add(f.encrypt(k.grid()[0][0], ComplexVector.random(k.r(), k.b())));
         lte.evaluate(in, ebt);
         assertReservedAtMostPeak(lte, limbBytes, reserved, threads, "the block product");
         assertEquals(0, lte.pooledLimbsOutstanding());
@@ -121,22 +115,18 @@ class PoolReservationTest {
     void partialProductsOfOneColumnReserveAtMostTheirPeak(
             int rows, int cols, long zeros, Algorithm algorithm, Storage storage, int threads, long seed) {
         // as hoist-spark runs them: each column encoded apart, then phases 1–4 of that column
-        LtFixture f = LtFixture.blocks();
-        int b = f.params.slots();
-        CkksContext ctx = threads == 1 ? f.ctx : CkksContext.create(f.params, null, threads);
-        SplittableRandom r = new SplittableRandom(seed);
-        LinearTransform[][] grid = grid(r, rows, cols, zeros, b);
-        BlockLinearTransform bt = BlockLinearTransform.of(rows * b, cols * b, b, (br, bc) -> grid[br][bc]);
-        Plan plan = Plan.forIndices(b, bt.diagonalIndices(), algorithm, split(algorithm));
+        BlockCase k = BlockCase.of(rows, cols, zeros, algorithm, threads, seed);
+        LtFixture f = k.f();
         long limbBytes = 8L * f.params.n();
         for (int col = 0; col < cols; col++) {
             int c = col;
-            BlockLinearTransform mine = bt.restrictedTo(br -> true, bc -> bc == c);
+            BlockLinearTransform mine = k.bt().restrictedTo(br -> true, bc -> bc == c);
             if (mine.diagonalIndices().isEmpty()) continue; // an all-zero column
-            LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, f.keysFor(plan));
-            EncodedBlockTransform ebt = lte.encode(mine, plan, f.params.maxLevel(), storage, Progress.NONE);
+            LinearTransformEvaluator lte = new LinearTransformEvaluator(k.ctx(), f.keysFor(k.plan()));
+            EncodedBlockTransform ebt = lte.encode(mine, k.plan(), f.params.maxLevel(), storage, Progress.NONE);
             long reserved = lte.pooledBytes() / limbBytes;
-            lte.evaluatePartial(new TreeMap<>(Map.of(c, f.encrypt(grid[0][0], ComplexVector.random(r, b)))), ebt);
+            Ciphertext x = f.encrypt(k.grid()[0][0], ComplexVector.random(k.r(), k.b()));
+            lte.evaluatePartial(new TreeMap<>(Map.of(c, x)), ebt);
             assertReservedAtMostPeak(lte, limbBytes, reserved, threads, "the partial product of column " + c);
         }
     }
@@ -175,6 +165,27 @@ class PoolReservationTest {
     }
 
     /** A rows × cols grid of random dense b × b blocks, block (br, bc) zero where bit br·cols + bc of {@code zeros} is set. */
+    /** A seeded block grid, its block product and plan, on a context of {@code threads} threads. */
+    private record BlockCase(
+            LtFixture f,
+            CkksContext ctx,
+            SplittableRandom r,
+            int b,
+            LinearTransform[][] grid,
+            BlockLinearTransform bt,
+            Plan plan) {
+        static BlockCase of(int rows, int cols, long zeros, Algorithm algorithm, int threads, long seed) {
+            LtFixture f = LtFixture.blocks();
+            int b = f.params.slots();
+            CkksContext ctx = threads == 1 ? f.ctx : CkksContext.create(f.params, null, threads);
+            SplittableRandom r = new SplittableRandom(seed);
+            LinearTransform[][] grid = PoolReservationTest.grid(r, rows, cols, zeros, b);
+            BlockLinearTransform bt = BlockLinearTransform.of(rows * b, cols * b, b, (br, bc) -> grid[br][bc]);
+            Plan plan = Plan.forIndices(b, bt.diagonalIndices(), algorithm, split(algorithm));
+            return new BlockCase(f, ctx, r, b, grid, bt, plan);
+        }
+    }
+
     private static LinearTransform[][] grid(SplittableRandom r, int rows, int cols, long zeros, int b) {
         LinearTransform[][] grid = new LinearTransform[rows][cols];
         for (int br = 0; br < rows; br++)
