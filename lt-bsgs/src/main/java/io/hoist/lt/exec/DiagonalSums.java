@@ -34,7 +34,12 @@ final class DiagonalSums {
         else range(st, src, block, group, 0, st.d, true, accumulate);
     }
 
-    /** The diagonal sums of {@code group} over QP limbs [from, to), spread over the engine's threads; counts when {@code last}. */
+    /**
+     * The diagonal sums of {@code group} over QP limbs [from, to), spread over the engine's threads;
+     * counts when {@code last}. The group's term tables are built once per block and group, not once
+     * per task and evaluation: with tasks of one limb their setup ran 2d times per group in every
+     * evaluation, and C2 compiled it (with the driver) during the first.
+     */
     static void range(
             ExecState st,
             ExecState src,
@@ -45,12 +50,8 @@ final class DiagonalSums {
             boolean last,
             boolean accumulate) {
         if (st.threads == 1 || to - from < 2) {
-            sums(st, src, block, group, from, to, last, accumulate);
+            sums(st, src, block, new Call(st, group, block), from, to, last, accumulate);
             return;
-        }
-        for (LtProgram.Step s : group) {
-            st.ensure(s.out().get(0), Domain.NTT);
-            st.ensure(s.out().get(1), Domain.NTT);
         }
         int outs = group.size(), half = outs / 8 * 4;
         if (block.storage() != Storage.COMPACT && half > 0 && from == 0 && to == st.d && st.d < 4 * st.threads) {
@@ -58,17 +59,19 @@ final class DiagonalSums {
             // an FMA limb): split by limbs, one thread got 55 % of the work. Tasks of one limb and half the
             // giant steps (whole fours, so the kernels group them as before), the widest limbs first,
             // taken in turn, even out.
-            List<List<LtProgram.Step>> halves = List.of(group.subList(0, half), group.subList(half, outs));
+            Call[] halves = {new Call(st, group.subList(0, half), block), new Call(st, group.subList(half, outs), block)
+            };
             Parallel.forEach(st.threads, 2 * (to - from), i -> {
                 int j = to - 1 - i / 2;
-                sums(st, src, block, halves.get(i % 2), j, j + 1, last && j == from, accumulate);
+                sums(st, src, block, halves[i % 2], j, j + 1, last && j == from, accumulate);
             });
             return;
         }
+        Call call = new Call(st, group, block);
         Parallel.ranges(
                 st.threads,
                 to - from,
-                (a0, a1) -> sums(st, src, block, group, from + a0, from + a1, last && a0 == 0, accumulate));
+                (a0, a1) -> sums(st, src, block, call, from + a0, from + a1, last && a0 == 0, accumulate));
     }
 
     /**
@@ -82,95 +85,235 @@ final class DiagonalSums {
             ExecState st,
             ExecState src,
             EncodedDiagonals block,
-            List<LtProgram.Step> group,
+            Call call,
             int from,
             int to,
             boolean last,
             boolean accumulate) {
-        int outs = group.size();
-        int[] babies = babies(group);
-        // term table: diag[o][t] = r, or −1 when giant step o has no diagonal with baby t
-        int[][] diag = new int[outs][babies.length];
-        int[] aBuf = new int[babies.length], bBuf = new int[babies.length];
-        boolean compact = block.storage() == Storage.COMPACT;
-        // each term's diagonal looked up once here, not once per limb: the limb loop then holds no map
-        // lookups (less for C2 to compile in the first evaluation)
-        long[][][] words = new long[outs][babies.length][]; // the slab, or the compact words
-        int[][][] offsets = compact ? null : new int[outs][babies.length][];
-        for (int o = 0; o < outs; o++) {
-            LtProgram.Step s = group.get(o);
-            Arrays.fill(diag[o], -1);
-            for (int t = 0; t < s.babies().length(); t++) {
-                int ti = Arrays.binarySearch(babies, s.babies().get(t));
-                int r = s.diagonals().get(t);
-                diag[o][ti] = block.contains(r) ? r : -1;
-                if (diag[o][ti] >= 0 && compact) words[o][ti] = block.compact(r);
-                else if (diag[o][ti] >= 0) {
-                    words[o][ti] = block.limb(r, from);
-                    offsets[o][ti] = block.offsets(r);
-                }
-                aBuf[ti] = s.in().get(2 * t);
-                bBuf[ti] = s.in().get(2 * t + 1);
-            }
+        // the two storages in their own limb loops (one loop with both paths' branches inside its inner
+        // loops compiled to 60–78 KB, three times, in the first evaluation)
+        if (block.storage() == Storage.COMPACT) compactLimbs(st, src, block, call, from, to, accumulate);
+        else precomputedLimbs(st, src, block, call, from, to, accumulate);
+        if (last) call.count(st);
+    }
+
+    /**
+     * {@link #sums} over precomputed diagonals. The limb loop holds no inner loop: its few back edges
+     * per call keep it below C2's thresholds (C2 compiled the driver on stack and whole, two or three
+     * times, in the first evaluation: 0.3–0.6 s of C2 beside the engine's threads on two processors).
+     */
+    private static void precomputedLimbs(
+            ExecState st, ExecState src, EncodedDiagonals block, Call call, int from, int to, boolean accumulate) {
+        LimbArgs args = new LimbArgs(call);
+        for (int j = from; j < to; j++) {
+            int p = (st.lq - 1 - j) >>> 31; // 1 on a P limb (j ≥ lq)
+            int terms = args.fill(src, call, p, j);
+            if (terms > 0)
+                st.kernels.dot2MontgomeryMulti(
+                        args.x,
+                        args.y,
+                        call.t.slabs[p],
+                        call.t.fOff[j],
+                        block.packed(j),
+                        terms,
+                        call.u0.length,
+                        args.o0,
+                        args.o1,
+                        st.ctx.tablesQP(st.level, j).q(),
+                        accumulate);
+            else if (!accumulate) zero(args.o0, args.o1);
         }
-        PolyQP[] u0 = new PolyQP[outs], u1 = new PolyQP[outs];
-        for (int o = 0; o < outs; o++) {
-            u0[o] = st.ensure(group.get(o).out().get(0), Domain.NTT);
-            u1[o] = st.ensure(group.get(o).out().get(1), Domain.NTT);
-        }
+    }
+
+    /** {@link #sums} over compact diagonals: each limb's terms expanded and transformed {@link #COMPACT_CHUNK} at a time. */
+    private static void compactLimbs(
+            ExecState st, ExecState src, EncodedDiagonals block, Call call, int from, int to, boolean accumulate) {
+        int outs = call.u0.length;
+        long[][][] words = new long[outs][call.t.babies.length][];
+        for (int o = 0; o < outs; o++)
+            for (int t = 0; t < call.t.babies.length; t++)
+                if (call.t.diag[o][t] >= 0) words[o][t] = block.compact(call.t.diag[o][t]);
         long[][] o0 = new long[outs][], o1 = new long[outs][];
-        int chunk = compact ? COMPACT_CHUNK : babies.length;
-        long[][] x = new long[chunk][], y = new long[chunk][];
-        long[][][] f = new long[outs][chunk][];
-        int[][] fOff = new int[outs][chunk]; // word offsets in the slabs; compact scratch limbs start at 0
+        long[][] x = new long[COMPACT_CHUNK][], y = new long[COMPACT_CHUNK][];
+        long[][][] f = new long[outs][COMPACT_CHUNK][];
         List<long[]> scratch = new ArrayList<>();
-        // the terms with a diagonal in some output, on a Q limb, and on a P limb: all but baby 0 (A_0, B_0
-        // have no P limbs). The limb picks its list without a branch: C2 compiled the sums on stack
-        // before a P limb with baby 0 had run, and that limb's branch trapped and threw the compiled code
-        // away in the first evaluation
-        int[][] termsOf = {presentTerms(diag, -1), presentTerms(diag, Arrays.binarySearch(babies, 0))};
         for (int j = from; j < to; j++) {
             NttTables tj = st.ctx.tablesQP(st.level, j);
-            long q = tj.q();
             for (int o = 0; o < outs; o++) {
-                o0[o] = u0[o].limb(j);
-                o1[o] = u1[o].limb(j);
+                o0[o] = call.u0[o].limb(j);
+                o1[o] = call.u1[o].limb(j);
             }
-            int[] ts = termsOf[(st.lq - 1 - j) >>> 31]; // 1 on a P limb (j ≥ lq)
+            int[] ts = call.t.of[(st.lq - 1 - j) >>> 31];
             boolean first = !accumulate;
-            for (int c0 = 0; c0 < ts.length; c0 += chunk) {
+            for (int c0 = 0; c0 < ts.length; c0 += COMPACT_CHUNK) {
                 int terms = 0;
-                for (int i = c0; i < Math.min(ts.length, c0 + chunk); i++) {
+                for (int i = c0; i < Math.min(ts.length, c0 + COMPACT_CHUNK); i++) {
                     int t = ts[i];
-                    x[terms] = src.poly(aBuf[t]).limb(j);
-                    y[terms] = src.poly(bBuf[t]).limb(j);
-                    for (int o = 0; o < outs; o++) {
-                        long[] w = words[o][t];
-                        f[o][terms] = w == null ? null : compact ? expand(st, w, tj, scratch) : w;
-                        fOff[o][terms] = w == null || compact ? 0 : offsets[o][t][j];
-                    }
+                    x[terms] = src.poly(call.t.a[t]).limb(j);
+                    y[terms] = src.poly(call.t.b[t]).limb(j);
+                    for (int o = 0; o < outs; o++)
+                        f[o][terms] = words[o][t] == null ? null : expand(st, words[o][t], tj, scratch);
                     terms++;
                 }
-                if (compact) transformScratch(st, scratch, tj);
-                st.kernels.dot2MontgomeryMulti(
-                        x, y, f, fOff, !compact && block.packed(j), terms, outs, o0, o1, q, !first);
+                transformScratch(st, scratch, tj);
+                st.kernels.dot2MontgomeryMulti(x, y, f, null, false, terms, outs, o0, o1, tj.q(), !first);
                 first = false;
                 for (long[] a : scratch) st.pool.put(a);
                 scratch.clear();
             }
-            if (first)
-                for (int o = 0; o < outs; o++) {
-                    Arrays.fill(o0[o], 0L);
-                    Arrays.fill(o1[o], 0L);
-                }
+            if (first) zero(o0, o1);
         }
-        if (last) {
+    }
+
+    private static void zero(long[][] o0, long[][] o1) {
+        for (int o = 0; o < o0.length; o++) {
+            Arrays.fill(o0[o], 0L);
+            Arrays.fill(o1[o], 0L);
+        }
+    }
+
+    /** One call's U buffers, created on the calling thread (so that no two tasks create one), and its group's tables against one block. */
+    private static final class Call {
+        final PolyQP[] u0;
+        final PolyQP[] u1;
+        final Tables t;
+
+        Call(ExecState st, List<LtProgram.Step> group, EncodedDiagonals block) {
+            int outs = group.size();
+            u0 = new PolyQP[outs];
+            u1 = new PolyQP[outs];
             for (int o = 0; o < outs; o++) {
-                int terms = 0;
-                for (int t = 0; t < babies.length; t++) if (diag[o][t] >= 0) terms++;
-                st.counters.add(Op.PT_MUL, terms);
-                st.counters.add(Op.MOD_MULS, 2L * terms * st.d * st.n);
+                u0[o] = st.ensure(group.get(o).out().get(0), Domain.NTT);
+                u1[o] = st.ensure(group.get(o).out().get(1), Domain.NTT);
             }
+            t = block.sumTables.computeIfAbsent(new GroupKey(group), k -> new Tables(group, block, st.lq, st.d));
+        }
+
+        void count(ExecState st) {
+            st.counters.add(Op.PT_MUL, t.ptMuls);
+            st.counters.add(Op.MOD_MULS, 2L * t.ptMuls * st.d * st.n);
+        }
+    }
+
+    /** A group of steps as a key: the same steps, compared by reference, in the same order. */
+    static final class GroupKey {
+        private final LtProgram.Step[] steps;
+        private final int hash;
+
+        GroupKey(List<LtProgram.Step> group) {
+            steps = group.toArray(new LtProgram.Step[0]);
+            int h = 1;
+            for (LtProgram.Step s : steps) h = 31 * h + System.identityHashCode(s);
+            hash = h;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof GroupKey k) || k.hash != hash || k.steps.length != steps.length) return false;
+            for (int i = 0; i < steps.length; i++) if (k.steps[i] != steps[i]) return false;
+            return true;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    /**
+     * One group's terms against one block, built once and kept by the block ({@link
+     * EncodedDiagonals#sumTables}): the distinct babies; each output's diagonal per baby (−1: none); the
+     * babies' input ids; the terms with a diagonal in some output on a Q limb ({@code of[0]}) and on a P
+     * limb ({@code of[1]}: all but baby 0, whose A_0, B_0 have no P limbs); the PtMuls; and for
+     * precomputed diagonals each term's slab, and the word where each limb starts in it. A limb picks
+     * its list by an index computed without a branch: a branch on it trapped in the first evaluation.
+     * Built per call, these loops ran often enough for C2 to compile them during the first evaluations.
+     */
+    static final class Tables {
+        final int[] babies;
+        final int[][] diag;
+        final int[] a;
+        final int[] b;
+        final int[][] of;
+        final long ptMuls;
+        final long[][][][] slabs;
+        final int[][][] fOff;
+
+        /** The tables of {@code group} (steps of a program with {@code lq} Q limbs of {@code d} QP limbs) against {@code block}. */
+        Tables(List<LtProgram.Step> group, EncodedDiagonals block, int lq, int d) {
+            int outs = group.size();
+            babies = babies(group);
+            diag = new int[outs][babies.length];
+            a = new int[babies.length];
+            b = new int[babies.length];
+            long muls = 0;
+            for (int o = 0; o < outs; o++) {
+                LtProgram.Step s = group.get(o);
+                Arrays.fill(diag[o], -1);
+                for (int t = 0; t < s.babies().length(); t++) {
+                    int ti = Arrays.binarySearch(babies, s.babies().get(t));
+                    int r = s.diagonals().get(t);
+                    diag[o][ti] = block.contains(r) ? r : -1;
+                    a[ti] = s.in().get(2 * t);
+                    b[ti] = s.in().get(2 * t + 1);
+                }
+                for (int r : diag[o]) if (r >= 0) muls++;
+            }
+            ptMuls = muls;
+            of = new int[][] {presentTerms(diag, -1), presentTerms(diag, Arrays.binarySearch(babies, 0))};
+            // precomputed diagonals: per list and output each term's slab, and per limb (its list's terms)
+            // the words where each output's term starts in it
+            boolean precomputed = block.storage() != Storage.COMPACT;
+            slabs = precomputed ? new long[2][outs][][] : null;
+            for (int p = 0; precomputed && p < 2; p++)
+                for (int o = 0; o < outs; o++) {
+                    slabs[p][o] = new long[of[p].length][];
+                    for (int i = 0; i < of[p].length; i++) {
+                        int r = diag[o][of[p][i]];
+                        slabs[p][o][i] = r < 0 ? null : block.slab(r);
+                    }
+                }
+            fOff = precomputed ? new int[d][outs][] : null;
+            for (int j = 0; precomputed && j < d; j++) {
+                int[] ts = of[(lq - 1 - j) >>> 31];
+                for (int o = 0; o < outs; o++) {
+                    fOff[j][o] = new int[ts.length];
+                    for (int i = 0; i < ts.length; i++) {
+                        int r = diag[o][ts[i]];
+                        fOff[j][o][i] = r < 0 ? 0 : block.offsets(r)[j];
+                    }
+                }
+            }
+        }
+    }
+
+    /** One task's kernel arguments over precomputed diagonals, refilled limb by limb. */
+    private static final class LimbArgs {
+        final long[][] x;
+        final long[][] y;
+        final long[][] o0;
+        final long[][] o1;
+
+        LimbArgs(Call call) {
+            int most = call.t.of[0].length, outs = call.u0.length;
+            x = new long[most][];
+            y = new long[most][];
+            o0 = new long[outs][];
+            o1 = new long[outs][];
+        }
+
+        /** Limb j's outputs and babies from term list p; returns its term count. */
+        int fill(ExecState src, Call call, int p, int j) {
+            for (int o = 0; o < o0.length; o++) {
+                o0[o] = call.u0[o].limb(j);
+                o1[o] = call.u1[o].limb(j);
+            }
+            int[] ts = call.t.of[p];
+            for (int i = 0; i < ts.length; i++) {
+                x[i] = src.poly(call.t.a[ts[i]]).limb(j);
+                y[i] = src.poly(call.t.b[ts[i]]).limb(j);
+            }
+            return ts.length;
         }
     }
 

@@ -16,6 +16,7 @@ import it.unimi.dsi.fastutil.ints.Int2ObjectMaps;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import java.nio.LongBuffer;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The engine's data of an encoded transform ({@code io.hoist.lt.EncodedTransform} wraps it): a transform's diagonals encoded for one plan at one level: F̃_r = Enc(Rot_{−k(r)}(f_r)) at scale
@@ -47,6 +48,9 @@ public final class EncodedDiagonals {
     private final LtProgram program;
 
     private final boolean rescales;
+
+    /** The diagonal sums' term tables by group of steps, built on first use and read by every evaluation. */
+    final ConcurrentHashMap<DiagonalSums.GroupKey, DiagonalSums.Tables> sumTables = new ConcurrentHashMap<>();
 
     EncodedDiagonals(
             CkksParameters params,
@@ -170,14 +174,14 @@ public final class EncodedDiagonals {
     }
 
     /**
-     * The array holding precomputed diagonal r's QP limb j (in {@link PackedLimbs}' layout when
+     * The array holding precomputed diagonal r's QP limbs, limb j (in {@link PackedLimbs}' layout when
      * {@link #packed(int)}) from word {@link #offsets}{@code (r)[j]}; for the kernels.
      */
-    long[] limb(int r, int j) {
+    long[] slab(int r) {
         return qp.get(r);
     }
 
-    /** The words where precomputed diagonal r's QP limbs start in {@link #limb}, by limb (the live array: for the kernels' drivers only). */
+    /** The words where precomputed diagonal r's QP limbs start in {@link #slab}, by limb (the live array: for the kernels' drivers only). */
     int[] offsets(int r) {
         return qpOff.get(r);
     }

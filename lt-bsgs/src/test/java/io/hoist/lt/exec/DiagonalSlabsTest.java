@@ -41,7 +41,7 @@ class DiagonalSlabsTest {
                 int held = p.baby(r) == 0 ? level + 1 : limbs;
                 for (int j = 0; j < held; j++) {
                     int words = many.packed(j) ? n / 2 : n;
-                    long[] a = one.limb(r, j), b = many.limb(r, j);
+                    long[] a = one.slab(r), b = many.slab(r);
                     int oa = one.offsets(r)[j], ob = many.offsets(r)[j];
                     assertArrayEquals(
                             Arrays.copyOfRange(a, oa, oa + words),
