@@ -127,6 +127,11 @@ public final class CkksContext {
         KernelWarmup.start(engine.kernels(), engine.backend(), params.qpPrimes(params.maxLevel()));
     }
 
+    /** Waits until the kernel warm-up started in this JVM has ended (returns at once when none was started). */
+    public void awaitKernelWarmup() throws InterruptedException {
+        KernelWarmup.await();
+    }
+
     public int alpha() {
         return params.alpha();
     }

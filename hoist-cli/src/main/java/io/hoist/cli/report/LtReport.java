@@ -29,6 +29,7 @@ public final class LtReport {
         Map<String, Object> precision = LtRun.precisionJson(run.precision);
         Map<String, Object> millis = LtRun.millisJson(
                 run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis, run.evaluateMillisAll);
+        if (run.awaitWarmup) millis.put("warmupWait", run.warmupWaitMillis);
         if (run.directMillisAll != null) {
             millis.put("directEvaluate", run.directMillis);
             millis.put("directEvaluateRuns", run.directMillisAll);
@@ -183,6 +184,11 @@ public final class LtReport {
             System.out.printf(Locale.ROOT, "    %-22s %8d   %8d%n", k, (Long) m.get(k), (Long) e.get(k));
         System.out.printf(Locale.ROOT, "  modular multiplications (§6.2 model): %.4e%n", run.expected.modMuls());
         printTime(run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis);
+        if (run.awaitWarmup)
+            System.out.printf(
+                    Locale.ROOT,
+                    "  keygen started %.0f ms later, when the kernel warm-up (begun beside the random matrix) had ended%n",
+                    run.warmupWaitMillis);
         System.out.println(
                 run.countsMatch()
                         ? "  counts match the closed forms"
