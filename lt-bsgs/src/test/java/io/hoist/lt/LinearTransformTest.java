@@ -20,6 +20,7 @@ import io.hoist.lt.schedule.Schedule;
 import io.hoist.random.Prng;
 import io.hoist.ring.Op;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -183,6 +184,30 @@ class LinearTransformTest {
             assertEquals(re, y.re()[row], 1e-12);
         }
         runAndCheck(f, t12, Plan.of(t12, Algorithm.TH_BSGS, 2, 2, 4), Storage.PRECOMPUTED, r.split());
+    }
+
+    @Test
+    void wholeDiagonalsEqualTheDenseFormsAndZeroOnesAreDropped() {
+        SplittableRandom r = new SplittableRandom(21);
+        int n = 64;
+        ComplexVector a = ComplexVector.random(r, n), b = ComplexVector.random(r, n);
+        double[] negativeZeros = new double[n];
+        Arrays.fill(negativeZeros, -0.0);
+        Map<Integer, ComplexVector> diags =
+                Map.of(3, a, -5, b, 9, ComplexVector.zeros(n), 11, new ComplexVector(negativeZeros, negativeZeros));
+        LinearTransform t = LinearTransform.fromDiagonals(n, diags);
+        assertEquals(List.of(3, 59), List.copyOf(t.diagonalIndices()), "all-zero diagonals (either sign) dropped");
+        double[][] re = new double[n][n], im = new double[n][n];
+        for (int row = 0; row < n; row++) {
+            re[row][(row + 3) % n] = a.re(row);
+            im[row][(row + 3) % n] = a.im(row);
+            re[row][(row + 59) % n] = b.re(row);
+            im[row][(row + 59) % n] = b.im(row);
+        }
+        LinearTransform dense = LinearTransform.dense(re, im);
+        for (int d : new int[] {3, 59}) assertEquals(dense.diagonal(d), t.diagonal(d), "diagonal " + d);
+        ComplexVector x = ComplexVector.random(r, n);
+        assertEquals(dense.apply(x), t.apply(x));
     }
 
     @Test
