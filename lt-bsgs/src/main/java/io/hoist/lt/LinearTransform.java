@@ -91,7 +91,7 @@ public final class LinearTransform implements Diagonals {
         int n = paddedDimension(d);
         if (diagonals.isEmpty()) throw new InvalidTransformException("a transform needs at least one diagonal");
         Int2ObjectAVLTreeMap<double[][]> acc = new Int2ObjectAVLTreeMap<>();
-        Int2ObjectAVLTreeMap<ComplexVector> whole = new Int2ObjectAVLTreeMap<>();
+        Int2ObjectAVLTreeMap<ComplexVector> diags = new Int2ObjectAVLTreeMap<>();
         Set<Integer> seen = new HashSet<>();
         for (var e : diagonals.entrySet()) {
             ComplexVector v = Objects.requireNonNull(e.getValue(), "diagonal " + e.getKey());
@@ -103,7 +103,7 @@ public final class LinearTransform implements Diagonals {
             if (n == d && v.length() == d) {
                 // a whole diagonal of a power-of-two dimension stays whole: the immutable vector is kept
                 // as given, not copied twice (the demo's 4096 diagonals: 0.5 GB less to allocate and promote)
-                if (!isZero(v)) whole.put(r, v);
+                if (!isZero(v)) diags.put(r, v);
                 continue;
             }
             // entries t < d − r stay on diagonal r, the rest wrap to r − d mod n; each target is looked
@@ -118,7 +118,6 @@ public final class LinearTransform implements Diagonals {
                 f[1][t] = v.im(t);
             }
         }
-        Int2ObjectAVLTreeMap<ComplexVector> diags = whole;
         for (var e : acc.int2ObjectEntrySet())
             diags.put(e.getIntKey(), new ComplexVector(e.getValue()[0], e.getValue()[1]));
         if (diags.isEmpty()) diags.put(0, ComplexVector.zeros(n));

@@ -92,7 +92,7 @@ final class DiagonalSums {
             boolean accumulate) {
         // the two storages in their own limb loops (one loop with both paths' branches inside its inner
         // loops compiled to 60–78 KB, three times, in the first evaluation)
-        if (block.storage() == Storage.COMPACT) compactLimbs(st, src, block, call, from, to, accumulate);
+        if (block.storage() == Storage.COMPACT) compactLimbs(st, src, call, from, to, accumulate);
         else precomputedLimbs(st, src, block, call, from, to, accumulate);
         if (last) call.count(st);
     }
@@ -126,13 +126,9 @@ final class DiagonalSums {
     }
 
     /** {@link #sums} over compact diagonals: each limb's terms expanded and transformed {@link #COMPACT_CHUNK} at a time. */
-    private static void compactLimbs(
-            ExecState st, ExecState src, EncodedDiagonals block, Call call, int from, int to, boolean accumulate) {
+    private static void compactLimbs(ExecState st, ExecState src, Call call, int from, int to, boolean accumulate) {
         int outs = call.u0.length;
-        long[][][] words = new long[outs][call.t.babies.length][];
-        for (int o = 0; o < outs; o++)
-            for (int t = 0; t < call.t.babies.length; t++)
-                if (call.t.diag[o][t] >= 0) words[o][t] = block.compact(call.t.diag[o][t]);
+        long[][][] words = call.t.compactWords;
         long[][] o0 = new long[outs][], o1 = new long[outs][];
         long[][] x = new long[COMPACT_CHUNK][], y = new long[COMPACT_CHUNK][];
         long[][][] f = new long[outs][COMPACT_CHUNK][];
@@ -224,9 +220,10 @@ final class DiagonalSums {
      * One group's terms against one block, built once and kept by the block ({@link
      * EncodedDiagonals#sumTables}): the distinct babies; each output's diagonal per baby (−1: none); the
      * babies' input ids; the terms with a diagonal in some output on a Q limb ({@code of[0]}) and on a P
-     * limb ({@code of[1]}: all but baby 0, whose A_0, B_0 have no P limbs); the PtMuls; and for
-     * precomputed diagonals each term's slab, and the word where each limb starts in it. A limb picks
-     * its list by an index computed without a branch: a branch on it trapped in the first evaluation.
+     * limb ({@code of[1]}: all but baby 0, whose A_0, B_0 have no P limbs); the PtMuls; for compact
+     * diagonals each term's words; for precomputed ones each term's slab and the word where each limb
+     * starts in it. A limb picks its list by an index computed without a branch: a branch on it trapped
+     * in the first evaluation.
      * Built per call, these loops ran often enough for C2 to compile them during the first evaluations.
      */
     static final class Tables {
@@ -236,6 +233,9 @@ final class DiagonalSums {
         final int[] b;
         final int[][] of;
         final long ptMuls;
+        /** Compact diagonals: each output's words per baby (null: none). */
+        final long[][][] compactWords;
+
         final long[][][][] slabs;
         final int[][][] fOff;
 
@@ -264,6 +264,10 @@ final class DiagonalSums {
             // precomputed diagonals: per list and output each term's slab, and per limb (its list's terms)
             // the words where each output's term starts in it
             boolean precomputed = block.storage() != Storage.COMPACT;
+            compactWords = precomputed ? null : new long[outs][babies.length][];
+            for (int o = 0; !precomputed && o < outs; o++)
+                for (int t = 0; t < babies.length; t++)
+                    if (diag[o][t] >= 0) compactWords[o][t] = block.compact(diag[o][t]);
             slabs = precomputed ? new long[2][outs][][] : null;
             for (int p = 0; precomputed && p < 2; p++)
                 for (int o = 0; o < outs; o++) {
