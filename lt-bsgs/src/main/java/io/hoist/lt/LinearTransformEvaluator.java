@@ -103,7 +103,8 @@ public final class LinearTransformEvaluator {
      * On the direct schedule this also grows the evaluator's pool to the limbs the transform's program
      * holds at once (before the diagonals, so their encoding's collections move the new limbs out of the
      * young generation): the first evaluation then borrows them as later ones do, instead of allocating
-     * and promoting them mid-run. A transform run on another evaluator, or on the six-phase schedule
+     * and promoting them mid-run; and it builds the diagonal sums' term tables the direct evaluation
+     * keeps, so that the first evaluation does not. A transform run on another evaluator, or on the six-phase schedule
      * through {@link #evaluate(Ciphertext, EncodedTransform, Schedule)}, leaves them idle: {@link
      * #trimPool} lets them go.
      *
@@ -150,8 +151,10 @@ public final class LinearTransformEvaluator {
             program = LtProgram.compile(plan, LimbLayout.of(params, level), rescale);
             if (schedule instanceof Schedule.Direct) engine.reserve(program);
         }
-        return new EncodedTransform(
-                diagonals.encodeDiagonals(t, plan, level, storage, scale, rescale, progress, program));
+        EncodedDiagonals encoded =
+                diagonals.encodeDiagonals(t, plan, level, storage, scale, rescale, progress, program);
+        if (schedule instanceof Schedule.Direct) engine.prepareDirect(encoded);
+        return new EncodedTransform(encoded);
     }
 
     /**
@@ -160,7 +163,7 @@ public final class LinearTransformEvaluator {
      * product rescales once per output ciphertext. Blocks are read one at a time, so only the
      * encoded form of the whole matrix is held; {@code progress} counts blocks. On the direct schedule
      * the pool grows, as for a single transform, to what the product's phases 1–4 hold at once (the
-     * last column's babies beside every block row's partial sums). {@link #evaluatePartial} over fewer
+     * last column's babies beside every block row's partial sums), and each block's term tables are built. {@link #evaluatePartial} over fewer
      * columns than the encoded ones may hold less; {@link #trimPool} lets the reservation go, also after
      * a block outside the plan was refused.
      */
@@ -169,10 +172,14 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(t, "t is null");
         Objects.requireNonNull(plan, "plan is null");
         Objects.requireNonNull(storage, "storage is null");
-        return EncodedBlockTransform.encode(
+        EncodedBlockTransform encoded = EncodedBlockTransform.encode(
                 diagonals, params, t, plan, level, storage, progress, (program, rows, before) -> {
                     if (schedule instanceof Schedule.Direct) engine.reserveBlocks(program, rows, before);
                 });
+        if (schedule instanceof Schedule.Direct)
+            for (EncodedDiagonals[] row : encoded.grid())
+                for (EncodedDiagonals b : row) if (b != null) engine.prepareDirect(b);
+        return encoded;
     }
 
     // ------------------------------------------------------------------ evaluation

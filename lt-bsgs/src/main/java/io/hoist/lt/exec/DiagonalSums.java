@@ -29,9 +29,52 @@ final class DiagonalSums {
      */
     static void all(
             ExecState st, ExecState src, EncodedDiagonals block, List<LtProgram.Step> group, boolean accumulate) {
-        if (block.storage() == Storage.COMPACT)
-            for (LtProgram.Step s : group) range(st, src, block, List.of(s), 0, st.d, true, accumulate);
-        else range(st, src, block, group, 0, st.d, true, accumulate);
+        for (List<LtProgram.Step> g : passes(block.storage(), group))
+            range(st, src, block, g, 0, st.d, true, accumulate);
+    }
+
+    /** The groups {@link #all} passes to {@link #range}: the whole group, or its steps one by one over compact diagonals. */
+    private static List<List<LtProgram.Step>> passes(Storage storage, List<LtProgram.Step> group) {
+        if (storage != Storage.COMPACT) return List.of(group);
+        List<List<LtProgram.Step>> out = new ArrayList<>(group.size());
+        for (LtProgram.Step s : group) out.add(List.of(s));
+        return out;
+    }
+
+    /**
+     * Builds ahead the term tables of the groups a direct evaluation of {@code block} on {@code threads}
+     * threads runs: each run of DIAGONAL_SUM steps in program order (what {@link DirectExecutor} and
+     * {@link BlockExecutor} pass to {@link #all}), split as {@link #range} splits it. Built in the first
+     * evaluation, they cost it their construction and C2's compilation of it (an on-stack compile of
+     * 45 ms on the block product 8192², never run again since the tables are kept).
+     */
+    static void prepareDirect(EncodedDiagonals block, int threads) {
+        LtProgram prog = block.program();
+        if (prog == null) return;
+        int lq = prog.layout().level() + 1, d = prog.layout().d();
+        List<LtProgram.Step> steps = prog.steps();
+        for (int i = 0; i < steps.size(); i++) {
+            if (steps.get(i).kind() != LtProgram.Kind.DIAGONAL_SUM) continue;
+            int run = i + 1;
+            while (run < steps.size() && steps.get(run).kind() == LtProgram.Kind.DIAGONAL_SUM) run++;
+            for (List<LtProgram.Step> pass : passes(block.storage(), steps.subList(i, run)))
+                for (List<LtProgram.Step> g : splits(block.storage(), pass, 0, d, d, threads))
+                    block.sumTables.computeIfAbsent(new GroupKey(g), k -> new Tables(g, block, lq, d));
+            i = run - 1;
+        }
+    }
+
+    /**
+     * The groups {@link #range} makes one {@link Call} each of: {@code group} itself, or its two halves
+     * when precomputed limbs are few for the threads (see there).
+     */
+    private static List<List<LtProgram.Step>> splits(
+            Storage storage, List<LtProgram.Step> group, int from, int to, int d, int threads) {
+        int outs = group.size(), half = outs / 8 * 4;
+        if (threads == 1 || to - from < 2) return List.of(group);
+        if (storage != Storage.COMPACT && half > 0 && from == 0 && to == d && d < 4 * threads)
+            return List.of(group.subList(0, half), group.subList(half, outs));
+        return List.of(group);
     }
 
     /**
@@ -53,14 +96,13 @@ final class DiagonalSums {
             sums(st, src, block, new Call(st, group, block), from, to, last, accumulate);
             return;
         }
-        int outs = group.size(), half = outs / 8 * 4;
-        if (block.storage() != Storage.COMPACT && half > 0 && from == 0 && to == st.d && st.d < 4 * st.threads) {
+        List<List<LtProgram.Step>> parts = splits(block.storage(), group, from, to, st.d, st.threads);
+        if (parts.size() == 2) {
             // few limbs of unequal cost (the n13 preset's 60-bit P limb takes the integer-form kernel, 1.5×
             // an FMA limb): split by limbs, one thread got 55 % of the work. Tasks of one limb and half the
             // giant steps (whole fours, so the kernels group them as before), the widest limbs first,
             // taken in turn, even out.
-            Call[] halves = {new Call(st, group.subList(0, half), block), new Call(st, group.subList(half, outs), block)
-            };
+            Call[] halves = {new Call(st, parts.get(0), block), new Call(st, parts.get(1), block)};
             Parallel.forEach(st.threads, 2 * (to - from), i -> {
                 int j = to - 1 - i / 2;
                 sums(st, src, block, halves[i % 2], j, j + 1, last && j == from, accumulate);

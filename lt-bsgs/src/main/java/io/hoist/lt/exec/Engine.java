@@ -20,6 +20,7 @@ import io.hoist.lt.schedule.ScheduleCompiler;
 import io.hoist.lt.schedule.SixPhaseWalk;
 import io.hoist.lt.schedule.TrafficLedger;
 import io.hoist.lt.schedule.WorkingSetTooSmallException;
+import io.hoist.ring.Automorphism;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbPool;
 import io.hoist.ring.Op;
@@ -78,6 +79,10 @@ public final class Engine {
         this.keys = keys;
         this.pool = new LimbPool(ctx.n());
         this.bsgs = new BsgsExecutor(ctx, ks, keys, pool);
+        // each key's NTT-domain permutation ahead, as Lattigo's evaluator builds its automorphism indices:
+        // built in the first evaluation, they cost it their loops and C2's compilation of them
+        for (long g : keys.galoisElements())
+            Automorphism.nttPermutation(ctx.params().logN(), g);
     }
 
     /** The pool the buffers of every evaluation come from. */
@@ -99,6 +104,14 @@ public final class Engine {
      */
     public void reserveBlocks(LtProgram prog, int rows, int rowsBeforeLast) {
         pool.reserve(ExecState.blockOrderPeakLimbs(prog, rows, rowsBeforeLast));
+    }
+
+    /**
+     * Builds ahead what a direct evaluation of {@code et} keeps with it (the diagonal sums' term tables),
+     * so that its first evaluation does not build them, nor wait for C2 to compile their building.
+     */
+    public void prepareDirect(EncodedDiagonals et) {
+        DiagonalSums.prepareDirect(et, ctx.engine().threads());
     }
 
     @MustBeClosed
