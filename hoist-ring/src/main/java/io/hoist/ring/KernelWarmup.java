@@ -319,6 +319,18 @@ public final class KernelWarmup {
         /** Per prime, the rounds in a row in which the vector forward NTT beat its scalar twin. */
         private final int[] faster;
 
+        /**
+         * Limbs borrowed and returned per round: every evaluation borrows and returns thousands, and C2
+         * compiled {@link LimbPool#get} and {@link LimbPool#put} (with the identity set they inline) in
+         * the first evaluation, 40–50 ms of its only thread on two processors. The identity set they
+         * inline must see here what it sees there, or C2 compiles the other branches as traps that the
+         * first evaluation takes: probes that collide and wrap and deletions that close (85 out fill
+         * the set's table to its third, as an evaluation's hundreds do), and growth (a fresh pool).
+         */
+        private static final int POOL_LIMBS = 85;
+
+        private static final int FRESH_POOL_EVERY = 16;
+        private LimbPool pool;
         private final long[][] twin = new long[1][n];
         private final NttBackend scalarNtt = NttBackends.scalar();
         private final long[] wv = new long[MAX_TERMS], wsv = new long[MAX_TERMS];
@@ -358,6 +370,10 @@ public final class KernelWarmup {
             // every other round)
             if ((i & 12) != 12) k.dot2MontgomeryMulti(in[0], in[1], fPair, fOff, false, terms, 2, outA, outB, q, !acc);
             else k.dot2MontgomeryMulti(in[0], in[1], fQuad, fOff4, false, terms, 4, quad0, quad1, q, !acc);
+            // and a short pair in every round: the grouped kernels' driver, called once per pair or four
+            // here but hundreds of times per evaluation, reached C2's threshold in the first evaluation
+            // in about one run in three (45–50 ms of C2 there)
+            k.dot2MontgomeryMulti(in[0], in[1], fPair, fOff, false, 3, 2, outA, outB, q, acc);
             if (PackedLimbs.packs(q, n)) {
                 pack(terms);
                 k.dot2MontgomeryMulti(in[0], in[1], fPacked, fOff, true, terms, 2 - (i & 1), outA, outB, q, !acc);
@@ -374,6 +390,14 @@ public final class KernelWarmup {
             k.automorphismNtt(out[1], out[0], out[3], idx, q, !acc);
             k.automorphismNtt(out[2], null, out[3], idx, q, false);
             ntt(pi);
+            borrowAndReturn(i);
+        }
+
+        /** {@link #POOL_LIMBS} limbs borrowed, then returned in another order; from a fresh pool every {@link #FRESH_POOL_EVERY} rounds. */
+        private void borrowAndReturn(int i) {
+            if (i % FRESH_POOL_EVERY == 0) pool = new LimbPool(n);
+            long[][] a = pool.get(POOL_LIMBS);
+            for (int t = 0; t < POOL_LIMBS; t++) pool.put(a[t * 37 % POOL_LIMBS]);
         }
 
         /** A forward and an inverse transform modulo prime {@code pi}, the forward one timed against its scalar twin while the NTTs' gate is shut. */
