@@ -393,7 +393,10 @@ public final class KernelWarmup {
             borrowAndReturn(i);
         }
 
-        /** {@link #POOL_LIMBS} limbs borrowed, then returned in another order; from a fresh pool every {@link #FRESH_POOL_EVERY} rounds. */
+        /**
+         * {@link #POOL_LIMBS} limbs borrowed, then returned in another order; from a fresh pool every
+         * {@link #FRESH_POOL_EVERY} rounds.
+         */
         private void borrowAndReturn(int i) {
             if (i % FRESH_POOL_EVERY == 0) pool = new LimbPool(n);
             long[][] a = pool.get(POOL_LIMBS);

@@ -33,7 +33,10 @@ final class DiagonalSums {
             range(st, src, block, g, 0, st.d, true, accumulate);
     }
 
-    /** The groups {@link #all} passes to {@link #range}: the whole group, or its steps one by one over compact diagonals. */
+    /**
+     * The groups {@link #all} passes to {@link #range}: the whole group, or its steps one by one over
+     * compact diagonals.
+     */
     private static List<List<LtProgram.Step>> passes(Storage storage, List<LtProgram.Step> group) {
         if (storage != Storage.COMPACT) return List.of(group);
         List<List<LtProgram.Step>> out = new ArrayList<>(group.size());
