@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Everything derived from {@link CkksParameters} that the scheme's operations share: the rings
@@ -167,7 +168,7 @@ public final class CkksContext {
 
     /** BConv from digit t's primes to the other primes of Q_ℓ followed by all of P (Decompose). */
     BConv decomposeConv(int level, int t) {
-        return bconvs.computeIfAbsent(key(0, level, t), k -> {
+        return conv(key(0, level, t), k -> {
             int s = digitStart(t), e = digitEnd(t, level);
             long[] from = Arrays.copyOfRange(params.qPrimes(), s, e);
             long[] to = new long[(level + 1 - (e - s)) + params.alpha()];
@@ -180,7 +181,7 @@ public final class CkksContext {
 
     /** BConv P → Q_ℓ (ModDown). */
     BConv modDownConv(int level) {
-        return bconvs.computeIfAbsent(
+        return conv(
                 key(1, level, 0),
                 k -> new BConv(
                         new RnsBasis(params.pPrimes()), new RnsBasis(Arrays.copyOf(params.qPrimes(), level + 1))));
@@ -188,12 +189,22 @@ public final class CkksContext {
 
     /** BConv {q_ℓ} ∪ P → Q_{ℓ−1} (ModDown merged with rescale). */
     BConv modDownRescaleConv(int level) {
-        return bconvs.computeIfAbsent(key(2, level, 0), k -> {
+        return conv(key(2, level, 0), k -> {
             long[] from = new long[1 + params.alpha()];
             from[0] = params.q(level);
             System.arraycopy(params.pPrimes(), 0, from, 1, params.alpha());
             return new BConv(new RnsBasis(from), new RnsBasis(Arrays.copyOf(params.qPrimes(), level)));
         });
+    }
+
+    /**
+     * The conversion cached under {@code key}, made on first use. A look-up first: every key switch asks,
+     * and computeIfAbsent's larger code was compiled by C2 in a first evaluation when these calls took
+     * it over its threshold.
+     */
+    private BConv conv(long key, Function<Long, BConv> make) {
+        BConv c = bconvs.get(key);
+        return c != null ? c : bconvs.computeIfAbsent(key, make);
     }
 
     private static long key(int kind, int level, int t) {

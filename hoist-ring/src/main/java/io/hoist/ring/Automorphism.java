@@ -46,7 +46,12 @@ public final class Automorphism {
     /** The NTT-domain permutation of g, shared and immutable. */
     public static NttPermutation nttPermutation(int logN, long g) {
         long gg = checkG(logN, g);
-        return INDEX.computeIfAbsent(new Key(logN, gg), k -> new NttPermutation(buildIndex(logN, gg)));
+        Key key = new Key(logN, gg);
+        // a look-up first: built ahead (the engines build theirs when made), the permutation is found, and
+        // computeIfAbsent's larger code, compiled by C2 when a first evaluation's key switches reached its
+        // threshold (15–20 ms there), stays off the path
+        NttPermutation p = INDEX.get(key);
+        return p != null ? p : INDEX.computeIfAbsent(key, k -> new NttPermutation(buildIndex(logN, gg)));
     }
 
     /** A copy of the NTT-domain permutation table of g (for inspection; kernels take {@link #nttPermutation}). */

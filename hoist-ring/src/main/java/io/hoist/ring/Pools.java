@@ -31,7 +31,8 @@ final class Pools {
 
     /** The workers beside the caller for a section on {@code threads} threads (at least one). */
     static Pool of(int threads) {
-        return POOLS.computeIfAbsent(threads, t -> new Pool(t, Math.max(1, t - 1)));
+        Pool p = POOLS.get(threads); // a look-up first, as for the other caches on an evaluation's path
+        return p != null ? p : POOLS.computeIfAbsent(threads, t -> new Pool(t, Math.max(1, t - 1)));
     }
 
     /**

@@ -227,7 +227,12 @@ final class DiagonalSums {
                 u0[o] = st.ensure(group.get(o).out().get(0), Domain.NTT);
                 u1[o] = st.ensure(group.get(o).out().get(1), Domain.NTT);
             }
-            t = block.sumTables.computeIfAbsent(new GroupKey(group), k -> new Tables(group, block, st.lq, st.d));
+            GroupKey key = new GroupKey(group);
+            Tables built =
+                    block.sumTables.get(key); // a look-up first: on the direct schedule they were built at encoding
+            t = built != null
+                    ? built
+                    : block.sumTables.computeIfAbsent(key, k -> new Tables(group, block, st.lq, st.d));
         }
 
         void count(ExecState st) {
