@@ -166,6 +166,26 @@ public final class CkksContext {
         return Math.min((t + 1) * params.alpha(), level + 1);
     }
 
+    /**
+     * Builds ahead the basis conversions of key switching at {@code level} (Decompose's per digit,
+     * ModDown's, and ModDown's merged with the rescale), as Lattigo's evaluators hold theirs from creation;
+     * otherwise they are built on first use, in a first evaluation.
+     *
+     * @throws IllegalArgumentException if {@code level} is outside [0, L]
+     */
+    public void prepareKeySwitching(int level) {
+        if (level < 0 || level > params.maxLevel())
+            throw new IllegalArgumentException("level " + level + " outside [0, " + params.maxLevel() + "]");
+        for (int t = 0; t < params.beta(level); t++) decomposeConv(level, t);
+        modDownConv(level);
+        if (level > 0) modDownRescaleConv(level);
+    }
+
+    /** Basis conversions built so far (for tests). */
+    int conversionsBuilt() {
+        return bconvs.size();
+    }
+
     /** BConv from digit t's primes to the other primes of Q_ℓ followed by all of P (Decompose). */
     BConv decomposeConv(int level, int t) {
         return conv(key(0, level, t), k -> {

@@ -107,11 +107,13 @@ public final class Engine {
     }
 
     /**
-     * Builds ahead what a direct evaluation of {@code et} keeps with it (the diagonal sums' term tables),
-     * so that its first evaluation does not build them, nor wait for C2 to compile their building.
+     * Builds ahead what a direct evaluation of {@code et} keeps (the diagonal sums' term tables, the
+     * context's basis conversions at its level), so that its first evaluation does not build them, nor
+     * wait for C2 to compile their building.
      */
     public void prepareDirect(EncodedDiagonals et) {
         DiagonalSums.prepareDirect(et, ctx.engine().threads());
+        ctx.prepareKeySwitching(et.level());
     }
 
     @MustBeClosed
