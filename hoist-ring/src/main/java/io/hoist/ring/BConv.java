@@ -180,7 +180,7 @@ public final class BConv {
     }
 
     private static void checkLen(long[] a, int n, String what, int i) {
-        Objects.requireNonNull(a, what + " limb " + i);
+        if (a == null) throw new NullPointerException(what + " limb " + i); // the message only when thrown
         if (a.length != n)
             throw new IllegalArgumentException(
                     what + " limb " + i + " has " + a.length + " coefficients, expected " + n);

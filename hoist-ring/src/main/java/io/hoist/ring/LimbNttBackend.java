@@ -56,8 +56,11 @@ abstract class LimbNttBackend implements NttBackend {
                     + tables.length + " tables given");
         }
         for (int i = 0; i < count; i++) {
-            NttTables t = Objects.requireNonNull(tables[i], "tables[" + i + "]");
-            long[] a = Objects.requireNonNull(limbs[i], "limbs[" + i + "]");
+            // the messages only when thrown: concatenated eagerly, they cost every batch a string or two
+            NttTables t = tables[i];
+            if (t == null) throw new NullPointerException("tables[" + i + "]");
+            long[] a = limbs[i];
+            if (a == null) throw new NullPointerException("limbs[" + i + "]");
             if (a.length != t.n()) {
                 throw new IllegalArgumentException(
                         "limb " + i + " has " + a.length + " coefficients, tables are for N=" + t.n());

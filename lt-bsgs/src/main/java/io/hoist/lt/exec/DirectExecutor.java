@@ -41,7 +41,8 @@ final class DirectExecutor {
             List<List<LtProgram.Step>> chains = chainsFrom(st, steps, idx);
             if (!chains.isEmpty()) {
                 runChains(st, chains);
-                idx += chains.stream().mapToInt(List::size).sum() - 1;
+                for (List<LtProgram.Step> c : chains) idx += c.size();
+                idx--;
                 continue;
             }
             List<List<LtProgram.Step>> across = chainsAcrossKeySwitches(st, steps, idx);
