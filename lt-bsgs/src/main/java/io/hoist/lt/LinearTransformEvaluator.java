@@ -163,9 +163,9 @@ public final class LinearTransformEvaluator {
      * product rescales once per output ciphertext. Blocks are read one at a time, so only the
      * encoded form of the whole matrix is held; {@code progress} counts blocks. On the direct schedule
      * the pool grows, as for a single transform, to what the product's phases 1–4 hold at once (the
-     * last column's babies beside every block row's partial sums), and each block's term tables are built. {@link #evaluatePartial} over fewer
-     * columns than the encoded ones may hold less; {@link #trimPool} lets the reservation go, also after
-     * a block outside the plan was refused.
+     * last column's babies beside every block row's partial sums), and each block's term tables are
+     * built. {@link #evaluatePartial} over fewer columns than the encoded ones may hold less; {@link
+     * #trimPool} lets the reservation go, also after a block outside the plan was refused.
      */
     public EncodedBlockTransform encode(
             BlockLinearTransform t, Plan plan, int level, Storage storage, Progress progress) {

@@ -228,8 +228,8 @@ final class DiagonalSums {
                 u1[o] = st.ensure(group.get(o).out().get(1), Domain.NTT);
             }
             GroupKey key = new GroupKey(group);
-            Tables built =
-                    block.sumTables.get(key); // a look-up first: on the direct schedule they were built at encoding
+            // a look-up first: on the direct schedule the tables were built at encoding
+            Tables built = block.sumTables.get(key);
             t = built != null
                     ? built
                     : block.sumTables.computeIfAbsent(key, k -> new Tables(group, block, st.lq, st.d));
