@@ -444,7 +444,7 @@ public final class Evaluator {
         if (Math.floorMod(k, params.slots()) == 0)
             return new CiphertextQP(
                     params, ks.timesP(a.poly(0, RawAccess.get())), ks.timesP(a.poly(1, RawAccess.get())), a.scale());
-        GaloisKey key = rotations.get(params.galoisElementForRotation(k), "rotation by " + k);
+        GaloisKey key = rotations.forRotation(k);
         PolyQP[] r = ks.switchAndPermute(digits, ks.timesP(a.poly(0, RawAccess.get())), key);
         return new CiphertextQP(params, r[0], r[1], a.scale());
     }

@@ -50,6 +50,16 @@ public final class RotationKeySet {
         return k;
     }
 
+    /**
+     * The key that rotates slots left by {@code k}, or a {@link MissingRotationKeyException} naming the
+     * rotation; the name is built only then (an evaluation asks for every key of its program).
+     */
+    public GaloisKey forRotation(int k) {
+        long g = params.galoisElementForRotation(k);
+        GaloisKey key = keys.get(g);
+        return key != null ? key : get(g, "rotation by " + k);
+    }
+
     /** The Galois elements held, sorted. */
     public List<Long> galoisElements() {
         LongArrayList l = new LongArrayList(keys.keySet());

@@ -47,8 +47,7 @@ final class Rotator {
     Map<Integer, Ciphertext> rotateHoisted(Ciphertext a, int... steps) {
         Map<Integer, Ciphertext> out = new LinkedHashMap<>();
         for (int k : steps) { // every key first, so a missing one is named before any work
-            if (Math.floorMod(k, params.slots()) != 0)
-                rotations.get(params.galoisElementForRotation(k), "rotation by " + k);
+            if (Math.floorMod(k, params.slots()) != 0) rotations.forRotation(k);
         }
         PolyQP[] digits = null;
         try {

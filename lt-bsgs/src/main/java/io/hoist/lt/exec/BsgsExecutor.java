@@ -111,7 +111,7 @@ final class BsgsExecutor {
     }
 
     GaloisKey key(int rotation) {
-        return keys.get(params.galoisElementForRotation(rotation), "rotation by " + rotation);
+        return keys.forRotation(rotation);
     }
 
     /** A full rotation (Decompose, KS-IP, 2 ModDowns, φ) counted in {@code c}. */

@@ -75,8 +75,7 @@ final class ExecState implements AutoCloseable {
         // every key up front, so a missing one is named before any work
         for (LtProgram.Step s : prog.steps()) {
             if (s.kind() == LtProgram.Kind.KEY_SWITCH) {
-                keyOf[s.index()] =
-                        keys.get(ctx.params().galoisElementForRotation(s.rotation()), "rotation by " + s.rotation());
+                keyOf[s.index()] = keys.forRotation(s.rotation());
             }
         }
         if (ct != null) { // null for a state that resumes after phase 4 (a block row's summed partials)
