@@ -15,7 +15,6 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 
 /**
  * Everything derived from {@link CkksParameters} that the scheme's operations share: the rings
@@ -188,43 +187,53 @@ public final class CkksContext {
 
     /** BConv from digit t's primes to the other primes of Q_ℓ followed by all of P (Decompose). */
     BConv decomposeConv(int level, int t) {
-        return conv(key(0, level, t), k -> {
-            int s = digitStart(t), e = digitEnd(t, level);
-            long[] from = Arrays.copyOfRange(params.qPrimes(), s, e);
-            long[] to = new long[(level + 1 - (e - s)) + params.alpha()];
-            int c = 0;
-            for (int j = 0; j <= level; j++) if (j < s || j >= e) to[c++] = params.q(j);
-            for (int j = 0; j < params.alpha(); j++) to[c++] = params.p(j);
-            return new BConv(new RnsBasis(from), new RnsBasis(to));
-        });
+        return conv(DECOMPOSE, level, t);
     }
 
     /** BConv P → Q_ℓ (ModDown). */
     BConv modDownConv(int level) {
-        return conv(
-                key(1, level, 0),
-                k -> new BConv(
-                        new RnsBasis(params.pPrimes()), new RnsBasis(Arrays.copyOf(params.qPrimes(), level + 1))));
+        return conv(MOD_DOWN, level, 0);
     }
 
     /** BConv {q_ℓ} ∪ P → Q_{ℓ−1} (ModDown merged with rescale). */
     BConv modDownRescaleConv(int level) {
-        return conv(key(2, level, 0), k -> {
-            long[] from = new long[1 + params.alpha()];
-            from[0] = params.q(level);
-            System.arraycopy(params.pPrimes(), 0, from, 1, params.alpha());
-            return new BConv(new RnsBasis(from), new RnsBasis(Arrays.copyOf(params.qPrimes(), level)));
-        });
+        return conv(MOD_DOWN_RESCALE, level, 0);
     }
 
+    private static final int DECOMPOSE = 0, MOD_DOWN = 1, MOD_DOWN_RESCALE = 2;
+
     /**
-     * The conversion cached under {@code key}, made on first use. A look-up first: every key switch asks,
-     * and computeIfAbsent's larger code was compiled by C2 in a first evaluation when these calls took
-     * it over its threshold.
+     * The conversion of {@code kind} at {@code level} (digit {@code t} for Decompose), built on first use.
+     * A look-up first, and the building lambda only on a miss: every key switch asks, and
+     * computeIfAbsent's larger code was compiled by C2 in a first evaluation when these calls took it
+     * over its threshold.
      */
-    private BConv conv(long key, Function<Long, BConv> make) {
+    private BConv conv(int kind, int level, int t) {
+        long key = key(kind, level, t);
         BConv c = bconvs.get(key);
-        return c != null ? c : bconvs.computeIfAbsent(key, make);
+        return c != null ? c : bconvs.computeIfAbsent(key, k -> buildConv(kind, level, t));
+    }
+
+    private BConv buildConv(int kind, int level, int t) {
+        long[] qs = params.qPrimes(), ps = params.pPrimes();
+        return switch (kind) {
+            case DECOMPOSE -> {
+                int s = digitStart(t), e = digitEnd(t, level);
+                long[] to = new long[(level + 1 - (e - s)) + params.alpha()];
+                int c = 0;
+                for (int j = 0; j <= level; j++) if (j < s || j >= e) to[c++] = qs[j];
+                for (long p : ps) to[c++] = p;
+                yield new BConv(new RnsBasis(Arrays.copyOfRange(qs, s, e)), new RnsBasis(to));
+            }
+            case MOD_DOWN -> new BConv(new RnsBasis(ps), new RnsBasis(Arrays.copyOf(qs, level + 1)));
+            case MOD_DOWN_RESCALE -> {
+                long[] from = new long[1 + ps.length];
+                from[0] = qs[level];
+                System.arraycopy(ps, 0, from, 1, ps.length);
+                yield new BConv(new RnsBasis(from), new RnsBasis(Arrays.copyOf(qs, level)));
+            }
+            default -> throw new AssertionError("conversion kind " + kind);
+        };
     }
 
     private static long key(int kind, int level, int t) {
