@@ -3,7 +3,7 @@ package io.hoist.ring;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Operation counters. Incremented once per limb or per polynomial, never per coefficient, so they
@@ -12,7 +12,12 @@ import java.util.concurrent.atomic.LongAdder;
  * stays the sum over all evaluations, so concurrent evaluations each see exactly their own counts.
  */
 public final class OpCounters {
-    private final LongAdder[] counts = new LongAdder[Op.values().length];
+    private static final int OPS = Op.values().length;
+    // one atomic add per call rather than LongAdders: counts move once per limb, so two threads rarely
+    // meet on them, and LongAdder's fast path branches on whether a fresh (per-evaluation) set has met
+    // contention yet: callers compiled before one had were deoptimized at their first contended add
+    // (docs/benchmarks.md, "Counters without LongAdder")
+    private final AtomicLongArray counts = new AtomicLongArray(OPS);
     private final OpCounters parent;
 
     public OpCounters() {
@@ -21,7 +26,6 @@ public final class OpCounters {
 
     private OpCounters(OpCounters parent) {
         this.parent = parent;
-        for (int i = 0; i < counts.length; i++) counts[i] = new LongAdder();
     }
 
     /** A fresh counter set whose increments are also added to this one. */
@@ -30,8 +34,8 @@ public final class OpCounters {
     }
 
     public void add(Op op, long amount) {
-        counts[op.ordinal()].add(amount);
-        if (parent != null) parent.add(op, amount);
+        int i = op.ordinal();
+        for (OpCounters c = this; c != null; c = c.parent) c.counts.getAndAdd(i, amount);
     }
 
     public void increment(Op op) {
@@ -39,12 +43,12 @@ public final class OpCounters {
     }
 
     public long get(Op op) {
-        return counts[op.ordinal()].sum();
+        return counts.get(op.ordinal());
     }
 
     /** Resets this set only (not its parent). */
     public void reset() {
-        for (LongAdder c : counts) c.reset();
+        for (int i = 0; i < OPS; i++) counts.set(i, 0);
     }
 
     /** An immutable reading of every counter. */
