@@ -334,6 +334,15 @@ public final class KernelWarmup {
         private final long[][] twin = new long[1][n];
         private final NttBackend scalarNtt = NttBackends.scalar();
         private final long[] wv = new long[MAX_TERMS], wsv = new long[MAX_TERMS];
+        /**
+         * A basis conversion between the warm-up's primes (first half to the rest), run once a round:
+         * its on-stack estimate loop and {@link LimbKernels#addMod} were otherwise compiled in the first
+         * evaluation (docs/benchmarks.md, twenty-third session). Null with fewer than two primes.
+         */
+        private final BConv bconv;
+
+        private final long[][] bIn, bY, bOut;
+        private final long[] bU = new long[n];
 
         Bench(LimbKernels k, NttBackend backend, long[] primes) {
             this.k = k;
@@ -354,6 +363,17 @@ public final class KernelWarmup {
             this.limbBackend = backend instanceof LimbNttBackend;
             for (int c = 0; c < n; c++) out[0][c] = r.nextLong(); // reduced per prime before each transform
             this.faster = new int[primes.length];
+            long[] distinct = Arrays.stream(primes).distinct().toArray();
+            int h = distinct.length / 2;
+            this.bconv = h == 0
+                    ? null
+                    : new BConv(
+                            new RnsBasis(Arrays.copyOf(distinct, h)),
+                            new RnsBasis(Arrays.copyOfRange(distinct, h, distinct.length)));
+            this.bIn = new long[h][n];
+            this.bY = new long[h][n];
+            this.bOut = new long[distinct.length - h][n];
+            for (int i = 0; i < h; i++) for (int c = 0; c < n; c++) bIn[i][c] = r.nextLong(distinct[i]);
         }
 
         void round(int i, int pi) {
@@ -389,8 +409,18 @@ public final class KernelWarmup {
             k.automorphismNtt(out[0], acc ? null : out[1], out[2], idx, q, acc);
             k.automorphismNtt(out[1], out[0], out[3], idx, q, !acc);
             k.automorphismNtt(out[2], null, out[3], idx, q, false);
+            // the key switch adds with this directly, not through the kernels: until the warm-up ran it,
+            // C2 compiled it (on stack and whole) in the first evaluation
+            LimbKernels.addMod(out[0], out[1], out[2], q);
+            if (pi == 0) convert();
             ntt(pi);
             borrowAndReturn(i);
+        }
+
+        private void convert() {
+            if (bconv == null) return;
+            bconv.prepare(bIn, bY, bU, n, null, k);
+            bconv.convert(bY, bU, bOut, 0, bOut.length, n, null, k);
         }
 
         /**

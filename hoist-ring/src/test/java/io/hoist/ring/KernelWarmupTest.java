@@ -149,7 +149,11 @@ class KernelWarmupTest {
         int rounds = 8 * KernelWarmup.VARIANT_EVERY;
         Recording rec = new Recording();
         KernelWarmup.run(rec, new ScalarNttBackend(), rounds, primes, others);
-        assertEquals(rounds * primes.length + rounds / KernelWarmup.VARIANT_EVERY, rec.calls.get("mulShoup"));
+        // and the basis conversion's, once a round, from the first half of all the primes
+        int sources = (primes.length + others.length) / 2;
+        assertEquals(
+                rounds * primes.length + rounds / KernelWarmup.VARIANT_EVERY + rounds * sources,
+                rec.calls.get("mulShoup"));
         // alone, the variant's 8 rounds take every combination a round cycles through (the low three bits)
         Recording alone = new Recording();
         KernelWarmup.run(alone, new ScalarNttBackend(), rounds, new long[0], others);
@@ -226,8 +230,13 @@ class KernelWarmupTest {
                 .filter(q -> PackedLimbs.packs(q, 1 << KernelWarmup.LOG_N))
                 .count();
         assertEquals(1, packedPrimes, "one representative below 2^31");
-        for (String k : List.of("mulShoup", "liftSigned", "subMulShoup", "mulModSum"))
-            assertEquals(perKernel, rec.calls.get(k), k);
+        // once a round, a basis conversion from the first half of the primes to the rest: one mulShoup
+        // per source prime, one sumShoup per target prime (the warm-up's limbs are one BConv block)
+        int sources = primes.length / 2, targets = primes.length - sources;
+        assertTrue(sources > 0, "at least two representatives");
+        assertEquals(perKernel + rounds * sources, rec.calls.get("mulShoup"), "mulShoup");
+        assertTrue(rec.calls.get("sumShoup terms=" + (sources + 1)) >= rounds * targets, "the conversion's sums");
+        for (String k : List.of("liftSigned", "subMulShoup", "mulModSum")) assertEquals(perKernel, rec.calls.get(k), k);
         // few terms and more than a Montgomery chunk, writing and accumulating, one and two outputs
         for (String k : List.of(
                 "dot2 terms=3 z=true two=true acc=false",
@@ -265,7 +274,8 @@ class KernelWarmupTest {
             int perRound = k.equals("dot2") ? 2 : k.equals("multi") || k.equals("automorphism") ? 3 : 1;
             // packed limbs: only the primes below 2^31 (one size class of the representatives)
             int count = k.equals("multi packed") ? rounds * packedPrimes : perKernel;
-            assertEquals(perRound * count, total, k);
+            int conversion = k.equals("sumShoup") ? rounds * targets : 0;
+            assertEquals(perRound * count + conversion, total, k);
         }
         // both directions of the transform, once per round and prime
         assertEquals(2L * perKernel, ntt.stats().snapshot().calls());
