@@ -336,8 +336,8 @@ public final class KernelWarmup {
         private final long[] wv = new long[MAX_TERMS], wsv = new long[MAX_TERMS];
         /**
          * A basis conversion between the warm-up's primes (first half to the rest), run once a round:
-         * its on-stack estimate loop and {@link LimbKernels#addMod} were otherwise compiled in the first
-         * evaluation (docs/benchmarks.md, twenty-third session). Null with fewer than two primes.
+         * until it was, C2 compiled its estimate loop (on stack and whole) in the first evaluation
+         * (docs/benchmarks.md, twenty-third session). Null with fewer than two distinct primes.
          */
         private final BConv bconv;
 
