@@ -10,6 +10,7 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.ObjIntConsumer;
 
 /**
  * Homomorphic operations on ciphertexts. Every operation returns a new ciphertext and leaves its
@@ -424,6 +425,21 @@ public final class Evaluator {
         Objects.requireNonNull(a, "a is null");
         checks.checkRotatable(a);
         return rotator.rotateHoisted(a, steps);
+    }
+
+    /**
+     * {@link #rotateHoisted(Ciphertext, int...)} handing each rotation to {@code each} (with its step)
+     * as soon as it is made, in the order of {@code steps}, duplicates once: a caller that uses them one
+     * at a time never holds them all (eight at N = 2^16 and 25 levels are 0.2 GB, which a young
+     * collection would otherwise copy; docs/benchmarks.md, twenty-third session). Every key is checked
+     * before any work; an exception from {@code each} stops the rotations.
+     */
+    public void rotateHoisted(Ciphertext a, int[] steps, ObjIntConsumer<Ciphertext> each) {
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(steps, "steps is null");
+        Objects.requireNonNull(each, "each is null");
+        checks.checkRotatable(a);
+        rotator.rotateHoisted(a, steps, each);
     }
 
     /** Decompose(c_1) of a ciphertext: the shared first step of hoisted rotations. */

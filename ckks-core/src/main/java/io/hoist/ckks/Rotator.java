@@ -4,8 +4,11 @@ import io.hoist.ring.Domain;
 import io.hoist.ring.LimbPool;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
+import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
+import it.unimi.dsi.fastutil.ints.IntSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.ObjIntConsumer;
 
 /**
  * The rotations of {@link Evaluator} (operands checked there): one automorphism with its key switch,
@@ -46,24 +49,30 @@ final class Rotator {
     /** Rotations by every k in {@code ks}, sharing one Decompose (hoisting). */
     Map<Integer, Ciphertext> rotateHoisted(Ciphertext a, int... steps) {
         Map<Integer, Ciphertext> out = new LinkedHashMap<>();
+        rotateHoisted(a, steps, (ct, k) -> out.put(k, ct));
+        return out;
+    }
+
+    /** Each distinct step's rotation handed to {@code each} as soon as it is made, in the order of {@code steps}. */
+    void rotateHoisted(Ciphertext a, int[] steps, ObjIntConsumer<Ciphertext> each) {
         for (int k : steps) { // every key first, so a missing one is named before any work
             if (Math.floorMod(k, params.slots()) != 0) rotations.forRotation(k);
         }
+        IntSet done = new IntOpenHashSet();
         PolyQP[] digits = null;
         try {
             for (int k : steps) {
-                if (out.containsKey(k)) continue;
+                if (!done.add(k)) continue;
                 if (Math.floorMod(k, params.slots()) == 0) {
-                    out.put(k, a.copy());
+                    each.accept(a.copy(), k);
                     continue;
                 }
                 if (digits == null) digits = decomposePooled(a.poly(1, RawAccess.get()));
-                out.put(k, automorphism(a, digits, params.galoisElementForRotation(k), "rotation by " + k));
+                each.accept(automorphism(a, digits, params.galoisElementForRotation(k), "rotation by " + k), k);
             }
         } finally {
             release(digits);
         }
-        return out;
     }
 
     PolyQP[] decomposePooled(RnsPoly c) {

@@ -1,11 +1,14 @@
 package io.hoist.ckks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ring.Domain;
 import io.hoist.ring.Op;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -93,6 +96,28 @@ class SchemeTest {
         Ciphertext dropped = ev.dropLevel(ca, 2);
         assertEquals(F.params.maxLevel() - 2, dropped.level());
         check(a, dropped, FRESH_BITS, "a, dropped");
+    }
+
+    @Test
+    void streamedHoistedRotationsAreTheMapsInStepOrderDuplicatesOnce() {
+        int[] steps = {3, 0, -7, 3, 100, -7};
+        RotationKeySet rot = F.keys.rotationKeys(new int[] {3, -7, 100}, false);
+        Evaluator ev = F.evaluator(rot);
+        Ciphertext c = F.encrypt(rand());
+        Map<Integer, Ciphertext> held = ev.rotateHoisted(c, steps);
+        List<Integer> order = new ArrayList<>();
+        var before = F.ctx.counters().snapshot();
+        ev.rotateHoisted(c, steps, (ct, k) -> {
+            order.add(k);
+            assertEquals(held.get(k), ct, "rotation by " + k + " as the map holds it");
+        });
+        assertEquals(List.of(3, 0, -7, 100), order);
+        assertEquals(1, F.ctx.counters().since(before).get(Op.DECOMPOSE), "one shared Decompose");
+        // a missing key is named before any rotation is handed out
+        List<Integer> none = new ArrayList<>();
+        assertThrows(
+                MissingRotationKeyException.class, () -> ev.rotateHoisted(c, new int[] {3, 5}, (ct, k) -> none.add(k)));
+        assertEquals(List.of(), none);
     }
 
     @Test

@@ -160,6 +160,24 @@ public final class OpsCommand implements Callable<Integer> {
             }
             return worst;
         }));
+        // the same rotations handed out one at a time and dropped: what a caller that consumes each
+        // one holds, and what the plain rotations above hold (a young collection copies only one)
+        results.add(measure(
+                "rotateHoisted8Each",
+                counters,
+                () -> {
+                    Ciphertext[] last = new Ciphertext[1];
+                    ev.rotateHoisted(cx, steps, (ct, k) -> last[0] = ct);
+                    return last[0];
+                },
+                unused -> {
+                    PrecisionStats[] worst = new PrecisionStats[1];
+                    ev.rotateHoisted(cx, steps, (ct, k) -> {
+                        PrecisionStats p = PrecisionStats.of(x.rotate(k), dec.decryptAndDecode(ct, enc));
+                        if (worst[0] == null || p.minBits() < worst[0].minBits()) worst[0] = p;
+                    });
+                    return worst[0];
+                }));
         // the key-switching steps are checked through what they feed: a rotation built from these digits,
         // these inner products, and ModDown(P·c) = c
         var ks = ev.keySwitcher();
