@@ -430,8 +430,7 @@ public final class Evaluator {
     /**
      * {@link #rotateHoisted(Ciphertext, int...)} handing each rotation to {@code each} (with its step)
      * as soon as it is made, in the order of {@code steps}, duplicates once: a caller that uses them one
-     * at a time never holds them all (eight at N = 2^16 and 25 levels are 0.2 GB, which a young
-     * collection would otherwise copy; docs/benchmarks.md, twenty-third session). Every key is checked
+     * at a time never holds them all (eight at N = 2^16 and 25 levels are 0.2 GB). Every key is checked
      * before any work; an exception from {@code each} stops the rotations.
      */
     public void rotateHoisted(Ciphertext a, int[] steps, ObjIntConsumer<Ciphertext> each) {
