@@ -31,6 +31,7 @@ import io.hoist.ring.Domain;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -152,14 +153,15 @@ public final class OpsCommand implements Callable<Integer> {
                 counters,
                 () -> ev.rotate(cx, 1),
                 ct -> PrecisionStats.of(x.rotate(1), dec.decryptAndDecode(ct, enc))));
-        results.add(measure("rotateHoisted8", counters, () -> ev.rotateHoisted(cx, steps), m -> {
+        Function<Map<Integer, Ciphertext>, PrecisionStats> worstRotation = m -> {
             PrecisionStats worst = null;
             for (int k : steps) {
                 PrecisionStats p = PrecisionStats.of(x.rotate(k), dec.decryptAndDecode(m.get(k), enc));
                 if (worst == null || p.minBits() < worst.minBits()) worst = p;
             }
             return worst;
-        }));
+        };
+        results.add(measure("rotateHoisted8", counters, () -> ev.rotateHoisted(cx, steps), worstRotation));
         // the same rotations handed out one at a time and dropped: what a caller that consumes each
         // one holds, and what the plain rotations above hold (a young collection copies only one)
         results.add(measure(
@@ -170,13 +172,10 @@ public final class OpsCommand implements Callable<Integer> {
                     ev.rotateHoisted(cx, steps, (ct, k) -> last[0] = ct);
                     return last[0];
                 },
-                unused -> {
-                    PrecisionStats[] worst = new PrecisionStats[1];
-                    ev.rotateHoisted(cx, steps, (ct, k) -> {
-                        PrecisionStats p = PrecisionStats.of(x.rotate(k), dec.decryptAndDecode(ct, enc));
-                        if (worst[0] == null || p.minBits() < worst[0].minBits()) worst[0] = p;
-                    });
-                    return worst[0];
+                unused -> { // checked on the handed-out rotations, all kept for the check only
+                    Map<Integer, Ciphertext> handed = new HashMap<>();
+                    ev.rotateHoisted(cx, steps, (ct, k) -> handed.put(k, ct));
+                    return worstRotation.apply(handed);
                 }));
         // the key-switching steps are checked through what they feed: a rotation built from these digits,
         // these inner products, and ModDown(P·c) = c

@@ -61,10 +61,19 @@ final class DiagonalSums {
             int run = i + 1;
             while (run < steps.size() && steps.get(run).kind() == LtProgram.Kind.DIAGONAL_SUM) run++;
             for (List<LtProgram.Step> pass : passes(block.storage(), steps.subList(i, run)))
-                for (List<LtProgram.Step> g : splits(block.storage(), pass, 0, d, d, threads))
-                    block.sumTables.computeIfAbsent(new GroupKey(g), k -> new Tables(g, block, lq, d));
+                for (List<LtProgram.Step> g : splits(block.storage(), pass, 0, d, d, threads)) tables(block, g, lq, d);
             i = run - 1;
         }
+    }
+
+    /**
+     * {@code group}'s term tables in {@code block}, built on first use. A look-up first, and the building
+     * lambda only on a miss: on the direct schedule the tables were built at encoding.
+     */
+    private static Tables tables(EncodedDiagonals block, List<LtProgram.Step> group, int lq, int d) {
+        GroupKey key = new GroupKey(group);
+        Tables built = block.sumTables.get(key);
+        return built != null ? built : block.sumTables.computeIfAbsent(key, k -> new Tables(group, block, lq, d));
     }
 
     /**
@@ -227,12 +236,7 @@ final class DiagonalSums {
                 u0[o] = st.ensure(group.get(o).out().get(0), Domain.NTT);
                 u1[o] = st.ensure(group.get(o).out().get(1), Domain.NTT);
             }
-            GroupKey key = new GroupKey(group);
-            // a look-up first: on the direct schedule the tables were built at encoding
-            Tables built = block.sumTables.get(key);
-            t = built != null
-                    ? built
-                    : block.sumTables.computeIfAbsent(key, k -> new Tables(group, block, st.lq, st.d));
+            t = tables(block, group, st.lq, st.d);
         }
 
         void count(ExecState st) {
