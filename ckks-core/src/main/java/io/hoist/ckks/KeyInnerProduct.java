@@ -1,5 +1,6 @@
 package io.hoist.ckks;
 
+import io.hoist.ckks.KeySwitcher.Prepared;
 import io.hoist.random.Prng;
 import io.hoist.ring.Automorphism;
 import io.hoist.ring.Domain;
@@ -8,22 +9,23 @@ import io.hoist.ring.LimbPool;
 import io.hoist.ring.NttPermutation;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
+import io.hoist.ring.Parallel;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
 import java.util.Objects;
 
 /** The key inner product of hybrid key switching (spec §2.4) with the automorphism folded into its output, and the plain key switch built on it. Reached through {@link KeySwitcher}. */
 final class KeyInnerProduct {
-    private final KeySwitcher ks;
     private final CkksContext ctx;
+    private final ModDown modDown;
     private final Ring rq;
     private final OpCounters counters;
     private final LimbKernels kernels;
     private final int n;
 
-    KeyInnerProduct(KeySwitcher ks, CkksContext ctx) {
-        this.ks = ks;
+    KeyInnerProduct(CkksContext ctx, ModDown modDown) {
         this.ctx = ctx;
+        this.modDown = modDown;
         this.rq = ctx.ringQ();
         this.counters = ctx.counters();
         this.kernels = ctx.engine().kernels();
@@ -58,36 +60,56 @@ final class KeyInnerProduct {
                 g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);
         if (idx != null && (t0 == null || t1 == null))
             throw new IllegalArgumentException("a permuted key inner product needs two scratch limbs");
-        long[][] x = new long[beta][], y = new long[beta][], z = new long[beta][];
-        boolean seeded = key.storage() == KeyStorage.SEEDED;
-        Expander ex = seeded ? Expander.of(beta, n) : null;
+        Terms h = new Terms(key, beta, n);
         int lq = level + 1;
         for (int j = from; j < to; j++) {
-            int kj = j < lq ? j : key.level() + 1 + (j - lq); // the key may sit at a higher level
-            for (int t = 0; t < beta; t++) {
-                x[t] = digits[t].limb(j);
-                y[t] = key.b(t, RawAccess.get()).limb(kj);
-                if (seeded) {
-                    key.uniformLimb(t, kj, ex.limbs[t], ex.prng); // regenerated, not streamed from memory
-                    z[t] = ex.limbs[t];
-                } else {
-                    z[t] = key.a(t, RawAccess.get()).limb(kj);
-                }
-            }
             long q = ctx.primeQP(level, j);
             long[] add = addend == null || (j >= lq && addend.isQOnly()) ? null : addend.limb(j);
             if (idx == null) { // straight into the outputs, no scratch limb copied out
-                kernels.dot2Montgomery(x, y, z, beta, outA.limb(j), outB.limb(j), q, accumulate);
+                dotLimb(digits, key, j, lq, h, outA.limb(j), outB.limb(j), q, accumulate);
                 if (add != null) LimbKernels.addMod(outA.limb(j), add, outA.limb(j), q);
             } else {
-                kernels.dot2Montgomery(x, y, z, beta, t0, t1, q, false);
+                dotLimb(digits, key, j, lq, h, t0, t1, q, false);
                 kernels.automorphismNttFromScratch(t0, add, outA.limb(j), idx, q, accumulate);
                 kernels.automorphismNtt(t1, null, outB.limb(j), idx, q, accumulate);
             }
         }
         c.add(Op.MOD_MULS, 2L * beta * (to - from) * n);
         c.add(Op.AUTOMORPHISM_LIMBS, idx == null ? 0 : 2L * (to - from));
-        if (seeded) c.add(Op.KEY_LIMBS_EXPANDED, (long) beta * (to - from));
+        if (h.ex != null) c.add(Op.KEY_LIMBS_EXPANDED, (long) beta * (to - from));
+    }
+
+    /**
+     * QP limb j (of ℓ + 1 = {@code lq} Q limbs and α P limbs) of ⟨D, K.b⟩ into {@code a} and of ⟨D, K.a⟩
+     * into {@code b} ([+=] with {@code accumulate}); the key may sit at a higher level than the digits.
+     */
+    private void dotLimb(
+            PolyQP[] digits, SwitchingKey key, int j, int lq, Terms h, long[] a, long[] b, long q, boolean accumulate) {
+        int kj = j < lq ? j : key.level() + 1 + (j - lq);
+        for (int t = 0; t < h.x.length; t++) {
+            h.x[t] = digits[t].limb(j);
+            h.y[t] = key.b(t, RawAccess.get()).limb(kj);
+            if (h.ex != null) {
+                key.uniformLimb(t, kj, h.ex.limbs[t], h.ex.prng); // regenerated, not streamed from memory
+                h.z[t] = h.ex.limbs[t];
+            } else {
+                h.z[t] = key.a(t, RawAccess.get()).limb(kj);
+            }
+        }
+        kernels.dot2Montgomery(h.x, h.y, h.z, h.x.length, a, b, q, accumulate);
+    }
+
+    /** One thread's holders of a limb's β terms (digits, key b and a limbs) and, for a seeded key, its expander. */
+    private static final class Terms {
+        final long[][] x, y, z;
+        final Expander ex;
+
+        Terms(SwitchingKey key, int beta, int n) {
+            x = new long[beta][];
+            y = new long[beta][];
+            z = new long[beta][];
+            ex = key.storage() == KeyStorage.SEEDED ? Expander.of(beta, n) : null;
+        }
     }
 
     /** Per thread: the AES-CTR stream and β limbs into which a seeded key's a limbs are regenerated. */
@@ -160,6 +182,11 @@ final class KeyInnerProduct {
      * (g = 1: no permutation; add_i may be null). Relinearization, rotation and conjugation are this
      * with their own key, g and addends; temporaries are borrowed from {@code pool}. Counts one KS-IP,
      * two ModDowns and, for g ≠ 1, the automorphism's limbs.
+     *
+     * <p>Fused limb by limb: the inner products' P limbs first (ModDown's prologue needs all of them),
+     * then each Q limb of both goes from a scratch limb through ModDown's conversion, transform and tail
+     * into the outputs; the inner products are never held whole (2(α + 1) limbs and four per thread
+     * instead of 2(ℓ + 1 + α) and ℓ + 1). Bit-identical to the inner product followed by two ModDowns.
      */
     public void keySwitch(
             PolyQP[] digits,
@@ -171,19 +198,66 @@ final class KeyInnerProduct {
             RnsPoly out1,
             LimbPool pool,
             OpCounters cnt) {
-        int level = digits[0].level(), limbs = level + 1 + ctx.alpha();
-        PolyQP t0 = PolyQP.borrow(ctx, pool, level, Domain.NTT), t1 = PolyQP.borrow(ctx, pool, level, Domain.NTT);
+        int level = digits[0].level(), lq = level + 1, alpha = ctx.alpha(), beta = digits.length;
+        checkKey(key, level);
+        NttPermutation perm =
+                g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);
+        ModDown.checkTail(level, add0, out0, perm != null);
+        ModDown.checkTail(level, add1, out1, perm != null);
+        long[][] p0 = null, p1 = null; // the inner products' P limbs, then the ModDown prologues' own
+        Prepared prep0 = null, prep1 = null;
+        int threads = ctx.engine().threads();
         try {
-            switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, null, null, cnt);
-            countInnerProduct(cnt, digits.length, limbs, key.storage());
-            NttPermutation idx =
-                    g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);
-            ks.modDownFinish(t0, idx, add0, out0, pool, cnt);
-            ks.modDownFinish(t1, idx, add1, out1, pool, cnt);
-            if (idx != null) cnt.add(Op.AUTOMORPHISM_LIMBS, 2L * (level + 1));
+            long[][] pa = p0 = pool.get(alpha), pb = p1 = pool.get(alpha);
+            Parallel.ranges(threads, alpha, (from, to) -> {
+                Terms h = new Terms(key, beta, n);
+                for (int jp = from; jp < to; jp++)
+                    dotLimb(digits, key, lq + jp, lq, h, pa[jp], pb[jp], ctx.primeQP(level, lq + jp), false);
+            });
+            prep0 = modDown.modDownPrepareInPlace(p0, level, pool, cnt);
+            p0 = null;
+            prep1 = modDown.modDownPrepareInPlace(p1, level, pool, cnt);
+            p1 = null;
+            Prepared q0 = prep0, q1 = prep1;
+            Parallel.ranges(threads, lq, (from, to) -> {
+                Terms h = new Terms(key, beta, n);
+                long[][] x = pool.get(2), v = pool.get(2), at = new long[to][];
+                try {
+                    for (int j = from; j < to; j++) {
+                        dotLimb(digits, key, j, lq, h, x[0], x[1], ctx.primeQP(level, j), false);
+                        modDown.modDownLimbPair(
+                                q0,
+                                q1,
+                                j,
+                                x,
+                                v,
+                                at,
+                                perm,
+                                add0 == null ? null : add0.limb(j),
+                                add1 == null ? null : add1.limb(j),
+                                out0.limb(j),
+                                out1.limb(j),
+                                cnt);
+                    }
+                } finally {
+                    pool.put(x);
+                    pool.put(v);
+                }
+            });
         } finally {
-            t0.release(pool);
-            t1.release(pool);
+            if (p0 != null) pool.put(p0);
+            if (p1 != null) pool.put(p1);
+            if (prep0 != null) prep0.release(pool);
+            if (prep1 != null) prep1.release(pool);
         }
+        out0.setDomain(Domain.NTT);
+        out1.setDomain(Domain.NTT);
+        int limbs = lq + alpha;
+        cnt.add(Op.MOD_MULS, 2L * beta * limbs * n);
+        if (key.storage() == KeyStorage.SEEDED) cnt.add(Op.KEY_LIMBS_EXPANDED, (long) beta * limbs);
+        countInnerProduct(cnt, beta, limbs, key.storage());
+        ModDown.countModDown(cnt, limbs, lq);
+        ModDown.countModDown(cnt, limbs, lq);
+        if (perm != null) cnt.add(Op.AUTOMORPHISM_LIMBS, 2L * lq);
     }
 }

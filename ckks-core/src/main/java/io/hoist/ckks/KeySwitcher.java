@@ -5,7 +5,6 @@ import io.hoist.ring.BConv;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
 import io.hoist.ring.LimbPool;
-import io.hoist.ring.NttPermutation;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
@@ -54,8 +53,8 @@ public final class KeySwitcher {
         this.kernels = ctx.engine().kernels();
         this.n = ctx.n();
         this.decompose = new Decompose(ctx);
-        this.keyInnerProduct = new KeyInnerProduct(this, ctx);
         this.modDown = new ModDown(ctx);
+        this.keyInnerProduct = new KeyInnerProduct(ctx, modDown);
     }
 
     public CkksContext context() {
@@ -196,8 +195,6 @@ public final class KeySwitcher {
             RnsPoly out1,
             LimbPool pool,
             OpCounters cnt) {
-        if (g != 1 && ((add0 != null && add0 == out0) || (add1 != null && add1 == out1)))
-            throw new IllegalArgumentException("a key switch with a permutation cannot add in place");
         keyInnerProduct.keySwitch(digits, key, g, add0, add1, out0, out1, pool, cnt);
     }
 
@@ -222,11 +219,6 @@ public final class KeySwitcher {
     /** ModDown of x into {@code out} (Q at x's level, x's domain); counts one MOD_DOWN. */
     public void modDown(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
         modDown.modDown(x, out, pool, c);
-    }
-
-    /** out = φ(ModDown(x) + add) (see {@link ModDown#modDownFinish}); perm and add may be null. */
-    void modDownFinish(PolyQP x, NttPermutation perm, RnsPoly add, RnsPoly out, LimbPool pool, OpCounters c) {
-        modDown.modDownFinish(x, perm, add, out, pool, c);
     }
 
     /** Counts one completed ModDown. */

@@ -38,16 +38,28 @@ final class ModDown {
     public Prepared modDownPrepare(PolyQP x, LimbPool pool, OpCounters c) {
         int alpha = ctx.alpha();
         long[][] y = pool.get(alpha);
-        long[][] in = x.p().limbs(); // the coefficient form is read in place; the NTT form is transformed in y
-        if (x.domain() == Domain.NTT) {
+        if (x.domain() == Domain.NTT) { // transformed in y; the coefficient form is read in place
             for (int j = 0; j < alpha; j++) System.arraycopy(x.p().limb(j), 0, y[j], 0, n);
-            NttTables[] t = new NttTables[alpha];
-            for (int j = 0; j < alpha; j++) t[j] = rp.tables(j);
-            ctx.engine().inverse(y, t, alpha, c);
-            in = y;
+            return modDownPrepareInPlace(y, x.level(), pool, c);
         }
+        return prepare(x.p().limbs(), y, x.level(), pool, c);
+    }
+
+    /**
+     * Prologue of ModDown from the α P limbs of x in borrowed buffers (NTT domain), transformed and
+     * prepared in place: they become the prologue's y and go back with it.
+     */
+    Prepared modDownPrepareInPlace(long[][] pNtt, int level, LimbPool pool, OpCounters c) {
+        int alpha = ctx.alpha();
+        NttTables[] t = new NttTables[alpha];
+        for (int j = 0; j < alpha; j++) t[j] = rp.tables(j);
+        ctx.engine().inverse(pNtt, t, alpha, c);
+        return prepare(pNtt, pNtt, level, pool, c);
+    }
+
+    private Prepared prepare(long[][] in, long[][] y, int level, LimbPool pool, OpCounters c) {
         long[] u = pool.get();
-        BConv conv = ctx.modDownConv(x.level());
+        BConv conv = ctx.modDownConv(level);
         conv.prepare(in, y, u, n, c, kernels);
         return new Prepared(conv, y, u, -1);
     }
@@ -57,23 +69,18 @@ final class ModDown {
      * (converted limbs are transformed when x is in the NTT domain). {@code out} may be x's Q part.
      */
     public void modDownLimbs(PolyQP x, Prepared prep, RnsPoly out, int from, int to, LimbPool pool, OpCounters c) {
-        dropLimbs(x.q(), x.domain(), prep, out, from, to, ctx.pInvModQ, ctx.pInvModQShoup, null, null, pool, c);
+        dropLimbs(x.q(), x.domain(), prep, out, from, to, ctx.pInvModQ, ctx.pInvModQShoup, pool, c);
     }
 
-    /** ModDown of x into {@code out} (Q at x's level, x's domain); counts one MOD_DOWN. */
+    /** ModDown of x into {@code out} (Q at x's level, x's domain), spread over the engine's threads; counts one MOD_DOWN. */
     public void modDown(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
-        modDown(x, null, null, out, pool, c);
-    }
-
-    /** out = φ(ModDown(x) + add) over all Q limbs, spread over the engine's threads; counts one MOD_DOWN. */
-    private void modDown(PolyQP x, NttPermutation perm, RnsPoly add, RnsPoly out, LimbPool pool, OpCounters c) {
         Prepared p = modDownPrepare(x, pool, c);
         try {
             Parallel.ranges(
                     ctx.engine().threads(),
                     x.level() + 1,
-                    (from, to) -> dropLimbs(
-                            x.q(), x.domain(), p, out, from, to, ctx.pInvModQ, ctx.pInvModQShoup, perm, add, pool, c));
+                    (from, to) ->
+                            dropLimbs(x.q(), x.domain(), p, out, from, to, ctx.pInvModQ, ctx.pInvModQShoup, pool, c));
         } finally {
             p.release(pool);
         }
@@ -138,19 +145,7 @@ final class ModDown {
     public void modDownRescaleLimbs(
             PolyQP x, Prepared prep, RnsPoly out, int from, int to, LimbPool pool, OpCounters c) {
         int level = x.level();
-        dropLimbs(
-                x.q(),
-                Domain.NTT,
-                prep,
-                out,
-                from,
-                to,
-                ctx.qpLastInv[level],
-                ctx.qpLastInvShoup[level],
-                null,
-                null,
-                pool,
-                c);
+        dropLimbs(x.q(), Domain.NTT, prep, out, from, to, ctx.qpLastInv[level], ctx.qpLastInvShoup[level], pool, c);
     }
 
     public RnsPoly modDownRescale(PolyQP x) {
@@ -160,30 +155,68 @@ final class ModDown {
     }
 
     /**
-     * ModDown fused with what follows it in a key switch: out = φ(ModDown(x) + add) ({@code perm} null:
-     * no permutation; {@code add} null: nothing added), the permutation folded into the tail. x, add and
-     * out in the NTT domain at x's level; out must not alias x. Counts one MOD_DOWN (the permutation's
-     * limbs are the caller's to count).
+     * What a key switch's tail at {@code level} needs: an NTT-domain addend of ℓ + 1 limbs (or none) and
+     * an output of at least ℓ + 1 limbs, which a permuted tail cannot write over its addend.
      */
-    public void modDownFinish(PolyQP x, NttPermutation perm, RnsPoly add, RnsPoly out, LimbPool pool, OpCounters c) {
-        if (x.domain() != Domain.NTT)
-            throw new WrongOperandException("a key switch's ModDown expects an NTT-domain polynomial");
-        int limbs = x.level() + 1;
+    static void checkTail(int level, RnsPoly add, RnsPoly out, boolean permuted) {
+        int limbs = level + 1;
         if (out.limbCount() < limbs || (add != null && (add.limbCount() != limbs || add.domain() != Domain.NTT))) {
-            throw new LevelMismatchException("a key switch at level " + x.level() + " needs " + limbs
+            throw new LevelMismatchException("a key switch at level " + level + " needs " + limbs
                     + " NTT-domain limbs to add and to write, got "
                     + (add == null ? "no addend" : add.limbCount() + " (" + add.domain() + ")") + " and "
                     + out.limbCount());
         }
-        modDown(x, perm, add, out, pool, c);
+        if (permuted && add != null && add == out)
+            throw new IllegalArgumentException("a key switch with a permutation cannot add in place");
+    }
+
+    /**
+     * Q limb j of out_i = φ(ModDown(x_i) + add_i) for the two polynomials of a key switch, from their
+     * prologues and their limb j in x[i] (overwritten): both conversions into the scratch limbs v, one
+     * transform call, then the tails. {@code at} is a holder of at least j + 1 entries (its entry j is
+     * overwritten). perm and the addends may be null.
+     */
+    void modDownLimbPair(
+            Prepared p0,
+            Prepared p1,
+            int j,
+            long[][] x,
+            long[][] v,
+            long[][] at,
+            NttPermutation perm,
+            long[] add0,
+            long[] add1,
+            long[] out0,
+            long[] out1,
+            OpCounters c) {
+        at[j] = v[0]; // convert writes target limb j into at[j]
+        p0.conv.convert(p0.y, p0.u, at, j, j + 1, n, c, kernels);
+        at[j] = v[1];
+        p1.conv.convert(p1.y, p1.u, at, j, j + 1, n, c, kernels);
+        NttTables t = rq.tables(j);
+        ctx.engine().forward(v, new NttTables[] {t, t}, 2, c);
+        long q = rq.prime(j);
+        tail(x[0], v[0], out0, ctx.pInvModQ[j], ctx.pInvModQShoup[j], q, perm, add0);
+        tail(x[1], v[1], out1, ctx.pInvModQ[j], ctx.pInvModQShoup[j], q, perm, add1);
+        c.add(Op.MOD_MULS, 2L * n);
+    }
+
+    /** out = φ((x − conv)·inv + add) for one limb; conv is scratch; perm and add may be null. */
+    private void tail(
+            long[] x, long[] conv, long[] out, long inv, long invShoup, long q, NttPermutation perm, long[] add) {
+        if (perm == null && add == null) {
+            kernels.subMulShoup(x, conv, out, inv, invShoup, q);
+        } else {
+            kernels.subMulShoup(x, conv, conv, inv, invShoup, q);
+            if (perm != null) kernels.automorphismNttFromScratch(conv, add, out, perm, q, false);
+            else LimbKernels.addMod(conv, add, out, q);
+        }
     }
 
     /**
      * The tail shared by ModDown and ModDown+rescale, Q limbs j ∈ [from, to):
      * out_j = (x_j − conv_j)·inv_j with conv the centred conversion of the dropped primes,
-     * transformed first when the domain is NTT; then out_j = φ(out_j + add_j) when {@code perm} or
-     * {@code add} is given, read from the conversion's scratch, so no ModDown output is written only
-     * to be read again.
+     * transformed first when the domain is NTT.
      */
     private void dropLimbs(
             RnsPoly xq,
@@ -194,8 +227,6 @@ final class ModDown {
             int to,
             long[] inv,
             long[] invShoup,
-            NttPermutation perm,
-            RnsPoly add,
             LimbPool pool,
             OpCounters c) {
         if (from >= to) return;
@@ -212,24 +243,11 @@ final class ModDown {
                 }
                 ctx.engine().forward(l, t, to - from, c);
             }
-            for (int j = from; j < to; j++) {
-                long q = rq.prime(j);
-                if (perm == null && add == null) {
-                    kernels.subMulShoup(xq.limb(j), conv[j], out.limb(j), inv[j], invShoup[j], q);
-                } else {
-                    kernels.subMulShoup(xq.limb(j), conv[j], conv[j], inv[j], invShoup[j], q);
-                    finishLimb(conv[j], add == null ? null : add.limb(j), out.limb(j), perm, q);
-                }
-            }
+            for (int j = from; j < to; j++)
+                kernels.subMulShoup(xq.limb(j), conv[j], out.limb(j), inv[j], invShoup[j], rq.prime(j));
         } finally {
             for (int j = from; j < to; j++) pool.put(conv[j]);
         }
         c.add(Op.MOD_MULS, (long) (to - from) * n);
-    }
-
-    /** out = φ(r + add) for one limb (perm null: r + add); add may be null, r is scratch. */
-    private void finishLimb(long[] r, long[] add, long[] out, NttPermutation perm, long q) {
-        if (perm != null) kernels.automorphismNttFromScratch(r, add, out, perm, q, false);
-        else LimbKernels.addMod(r, add, out, q);
     }
 }
