@@ -10,7 +10,6 @@ import io.hoist.ring.NttPermutation;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
 import io.hoist.ring.Parallel;
-import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
 import java.util.Objects;
 
@@ -18,7 +17,6 @@ import java.util.Objects;
 final class KeyInnerProduct {
     private final CkksContext ctx;
     private final ModDown modDown;
-    private final Ring rq;
     private final OpCounters counters;
     private final LimbKernels kernels;
     private final int n;
@@ -26,7 +24,6 @@ final class KeyInnerProduct {
     KeyInnerProduct(CkksContext ctx, ModDown modDown) {
         this.ctx = ctx;
         this.modDown = modDown;
-        this.rq = ctx.ringQ();
         this.counters = ctx.counters();
         this.kernels = ctx.engine().kernels();
         this.n = ctx.n();
@@ -74,9 +71,8 @@ final class KeyInnerProduct {
                 kernels.automorphismNtt(t1, null, outB.limb(j), idx, q, accumulate);
             }
         }
-        c.add(Op.MOD_MULS, 2L * beta * (to - from) * n);
+        countDots(c, beta, to - from, h.ex != null);
         c.add(Op.AUTOMORPHISM_LIMBS, idx == null ? 0 : 2L * (to - from));
-        if (h.ex != null) c.add(Op.KEY_LIMBS_EXPANDED, (long) beta * (to - from));
     }
 
     /**
@@ -97,6 +93,12 @@ final class KeyInnerProduct {
             }
         }
         kernels.dot2Montgomery(h.x, h.y, h.z, h.x.length, a, b, q, accumulate);
+    }
+
+    /** The products of two inner products over {@code limbs} limbs (and, for a seeded key, the a limbs regenerated). */
+    private void countDots(OpCounters c, int beta, int limbs, boolean seeded) {
+        c.add(Op.MOD_MULS, 2L * beta * limbs * n);
+        if (seeded) c.add(Op.KEY_LIMBS_EXPANDED, (long) beta * limbs);
     }
 
     /** One thread's holders of a limb's β terms (digits, key b and a limbs) and, for a seeded key, its expander. */
@@ -185,8 +187,9 @@ final class KeyInnerProduct {
      *
      * <p>Fused limb by limb: the inner products' P limbs first (ModDown's prologue needs all of them),
      * then each Q limb of both goes from a scratch limb through ModDown's conversion, transform and tail
-     * into the outputs; the inner products are never held whole (2(α + 1) limbs and four per thread
-     * instead of 2(ℓ + 1 + α) and ℓ + 1). Bit-identical to the inner product followed by two ModDowns.
+     * into the outputs; the inner products are never held whole (2(α + 1) limbs plus four per thread
+     * instead of 2(ℓ + 1 + α) + (ℓ + 1) + (α + 1)). Bit-identical to the inner product followed by two
+     * ModDowns.
      */
     public void keySwitch(
             PolyQP[] digits,
@@ -221,8 +224,10 @@ final class KeyInnerProduct {
             Prepared q0 = prep0, q1 = prep1;
             Parallel.ranges(threads, lq, (from, to) -> {
                 Terms h = new Terms(key, beta, n);
-                long[][] x = pool.get(2), v = pool.get(2), at = new long[to][];
+                long[][] x = null, v = null, at = new long[to][];
                 try {
+                    x = pool.get(2);
+                    v = pool.get(2);
                     for (int j = from; j < to; j++) {
                         dotLimb(digits, key, j, lq, h, x[0], x[1], ctx.primeQP(level, j), false);
                         modDown.modDownLimbPair(
@@ -240,8 +245,8 @@ final class KeyInnerProduct {
                                 cnt);
                     }
                 } finally {
-                    pool.put(x);
-                    pool.put(v);
+                    if (x != null) pool.put(x);
+                    if (v != null) pool.put(v);
                 }
             });
         } finally {
@@ -253,8 +258,7 @@ final class KeyInnerProduct {
         out0.setDomain(Domain.NTT);
         out1.setDomain(Domain.NTT);
         int limbs = lq + alpha;
-        cnt.add(Op.MOD_MULS, 2L * beta * limbs * n);
-        if (key.storage() == KeyStorage.SEEDED) cnt.add(Op.KEY_LIMBS_EXPANDED, (long) beta * limbs);
+        countDots(cnt, beta, limbs, key.storage() == KeyStorage.SEEDED);
         countInnerProduct(cnt, beta, limbs, key.storage());
         ModDown.countModDown(cnt, limbs, lq);
         ModDown.countModDown(cnt, limbs, lq);

@@ -72,7 +72,7 @@ final class ModDown {
         dropLimbs(x.q(), x.domain(), prep, out, from, to, ctx.pInvModQ, ctx.pInvModQShoup, pool, c);
     }
 
-    /** ModDown of x into {@code out} (Q at x's level, x's domain), spread over the engine's threads; counts one MOD_DOWN. */
+    /** ModDown of x into {@code out} (Q at x's level, x's domain) over the engine's threads; counts one MOD_DOWN. */
     public void modDown(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
         Prepared p = modDownPrepare(x, pool, c);
         try {
@@ -172,7 +172,7 @@ final class ModDown {
 
     /**
      * Q limb j of out_i = φ(ModDown(x_i) + add_i) for the two polynomials of a key switch, from their
-     * prologues and their limb j in x[i] (overwritten): both conversions into the scratch limbs v, one
+     * prologues and their limb j in x[i] (read only): both conversions into the scratch limbs v, one
      * transform call, then the tails. {@code at} is a holder of at least j + 1 entries (its entry j is
      * overwritten). perm and the addends may be null.
      */
@@ -244,7 +244,7 @@ final class ModDown {
                 ctx.engine().forward(l, t, to - from, c);
             }
             for (int j = from; j < to; j++)
-                kernels.subMulShoup(xq.limb(j), conv[j], out.limb(j), inv[j], invShoup[j], rq.prime(j));
+                tail(xq.limb(j), conv[j], out.limb(j), inv[j], invShoup[j], rq.prime(j), null, null);
         } finally {
             for (int j = from; j < to; j++) pool.put(conv[j]);
         }

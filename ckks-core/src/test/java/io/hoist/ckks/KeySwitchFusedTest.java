@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The key switch fused limb by limb, out_i = φ_g(ModDown(⟨D, K_i⟩) + add_i), bit for bit against the
  * steps done one after the other (the whole inner product, two ModDowns into buffers, the ring's
  * addition and automorphism): with and without a permutation and addends, full and seeded keys, a key
- * above the digits' level, one and two threads; its counts, the pool left as found, and the operands
- * it refuses, and the limbs it holds at once.
+ * above the digits' level (down to level 0), one and two threads; its counts against the steps', the
+ * pool left as found, the operands it refuses, and the limbs it holds at once.
  */
 class KeySwitchFusedTest {
     @ParameterizedTest(name = "logN {0}, threads {1}, rotation {2}, addends {3}/{4}, {5}, digits {6} below the key")
@@ -31,7 +31,8 @@ class KeySwitchFusedTest {
         "10, 2, 5, false, false, FULL, 1",
         "11, 2, 0, true, false, SEEDED, 1",
         "11, 1, -1, false, true, FULL, 0",
-        "11, 2, -7, true, true, SEEDED, 2"
+        "11, 2, -7, true, true, SEEDED, 2",
+        "10, 2, 1, true, true, FULL, 4"
     })
     void fusedSwitchEqualsTheSteps(
             int logN, int threads, int rotation, boolean withAdd0, boolean withAdd1, KeyStorage storage, int below) {
@@ -58,8 +59,10 @@ class KeySwitchFusedTest {
                 add1 = withAdd1 ? random(ctx, level, r).q() : null;
         long g = rotation == 0 ? 1 : params.galoisElementForRotation(rotation);
 
+        var before = ctx.counters().snapshot();
         PolyQP[] t = ks.innerProduct(digits, key);
         RnsPoly want0 = step(ks, rq, t[0], add0, g), want1 = step(ks, rq, t[1], add1, g);
+        var steps = ctx.counters().since(before);
 
         RnsPoly got0 = rq.newPoly(level, Domain.NTT), got1 = rq.newPoly(level, Domain.NTT);
         OpCounters c = new OpCounters();
@@ -68,6 +71,10 @@ class KeySwitchFusedTest {
         for (int j = 0; j <= level; j++) {
             assertArrayEquals(want0.limb(j), got0.limb(j), "out0, limb " + j);
             assertArrayEquals(want1.limb(j), got1.limb(j), "out1, limb " + j);
+        }
+        for (Op op : Op.values()) { // what the steps count, but for the calls and the permutation's limbs
+            if (op != Op.NTT_CALLS && op != Op.AUTOMORPHISM_LIMBS)
+                assertEquals(steps.getOrDefault(op, 0L), c.get(op), op.name());
         }
         assertEquals(1, c.get(Op.KS_INNER_PRODUCT));
         assertEquals(2, c.get(Op.MOD_DOWN));
@@ -90,10 +97,12 @@ class KeySwitchFusedTest {
                     IllegalArgumentException.class,
                     () -> ks.keySwitch(digits, key, g, add0, null, add0, got1, pool, new OpCounters()));
         }
-        RnsPoly shortAdd = rq.newPoly(level - 1, Domain.NTT);
-        assertThrows(
-                LevelMismatchException.class,
-                () -> ks.keySwitch(digits, key, g, shortAdd, null, got0, got1, pool, new OpCounters()));
+        if (level > 0) {
+            RnsPoly shortAdd = rq.newPoly(level - 1, Domain.NTT);
+            assertThrows(
+                    LevelMismatchException.class,
+                    () -> ks.keySwitch(digits, key, g, shortAdd, null, got0, got1, pool, new OpCounters()));
+        }
         assertEquals(0, pool.outstanding(), "nothing borrowed by a refused switch");
     }
 
