@@ -33,6 +33,14 @@ final class Decompose {
      * the prepared conversion of its α_t limbs. Borrowed from {@code pool}; release each when done.
      */
     public Prepared[] decomposePrepare(RnsPoly coeff, LimbPool pool, OpCounters c) {
+        return prepare(coeff, false, pool, c);
+    }
+
+    /**
+     * The digits prepared in {@code coeff}'s own limbs (borrowed from {@code pool}, no longer read as
+     * coefficients): each digit's prologue owns its slice and gives it back with its release.
+     */
+    private Prepared[] prepare(RnsPoly coeff, boolean inPlace, LimbPool pool, OpCounters c) {
         if (coeff.domain() != Domain.COEFFICIENT)
             throw new WrongOperandException("decomposePrepare expects the coefficient form");
         int level = coeff.level();
@@ -43,7 +51,7 @@ final class Decompose {
             long[][] in = new long[e - s][];
             for (int j = s; j < e; j++) in[j - s] = coeff.limb(j);
             BConv conv = ctx.decomposeConv(level, t);
-            long[][] y = pool.get(e - s);
+            long[][] y = inPlace ? in : pool.get(e - s);
             long[] u = pool.get();
             conv.prepare(in, y, u, n, c, kernels);
             out[t] = new Prepared(conv, y, u, t);
@@ -96,7 +104,8 @@ final class Decompose {
 
     /**
      * Decompose(c) into caller-owned digits (β QP polynomials at c's level, NTT domain): the INTT
-     * copy and the prepared digits are borrowed from {@code pool} and returned. Counts one DECOMPOSE.
+     * copy, in whose limbs the digits are prepared, is borrowed from {@code pool} and returned. Counts
+     * one DECOMPOSE.
      */
     public void decompose(RnsPoly c, PolyQP[] out, LimbPool pool, OpCounters cnt) {
         int level = c.level();
@@ -113,7 +122,13 @@ final class Decompose {
             coeff = c;
             ntt = null;
         }
-        Prepared[] prep = decomposePrepare(coeff, pool, cnt);
+        Prepared[] prep;
+        try { // with an INTT copy, the digits are prepared in its limbs, which their prologues then own
+            prep = prepare(coeff, tmp != null, pool, cnt);
+        } catch (RuntimeException e) {
+            if (tmp != null) pool.put(tmp.limbs());
+            throw e;
+        }
         try {
             RnsPoly cf = coeff, nt = ntt;
             Parallel.ranges(
@@ -122,7 +137,6 @@ final class Decompose {
                     (from, to) -> decomposeLimbs(prep, cf, nt, out, from, to, cnt));
         } finally {
             release(prep, pool);
-            if (tmp != null) pool.put(tmp.limbs());
         }
         for (PolyQP d : out) d.setDomain(Domain.NTT);
         cnt.increment(Op.DECOMPOSE);

@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * steps done one after the other (the whole inner product, two ModDowns into buffers, the ring's
  * addition and automorphism): with and without a permutation and addends, full and seeded keys, a key
  * above the digits' level (down to level 0), one and two threads; its counts against the steps', the
- * pool left as found, the operands it refuses, and the limbs it holds at once.
+ * pool left as found, the operands it refuses, and the limbs it holds at once. Also the Decompose
+ * before it, which prepares its digits in the limbs of its own INTT copy.
  */
 class KeySwitchFusedTest {
     @ParameterizedTest(name = "logN {0}, threads {1}, rotation {2}, addends {3}/{4}, {5}, digits {6} below the key")
@@ -36,14 +37,8 @@ class KeySwitchFusedTest {
     })
     void fusedSwitchEqualsTheSteps(
             int logN, int threads, int rotation, boolean withAdd0, boolean withAdd1, KeyStorage storage, int below) {
-        CkksParameters params = CkksParameters.builder()
-                .logN(logN)
-                .logQ(50, 40, 40, 40, 40)
-                .logP(55, 55)
-                .scale(0x1p40)
-                .allowInsecure()
-                .build();
-        CkksContext ctx = CkksContext.create(params, null, threads);
+        CkksContext ctx = context(logN, threads);
+        CkksParameters params = ctx.params();
         KeySwitcher ks = new KeySwitcher(ctx);
         Ring rq = ctx.ringQ();
         SplittableRandom r = new SplittableRandom(logN * 31L + threads * 7L + rotation + below);
@@ -104,6 +99,49 @@ class KeySwitchFusedTest {
                     () -> ks.keySwitch(digits, key, g, shortAdd, null, got0, got1, pool, new OpCounters()));
         }
         assertEquals(0, pool.outstanding(), "nothing borrowed by a refused switch");
+    }
+
+    /**
+     * Decompose of an NTT-domain polynomial prepares its digits in its INTT copy's limbs: the same digits
+     * as from the coefficient form (prepared in borrowed limbs), holding only the copy and a centring
+     * row per digit, every limb given back once.
+     */
+    @ParameterizedTest(name = "logN {0}, threads {1}, {2} levels down")
+    @CsvSource({"10, 1, 0", "11, 2, 1", "10, 2, 4"})
+    void decomposePreparesInItsCopy(int logN, int threads, int below) {
+        CkksContext ctx = context(logN, threads);
+        CkksParameters params = ctx.params();
+        KeySwitcher ks = new KeySwitcher(ctx);
+        int level = params.maxLevel() - below;
+        RnsPoly c = random(ctx, level, new SplittableRandom(logN + 17L * below)).q();
+        RnsPoly coeff = c.copy();
+        ctx.ringQ().intt(coeff);
+        int beta = params.beta(level);
+        PolyQP[] fromNtt = new PolyQP[beta], fromCoeff = new PolyQP[beta];
+        for (int t = 0; t < beta; t++) {
+            fromNtt[t] = PolyQP.zero(ctx, level, Domain.NTT);
+            fromCoeff[t] = PolyQP.zero(ctx, level, Domain.NTT);
+        }
+        LimbPool pool = new LimbPool(ctx.n());
+        ks.decompose(c, fromNtt, pool, new OpCounters());
+        assertEquals(0, pool.outstanding(), "every borrowed limb returned");
+        assertTrue(pool.peakOutstanding() <= level + 1 + beta, "limbs held at once: " + pool.peakOutstanding());
+        ks.decompose(coeff, fromCoeff, new LimbPool(ctx.n()), new OpCounters());
+        for (int t = 0; t < beta; t++)
+            for (int j = 0; j < fromNtt[t].limbCount(); j++)
+                assertArrayEquals(fromCoeff[t].limb(j), fromNtt[t].limb(j), "digit " + t + ", limb " + j);
+    }
+
+    /** Five Q primes and two P primes at N = 2^logN. */
+    private static CkksContext context(int logN, int threads) {
+        CkksParameters params = CkksParameters.builder()
+                .logN(logN)
+                .logQ(50, 40, 40, 40, 40)
+                .logP(55, 55)
+                .scale(0x1p40)
+                .allowInsecure()
+                .build();
+        return CkksContext.create(params, null, threads);
     }
 
     /** φ_g(ModDown(x) + add), one step after the other. */
