@@ -34,16 +34,17 @@ final class Rotator {
     /** Left rotation of the slots by k (negative k rotates right). */
     Ciphertext rotate(Ciphertext a, int k) {
         if (Math.floorMod(k, params.slots()) == 0) return a.copy();
-        return automorphismPooled(a, params.galoisElementForRotation(k), "rotation by " + k);
+        return automorphismPooled(a, rotations.forRotation(k));
+    }
+
+    /** The automorphism X → X^g (its key looked up by g). */
+    Ciphertext automorphism(Ciphertext a, long g) {
+        return automorphismPooled(a, rotations.get(g, "Galois element " + g));
     }
 
     /** Complex conjugation of every slot. */
-    Ciphertext automorphism(Ciphertext a, long g) {
-        return automorphismPooled(a, g, "Galois element " + g);
-    }
-
     Ciphertext conjugate(Ciphertext a) {
-        return automorphismPooled(a, params.galoisElementForConjugation(), "conjugation");
+        return automorphismPooled(a, rotations.get(params.galoisElementForConjugation(), "conjugation"));
     }
 
     /** Rotations by every k in {@code ks}, sharing one Decompose (hoisting). */
@@ -68,7 +69,7 @@ final class Rotator {
                     continue;
                 }
                 if (digits == null) digits = decomposePooled(a.poly(1, RawAccess.get()));
-                each.accept(automorphism(a, digits, params.galoisElementForRotation(k), "rotation by " + k), k);
+                each.accept(automorphism(a, digits, rotations.forRotation(k)), k);
             }
         } finally {
             release(digits);
@@ -86,24 +87,23 @@ final class Rotator {
         if (digits != null) for (PolyQP d : digits) d.release(pool);
     }
 
-    private Ciphertext automorphismPooled(Ciphertext a, long g, String what) {
-        rotations.get(g, what);
+    private Ciphertext automorphismPooled(Ciphertext a, GaloisKey key) {
         PolyQP[] digits = decomposePooled(a.poly(1, RawAccess.get()));
         try {
-            return automorphism(a, digits, g, what);
+            return automorphism(a, digits, key);
         } finally {
             release(digits);
         }
     }
 
     /**
-     * φ_g(c_0 + ModDown(⟨D, SWK.b⟩)), φ_g(ModDown(⟨D, SWK.a⟩)) from the digits of c_1: the inner
-     * products and ModDown outputs live in pooled buffers; the permutation is fused with the + c_0.
+     * φ_g(c_0 + ModDown(⟨D, SWK.b⟩)), φ_g(ModDown(⟨D, SWK.a⟩)) from the digits of c_1, g the key's:
+     * one key switch, limb by limb, into two new polynomials (temporaries from the pool).
      */
-    private Ciphertext automorphism(Ciphertext a, PolyQP[] digits, long g, String what) {
-        GaloisKey key = rotations.get(g, what);
+    private Ciphertext automorphism(Ciphertext a, PolyQP[] digits, GaloisKey key) {
         RnsPoly c0 = rq.newPoly(a.level(), Domain.NTT), c1 = rq.newPoly(a.level(), Domain.NTT);
-        ks.keySwitch(digits, key.key(), g, a.poly(0, RawAccess.get()), null, c0, c1, pool, ctx.counters());
+        ks.keySwitch(
+                digits, key.key(), key.galoisElement(), a.poly(0, RawAccess.get()), null, c0, c1, pool, ctx.counters());
         return Ciphertext.wrap(RawAccess.get(), params, a.scale(), c0, c1);
     }
 }
