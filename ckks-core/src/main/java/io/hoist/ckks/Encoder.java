@@ -90,23 +90,43 @@ public final class Encoder {
      * (every entry is written), so that a bulk encoder can reuse one buffer for every diagonal.
      */
     public void encodeToIntegers(double[] re, double[] im, double scale, long[] out) {
+        integers(re, im, scale, out, false);
+    }
+
+    /**
+     * {@link #encodeToIntegers(double[], double[], double, long[])} of the slot vector that repeats
+     * (re[i], im[i]), i &lt; period, over every slot: period a power of two dividing the slot count.
+     * It encodes to a polynomial in X^{N/(2·period)} (docs/ring.md, "Subring NTTs"), found here with an
+     * FFT of size period instead of the slot count: the same integers (the full-size FFT's stages over
+     * blocks longer than the period only double one copy and zero the rest, exactly). {@code re} and
+     * {@code im} are the FFT's scratch and overwritten.
+     */
+    public void encodeToIntegersPeriodic(double[] re, double[] im, double scale, long[] out) {
+        integers(re, im, scale, out, true);
+    }
+
+    /** The checks, the FFT of size re.length (the slots, or one period of them) and the read-out at gap N/(2·size). */
+    private void integers(double[] re, double[] im, double scale, long[] out, boolean periodic) {
         Objects.requireNonNull(re, "re is null");
         Objects.requireNonNull(im, "im is null");
         Objects.requireNonNull(out, "out is null");
         if (!Double.isFinite(scale) || scale < 2)
             throw new InvalidScaleException("scale must be a finite number ≥ 2, got " + scale);
-        int slots = ctx.params().slots();
-        if (re.length != slots || im.length != slots)
+        int slots = ctx.params().slots(), size = re.length;
+        if (!periodic && (size != slots || im.length != slots))
             throw new WrongOperandException("need " + slots + " slot values, got " + re.length + " and " + im.length);
+        if (periodic && (im.length != size || Integer.bitCount(size) != 1 || size > slots))
+            throw new WrongOperandException("a period needs a power of two of at most " + slots
+                    + " values in re and im, got " + re.length + " and " + im.length);
         if (out.length != n) throw new WrongOperandException("need room for " + n + " coefficients, got " + out.length);
         checkFinite(re, im);
-        fft.inverseStages(re, im, slots);
-        // the bit reversal, 1/slots, the scale and the rounding in one pass; c·(scale/slots) has the
-        // bits of c/slots·scale (both scale c·scale by a power of two, exactly), without a division
-        int gap = n / (2 * slots), bits = Integer.numberOfTrailingZeros(slots), half = n / 2;
-        double factor = scale / slots;
+        fft.inverseStages(re, im, size);
+        // the bit reversal, 1/size, the scale and the rounding in one pass; c·(scale/size) has the
+        // bits of c/size·scale (both scale c·scale by a power of two, exactly), without a division
+        int gap = n / (2 * size), bits = Integer.numberOfTrailingZeros(size), half = n / 2;
+        double factor = scale / size;
         if (gap > 1) Arrays.fill(out, 0L);
-        for (int i = 0, k = 0; i < slots; i++, k += gap) {
+        for (int i = 0, k = 0; i < size; i++, k += gap) {
             int j = SpecialFft.bitReverse(i, bits);
             out[k] = round62(re[j] * factor, k);
             out[half + k] = round62(im[j] * factor, half + k);

@@ -19,6 +19,8 @@ import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Schedule;
 import io.hoist.random.Prng;
 import io.hoist.ring.Op;
+import io.hoist.ring.SubringPoly;
+import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -266,6 +268,13 @@ class LinearTransformTest {
                     compact = lte.encode(t, p, f.params.maxLevel(), Storage.COMPACT);
             Ciphertext a = lte.evaluate(ct, pre), b = lte.evaluate(ct, compact);
             assertEquals(b, a, p.algorithm() + ": packed diagonals against compact ones");
+            // 128 × 128 over 512 slots: every diagonal is a polynomial in X^4, so both storages took the
+            // subring transforms (docs/ring.md, "Subring NTTs")
+            for (int d : p.indices()) {
+                LongBuffer w = LongBuffer.allocate(n);
+                compact.compactWordsInto(d, w);
+                assertTrue(SubringPoly.stride(w.array()) >= n / (2 * 128), "diagonal " + d + " in a subring");
+            }
             // the six-phase walk and two threads (limb ranges of the diagonal sums) take the same packed limbs
             assertEquals(a, lte.evaluate(ct, pre, Schedule.phased(1 << 20)).result(), p.algorithm() + ": phased");
             LinearTransformEvaluator two = new LinearTransformEvaluator(CkksContext.create(f.params, null, 2), keys);

@@ -19,6 +19,7 @@ import io.hoist.ring.NttTables;
 import io.hoist.ring.PackedLimbs;
 import io.hoist.ring.Parallel;
 import io.hoist.ring.RnsPoly;
+import io.hoist.ring.SubringPoly;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -99,15 +100,19 @@ public final class DiagonalEncoder {
         // each diagonal is independent: chunks over the engine's threads, one slot each; a chunk
         // reuses one set of slot and coefficient buffers (they stay in cache instead of streaming
         // 192 KB of fresh memory per diagonal at N = 2^13)
+        // a transform smaller than the slots repeats over them: each diagonal is encoded from one period
+        // (an FFT of that size, the same integers); it lies in a subring whose limbs transform at that size
+        int period = periodOf(t.dimension());
         Parallel.forEachChunk(ctx.engine().threads(), rs.length, (from, to) -> {
-            double[] re = new double[params.slots()], im = new double[params.slots()];
+            double[] re = new double[period], im = new double[period];
             long[] scratch = storage == Storage.COMPACT ? null : new long[params.n()];
             long[][] row = {slabbed ? new long[params.n()] : null};
             for (int i = from; i < to; i++) {
                 int r = rs[i], k = plan.outer(r);
                 preRotated(t.diagonal(r), k, re, im);
                 long[] coeffs = scratch != null ? scratch : new long[params.n()];
-                encoder.encodeToIntegers(re, im, scale, coeffs);
+                if (period < params.slots()) encoder.encodeToIntegersPeriodic(re, im, scale, coeffs);
+                else encoder.encodeToIntegers(re, im, scale, coeffs);
                 if (storage == Storage.COMPACT) encoded[i] = coeffs;
                 else if (overQ) encoded[i] = ctx.ringQ().wrap(liftMontgomery(coeffs, level, level + 1), Domain.NTT);
                 else liftMontgomeryInto(coeffs, level, packed, row, slabs.array(i), slabs.offsets[i]);
@@ -205,12 +210,19 @@ public final class DiagonalEncoder {
     /** Least words per slab when there are several: 256 MB, above the launcher's eden (171 MB of its 256 MB young generation). */
     static final int SLAB_WORDS = 1 << 25;
 
+    /** The slots when n is not a power of two below them; else n, the period of every replicated vector. */
+    private int periodOf(int n) {
+        int slots = params.slots();
+        return n < slots && Integer.bitCount(n) == 1 ? n : slots;
+    }
+
     /**
-     * Rot_{−k}(f) repeated over the slots, into {@code re} and {@code im} (the encoder's scratch) —
-     * the pre-rotation f ⊙ Rot_{k+b}(x) = Rot_k(Rot_{−k}(f) ⊙ Rot_b(x)) and the replication in one pass.
+     * Rot_{−k}(f) repeated over re.length values (the slots, or one period of them), into {@code re} and
+     * {@code im} (the encoder's scratch) — the pre-rotation f ⊙ Rot_{k+b}(x) = Rot_k(Rot_{−k}(f) ⊙ Rot_b(x))
+     * and the replication in one pass.
      */
     void preRotated(ComplexVector f, int k, double[] re, double[] im) {
-        int slots = params.slots(), n = f.length();
+        int slots = re.length, n = f.length();
         for (int s = 0, src = Math.floorMod(-k, n); s < slots; s++) { // src = (s − k) mod n, without a division
             re[s] = f.re(src);
             im[s] = f.im(src);
@@ -226,13 +238,27 @@ public final class DiagonalEncoder {
     long[][] liftMontgomery(long[] coeffs, int level, int limbs) {
         long[][] out = new long[limbs][];
         NttTables[] t = new NttTables[limbs];
+        SubringPoly sub = SubringPoly.of(coeffs);
         for (int j = 0; j < limbs; j++) {
             t[j] = ctx.tablesQP(level, j);
             out[j] = new long[params.n()];
-            kernels.liftSigned(coeffs, t[j].montgomeryR(), t[j].montgomeryRShoup(), t[j].q(), out[j]);
+            if (sub != null) liftForward(sub, t[j], out[j]);
+            else kernels.liftSigned(coeffs, t[j].montgomeryR(), t[j].montgomeryRShoup(), t[j].q(), out[j]);
         }
-        ctx.engine().forward(out, t, limbs);
+        if (sub == null) ctx.engine().forward(out, t, limbs);
         return out;
+    }
+
+    /** A subring diagonal's limb modulo t's prime, Montgomery form, transformed (one NTT of size N/g). */
+    private void liftForward(SubringPoly sub, NttTables t, long[] out) {
+        sub.liftForward(
+                t.montgomeryR(),
+                t.montgomeryRShoup(),
+                t,
+                ctx.engine(),
+                kernels,
+                ctx.engine().counters(),
+                out);
     }
 
     /**
@@ -242,10 +268,14 @@ public final class DiagonalEncoder {
      */
     void liftMontgomeryInto(long[] coeffs, int level, boolean[] packed, long[][] row, long[] slab, int[] offsets) {
         NttTables[] t = new NttTables[1];
+        SubringPoly sub = SubringPoly.of(coeffs);
         for (int j = 0; j < offsets.length; j++) {
             t[0] = ctx.tablesQP(level, j);
-            kernels.liftSigned(coeffs, t[0].montgomeryR(), t[0].montgomeryRShoup(), t[0].q(), row[0]);
-            ctx.engine().forward(row, t, 1);
+            if (sub != null) liftForward(sub, t[0], row[0]);
+            else {
+                kernels.liftSigned(coeffs, t[0].montgomeryR(), t[0].montgomeryRShoup(), t[0].q(), row[0]);
+                ctx.engine().forward(row, t, 1);
+            }
             if (packed[j]) PackedLimbs.pack(row[0], slab, offsets[j]);
             else System.arraycopy(row[0], 0, slab, offsets[j], params.n());
         }

@@ -7,6 +7,7 @@ import io.hoist.ring.Domain;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.Op;
 import io.hoist.ring.Parallel;
+import io.hoist.ring.SubringPoly;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -183,10 +184,11 @@ final class DiagonalSums {
     private static void compactLimbs(ExecState st, ExecState src, Call call, int from, int to, boolean accumulate) {
         int outs = call.u0.length;
         long[][][] words = call.t.compactWords;
+        SubringPoly[][] subring = call.t.compactSubring;
         long[][] o0 = new long[outs][], o1 = new long[outs][];
         long[][] x = new long[COMPACT_CHUNK][], y = new long[COMPACT_CHUNK][];
         long[][][] f = new long[outs][COMPACT_CHUNK][];
-        List<long[]> scratch = new ArrayList<>();
+        List<long[]> scratch = new ArrayList<>(), lifted = new ArrayList<>();
         for (int j = from; j < to; j++) {
             NttTables tj = st.ctx.tablesQP(st.level, j);
             for (int o = 0; o < outs; o++) {
@@ -202,10 +204,13 @@ final class DiagonalSums {
                     x[terms] = src.poly(call.t.a[t]).limb(j);
                     y[terms] = src.poly(call.t.b[t]).limb(j);
                     for (int o = 0; o < outs; o++)
-                        f[o][terms] = words[o][t] == null ? null : expand(st, words[o][t], tj, scratch);
+                        f[o][terms] = words[o][t] == null
+                                ? null
+                                : expand(st, words[o][t], subring[o][t], tj, scratch, lifted);
                     terms++;
                 }
-                transformScratch(st, scratch, tj);
+                transformScratch(st, lifted, tj);
+                lifted.clear();
                 st.kernels.dot2MontgomeryMulti(x, y, f, null, false, terms, outs, o0, o1, tj.q(), !first);
                 first = false;
                 for (long[] a : scratch) st.pool.put(a);
@@ -289,6 +294,8 @@ final class DiagonalSums {
         final long ptMuls;
         /** Compact diagonals: each output's words per baby (null: none). */
         final long[][][] compactWords;
+        /** Compact diagonals in a proper subring Z[X^g] (null: none, or not in one), transformed by {@link SubringPoly}. */
+        final SubringPoly[][] compactSubring;
 
         final long[][][][] slabs;
         final int[][][] fOff;
@@ -319,9 +326,13 @@ final class DiagonalSums {
             // the words where each output's term starts in it
             boolean precomputed = block.storage() != Storage.COMPACT;
             compactWords = precomputed ? null : new long[outs][babies.length][];
+            compactSubring = precomputed ? null : new SubringPoly[outs][babies.length];
             for (int o = 0; !precomputed && o < outs; o++)
                 for (int t = 0; t < babies.length; t++)
-                    if (diag[o][t] >= 0) compactWords[o][t] = block.compact(diag[o][t]);
+                    if (diag[o][t] >= 0) {
+                        compactWords[o][t] = block.compact(diag[o][t]);
+                        compactSubring[o][t] = SubringPoly.of(compactWords[o][t]);
+                    }
             slabs = precomputed ? new long[2][outs][][] : null;
             for (int p = 0; precomputed && p < 2; p++)
                 for (int o = 0; o < outs; o++) {
@@ -401,11 +412,21 @@ final class DiagonalSums {
         return Arrays.copyOf(out, k);
     }
 
-    /** A compact diagonal's limb (its words lifted modulo t's prime) in the coefficient domain, Montgomery form (NTT follows in {@code transformScratch}). */
-    private static long[] expand(ExecState st, long[] words, NttTables t, List<long[]> scratch) {
+    /**
+     * A compact diagonal's limb in Montgomery form, in a pooled limb kept in {@code scratch}: transformed
+     * here when the diagonal is in a subring ({@code subring} not null, one small NTT), else lifted
+     * modulo t's prime and added to {@code lifted}, which {@code transformScratch} transforms in one call.
+     */
+    private static long[] expand(
+            ExecState st, long[] words, SubringPoly subring, NttTables t, List<long[]> scratch, List<long[]> lifted) {
         long[] s = st.pool.get();
-        st.kernels.liftSigned(words, t.montgomeryR(), t.montgomeryRShoup(), t.q(), s);
         scratch.add(s);
+        if (subring != null) {
+            subring.liftForward(t.montgomeryR(), t.montgomeryRShoup(), t, st.ctx.engine(), st.kernels, st.counters, s);
+        } else {
+            st.kernels.liftSigned(words, t.montgomeryR(), t.montgomeryRShoup(), t.q(), s);
+            lifted.add(s);
+        }
         return s;
     }
 
