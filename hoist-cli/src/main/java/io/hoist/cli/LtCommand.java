@@ -61,7 +61,7 @@ public final class LtCommand implements Callable<Integer> {
     @Option(
             names = "--storage",
             description =
-                    "precomputed or compact diagonals (default: precomputed; for block matrices compact when precomputed ones would not fit the heap)")
+                    "precomputed or compact diagonals (default: precomputed; for block matrices compact when precomputed ones would not fit the heap). Compact diagonals of a matrix smaller than the slots expand at the matrix's size, about as fast as precomputed ones")
     String storage;
 
     @Mixin

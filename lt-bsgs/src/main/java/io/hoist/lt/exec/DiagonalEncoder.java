@@ -97,12 +97,12 @@ public final class DiagonalEncoder {
                         slabWords,
                         ctx.engine().threads())
                 : null;
-        // each diagonal is independent: chunks over the engine's threads, one slot each; a chunk
-        // reuses one set of slot and coefficient buffers (they stay in cache instead of streaming
-        // 192 KB of fresh memory per diagonal at N = 2^13)
         // a transform smaller than the slots repeats over them: each diagonal is encoded from one period
         // (an FFT of that size, the same integers); it lies in a subring whose limbs transform at that size
         int period = periodOf(t.dimension());
+        // each diagonal is independent: chunks over the engine's threads, one slot each; a chunk
+        // reuses one set of slot and coefficient buffers (they stay in cache instead of streaming
+        // 192 KB of fresh memory per diagonal at N = 2^13)
         Parallel.forEachChunk(ctx.engine().threads(), rs.length, (from, to) -> {
             double[] re = new double[period], im = new double[period];
             long[] scratch = storage == Storage.COMPACT ? null : new long[params.n()];
