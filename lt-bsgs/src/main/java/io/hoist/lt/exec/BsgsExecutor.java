@@ -8,7 +8,6 @@ import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RotationKeySet;
-import io.hoist.ckks.Sampler;
 import io.hoist.lt.plan.LtProgram;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
@@ -60,7 +59,9 @@ final class BsgsExecutor {
             RnsPoly[] f = new RnsPoly[terms];
             for (int t = 0; t < terms; t++) {
                 int r = rs.get(t);
-                f[t] = et.storage() == Storage.COMPACT ? montgomery(liftQ(et.compact(r), level, c)) : et.q(r);
+                f[t] = et.storage() == Storage.COMPACT
+                        ? rq.wrap(DiagonalEncoder.liftMontgomery(ctx, et.compact(r), level, level + 1, c), Domain.NTT)
+                        : et.q(r);
             }
             long[][] xs = new long[terms][], ys = new long[terms][], zs = new long[terms][];
             for (int i = 0; i <= level; i++) {
@@ -97,17 +98,6 @@ final class BsgsExecutor {
         RnsPoly out = ctx.ringQ().newPoly(level - 1, Domain.NTT);
         ks.rescale(x, out, pool, c);
         return out;
-    }
-
-    RnsPoly montgomery(RnsPoly p) {
-        ks.toMontgomeryQ(p);
-        return p;
-    }
-
-    RnsPoly liftQ(long[] coeffs, int level, OpCounters c) {
-        RnsPoly p = Sampler.fromSigned(ctx.ringQ(), level, coeffs);
-        ctx.ringQ().ntt(p, c);
-        return p;
     }
 
     GaloisKey key(int rotation) {

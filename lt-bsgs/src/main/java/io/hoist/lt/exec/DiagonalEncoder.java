@@ -16,6 +16,7 @@ import io.hoist.lt.plan.Storage;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
 import io.hoist.ring.NttTables;
+import io.hoist.ring.OpCounters;
 import io.hoist.ring.PackedLimbs;
 import io.hoist.ring.Parallel;
 import io.hoist.ring.RnsPoly;
@@ -236,16 +237,27 @@ public final class DiagonalEncoder {
      * the same residues as lifting, transforming and converting, as the compact expansion makes.
      */
     long[][] liftMontgomery(long[] coeffs, int level, int limbs) {
+        return liftMontgomery(ctx, coeffs, level, limbs, ctx.engine().counters());
+    }
+
+    /**
+     * {@link #liftMontgomery(long[], int, int)} with the transforms counted in {@code c}: the encoder's
+     * precomputed BSGS diagonals, and plain BSGS's compact ones expanded per evaluation.
+     */
+    static long[][] liftMontgomery(CkksContext ctx, long[] coeffs, int level, int limbs, OpCounters c) {
+        LimbKernels kernels = ctx.engine().kernels();
+        int n = ctx.params().n();
         long[][] out = new long[limbs][];
         NttTables[] t = new NttTables[limbs];
         SubringPoly sub = SubringPoly.of(coeffs);
         for (int j = 0; j < limbs; j++) {
             t[j] = ctx.tablesQP(level, j);
-            out[j] = new long[params.n()];
-            if (sub != null) liftForward(sub, t[j], out[j]);
+            out[j] = new long[n];
+            if (sub != null)
+                sub.liftForward(t[j].montgomeryR(), t[j].montgomeryRShoup(), t[j], ctx.engine(), kernels, c, out[j]);
             else kernels.liftSigned(coeffs, t[j].montgomeryR(), t[j].montgomeryRShoup(), t[j].q(), out[j]);
         }
-        if (sub == null) ctx.engine().forward(out, t, limbs);
+        if (sub == null) ctx.engine().forward(out, t, limbs, c);
         return out;
     }
 
