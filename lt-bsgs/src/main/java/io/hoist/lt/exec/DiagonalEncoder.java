@@ -112,8 +112,7 @@ public final class DiagonalEncoder {
                 int r = rs[i], k = plan.outer(r);
                 preRotated(t.diagonal(r), k, re, im);
                 long[] coeffs = scratch != null ? scratch : new long[params.n()];
-                if (period < params.slots()) encoder.encodeToIntegersPeriodic(re, im, scale, coeffs);
-                else encoder.encodeToIntegers(re, im, scale, coeffs);
+                encoder.encodeToIntegersPeriodic(re, im, scale, coeffs); // period = slots: encodeToIntegers
                 if (storage == Storage.COMPACT) encoded[i] = coeffs;
                 else if (overQ) encoded[i] = ctx.ringQ().wrap(liftMontgomery(coeffs, level, level + 1), Domain.NTT);
                 else liftMontgomeryInto(coeffs, level, packed, row, slabs.array(i), slabs.offsets[i]);
@@ -245,7 +244,6 @@ public final class DiagonalEncoder {
      * precomputed BSGS diagonals, and plain BSGS's compact ones expanded per evaluation.
      */
     static long[][] liftMontgomery(CkksContext ctx, long[] coeffs, int level, int limbs, OpCounters c) {
-        LimbKernels kernels = ctx.engine().kernels();
         int n = ctx.params().n();
         long[][] out = new long[limbs][];
         NttTables[] t = new NttTables[limbs];
@@ -253,24 +251,21 @@ public final class DiagonalEncoder {
         for (int j = 0; j < limbs; j++) {
             t[j] = ctx.tablesQP(level, j);
             out[j] = new long[n];
-            if (sub != null)
-                sub.liftForward(t[j].montgomeryR(), t[j].montgomeryRShoup(), t[j], ctx.engine(), kernels, c, out[j]);
-            else kernels.liftSigned(coeffs, t[j].montgomeryR(), t[j].montgomeryRShoup(), t[j].q(), out[j]);
+            liftLimb(ctx, sub, coeffs, t[j], c, out[j]);
         }
         if (sub == null) ctx.engine().forward(out, t, limbs, c);
         return out;
     }
 
-    /** A subring diagonal's limb modulo t's prime, Montgomery form, transformed (one NTT of size N/g). */
-    private void liftForward(SubringPoly sub, NttTables t, long[] out) {
-        sub.liftForward(
-                t.montgomeryR(),
-                t.montgomeryRShoup(),
-                t,
-                ctx.engine(),
-                kernels,
-                ctx.engine().counters(),
-                out);
+    /**
+     * Limb out of coeffs modulo t's prime in Montgomery form: transformed when {@code sub} (coeffs in a
+     * subring) is not null, by one NTT of size N/g counted in c; else only lifted (the caller transforms it,
+     * batched). The encoder's limbs and the diagonal sums' compact expansion alike.
+     */
+    static void liftLimb(CkksContext ctx, SubringPoly sub, long[] coeffs, NttTables t, OpCounters c, long[] out) {
+        LimbKernels k = ctx.engine().kernels();
+        if (sub != null) sub.liftForward(t.montgomeryR(), t.montgomeryRShoup(), t, ctx.engine(), k, c, out);
+        else k.liftSigned(coeffs, t.montgomeryR(), t.montgomeryRShoup(), t.q(), out);
     }
 
     /**
@@ -283,11 +278,8 @@ public final class DiagonalEncoder {
         SubringPoly sub = SubringPoly.of(coeffs);
         for (int j = 0; j < offsets.length; j++) {
             t[0] = ctx.tablesQP(level, j);
-            if (sub != null) liftForward(sub, t[0], row[0]);
-            else {
-                kernels.liftSigned(coeffs, t[0].montgomeryR(), t[0].montgomeryRShoup(), t[0].q(), row[0]);
-                ctx.engine().forward(row, t, 1);
-            }
+            liftLimb(ctx, sub, coeffs, t[0], ctx.engine().counters(), row[0]);
+            if (sub == null) ctx.engine().forward(row, t, 1);
             if (packed[j]) PackedLimbs.pack(row[0], slab, offsets[j]);
             else System.arraycopy(row[0], 0, slab, offsets[j], params.n());
         }

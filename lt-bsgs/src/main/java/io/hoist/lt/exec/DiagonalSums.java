@@ -421,12 +421,8 @@ final class DiagonalSums {
             ExecState st, long[] words, SubringPoly subring, NttTables t, List<long[]> scratch, List<long[]> lifted) {
         long[] s = st.pool.get();
         scratch.add(s);
-        if (subring != null) {
-            subring.liftForward(t.montgomeryR(), t.montgomeryRShoup(), t, st.ctx.engine(), st.kernels, st.counters, s);
-        } else {
-            st.kernels.liftSigned(words, t.montgomeryR(), t.montgomeryRShoup(), t.q(), s);
-            lifted.add(s);
-        }
+        DiagonalEncoder.liftLimb(st.ctx, subring, words, t, st.counters, s);
+        if (subring == null) lifted.add(s);
         return s;
     }
 
