@@ -38,6 +38,19 @@ public final class ModArith {
         return quot;
     }
 
+    /**
+     * Shoup quotient floor(w·2^64 / q) for 0 &lt;= w &lt; q from Barrett's mu = floor(2^128/q) = (muHi, muLo):
+     * floor(w·mu / 2^64) is the quotient or one less, and the remainder w·2^64 − e·q (exact in 64 bits,
+     * below 2q) says which. A few multiplies where {@link #shoupQuotient(long, long)} loops 64 times:
+     * for tables of N twiddles. Branch-free.
+     */
+    public static long shoupQuotient(long w, long q, long muHi, long muLo) {
+        if (w < 0 || w >= q) throw new IllegalArgumentException("Shoup operand " + w + " not in [0, q) for q=" + q);
+        long e = w * muHi + Math.unsignedMultiplyHigh(w, muLo);
+        long r = -e * q;
+        return e + ((q - 1 - r) >>> 63);
+    }
+
     /** x·w mod q lazily: result in [0, 2q) for any unsigned 64-bit x. */
     public static long mulShoupLazy(long x, long w, long wShoup, long q) {
         long hi = Math.unsignedMultiplyHigh(x, wShoup);

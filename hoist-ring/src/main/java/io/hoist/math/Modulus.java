@@ -30,6 +30,14 @@ public record Modulus(long q, long muHi, long muLo) {
         return ModArith.mulMod(a, b, q, muHi, muLo);
     }
 
+    /**
+     * Shoup quotient floor(w·2^64/q) of 0 &lt;= w &lt; q, from mu ({@link ModArith#shoupQuotient(long, long,
+     * long, long)}).
+     */
+    public long shoupQuotient(long w) {
+        return ModArith.shoupQuotient(w, q, muHi, muLo);
+    }
+
     public long reduce(long hi, long lo) {
         return ModArith.reduce128(hi, lo, q, muHi, muLo);
     }

@@ -80,9 +80,9 @@ public final class ConstantTimeNtt {
             w32 = ws32 = null;
             w = pw;
             ws = new long[n];
-            for (int i = 0; i < n; i++) ws[i] = ModArith.shoupQuotient(w[i], q);
-            nInvShoup = ModArith.shoupQuotient(nInv, q);
-            lastWShoup = ModArith.shoupQuotient(lastW, q);
+            for (int i = 0; i < n; i++) ws[i] = ModArith.shoupQuotient(w[i], q, muHi, muLo);
+            nInvShoup = ModArith.shoupQuotient(nInv, q, muHi, muLo);
+            lastWShoup = ModArith.shoupQuotient(lastW, q, muHi, muLo);
         }
     }
 

@@ -44,7 +44,7 @@ public final class NttTables {
         this.n = 1 << logN;
         this.modulus = Modulus.of(q);
         this.montR = ModArith.montgomeryR(q);
-        this.montRShoup = ModArith.shoupQuotient(montR, q);
+        this.montRShoup = modulus.shoupQuotient(montR);
         this.psi = Primes.primitiveRoot2N(logN, q);
         long psiInv = ModArith.invMod(psi, q);
         psiRev = new long[n];
@@ -60,13 +60,13 @@ public final class NttTables {
             pwInv = modulus.mul(pwInv, psiInv);
         }
         for (int i = 0; i < n; i++) {
-            psiRevShoup[i] = ModArith.shoupQuotient(psiRev[i], q);
-            psiInvRevShoup[i] = ModArith.shoupQuotient(psiInvRev[i], q);
+            psiRevShoup[i] = modulus.shoupQuotient(psiRev[i]);
+            psiInvRevShoup[i] = modulus.shoupQuotient(psiInvRev[i]);
         }
         nInv = ModArith.invMod(n, q);
-        nInvShoup = ModArith.shoupQuotient(nInv, q);
+        nInvShoup = modulus.shoupQuotient(nInv);
         lastInv = modulus.mul(psiInvRev[1], nInv);
-        lastInvShoup = ModArith.shoupQuotient(lastInv, q);
+        lastInvShoup = modulus.shoupQuotient(lastInv);
     }
 
     /**

@@ -248,10 +248,11 @@ public final class VectorLimbKernels implements LimbKernels {
      * group rather than once per giant step: four (else two) at a time in the FMA form ({@link
      * FmaDotKernels#groupBlock}, blocks of {@link #GROUP_BLOCK}), two at a time in the integer form for
      * primes of at least 2^31 ({@link VectorDotKernels#dualBlock}, whole limbs up to {@link
-     * #WHOLE_LIMB_MAX}); otherwise output by output on the single-output kernel, as {@link
-     * LimbKernels#multiByOutput}. The n13 demo matrix, TH-BSGS on one thread: warm evaluation 0.91
-     * with pairs, then 0.90 with fours (docs/benchmarks.md). Interleaving all outputs per coefficient
-     * block measured slower.
+     * #WHOLE_LIMB_MAX}, blocks of {@link #BLOCK} above, as the single-output form); otherwise output
+     * by output on the single-output kernel, as {@link LimbKernels#multiByOutput}. The n13 demo matrix,
+     * TH-BSGS on one thread: warm evaluation 0.91 with pairs, then 0.90 with fours; N = 2^16, 256
+     * diagonals: 0.92 with the integer pairs in blocks (docs/benchmarks.md). Interleaving all outputs
+     * per coefficient block measured slower.
      */
     @Override
     public void dot2MontgomeryMulti(
@@ -268,13 +269,13 @@ public final class VectorLimbKernels implements LimbKernels {
             boolean accumulate) {
         final int n = outs > 1 ? out0[0].length : 0;
         final boolean fma = fmaDot && FmaDotKernels.accepts(q);
-        final int block = fma ? Math.min(n, GROUP_BLOCK) : n;
+        final int block = fma ? Math.min(n, GROUP_BLOCK) : n <= WHOLE_LIMB_MAX ? n : BLOCK;
         if (packed
                 || block == 0
                 || n % L != 0
                 || n % block != 0
                 || q < VectorDotKernels.SMALL_Q
-                || (!fma && (scalarOutsideFma || q >= MAX_Q || n > WHOLE_LIMB_MAX))) {
+                || (!fma && (scalarOutsideFma || q >= MAX_Q))) {
             LimbKernels.multiByOutput(this, x, y, f, fOff, packed, terms, outs, out0, out1, q, accumulate);
             return;
         }
@@ -305,25 +306,27 @@ public final class VectorLimbKernels implements LimbKernels {
                 LimbKernels.presentTerms(x, y, f, fOff, o + 1, terms, fb, ob, xs, ys);
                 LimbKernels.checkDot(fa, oa, xs, ys, c, out0[o], out1[o]);
                 LimbKernels.checkDot(fb, ob, xs, ys, c, out0[o + 1], out1[o + 1]);
-                VectorDotKernels.dualBlock(
-                        fa,
-                        oa,
-                        fb,
-                        ob,
-                        xs,
-                        ys,
-                        c,
-                        out0[o],
-                        out1[o],
-                        out0[o + 1],
-                        out1[o + 1],
-                        q,
-                        ni,
-                        chunk,
-                        accumulate,
-                        0,
-                        n,
-                        WIDE_DUAL_SCRATCH.get());
+                final long[][] scratch = WIDE_DUAL_SCRATCH.get();
+                for (int base = 0; base < n; base += block)
+                    VectorDotKernels.dualBlock(
+                            fa,
+                            oa,
+                            fb,
+                            ob,
+                            xs,
+                            ys,
+                            c,
+                            out0[o],
+                            out1[o],
+                            out0[o + 1],
+                            out1[o + 1],
+                            q,
+                            ni,
+                            chunk,
+                            accumulate,
+                            base,
+                            block,
+                            scratch);
                 o++;
             } else dot2Montgomery(fa, oa, xs, ys, c, out0[o], out1[o], q, accumulate);
         }

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class ModArithTest {
     private static final long[] MODULI = {
@@ -35,6 +38,37 @@ class ModArithTest {
                 assertEquals(ModArith.mulModSlow(a, b, q), m.mul(a, b), a + "*" + b + " mod " + q);
             }
         }
+    }
+
+    /** Odd moduli of every size from 2 to 62 bits (seeded), each with edge and random operands. */
+    static Stream<Long> oddModuliOfEverySize() {
+        SplittableRandom r = new SplittableRandom(61);
+        Stream.Builder<Long> b = Stream.builder();
+        for (long q : MODULI) b.add(q);
+        for (int bits = 2; bits <= ModArith.MAX_BITS; bits++) {
+            long lo = 1L << (bits - 1), top = bits == 2 ? 3 : (1L << bits) - 1;
+            b.add(top); // all ones: the largest odd modulus of this size
+            b.add(lo + 1);
+            b.add((lo + r.nextLong(lo)) | 1);
+        }
+        return b.build().distinct();
+    }
+
+    @ParameterizedTest
+    @MethodSource("oddModuliOfEverySize")
+    void barrettShoupQuotientIsTheBitLoopsAndBigIntegers(long q) {
+        Modulus m = Modulus.of(q);
+        BigInteger bq = BigInteger.valueOf(q);
+        SplittableRandom r = new SplittableRandom(q);
+        long[] edges = {0, 1, 2 % q, q - 1, q - 2 < 0 ? 0 : q - 2, q >>> 1, (q >>> 1) + 1 < q ? (q >>> 1) + 1 : 0};
+        for (int i = 0; i < edges.length + 2000; i++) {
+            long w = i < edges.length ? edges[i] : r.nextLong(q);
+            long want = BigInteger.valueOf(w).shiftLeft(64).divide(bq).longValue();
+            assertEquals(want, ModArith.shoupQuotient(w, q), "bit loop, w = " + w + ", q = " + q);
+            assertEquals(want, m.shoupQuotient(w), "Barrett, w = " + w + ", q = " + q);
+        }
+        assertThrows(IllegalArgumentException.class, () -> m.shoupQuotient(q));
+        assertThrows(IllegalArgumentException.class, () -> m.shoupQuotient(-1));
     }
 
     @Test

@@ -358,11 +358,11 @@ class LimbKernelsTest {
 
     /**
      * Outputs with the same terms, which the vector forms sum four or two at a time ({@link
-     * FmaDotKernels#groupBlock}, {@link VectorDotKernels#dualBlock}),
-     * equal the scalar twin's output by output in every form: whole limbs and blocks of {@link
-     * VectorLimbKernels#GROUP_BLOCK}, diagonals in slabs at offsets, five outputs with the same terms (a
-     * four and one alone), a pair, a lone output, and an output without terms (zeroed, or kept when
-     * accumulating); a short output inside a four is refused.
+     * FmaDotKernels#groupBlock}, {@link VectorDotKernels#dualBlock}), equal the scalar twin's output by
+     * output in every form: whole limbs and blocks of {@link VectorLimbKernels#GROUP_BLOCK}, integer
+     * pairs in blocks above {@link VectorLimbKernels#WHOLE_LIMB_MAX}, diagonals in slabs at offsets, five
+     * outputs with the same terms (a four and one alone), a pair, a lone output, and an output without
+     * terms (zeroed, or kept when accumulating); a short output inside a four is refused.
      */
     @Test
     void pairedOutputsEqualTheScalarTwinOutputByOutput() {
@@ -374,8 +374,9 @@ class LimbKernelsTest {
         // 32–50 bits: the FMA fours and pairs (and the integer pairs in the plain vector form); 60–61: the integer
         // pairs
         for (int bits : new int[] {32, 40, 49, 50, 60, 61}) {
-            for (int n : new int[] {1024, 2 * VectorLimbKernels.GROUP_BLOCK}) {
-                long q = Primes.nttPrimes(13, bits, 1).get(0);
+            // 2·WHOLE_LIMB_MAX: the integer pairs in blocks
+            for (int n : new int[] {1024, 2 * VectorLimbKernels.GROUP_BLOCK, 2 * VectorLimbKernels.WHOLE_LIMB_MAX}) {
+                long q = Primes.nttPrimes(14, bits, 1).get(0);
                 long[][] x = new long[terms][], y = new long[terms][];
                 for (int t = 0; t < terms; t++) {
                     x[t] = rand(n, q);
