@@ -370,7 +370,7 @@ class LimbKernelsTest {
             vector, new VectorLimbKernels(true, false), new VectorLimbKernels(true, true), LimbKernels.best()
         };
         SplittableRandom r = new SplittableRandom(47);
-        int terms = 7, outs = 9;
+        int terms = 9, outs = 9; // 9 terms: more than a chunk at 61 bits (8), so the pairs reduce between chunks
         // 32–50 bits: the FMA fours and pairs (and the integer pairs in the plain vector form); 60–61: the integer
         // pairs
         for (int bits : new int[] {32, 40, 49, 50, 60, 61}) {
