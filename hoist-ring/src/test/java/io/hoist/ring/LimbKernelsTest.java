@@ -613,7 +613,10 @@ class LimbKernelsTest {
             for (int n : new int[] {1024, 1000, 5}) {
                 long[] c = new long[n];
                 for (int k = 0; k < n; k++) c[k] = r.nextInt(4) == 0 ? 0 : (r.nextLong() >> (1 + r.nextInt(60)));
-                long w = r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
+                // the edges of the branch-free sign fix: negative multiples of q (remainder 0), ±1, the range's ends
+                long[] edges = {-q, -2 * q, q, -1, 1, Long.MAX_VALUE, -Long.MAX_VALUE, -(q - 1), q - 1};
+                System.arraycopy(edges, 0, c, 0, Math.min(n, edges.length));
+                long w = n == 1000 ? 1 : r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
                 long[] s = new long[n], v = new long[n];
                 scalar.liftSigned(c, w, ws, q, s);
                 vector.liftSigned(c, w, ws, q, v);
