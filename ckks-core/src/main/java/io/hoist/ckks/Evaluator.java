@@ -364,11 +364,12 @@ public final class Evaluator {
         Objects.requireNonNull(a, "a is null");
         checks.checkParams(a);
         if (a.level() == 0) throw new LevelMismatchException("cannot rescale a ciphertext at level 0");
-        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        RnsPoly[] in = new RnsPoly[a.degree() + 1], out = new RnsPoly[in.length];
         for (int i = 0; i < out.length; i++) {
+            in[i] = a.poly(i, RawAccess.get());
             out[i] = rq.newPoly(a.level() - 1, Domain.NTT);
-            ks.rescale(a.poly(i, RawAccess.get()), out[i], pool, ctx.counters());
         }
+        ks.rescale(in, out, pool, ctx.counters());
         ctx.counters().increment(Op.RESCALE);
         return Ciphertext.wrap(RawAccess.get(), params, a.scale() / params.q(a.level()), out);
     }

@@ -276,52 +276,80 @@ public final class KeySwitcher {
      * transformed and consumed while it is in cache. Spread over the engine's threads.
      */
     public void rescale(RnsPoly x, RnsPoly out, LimbPool pool, OpCounters c) {
-        int level = x.level();
-        if (level == 0) throw new LevelMismatchException("cannot rescale a level-0 ciphertext");
-        if (x.domain() != Domain.NTT) throw new WrongOperandException("rescale expects an NTT-domain polynomial");
-        if (out.limbCount() != level)
-            throw new LevelMismatchException("the rescale of a level-" + level + " polynomial has " + level
-                    + " limbs, out has " + out.limbCount());
-        if (x.n() != n || out.n() != n || pool.n() != n)
-            throw new IllegalArgumentException(
-                    "rescale at N = " + n + " got limbs of " + x.n() + ", " + out.n() + " and a pool of " + pool.n());
+        rescale(new RnsPoly[] {x}, new RnsPoly[] {out}, pool, c);
+    }
+
+    /**
+     * {@link #rescale(RnsPoly, RnsPoly, LimbPool, OpCounters)} of several polynomials at one level (a
+     * ciphertext's parts), prime by prime: each prime's twiddles are read once for all of them.
+     */
+    public void rescale(RnsPoly[] xs, RnsPoly[] outs, LimbPool pool, OpCounters c) {
+        int parts = xs.length;
+        if (outs.length != parts)
+            throw new IllegalArgumentException(parts + " polynomials to rescale and " + outs.length + " outputs");
+        int level = xs[0].level();
+        for (int p = 0; p < parts; p++) {
+            RnsPoly x = xs[p], out = outs[p];
+            if (x.level() == 0) throw new LevelMismatchException("cannot rescale a level-0 ciphertext");
+            if (x.level() != level)
+                throw new LevelMismatchException("the parts to rescale are at levels " + level + " and " + x.level());
+            if (x.domain() != Domain.NTT) throw new WrongOperandException("rescale expects an NTT-domain polynomial");
+            if (out.limbCount() != level)
+                throw new LevelMismatchException("the rescale of a level-" + level + " polynomial has " + level
+                        + " limbs, out has " + out.limbCount());
+            if (x.n() != n || out.n() != n || pool.n() != n)
+                throw new IllegalArgumentException("rescale at N = " + n + " got limbs of " + x.n() + ", " + out.n()
+                        + " and a pool of " + pool.n());
+        }
         long ql = rq.prime(level);
-        long[] centred = pool.get();
+        long[][] centred = new long[parts][];
+        NttTables[] last = new NttTables[parts];
         try {
-            System.arraycopy(x.limb(level), 0, centred, 0, n);
-            ctx.engine().inverse(new long[][] {centred}, new NttTables[] {rq.tables(level)}, 1, c);
+            for (int p = 0; p < parts; p++) {
+                centred[p] = pool.get();
+                System.arraycopy(xs[p].limb(level), 0, centred[p], 0, n);
+                last[p] = rq.tables(level);
+            }
+            ctx.engine().inverse(centred, last, parts, c);
             // the centred residue s = ((v + h) mod q_ℓ) − h, h = ⌊q_ℓ/2⌋, rounds the division instead of flooring it
             long half = ql >>> 1;
-            for (int k = 0; k < n; k++) {
-                long v = centred[k] + half;
-                centred[k] = (v >= ql ? v - ql : v) - half;
+            for (long[] cp : centred) {
+                for (int k = 0; k < n; k++) {
+                    long v = cp[k] + half;
+                    cp[k] = (v >= ql ? v - ql : v) - half;
+                }
             }
             Parallel.forEachChunk(ctx.engine().threads(), level, (from, to) -> {
-                long[][] conv = {pool.get()};
-                NttTables[] t = new NttTables[1];
+                long[][] conv = new long[parts][];
+                NttTables[] t = new NttTables[parts];
                 try {
+                    for (int p = 0; p < parts; p++) conv[p] = pool.get();
                     for (int j = from; j < to; j++) {
                         long q = rq.prime(j);
-                        kernels.liftSigned(centred, 1, ModArith.shoupQuotient(1, q), q, conv[0]);
-                        t[0] = rq.tables(j);
-                        ctx.engine().forward(conv, t, 1, c);
-                        kernels.subMulShoup(
-                                x.limb(j),
-                                conv[0],
-                                out.limb(j),
-                                ctx.qLastInv[level][j],
-                                ctx.qLastInvShoup[level][j],
-                                q);
+                        long one = ModArith.shoupQuotient(1, q);
+                        for (int p = 0; p < parts; p++) {
+                            kernels.liftSigned(centred[p], 1, one, q, conv[p]);
+                            t[p] = rq.tables(j);
+                        }
+                        ctx.engine().forward(conv, t, parts, c);
+                        for (int p = 0; p < parts; p++)
+                            kernels.subMulShoup(
+                                    xs[p].limb(j),
+                                    conv[p],
+                                    outs[p].limb(j),
+                                    ctx.qLastInv[level][j],
+                                    ctx.qLastInvShoup[level][j],
+                                    q);
                     }
                 } finally {
-                    pool.put(conv[0]);
+                    for (long[] cv : conv) if (cv != null) pool.put(cv);
                 }
             });
         } finally {
-            pool.put(centred);
+            for (long[] cp : centred) if (cp != null) pool.put(cp);
         }
-        out.setDomain(Domain.NTT);
-        c.add(Op.MOD_MULS, (long) level * n);
+        for (RnsPoly out : outs) out.setDomain(Domain.NTT);
+        c.add(Op.MOD_MULS, (long) parts * level * n);
     }
 
     /** In place: every residue x → x·2^64 mod q (Montgomery form, as switching keys and encoded diagonals are held). */

@@ -86,18 +86,9 @@ final class BsgsExecutor {
             }
         }
         if (!et.rescales()) return Ciphertext.wrap(RawAccess.get(), params, ct.scale() * et.scale(), acc0, acc1);
-        return Ciphertext.wrap(
-                RawAccess.get(),
-                params,
-                ct.scale() * et.scale() / params.q(level),
-                rescale(acc0, level, c),
-                rescale(acc1, level, c));
-    }
-
-    private RnsPoly rescale(RnsPoly x, int level, OpCounters c) {
-        RnsPoly out = ctx.ringQ().newPoly(level - 1, Domain.NTT);
-        ks.rescale(x, out, pool, c);
-        return out;
+        RnsPoly[] out = {ctx.ringQ().newPoly(level - 1, Domain.NTT), ctx.ringQ().newPoly(level - 1, Domain.NTT)};
+        ks.rescale(new RnsPoly[] {acc0, acc1}, out, pool, c);
+        return Ciphertext.wrap(RawAccess.get(), params, ct.scale() * et.scale() / params.q(level), out[0], out[1]);
     }
 
     GaloisKey key(int rotation) {
