@@ -96,6 +96,17 @@ public final class ModArith {
         return reduce128(Math.unsignedMultiplyHigh(a, b), a * b, q, muHi, muLo);
     }
 
+    /**
+     * x − m if x ≥ m, else x, unsigned, without a branch (the mask is the borrow of x − m, the top bit
+     * of (¬x ∧ m) ∨ (¬(x ⊕ m) ∧ (x − m))). Where C2 turns a conditional subtraction into a conditional
+     * move it is no faster (the scalar NTT's took 7–30 % longer this way); in the BConv sum's chain of
+     * dependent additions it is 10 % faster.
+     */
+    public static long subIfAtLeast(long x, long m) {
+        long t = x - m;
+        return t + (m & (((~x & m) | (~(x ^ m) & t)) >> 63));
+    }
+
     /** (a + b) mod q for a, b in [0, q). */
     public static long addMod(long a, long b, long q) {
         long s = a + b;

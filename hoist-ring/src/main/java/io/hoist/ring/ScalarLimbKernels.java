@@ -94,10 +94,9 @@ public final class ScalarLimbKernels implements LimbKernels {
         for (int k = 0; k < len; k++) {
             long acc = 0;
             for (int i = 0; i < terms; i++) {
-                acc += ModArith.mulShoupLazy(y[i][yOff + k], w[i], ws[i], d);
-                if (Long.compareUnsigned(acc, twoD) >= 0) acc -= twoD;
+                acc = ModArith.subIfAtLeast(acc + ModArith.mulShoupLazy(y[i][yOff + k], w[i], ws[i], d), twoD);
             }
-            out[off + k] = Long.compareUnsigned(acc, d) >= 0 ? acc - d : acc;
+            out[off + k] = ModArith.subIfAtLeast(acc, d);
         }
     }
 

@@ -115,6 +115,23 @@ class ModArithTest {
     }
 
     @Test
+    void subIfAtLeastIsTheUnsignedConditionalSubtraction() {
+        long[] edges = {0, 1, 2, Long.MAX_VALUE - 1, Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1, -2, -1};
+        SplittableRandom r = new SplittableRandom(31);
+        long[] xs = new long[edges.length + 4000];
+        System.arraycopy(edges, 0, xs, 0, edges.length);
+        for (int i = edges.length; i < xs.length; i++) xs[i] = r.nextLong() >>> r.nextInt(64);
+        for (int i = 0; i < xs.length; i++) {
+            long x = xs[i];
+            for (long m : new long[] {xs[(i * 7 + 3) % xs.length], x, x + 1, x - 1, edges[i % edges.length]}) {
+                long want = Long.compareUnsigned(x, m) >= 0 ? x - m : x;
+                assertEquals(
+                        want, ModArith.subIfAtLeast(x, m), Long.toUnsignedString(x) + " − " + Long.toUnsignedString(m));
+            }
+        }
+    }
+
+    @Test
     void powInvAndCentered() {
         long q = 65537;
         assertEquals(1, ModArith.powMod(3, q - 1, q));
