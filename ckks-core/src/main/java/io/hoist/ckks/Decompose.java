@@ -62,40 +62,64 @@ final class Decompose {
     /**
      * QP limbs [from, to) of every digit: digit t's own limbs are copied from {@code ntt} (the input
      * in the NTT domain) or, if it is null, from {@code coeff} and transformed; the others are
-     * converted from the prepared digit and transformed, one backend call per digit.
+     * converted from the prepared digit and transformed, in one backend call for all digits.
      */
     public void decomposeLimbs(
             Prepared[] prep, RnsPoly coeff, RnsPoly ntt, PolyQP[] out, int from, int to, OpCounters c) {
-        int level = coeff.level();
-        int lq = level + 1;
-        for (Prepared pr : prep) {
-            int t = pr.digit;
-            int s = ctx.digitStart(t), e = ctx.digitEnd(t, level), own = e - s;
-            PolyQP d = out[t];
-            long[][] targets = new long[lq - own + ctx.alpha()][];
-            int tFrom = Integer.MAX_VALUE, tTo = Integer.MIN_VALUE;
-            long[][] nttLimbs = new long[to - from][];
-            NttTables[] nttTables = new NttTables[to - from];
-            int nn = 0;
-            for (int j = from; j < to; j++) {
-                if (j >= s && j < e) {
-                    if (ntt != null) {
-                        System.arraycopy(ntt.limb(j), 0, d.limb(j), 0, n);
-                        continue;
-                    }
-                    System.arraycopy(coeff.limb(j), 0, d.limb(j), 0, n);
-                } else {
-                    int ti = j < s ? j : j - own;
-                    targets[ti] = d.limb(j);
-                    tFrom = Math.min(tFrom, ti);
-                    tTo = Math.max(tTo, ti + 1);
-                }
-                nttLimbs[nn] = d.limb(j);
-                nttTables[nn++] = ctx.tablesQP(level, j);
-            }
-            if (tFrom < tTo) pr.conv.convert(pr.y, pr.u, targets, tFrom, tTo, n, c, kernels);
-            ctx.engine().forward(nttLimbs, nttTables, nn, c);
+        // every digit converted first, then one transform call with each prime's limbs side by side, so a
+        // prime's twiddles are read once for all β digits (digit by digit took 3–9 % longer at boot16)
+        int beta = prep.length;
+        long[][] limbs = new long[beta * (to - from)][];
+        NttTables[] tables = new NttTables[limbs.length];
+        for (int i = 0; i < beta; i++) convertDigit(prep[i], i, coeff, ntt, out, from, to, limbs, tables, c);
+        int nn = 0;
+        for (int k = 0; k < limbs.length; k++) {
+            if (limbs[k] == null) continue; // a digit's own limb copied from the NTT-domain input
+            limbs[nn] = limbs[k];
+            tables[nn++] = tables[k];
         }
+        ctx.engine().forward(limbs, tables, nn, c);
+    }
+
+    /**
+     * Digit pr's limbs [from, to): its own limbs copied, the others converted; limb j, to be
+     * transformed, goes to slot (j − from)·β + i.
+     */
+    private void convertDigit(
+            Prepared pr,
+            int i,
+            RnsPoly coeff,
+            RnsPoly ntt,
+            PolyQP[] out,
+            int from,
+            int to,
+            long[][] nttLimbs,
+            NttTables[] nttTables,
+            OpCounters c) {
+        int level = coeff.level();
+        int lq = level + 1, beta = nttLimbs.length / (to - from);
+        int t = pr.digit;
+        int s = ctx.digitStart(t), e = ctx.digitEnd(t, level), own = e - s;
+        PolyQP d = out[t];
+        long[][] targets = new long[lq - own + ctx.alpha()][];
+        int tFrom = Integer.MAX_VALUE, tTo = Integer.MIN_VALUE;
+        for (int j = from; j < to; j++) {
+            if (j >= s && j < e) {
+                if (ntt != null) {
+                    System.arraycopy(ntt.limb(j), 0, d.limb(j), 0, n);
+                    continue;
+                }
+                System.arraycopy(coeff.limb(j), 0, d.limb(j), 0, n);
+            } else {
+                int ti = j < s ? j : j - own;
+                targets[ti] = d.limb(j);
+                tFrom = Math.min(tFrom, ti);
+                tTo = Math.max(tTo, ti + 1);
+            }
+            nttLimbs[(j - from) * beta + i] = d.limb(j);
+            nttTables[(j - from) * beta + i] = ctx.tablesQP(level, j);
+        }
+        if (tFrom < tTo) pr.conv.convert(pr.y, pr.u, targets, tFrom, tTo, n, c, kernels);
     }
 
     public void release(Prepared[] prep, LimbPool pool) {
