@@ -285,6 +285,7 @@ public final class KeySwitcher {
      */
     public void rescale(RnsPoly[] xs, RnsPoly[] outs, LimbPool pool, OpCounters c) {
         int parts = xs.length;
+        if (parts == 0) throw new IllegalArgumentException("no polynomials to rescale");
         if (outs.length != parts)
             throw new IllegalArgumentException(parts + " polynomials to rescale and " + outs.length + " outputs");
         int level = xs[0].level();

@@ -61,6 +61,20 @@ class RescaleAndMulRelinExactTest {
                 LevelMismatchException.class,
                 () -> ev.keySwitcher().rescale(x, wrong, new LimbPool(F.params.n()), F.ctx.counters()));
         assertTrue(e.getMessage().contains("out has"), e.getMessage());
+        // the parts of one call: at one level, as many outputs, at least one
+        KeySwitcher ks = ev.keySwitcher();
+        LimbPool pool = new LimbPool(F.params.n());
+        RnsPoly lower = ev.atLevel(c, x.level() - 1).poly(1);
+        RnsPoly[] outs = {
+            F.ctx.ringQ().newPoly(x.level() - 1, Domain.NTT), F.ctx.ringQ().newPoly(x.level() - 1, Domain.NTT)
+        };
+        e = assertThrows(
+                LevelMismatchException.class, () -> ks.rescale(new RnsPoly[] {x, lower}, outs, pool, F.ctx.counters()));
+        assertTrue(e.getMessage().contains("levels"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ks.rescale(new RnsPoly[] {x}, outs, pool, F.ctx.counters()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ks.rescale(new RnsPoly[0], new RnsPoly[0], pool, F.ctx.counters()));
     }
 
     @ParameterizedTest
