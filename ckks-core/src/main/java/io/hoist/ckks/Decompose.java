@@ -62,16 +62,18 @@ final class Decompose {
     /**
      * QP limbs [from, to) of every digit: digit t's own limbs are copied from {@code ntt} (the input
      * in the NTT domain) or, if it is null, from {@code coeff} and transformed; the others are
-     * converted from the prepared digit and transformed, in one backend call for all digits.
+     * converted from the prepared digit and transformed, in one backend call for all digits. The
+     * prepared digits must be distinct (a digit given twice would be transformed twice).
      */
     public void decomposeLimbs(
             Prepared[] prep, RnsPoly coeff, RnsPoly ntt, PolyQP[] out, int from, int to, OpCounters c) {
         // every digit converted first, then one transform call with each prime's limbs side by side, so a
         // prime's twiddles are read once for all β digits (digit by digit took 3–9 % longer at boot16)
+        if (from >= to) return;
         int beta = prep.length;
         long[][] limbs = new long[beta * (to - from)][];
         NttTables[] tables = new NttTables[limbs.length];
-        for (int i = 0; i < beta; i++) convertDigit(prep[i], i, coeff, ntt, out, from, to, limbs, tables, c);
+        for (int i = 0; i < beta; i++) convertDigit(prep[i], i, beta, coeff, ntt, out, from, to, limbs, tables, c);
         int nn = 0;
         for (int k = 0; k < limbs.length; k++) {
             if (limbs[k] == null) continue; // a digit's own limb copied from the NTT-domain input
@@ -83,11 +85,12 @@ final class Decompose {
 
     /**
      * Digit pr's limbs [from, to): its own limbs copied, the others converted; limb j, to be
-     * transformed, goes to slot (j − from)·β + i.
+     * transformed, goes to slot (j − from)·beta + i.
      */
     private void convertDigit(
             Prepared pr,
             int i,
+            int beta,
             RnsPoly coeff,
             RnsPoly ntt,
             PolyQP[] out,
@@ -97,7 +100,7 @@ final class Decompose {
             NttTables[] nttTables,
             OpCounters c) {
         int level = coeff.level();
-        int lq = level + 1, beta = nttLimbs.length / (to - from);
+        int lq = level + 1;
         int t = pr.digit;
         int s = ctx.digitStart(t), e = ctx.digitEnd(t, level), own = e - s;
         PolyQP d = out[t];

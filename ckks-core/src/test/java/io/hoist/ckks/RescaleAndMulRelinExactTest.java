@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbPool;
+import io.hoist.ring.OpCounters;
 import io.hoist.ring.RnsPoly;
 import java.math.BigInteger;
 import java.util.SplittableRandom;
@@ -75,6 +76,23 @@ class RescaleAndMulRelinExactTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> ks.rescale(new RnsPoly[0], new RnsPoly[0], pool, F.ctx.counters()));
+    }
+
+    /** Both parts in one call on three threads (N = 2^12 spreads limbs and transforms) equal each part alone. */
+    @Test
+    void rescaleOfBothPartsOnThreadsIsEachPartAlone() {
+        SchemeFixture g = new SchemeFixture(12, new int[] {50, 30, 40, 61}, new int[] {61}, 20261206L);
+        Ciphertext c = g.encrypt(ComplexVector.random(new SplittableRandom(11), g.params.slots()));
+        RnsPoly[] xs = {c.poly(0), c.poly(1)};
+        int level = c.level();
+        RnsPoly[] outs = {
+            g.ctx.ringQ().newPoly(level - 1, Domain.NTT), g.ctx.ringQ().newPoly(level - 1, Domain.NTT)
+        };
+        KeySwitcher one = new KeySwitcher(CkksContext.create(g.params, null, 1));
+        KeySwitcher three = new KeySwitcher(CkksContext.create(g.params, null, 3));
+        three.rescale(xs, outs, new LimbPool(g.params.n()), new OpCounters());
+        assertEquals(one.rescale(xs[0]), outs[0]);
+        assertEquals(one.rescale(xs[1]), outs[1]);
     }
 
     @ParameterizedTest
