@@ -6,9 +6,14 @@ import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.Objects;
 import javax.crypto.Cipher;
 import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * A deterministic cryptographic stream: AES-256 in CTR mode keyed by a 256-bit seed, with a 64-bit
@@ -19,12 +24,19 @@ import javax.crypto.spec.SecretKeySpec;
 public final class Prng {
     public static final int SEED_BYTES = 32;
     private static final SecureRandom SECURE = new SecureRandom();
-    private static final int BLOCK = 4096;
+    /** Bytes of key stream per AES-CTR call: 16 KB runs the JDK's AES-CTR at 13–15 GB/s with AVX-512 VAES, 4 KB at 12. */
+    private static final int BLOCK = 16384;
+
+    private static final VectorSpecies<Byte> B = ByteVector.SPECIES_PREFERRED;
+    private static final int LANES = B.length() / 8;
+    /** Whether the bulk fill copies accepted words on lanes: at least 4 (AVX2 and up), bytes in the stream's order. */
+    private static final boolean VECTOR = LANES >= 4 && ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private final Cipher cipher;
     private final ByteBuffer buf = ByteBuffer.allocate(BLOCK).order(ByteOrder.LITTLE_ENDIAN);
     private final LongBuffer words =
             buf.duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+    private final byte[] bytes = buf.array();
     private final byte[] zeros = new byte[BLOCK];
     private final byte[] iv = new byte[16];
 
@@ -124,21 +136,49 @@ public final class Prng {
             for (int i = from; i < to; i++) out[i] = uniform(q);
             return;
         }
+        Objects.checkFromToIndex(from, to, out.length);
         long mask = -1L >>> Long.numberOfLeadingZeros(q - 1);
         int i = from;
         while (i < to) {
             if (buf.remaining() < 8) refill();
             int pos = buf.position(), count = Math.min(to - i, (buf.limit() - pos) >>> 3);
-            words.get(pos >>> 3, out, i, count);
-            buf.position(pos + 8 * count);
-            int w = i;
-            for (int r = i, end = i + count; r < end; r++) {
-                long x = out[r] & mask;
-                out[w] = x;
-                w += Long.compareUnsigned(x, q) < 0 ? 1 : 0;
+            int r = 0, w = i;
+            while (r < count) {
+                if (VECTOR) {
+                    int run = acceptedRun(q, mask, pos + 8 * r, out, w, count - r);
+                    r += run;
+                    w += run;
+                }
+                // the scalar twin: a vector with a rejected word, or the words after the last whole vector
+                for (int end = VECTOR ? Math.min(count, r + LANES) : count; r < end; r++) {
+                    long x = words.get((pos >>> 3) + r) & mask;
+                    out[w] = x;
+                    w += Long.compareUnsigned(x, q) < 0 ? 1 : 0;
+                }
             }
+            buf.position(pos + 8 * count);
             i = w;
         }
+    }
+
+    /**
+     * Copies whole vectors of masked words from byte {@code pos} of the block into out[i…) while every lane
+     * is below q, stopping before the first vector with a word to reject (the presets' primes lie just
+     * below a power of 2: about one word in 10^5 or fewer); returns the words copied, a multiple of the lane
+     * count and at most {@code count}.
+     */
+    private int acceptedRun(long q, long mask, int pos, long[] out, int i, int count) {
+        int r = 0;
+        for (; r <= count - LANES; r += LANES) {
+            // bytes reinterpreted as lanes, little-endian as VECTOR requires (LongVector.fromMemorySegment on
+            // a heap segment ran 20× slower here: it was not intrinsified)
+            LongVector v = ByteVector.fromArray(B, bytes, pos + 8 * r)
+                    .reinterpretAsLongs()
+                    .and(mask);
+            if (!v.compare(VectorOperators.ULT, q).allTrue()) break;
+            v.intoArray(out, i + r);
+        }
+        return r;
     }
 
     /** Uniform double in [0, 1) with 53 random bits. */

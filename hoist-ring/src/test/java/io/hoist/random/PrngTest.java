@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -51,7 +53,7 @@ class PrngTest {
         SplittableRandom r = new SplittableRandom(q);
         Prng bulk = Prng.of(seed, 3), one = Prng.of(seed, 3);
         for (int round = 0; round < 6; round++) {
-            int skip = r.nextInt(5), len = 1 + r.nextInt(3000), off = r.nextInt(4);
+            int skip = r.nextInt(5), len = 1 + r.nextInt(6000), off = r.nextInt(4);
             for (int k = 0; k < skip; k++) assertEquals(one.nextLong(), bulk.nextLong());
             long[] got = new long[off + len + 2], want = new long[off + len + 2];
             bulk.fillUniform(q, got, off, off + len);
@@ -59,6 +61,55 @@ class PrngTest {
             assertArrayEquals(want, got, "round " + round);
         }
         assertEquals(one.nextLong(), bulk.nextLong(), "both streams end at the same word");
+    }
+
+    /**
+     * A prime just below 2^k rejects about one word in 2^(k−30) here: the lanes copy runs of accepted words,
+     * and each rejected word sends one vector through the scalar twin. Over whole limbs, against the
+     * one-at-a-time stream.
+     */
+    @ParameterizedTest(name = "q = 2^{0} − 2^30 + 1")
+    @ValueSource(ints = {34, 38, 45})
+    void fillUniformOverWholeLimbsWithRareRejections(int bits) {
+        long q = (1L << bits) - (1L << 30) + 1;
+        byte[] seed = Prng.newSeed();
+        Prng bulk = Prng.of(seed, 11), one = Prng.of(seed, 11);
+        for (int limb = 0; limb < 3; limb++) {
+            long[] got = new long[1 << 14], want = new long[1 << 14];
+            bulk.fillUniform(q, got, 0, got.length);
+            for (int k = 0; k < want.length; k++) want[k] = one.uniform(q);
+            assertArrayEquals(want, got, "limb " + limb);
+        }
+        assertEquals(one.nextLong(), bulk.nextLong(), "both streams end at the same word");
+    }
+
+    @Test
+    void fillUniformRefusesARangeOutsideTheArray() {
+        Prng p = Prng.fresh();
+        long[] out = new long[8];
+        assertThrows(IndexOutOfBoundsException.class, () -> p.fillUniform(97, out, 4, 9));
+        assertThrows(IndexOutOfBoundsException.class, () -> p.fillUniform(97, out, 5, 4));
+    }
+
+    /**
+     * The lanes of the bulk fill, boxed when C2 does not inline them, would allocate about a megabyte per
+     * 2^16 words; warm up (bounded) until C2 has compiled it, then count the bytes.
+     */
+    @Test
+    void fillUniformAllocatesNothingAfterWarmup() {
+        var mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Prng p = Prng.fresh();
+        long[] out = new long[1 << 16];
+        long q = 1152921504606584833L, id = Thread.currentThread().threadId(), perFill = Long.MAX_VALUE;
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            for (int i = 0; i < 200; i++) p.fillUniform(q, out, 0, out.length);
+            long before = mx.getThreadAllocatedBytes(id);
+            for (int i = 0; i < 50; i++) p.fillUniform(q, out, 0, out.length);
+            perFill = (mx.getThreadAllocatedBytes(id) - before) / 50;
+            if (perFill < 1024) break;
+        }
+        assertTrue(perFill < 1024, "fillUniform allocates " + perFill + " bytes per 2^16 words after warm-up");
     }
 
     @Test
