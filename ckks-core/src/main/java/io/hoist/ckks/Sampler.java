@@ -3,6 +3,7 @@ package io.hoist.ckks;
 import io.hoist.math.ModArith;
 import io.hoist.random.Prng;
 import io.hoist.ring.Domain;
+import io.hoist.ring.LimbKernels;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
 
@@ -52,8 +53,15 @@ public final class Sampler {
 
     /** Signed coefficients into a polynomial of {@code ring} at {@code level} (coefficient domain). */
     public static RnsPoly fromSigned(Ring ring, int level, long[] coeffs) {
+        if (coeffs.length != ring.n())
+            throw new IllegalArgumentException(coeffs.length + " coefficients for a ring of degree " + ring.n());
         RnsPoly p = ring.newPoly(level, Domain.COEFFICIENT);
-        for (int i = 0; i <= level; i++) fromSigned(coeffs, ring.prime(i), p.limb(i));
+        for (long c : coeffs) if (c == Long.MIN_VALUE) throw new IllegalArgumentException("coefficient out of range");
+        LimbKernels kernels = LimbKernels.best();
+        for (int i = 0; i <= level; i++) { // the engine's lift, branch-free: a noise sample's sign is random
+            long q = ring.prime(i);
+            kernels.liftSigned(coeffs, 1, ModArith.shoupQuotient(1, q), q, p.limb(i));
+        }
         return p;
     }
 

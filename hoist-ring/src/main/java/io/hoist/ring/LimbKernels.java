@@ -291,6 +291,14 @@ public interface LimbKernels {
         automorphismNtt(x, null, out, p, q, accumulate);
     }
 
+    /** out = a − b mod q, coefficient-wise over out's length (residues in [0, q)); out may alias a or b. */
+    static void subMod(long[] a, long[] b, long[] out, long q) {
+        for (int k = 0; k < out.length; k++) { // branch-free, as addMod
+            long d = a[k] - b[k];
+            out[k] = d + ((d >> 63) & q);
+        }
+    }
+
     /** out = a + b mod q, coefficient-wise over out's length (residues in [0, q)); out may alias a or b. */
     static void addMod(long[] a, long[] b, long[] out, long q) {
         // branch-free (a + b − q, plus q where negative: q < 2^62, no overflow), so C2 vectorizes it

@@ -139,14 +139,7 @@ public final class Ring {
 
     public void sub(RnsPoly a, RnsPoly b, RnsPoly out) {
         same(a, b, out, "sub");
-        for (int i = 0; i < a.limbCount(); i++) {
-            final long q = prime(i);
-            final long[] x = a.limbs[i], y = b.limbs[i], z = out.limbs[i];
-            for (int k = 0; k < n; k++) { // branch-free, as LimbKernels.addMod
-                long d = x[k] - y[k];
-                z[k] = d + ((d >> 63) & q);
-            }
-        }
+        for (int i = 0; i < a.limbCount(); i++) LimbKernels.subMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i));
         out.domain = a.domain;
     }
 

@@ -19,9 +19,9 @@ import io.hoist.ckks.SecretKey;
 import io.hoist.ckks.SwitchingKey;
 import io.hoist.ckks.WrongOperandException;
 import io.hoist.math.ModArith;
-import io.hoist.math.Modulus;
 import io.hoist.random.Prng;
 import io.hoist.ring.Domain;
+import io.hoist.ring.LimbKernels;
 import io.hoist.ring.Parallel;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
@@ -218,8 +218,9 @@ public final class KeyGenerator {
         PolyQP in = sIn.atLevel(level), out = sOut.atLevel(level);
         PolyQP[] b = new PolyQP[beta];
         PolyQP[] a = storage == KeyStorage.FULL ? SwitchingKey.uniformParts(ctx, seed, level) : null; // Montgomery form
-        long[] limb = a == null ? new long[ctx.n()] : null;
+        long[] limb = a == null ? new long[ctx.n()] : null, scratch = new long[ctx.n()];
         Prng expander = a == null ? Prng.of(seed, 0) : null;
+        LimbKernels kernels = ctx.engine().kernels();
         for (int t = 0; t < beta; t++) {
             long[] ec = Sampler.gaussian(noise, ctx.n(), params.sigma());
             PolyQP bt = PolyQP.of(Sampler.fromSigned(rq, level, ec), Sampler.fromSigned(rp, params.alpha() - 1, ec));
@@ -227,22 +228,26 @@ public final class KeyGenerator {
             rp.ntt(bt.p());
             for (int j = 0; j <= level; j++) // b −= a·s limb by limb: a read, or expanded into one scratch limb
             subtractProduct(
+                        kernels,
                         bt.q().limb(j),
                         uniformLimb(a, expander, seed, t, false, j, rq.prime(j), limb),
                         out.q().limb(j),
-                        rq.modulus(j));
+                        rq.prime(j),
+                        scratch);
             for (int i = 0; i < params.alpha(); i++)
                 subtractProduct(
+                        kernels,
                         bt.p().limb(i),
                         uniformLimb(a, expander, seed, t, true, i, rp.prime(i), limb),
                         out.p().limb(i),
-                        rp.modulus(i));
+                        rp.prime(i),
+                        scratch);
             // + P·s_in on the limbs of digit t (𝟙_t is 1 there, 0 on other Q primes; P ≡ 0 mod p)
             for (int j = ctx.digitStart(t); j < ctx.digitEnd(t, level); j++) {
-                var m = rq.modulus(j);
-                long pq = ctx.pModQ(j);
-                long[] dst = bt.q().limb(j), src = in.q().limb(j);
-                for (int k = 0; k < dst.length; k++) dst[k] = m.add(dst[k], m.mul(pq, src[k]));
+                long q = rq.prime(j), pq = ctx.pModQ(j);
+                long[] dst = bt.q().limb(j);
+                kernels.mulShoup(in.q().limb(j), pq, ModArith.shoupQuotient(pq, q), q, scratch, 0, scratch.length);
+                LimbKernels.addMod(dst, scratch, dst, q);
             }
             ks.toMontgomery(bt);
             b[t] = bt;
@@ -258,10 +263,13 @@ public final class KeyGenerator {
         return scratch;
     }
 
-    /** b −= (a·R)·s·R^-1 on one limb (a in Montgomery form, as the key holds it). */
-    private static void subtractProduct(long[] b, long[] aMont, long[] s, Modulus m) {
-        long q = m.q(), rInv = ModArith.invMod(ModArith.montgomeryR(q), q), ws = ModArith.shoupQuotient(rInv, q);
-        for (int k = 0; k < b.length; k++) b[k] = m.sub(b[k], ModArith.mulShoup(m.mul(aMont[k], s[k]), rInv, ws, q));
+    /**
+     * b −= (a·2^64)·s·2^-64 = a·s on one limb (a in Montgomery form, as the key holds it): the product is
+     * one Montgomery term of the engine's dot-product kernel, into {@code scratch}.
+     */
+    private static void subtractProduct(LimbKernels k, long[] b, long[] aMont, long[] s, long q, long[] scratch) {
+        k.dot2Montgomery(new long[][] {aMont}, new long[][] {s}, null, 1, scratch, null, q, false);
+        LimbKernels.subMod(b, scratch, b, q);
     }
 
     private static long inverseMod2N(long g, long twoN) {
