@@ -25,14 +25,8 @@ final class Ct {
         return b ^ ((a ^ b) & mask);
     }
 
-    /** x mod m for x in [0, 2m), 2m &lt; 2^63. */
-    static long reduceOnce(long x, long m) {
-        long d = x - m;
-        return d + (m & (d >> 63));
-    }
-
     static long add(long a, long b, long m) {
-        return reduceOnce(a + b, m);
+        return ModArith.reduceOnce(a + b, m);
     }
 
     static long sub(long a, long b, long m) {
@@ -42,7 +36,7 @@ final class Ct {
 
     /** x·w mod m in [0, m) for any unsigned 64-bit x and a public w &lt; m with Shoup quotient ws. */
     static long mulShoup(long x, long w, long ws, long m) {
-        return reduceOnce(ModArith.mulShoupLazy(x, w, ws, m), m);
+        return ModArith.reduceOnce(ModArith.mulShoupLazy(x, w, ws, m), m);
     }
 
     /**
@@ -53,7 +47,7 @@ final class Ct {
         long hi = Math.unsignedMultiplyHigh(a, b), lo = a * b;
         long est = hi * muHi + Math.unsignedMultiplyHigh(hi, muLo) + Math.unsignedMultiplyHigh(lo, muHi);
         long r = lo - est * q;
-        return reduceOnce(reduceOnce(r, q << 1), q);
+        return ModArith.reduceOnce(ModArith.reduceOnce(r, q << 1), q);
     }
 
     /** The Shoup quotient of a public constant (precomputation only). */

@@ -97,6 +97,16 @@ public final class ModArith {
     }
 
     /**
+     * x − m if x ≥ m, else x, for 0 ≤ x &lt; 2m &lt; 2^63: a mask from the sign of x − m, no branch, so
+     * constant time on secret data (the constant-time NTT, the BFV client); beyond 2^63 see
+     * {@link #subIfAtLeast}.
+     */
+    public static long reduceOnce(long x, long m) {
+        long d = x - m;
+        return d + (m & (d >> 63));
+    }
+
+    /**
      * x − m if x ≥ m, else x, unsigned, without a branch (the mask is the borrow of x − m, the top bit
      * of (¬x ∧ m) ∨ (¬(x ⊕ m) ∧ (x − m))). Where C2 turns a conditional subtraction into a conditional
      * move it is no faster (the scalar NTT's took 7–30 % longer this way); in the BConv sum's chain of

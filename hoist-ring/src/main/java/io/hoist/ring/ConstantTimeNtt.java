@@ -135,12 +135,6 @@ public final class ConstantTimeNtt {
         return (small ? 8L : 16L) * n;
     }
 
-    /** x − m if x ≥ m, else x, for 0 ≤ x &lt; 2m &lt; 2^63: a mask from the sign, no branch. */
-    static long reduceOnce(long x, long m) {
-        long d = x - m;
-        return d + (m & (d >> 63));
-    }
-
     /** x·w mod q in [0, 2q) for x &lt; 2^32, w &lt; q &lt; 2^31, ws = ⌊w·2^32/q⌋: three 32 × 32 → 64-bit products. */
     static long mulShoup32(long x, long w, long ws, long q) {
         long hi = (x * ws) >>> 32;
@@ -181,7 +175,7 @@ public final class ConstantTimeNtt {
                 final long wi = w[m + i], wsi = ws[m + i];
                 final int j1 = 2 * i * t, j2 = j1 + t;
                 for (int j = j1; j < j2; j++) {
-                    long u = reduceOnce(a[j], twoQ);
+                    long u = ModArith.reduceOnce(a[j], twoQ);
                     long v = ModArith.mulShoupLazy(a[j + t], wi, wsi, q);
                     a[j] = u + v;
                     a[j + t] = u - v + twoQ;
@@ -190,10 +184,10 @@ public final class ConstantTimeNtt {
         }
         // last stage (t = 1) with the reduction to [0, q) folded in
         for (int i = 0; i < m; i++) {
-            long u = reduceOnce(a[2 * i], twoQ);
+            long u = ModArith.reduceOnce(a[2 * i], twoQ);
             long v = ModArith.mulShoupLazy(a[2 * i + 1], w[m + i], ws[m + i], q);
-            a[2 * i] = reduceOnce(reduceOnce(u + v, twoQ), q);
-            a[2 * i + 1] = reduceOnce(reduceOnce(u - v + twoQ, twoQ), q);
+            a[2 * i] = ModArith.reduceOnce(ModArith.reduceOnce(u + v, twoQ), q);
+            a[2 * i + 1] = ModArith.reduceOnce(ModArith.reduceOnce(u - v + twoQ, twoQ), q);
         }
     }
 
@@ -207,9 +201,9 @@ public final class ConstantTimeNtt {
         // first stage (t = 1) on the reversed input: pairs i and n/2 − 1 − i swap places
         for (int i = 0, i2 = half - 1; i <= i2; i++, i2--) {
             long x0 = a[2 * i], x1 = a[2 * i + 1], y0 = a[2 * i2], y1 = a[2 * i2 + 1];
-            a[2 * i] = reduceOnce(y1 + y0, twoQ);
+            a[2 * i] = ModArith.reduceOnce(y1 + y0, twoQ);
             a[2 * i + 1] = ModArith.mulShoupLazy(y1 - y0 + twoQ, w[half + i], ws[half + i], q);
-            a[2 * i2] = reduceOnce(x1 + x0, twoQ);
+            a[2 * i2] = ModArith.reduceOnce(x1 + x0, twoQ);
             a[2 * i2 + 1] = ModArith.mulShoupLazy(x1 - x0 + twoQ, w[half + i2], ws[half + i2], q);
         }
         int m = half >>> 1, t = 2;
@@ -220,7 +214,7 @@ public final class ConstantTimeNtt {
                 final int j1 = 2 * i * t, j2 = j1 + t;
                 for (int j = j1; j < j2; j++) {
                     long u = a[j], v = a[j + t];
-                    a[j] = reduceOnce(u + v, twoQ);
+                    a[j] = ModArith.reduceOnce(u + v, twoQ);
                     a[j + t] = ModArith.mulShoupLazy(u - v + twoQ, wi, wsi, q);
                 }
             }
@@ -228,8 +222,8 @@ public final class ConstantTimeNtt {
         if (tVec != 1) return;
         for (int j = 0; j < t; j++) {
             long u = a[j], v = a[j + t];
-            a[j] = reduceOnce(ModArith.mulShoupLazy(u + v, nInv, nInvShoup, q), q);
-            a[j + t] = reduceOnce(ModArith.mulShoupLazy(u - v + twoQ, lastW, lastWShoup, q), q);
+            a[j] = ModArith.reduceOnce(ModArith.mulShoupLazy(u + v, nInv, nInvShoup, q), q);
+            a[j + t] = ModArith.reduceOnce(ModArith.mulShoupLazy(u - v + twoQ, lastW, lastWShoup, q), q);
         }
     }
 
@@ -243,20 +237,20 @@ public final class ConstantTimeNtt {
                 final long wi = w32[m + i] & M32, wsi = ws32[m + i] & M32;
                 final int j1 = 2 * i * t, j2 = j1 + t;
                 for (int j = j1; j < j2; j++) {
-                    long u = reduceOnce(a[j], twoQ);
+                    long u = ModArith.reduceOnce(a[j], twoQ);
                     long x = a[j + t];
-                    long v = mulShoup32(tiny ? x : reduceOnce(x, twoQ), wi, wsi, q);
+                    long v = mulShoup32(tiny ? x : ModArith.reduceOnce(x, twoQ), wi, wsi, q);
                     a[j] = u + v;
                     a[j + t] = u - v + twoQ;
                 }
             }
         }
         for (int i = 0; i < m; i++) {
-            long u = reduceOnce(a[2 * i], twoQ);
+            long u = ModArith.reduceOnce(a[2 * i], twoQ);
             long x = a[2 * i + 1];
-            long v = mulShoup32(tiny ? x : reduceOnce(x, twoQ), w32[m + i] & M32, ws32[m + i] & M32, q);
-            a[2 * i] = reduceOnce(reduceOnce(u + v, twoQ), q);
-            a[2 * i + 1] = reduceOnce(reduceOnce(u - v + twoQ, twoQ), q);
+            long v = mulShoup32(tiny ? x : ModArith.reduceOnce(x, twoQ), w32[m + i] & M32, ws32[m + i] & M32, q);
+            a[2 * i] = ModArith.reduceOnce(ModArith.reduceOnce(u + v, twoQ), q);
+            a[2 * i + 1] = ModArith.reduceOnce(ModArith.reduceOnce(u - v + twoQ, twoQ), q);
         }
     }
 
@@ -267,11 +261,11 @@ public final class ConstantTimeNtt {
             long x0 = a[2 * i], x1 = a[2 * i + 1], y0 = a[2 * i2], y1 = a[2 * i2 + 1];
             long wi = w32[half + i] & M32, wsi = ws32[half + i] & M32;
             long wj = w32[half + i2] & M32, wsj = ws32[half + i2] & M32;
-            a[2 * i] = reduceOnce(y1 + y0, twoQ);
+            a[2 * i] = ModArith.reduceOnce(y1 + y0, twoQ);
             long dy = y1 - y0 + twoQ, dx = x1 - x0 + twoQ;
-            a[2 * i + 1] = mulShoup32(tiny ? dy : reduceOnce(dy, twoQ), wi, wsi, q);
-            a[2 * i2] = reduceOnce(x1 + x0, twoQ);
-            a[2 * i2 + 1] = mulShoup32(tiny ? dx : reduceOnce(dx, twoQ), wj, wsj, q);
+            a[2 * i + 1] = mulShoup32(tiny ? dy : ModArith.reduceOnce(dy, twoQ), wi, wsi, q);
+            a[2 * i2] = ModArith.reduceOnce(x1 + x0, twoQ);
+            a[2 * i2 + 1] = mulShoup32(tiny ? dx : ModArith.reduceOnce(dx, twoQ), wj, wsj, q);
         }
         int m = half >>> 1, t = 2;
         int stop = tVec == 1 ? n : tVec;
@@ -281,17 +275,18 @@ public final class ConstantTimeNtt {
                 final int j1 = 2 * i * t, j2 = j1 + t;
                 for (int j = j1; j < j2; j++) {
                     long u = a[j], v = a[j + t];
-                    a[j] = reduceOnce(u + v, twoQ);
+                    a[j] = ModArith.reduceOnce(u + v, twoQ);
                     long d = u - v + twoQ;
-                    a[j + t] = mulShoup32(tiny ? d : reduceOnce(d, twoQ), wi, wsi, q);
+                    a[j + t] = mulShoup32(tiny ? d : ModArith.reduceOnce(d, twoQ), wi, wsi, q);
                 }
             }
         }
         if (tVec != 1) return;
         for (int j = 0; j < t; j++) {
             long u = a[j], v = a[j + t];
-            a[j] = reduceOnce(mulShoup32(reduceOnce(u + v, twoQ), nInv, nInvShoup, q), q);
-            a[j + t] = reduceOnce(mulShoup32(reduceOnce(u - v + twoQ, twoQ), lastW, lastWShoup, q), q);
+            a[j] = ModArith.reduceOnce(mulShoup32(ModArith.reduceOnce(u + v, twoQ), nInv, nInvShoup, q), q);
+            a[j + t] =
+                    ModArith.reduceOnce(mulShoup32(ModArith.reduceOnce(u - v + twoQ, twoQ), lastW, lastWShoup, q), q);
         }
     }
 
