@@ -128,8 +128,11 @@ public final class Prng {
 
     /**
      * out[from, to) ← the next {@code to − from} values of {@link #uniform(long)}, the same values in the
-     * same order (the stream is consumed identically), in bulk: a block of words is copied out at once and
-     * the rejected ones are squeezed out without a branch.
+     * same order (the stream is consumed identically), in bulk: whole vectors of accepted words are copied
+     * on lanes, and a vector with a word to reject goes through the scalar twin, which squeezes it out
+     * without a branch.
+     *
+     * @throws IndexOutOfBoundsException if [from, to) is not a range of out
      */
     public void fillUniform(long q, long[] out, int from, int to) {
         if (q <= 1) {
