@@ -53,27 +53,30 @@ public final class Sampler {
 
     /** Signed coefficients into a polynomial of {@code ring} at {@code level} (coefficient domain). */
     public static RnsPoly fromSigned(Ring ring, int level, long[] coeffs) {
-        if (coeffs.length != ring.n())
-            throw new IllegalArgumentException(coeffs.length + " coefficients for a ring of degree " + ring.n());
+        checkSigned(coeffs, ring.n());
         RnsPoly p = ring.newPoly(level, Domain.COEFFICIENT);
-        for (long c : coeffs) if (c == Long.MIN_VALUE) throw new IllegalArgumentException("coefficient out of range");
-        LimbKernels kernels = LimbKernels.best();
-        for (int i = 0; i <= level; i++) { // the engine's lift, branch-free: a noise sample's sign is random
-            long q = ring.prime(i);
-            kernels.liftSigned(coeffs, 1, ModArith.shoupQuotient(1, q), q, p.limb(i));
-        }
+        LimbKernels kernels = ring.engine().kernels();
+        for (int i = 0; i <= level; i++) lift(kernels, coeffs, ring.prime(i), p.limb(i));
         return p;
     }
 
-    /** One limb: out[k] = coeffs[k] mod q in [0, q) for signed coefficients (|c| &lt; 2^63). */
+    /**
+     * One limb: out[k] = coeffs[k] mod q in [0, q) for signed coefficients (|c| &lt; 2^63), out as long
+     * as coeffs.
+     */
     public static void fromSigned(long[] coeffs, long q, long[] out) {
-        long ws = ModArith.shoupQuotient(1, q); // |c| mod q = |c|·1 (Shoup), no division
-        for (int k = 0; k < coeffs.length; k++) {
-            long c = coeffs[k];
-            if (c == Long.MIN_VALUE) throw new IllegalArgumentException("coefficient out of range");
-            long r = ModArith.mulShoup(Math.abs(c), 1, ws, q);
-            out[k] = c >= 0 || r == 0 ? r : q - r;
-        }
+        checkSigned(coeffs, out.length);
+        lift(LimbKernels.best(), coeffs, q, out);
+    }
+
+    /** The engine's lift with w = 1: branch-free, since a noise sample's sign is random (docs/ring.md). */
+    private static void lift(LimbKernels kernels, long[] coeffs, long q, long[] out) {
+        kernels.liftSigned(coeffs, 1, ModArith.shoupQuotient(1, q), q, out); // |c| mod q = |c|·1 (Shoup)
+    }
+
+    private static void checkSigned(long[] coeffs, int n) {
+        if (coeffs.length != n) throw new IllegalArgumentException(coeffs.length + " coefficients for " + n);
+        for (long c : coeffs) if (c == Long.MIN_VALUE) throw new IllegalArgumentException("coefficient out of range");
     }
 
     /** Uniform polynomial (each residue uniform), marked as NTT domain: uniform there is uniform anywhere. */
