@@ -22,6 +22,7 @@ import io.hoist.math.ModArith;
 import io.hoist.random.Prng;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
+import io.hoist.ring.LimbPool;
 import io.hoist.ring.Parallel;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
@@ -45,12 +46,18 @@ public final class KeyGenerator {
     private final CkksContext ctx;
     private final CkksParameters params;
     private final KeySwitcher ks;
+    /**
+     * Each key's temporaries (φ(s), a scratch limb), borrowed and returned zeroed: fresh ones per key were
+     * 15 MB at boot16 that the young collections, which promote the keys, promoted with them as garbage.
+     */
+    private final LimbPool limbs;
 
     public KeyGenerator(CkksContext ctx) {
         Objects.requireNonNull(ctx, "ctx is null");
         this.ctx = ctx;
         this.params = ctx.params();
         this.ks = new KeySwitcher(ctx);
+        this.limbs = new LimbPool(ctx.n());
     }
 
     public SecretKey genSecretKey() {
@@ -98,10 +105,16 @@ public final class KeyGenerator {
         Objects.requireNonNull(sk, "sk is null");
         check(sk);
         PolyQP s = sk.material(InsecureSecretKeyAccess.get());
-        PolyQP s2 = PolyQP.zero(ctx, params.maxLevel(), Domain.NTT);
-        ctx.ringQ().mulCoeffs(s.q(), s.q(), s2.q());
-        ctx.ringP().mulCoeffs(s.p(), s.p(), s2.p());
-        return new RelinearizationKey(genSwitchingKey(s2, s, level));
+        PolyQP s2 = PolyQP.borrow(ctx, limbs, params.maxLevel(), Domain.NTT);
+        try {
+            ctx.ringQ().mulCoeffs(s.q(), s.q(), s2.q());
+            ctx.ringP().mulCoeffs(s.p(), s.p(), s2.p());
+            return new RelinearizationKey(genSwitchingKey(s2, s, level));
+        } finally {
+            wipe(s2.q().limbs());
+            wipe(s2.p().limbs());
+            s2.release(limbs);
+        }
     }
 
     /** The Galois key for g at {@code level}: switches s → φ_{g^-1}(s), applied before φ_g. */
@@ -122,10 +135,26 @@ public final class KeyGenerator {
 
     private GaloisKey galoisKey(PolyQP s, long g, int level, KeyStorage storage) {
         long gInv = inverseMod2N(g, 2L << params.logN());
-        PolyQP sOut = PolyQP.zero(ctx, params.maxLevel(), Domain.NTT);
-        ctx.ringQ().automorphism(s.q(), gInv, sOut.q());
-        ctx.ringP().automorphism(s.p(), gInv, sOut.p());
-        return new GaloisKey(g, genSwitchingKey(s, sOut, level, storage));
+        PolyQP sOut = PolyQP.borrow(ctx, limbs, params.maxLevel(), Domain.NTT);
+        try {
+            ctx.ringQ().automorphism(s.q(), gInv, sOut.q());
+            ctx.ringP().automorphism(s.p(), gInv, sOut.p());
+            return new GaloisKey(g, genSwitchingKey(s, sOut, level, storage));
+        } finally {
+            wipe(sOut.q().limbs());
+            wipe(sOut.p().limbs());
+            sOut.release(limbs);
+        }
+    }
+
+    /** The pool of the generator's temporaries (for the tests: every limb back, and zeroed). */
+    LimbPool temporaries() {
+        return limbs;
+    }
+
+    /** Secret residues zeroed before their limbs go back to the pool. */
+    private static void wipe(long[]... secret) {
+        for (long[] limb : secret) Arrays.fill(limb, 0L);
     }
 
     /** Galois keys for the given elements (duplicates collapsed), at {@code level}. */
@@ -211,17 +240,43 @@ public final class KeyGenerator {
         if (level < 0 || level > params.maxLevel()) {
             throw new LevelMismatchException("key level " + level + " outside [0, " + params.maxLevel() + "]");
         }
-        Ring rq = ctx.ringQ(), rp = ctx.ringP();
         int beta = params.beta(level);
         byte[] seed = Prng.newSeed();
         Prng noise = Prng.fresh();
         PolyQP in = sIn.atLevel(level), out = sOut.atLevel(level);
         PolyQP[] b = new PolyQP[beta];
         PolyQP[] a = storage == KeyStorage.FULL ? SwitchingKey.uniformParts(ctx, seed, level) : null; // Montgomery form
-        long[] limb = a == null ? new long[ctx.n()] : null, scratch = new long[ctx.n()];
+        long[] limb = a == null ? limbs.get() : null, scratch = limbs.get();
         Prng expander = a == null ? Prng.of(seed, 0) : null;
         LimbKernels kernels = ctx.engine().kernels();
-        for (int t = 0; t < beta; t++) {
+        try {
+            fillB(b, a, in, out, level, seed, noise, expander, kernels, limb, scratch);
+        } finally {
+            wipe(scratch); // it held a·s and P·s_in
+            limbs.put(scratch);
+            if (limb != null) { // a's limbs (public): zeroed all the same, so that every temporary comes back zeroed
+                wipe(limb);
+                limbs.put(limb);
+            }
+        }
+        return a != null ? new SwitchingKey(params, b, a, seed) : SwitchingKey.seeded(params, b, seed);
+    }
+
+    /** b_t = −a_t·s_out + e_t + P·s_in·𝟙_t for every digit t (NTT, Montgomery form), in place in {@code b}. */
+    private void fillB(
+            PolyQP[] b,
+            PolyQP[] a,
+            PolyQP in,
+            PolyQP out,
+            int level,
+            byte[] seed,
+            Prng noise,
+            Prng expander,
+            LimbKernels kernels,
+            long[] limb,
+            long[] scratch) {
+        Ring rq = ctx.ringQ(), rp = ctx.ringP();
+        for (int t = 0; t < b.length; t++) {
             long[] ec = Sampler.gaussian(noise, ctx.n(), params.sigma());
             PolyQP bt = PolyQP.of(Sampler.fromSigned(rq, level, ec), Sampler.fromSigned(rp, params.alpha() - 1, ec));
             rq.ntt(bt.q());
@@ -252,7 +307,6 @@ public final class KeyGenerator {
             ks.toMontgomery(bt);
             b[t] = bt;
         }
-        return a != null ? new SwitchingKey(params, b, a, seed) : SwitchingKey.seeded(params, b, seed);
     }
 
     /** Limb (special, index) of digit t's a part: the stored one, or the seed's expansion into {@code scratch}. */

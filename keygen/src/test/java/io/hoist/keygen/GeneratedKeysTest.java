@@ -1,9 +1,17 @@
 package io.hoist.keygen;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Evaluator;
+import io.hoist.ckks.KeyStorage;
+import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.SecretKey;
+import io.hoist.ring.LimbPool;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -27,5 +35,26 @@ class GeneratedKeysTest {
         f.assertBits(v.mul(w), ev.rescale(ev.mulRelin(c, d)), 20, "relinearization");
         for (int k : steps) f.assertBits(v.rotate(k), ev.rotate(c, k), 21, "rotate " + k);
         f.assertBits(v.conjugate(), ev.conjugate(c), 21, "conjugate");
+    }
+
+    /**
+     * The generator's temporaries (φ(s), s², the scratch limb that holds a·s) all go back to its pool,
+     * zeroed: secret residues are not left in limbs the pool hands out again. Full and seeded keys, on
+     * two threads.
+     */
+    @Test
+    void temporariesGoBackZeroed() {
+        CkksFixture f = new CkksFixture(CkksFixture.small(10, new int[] {50, 40, 40}, new int[] {55}));
+        KeyGenerator kg = new KeyGenerator(CkksContext.create(f.params, null, 2));
+        SecretKey sk = kg.genSecretKey();
+        kg.genRelinearizationKey(sk);
+        long g = f.params.galoisElementForRotation(1), h = f.params.galoisElementForRotation(3);
+        kg.genRotationKeys(sk, f.params.maxLevel(), List.of(g, h));
+        kg.genRotationKeys(sk, f.params.maxLevel(), List.of(g, h), Progress.NONE, KeyStorage.SEEDED);
+        LimbPool pool = kg.temporaries();
+        assertEquals(0, pool.outstanding(), "limbs still out");
+        long[][] back = pool.get((int) pool.created());
+        for (long[] limb : back) for (long x : limb) assertEquals(0L, x, "a temporary came back with residues in it");
+        pool.put(back);
     }
 }
