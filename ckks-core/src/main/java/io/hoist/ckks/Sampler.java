@@ -6,6 +6,7 @@ import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
+import io.hoist.ring.ScalarLimbKernels;
 
 /** Samples the small and uniform polynomials of the scheme from a {@link Prng}. */
 public final class Sampler {
@@ -65,9 +66,13 @@ public final class Sampler {
      * as coeffs.
      */
     public static void fromSigned(long[] coeffs, long q, long[] out) {
+        if (q <= 1 || q >= 1L << 62) throw new IllegalArgumentException("modulus " + q + " outside (1, 2^62)");
         checkSigned(coeffs, out.length);
-        lift(LimbKernels.best(), coeffs, q, out);
+        lift(SCALAR, coeffs, q, out);
     }
+
+    /** The one-limb form's kernels: no engine at hand, and no calibration started from a pure function. */
+    private static final LimbKernels SCALAR = new ScalarLimbKernels();
 
     /** The engine's lift with w = 1: branch-free, since a noise sample's sign is random (docs/ring.md). */
     private static void lift(LimbKernels kernels, long[] coeffs, long q, long[] out) {

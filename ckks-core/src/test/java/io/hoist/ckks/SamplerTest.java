@@ -34,7 +34,7 @@ class SamplerTest {
     /**
      * Signed coefficients lifted to every limb, on the scalar and the default engine, against BigInteger:
      * random signs (the case a branch on the sign mispredicts), the edges ±(2^63 − 1), ±q, ±(q ± 1), 0, and
-     * primes from 20 to 61 bits (the vector lift hands 2^61 and up to its scalar twin).
+     * primes from 20 to 62 bits (the vector lift hands 2^61 and up to its scalar twin).
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"cpu-scalar", "cpu"})
@@ -44,7 +44,8 @@ class SamplerTest {
             Primes.nttPrimes(logN, 20, 1).get(0),
             Primes.nttPrimes(logN, 40, 1).get(0),
             Primes.nttPrimes(logN, 55, 1).get(0),
-            Primes.nttPrimes(logN, 61, 1).get(0)
+            Primes.nttPrimes(logN, 61, 1).get(0),
+            Primes.nttPrimes(logN, 62, 1).get(0)
         };
         Ring ring = new Ring(logN, primes, new NttEngine(NttBackends.get(backend), new OpCounters()));
         SplittableRandom r = new SplittableRandom(11);
@@ -76,5 +77,7 @@ class SamplerTest {
         assertThrows(IllegalArgumentException.class, () -> Sampler.fromSigned(ring, 0, bad));
         assertThrows(IllegalArgumentException.class, () -> Sampler.fromSigned(ring, 0, new long[n - 1]));
         assertThrows(IllegalArgumentException.class, () -> Sampler.fromSigned(c, primes[0], new long[n + 1]));
+        assertThrows(IllegalArgumentException.class, () -> Sampler.fromSigned(c, 1, new long[n]));
+        assertThrows(IllegalArgumentException.class, () -> Sampler.fromSigned(c, (1L << 62) + 1, new long[n]));
     }
 }

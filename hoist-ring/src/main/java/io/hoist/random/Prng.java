@@ -6,6 +6,7 @@ import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Objects;
 import javax.crypto.Cipher;
 import javax.crypto.spec.IvParameterSpec;
@@ -27,10 +28,10 @@ public final class Prng {
     /** Bytes of key stream per AES-CTR call: 16 KB runs the JDK's AES-CTR at 13–15 GB/s with AVX-512 VAES, 4 KB at 12. */
     private static final int BLOCK = 16384;
 
-    private static final VectorSpecies<Byte> B = ByteVector.SPECIES_PREFERRED;
-    private static final int LANES = B.length() / 8;
-    /** Whether the bulk fill copies accepted words on lanes: at least 4 (AVX2 and up), bytes in the stream's order. */
-    private static final boolean VECTOR = LANES >= 4 && ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+    /** Words per lane vector of the bulk fill; 0 runs the scalar twin alone. */
+    private static final int LANES = lanes();
+
+    private static final boolean VECTOR = LANES > 0;
 
     private final Cipher cipher;
     private final ByteBuffer buf = ByteBuffer.allocate(BLOCK).order(ByteOrder.LITTLE_ENDIAN);
@@ -135,11 +136,12 @@ public final class Prng {
      * @throws IndexOutOfBoundsException if [from, to) is not a range of out
      */
     public void fillUniform(long q, long[] out, int from, int to) {
-        if (q <= 1) {
-            for (int i = from; i < to; i++) out[i] = uniform(q);
+        if (q <= 0) throw new IllegalArgumentException("uniform bound must be positive: " + q);
+        Objects.checkFromToIndex(from, to, out.length);
+        if (q == 1) {
+            Arrays.fill(out, from, to, 0L);
             return;
         }
-        Objects.checkFromToIndex(from, to, out.length);
         long mask = -1L >>> Long.numberOfLeadingZeros(q - 1);
         int i = from;
         while (i < to) {
@@ -148,7 +150,7 @@ public final class Prng {
             int r = 0, w = i;
             while (r < count) {
                 if (VECTOR) {
-                    int run = acceptedRun(q, mask, pos + 8 * r, out, w, count - r);
+                    int run = Lanes.acceptedRun(bytes, q, mask, pos + 8 * r, out, w, count - r);
                     r += run;
                     w += run;
                 }
@@ -165,23 +167,52 @@ public final class Prng {
     }
 
     /**
-     * Copies whole vectors of masked words from byte {@code pos} of the block into out[i…) while every lane
-     * is below q, stopping before the first vector with a word to reject (the presets' primes lie just
-     * below a power of 2: about one word in 10^5 or fewer); returns the words copied, a multiple of the lane
-     * count and at most {@code count}.
+     * {@link Lanes#count} where the Vector API module is present and the bytes are in the stream's order;
+     * 0 otherwise, and if loading the lanes fails (checked here, outside the class being loaded).
      */
-    private int acceptedRun(long q, long mask, int pos, long[] out, int i, int count) {
-        int r = 0;
-        for (; r <= count - LANES; r += LANES) {
-            // bytes reinterpreted as lanes, little-endian as VECTOR requires (LongVector.fromMemorySegment on
-            // a heap segment ran 20× slower here: it was not intrinsified)
-            LongVector v = ByteVector.fromArray(B, bytes, pos + 8 * r)
-                    .reinterpretAsLongs()
-                    .and(mask);
-            if (!v.compare(VectorOperators.ULT, q).allTrue()) break;
-            v.intoArray(out, i + r);
+    private static int lanes() {
+        try {
+            if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()
+                    || ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) return 0;
+            return Lanes.count();
+        } catch (LinkageError | RuntimeException e) {
+            return 0;
         }
-        return r;
+    }
+
+    /**
+     * The lanes of the bulk fill, in a class of their own: loaded only where the Vector API module is
+     * present ({@code --add-modules jdk.incubator.vector}), so that without it this class still loads and
+     * fills on its scalar twin, as the kernels fall back to theirs.
+     */
+    private static final class Lanes {
+        private static final VectorSpecies<Byte> B = ByteVector.SPECIES_PREFERRED;
+
+        /** Words per vector where lanes help (at least 4: AVX2 and up), else 0. */
+        static int count() {
+            int lanes = B.length() / 8;
+            return lanes >= 4 ? lanes : 0;
+        }
+
+        /**
+         * Copies whole vectors of masked words from byte {@code pos} of {@code bytes} into out[i…) while
+         * every lane is below q, stopping before the first vector with a word to reject (the presets'
+         * primes lie just below a power of 2: about one word in 10^5 or fewer); returns the words copied, a
+         * multiple of the lane count and at most {@code count}.
+         */
+        static int acceptedRun(byte[] bytes, long q, long mask, int pos, long[] out, int i, int count) {
+            int r = 0;
+            for (; r <= count - LANES; r += LANES) {
+                // bytes reinterpreted as lanes, little-endian as count() requires (LongVector.fromMemorySegment
+                // on a heap segment ran 20× slower here: it was not intrinsified)
+                LongVector v = ByteVector.fromArray(B, bytes, pos + 8 * r)
+                        .reinterpretAsLongs()
+                        .and(mask);
+                if (!v.compare(VectorOperators.ULT, q).allTrue()) break;
+                v.intoArray(out, i + r);
+            }
+            return r;
+        }
     }
 
     /** Uniform double in [0, 1) with 53 random bits. */

@@ -89,6 +89,8 @@ class PrngTest {
         long[] out = new long[8];
         assertThrows(IndexOutOfBoundsException.class, () -> p.fillUniform(97, out, 4, 9));
         assertThrows(IndexOutOfBoundsException.class, () -> p.fillUniform(97, out, 5, 4));
+        assertThrows(IndexOutOfBoundsException.class, () -> p.fillUniform(1, out, 5, 4));
+        assertThrows(IllegalArgumentException.class, () -> p.fillUniform(0, out, 2, 2));
     }
 
     /**

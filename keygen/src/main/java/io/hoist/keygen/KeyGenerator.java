@@ -47,8 +47,9 @@ public final class KeyGenerator {
     private final CkksParameters params;
     private final KeySwitcher ks;
     /**
-     * Each key's temporaries (φ(s), a scratch limb), borrowed and returned zeroed: fresh ones per key were
-     * 15 MB at boot16 that the young collections, which promote the keys, promoted with them as garbage.
+     * Each key's temporaries (φ(s) or s², one or two scratch limbs), borrowed and returned zeroed: fresh ones
+     * per key were 15 MB at boot16 that the young collections, which promote the keys, promoted with them as
+     * garbage. The pool keeps them while the generator lives: ℓ + 1 + α + 2 limbs per thread that made keys.
      */
     private final LimbPool limbs;
 
@@ -246,18 +247,20 @@ public final class KeyGenerator {
         PolyQP in = sIn.atLevel(level), out = sOut.atLevel(level);
         PolyQP[] b = new PolyQP[beta];
         PolyQP[] a = storage == KeyStorage.FULL ? SwitchingKey.uniformParts(ctx, seed, level) : null; // Montgomery form
-        long[] limb = a == null ? limbs.get() : null, scratch = limbs.get();
         Prng expander = a == null ? Prng.of(seed, 0) : null;
         LimbKernels kernels = ctx.engine().kernels();
+        long[] limb = null, scratch = null;
         try {
+            scratch = limbs.get();
+            if (a == null) limb = limbs.get();
             fillB(b, a, in, out, level, seed, noise, expander, kernels, limb, scratch);
         } finally {
-            wipe(scratch); // it held a·s and P·s_in
-            limbs.put(scratch);
-            if (limb != null) { // a's limbs (public): zeroed all the same, so that every temporary comes back zeroed
-                wipe(limb);
-                limbs.put(limb);
-            }
+            // every temporary comes back zeroed: scratch held a·s and P·s_in, limb a's (public) residues
+            for (long[] t : new long[][] {scratch, limb})
+                if (t != null) {
+                    wipe(t);
+                    limbs.put(t);
+                }
         }
         return a != null ? new SwitchingKey(params, b, a, seed) : SwitchingKey.seeded(params, b, seed);
     }

@@ -1,12 +1,14 @@
 package io.hoist.keygen;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.KeyStorage;
+import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
@@ -40,7 +42,7 @@ class GeneratedKeysTest {
     /**
      * The generator's temporaries (φ(s), s², the scratch limb that holds a·s) all go back to its pool,
      * zeroed: secret residues are not left in limbs the pool hands out again. Full and seeded keys, on
-     * two threads.
+     * two threads, and a key refused after φ(s) was borrowed.
      */
     @Test
     void temporariesGoBackZeroed() {
@@ -51,6 +53,8 @@ class GeneratedKeysTest {
         long g = f.params.galoisElementForRotation(1), h = f.params.galoisElementForRotation(3);
         kg.genRotationKeys(sk, f.params.maxLevel(), List.of(g, h));
         kg.genRotationKeys(sk, f.params.maxLevel(), List.of(g, h), Progress.NONE, KeyStorage.SEEDED);
+        assertThrows(
+                LevelMismatchException.class, () -> kg.genGaloisKey(sk, g, f.params.maxLevel() + 1)); // after borrowing
         LimbPool pool = kg.temporaries();
         assertEquals(0, pool.outstanding(), "limbs still out");
         long[][] back = pool.get((int) pool.created());
