@@ -33,6 +33,13 @@ public final class Prng {
 
     private static final boolean VECTOR = LANES > 0;
 
+    /**
+     * Set by the kernel warm-up while it runs (io.hoist.ring's KernelWarmup): the lanes wait for it, as the
+     * kernels' vector forms do, instead of running boxed until C2 has compiled them (n13 keygen, which runs
+     * beside the warm-up, took 1.3–2× as long with them).
+     */
+    private static volatile boolean lanesHeld;
+
     private final Cipher cipher;
     private final ByteBuffer buf = ByteBuffer.allocate(BLOCK).order(ByteOrder.LITTLE_ENDIAN);
     private final LongBuffer words =
@@ -148,14 +155,15 @@ public final class Prng {
             if (buf.remaining() < 8) refill();
             int pos = buf.position(), count = Math.min(to - i, (buf.limit() - pos) >>> 3);
             int r = 0, w = i;
+            boolean lanes = VECTOR && !lanesHeld;
             while (r < count) {
-                if (VECTOR) {
+                if (lanes) {
                     int run = Lanes.acceptedRun(bytes, q, mask, pos + 8 * r, out, w, count - r);
                     r += run;
                     w += run;
                 }
                 // the scalar twin: a vector with a rejected word, or the words after the last whole vector
-                for (int end = VECTOR ? Math.min(count, r + LANES) : count; r < end; r++) {
+                for (int end = lanes ? Math.min(count, r + LANES) : count; r < end; r++) {
                     long x = words.get((pos >>> 3) + r) & mask;
                     out[w] = x;
                     w += Long.compareUnsigned(x, q) < 0 ? 1 : 0;
@@ -164,6 +172,26 @@ public final class Prng {
             buf.position(pos + 8 * count);
             i = w;
         }
+    }
+
+    /** Holds the lanes (every thread fills on the scalar twin) or lets them run again: for the kernel warm-up. */
+    public static void holdLanes(boolean held) {
+        lanesHeld = held;
+    }
+
+    /**
+     * The kernel warm-up's call, so that C2 compiles the lanes while they are held: copies the masked
+     * words of {@code block} (whole vectors, while every lane is below q) into {@code out}; returns how
+     * many. Not a stream: {@code block} is any bytes. Does nothing without lanes.
+     *
+     * @throws IllegalArgumentException if q &lt; 2, or out is shorter than block's words
+     */
+    public static int warmLanes(byte[] block, long q, long[] out) {
+        if (q < 2) throw new IllegalArgumentException("uniform bound below 2: " + q);
+        if (out.length < block.length / 8)
+            throw new IllegalArgumentException(out.length + " words for a block of " + block.length + " bytes");
+        if (!VECTOR) return 0;
+        return Lanes.acceptedRun(block, q, -1L >>> Long.numberOfLeadingZeros(q - 1), 0, out, 0, block.length / 8);
     }
 
     /**

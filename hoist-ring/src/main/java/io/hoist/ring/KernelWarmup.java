@@ -2,6 +2,7 @@ package io.hoist.ring;
 
 import io.hoist.math.ModArith;
 import io.hoist.math.Primes;
+import io.hoist.random.Prng;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -82,6 +83,7 @@ public final class KernelWarmup {
     static void shutGates() {
         gated = true;
         nttGated = true;
+        Prng.holdLanes(true);
     }
 
     /** The warm-up on the calling thread, which runs the vector forms meanwhile; both gates open when it ends, however it ends. */
@@ -93,13 +95,14 @@ public final class KernelWarmup {
             WARMING.remove();
             nttGated = false;
             gated = false;
+            Prng.holdLanes(false);
         }
     }
 
     /**
      * Whether the calling thread runs the vector forms of {@link TunedLimbKernels} and {@link
-     * TunedNttBackend}: always, except while a warm-up started by {@link #start} compiles them (its own
-     * threads excepted). Every form is bit-identical, so this changes times only.
+     * TunedNttBackend}: always, except while a warm-up started by {@link #start}
+     * compiles them (its own threads excepted). Every form is bit-identical, so this changes times only.
      */
     static boolean vectorsWarm() {
         return !gated || WARMING.get();
@@ -298,6 +301,12 @@ public final class KernelWarmup {
         private final long[] primes;
         private final int n = 1 << LOG_N;
         private final SplittableRandom r = new SplittableRandom(1);
+        /**
+         * Bytes for {@link Prng#warmLanes}: zero words, copied, then an all-ones word, which every prime's mask
+         * keeps above q, so the last vector stops the run (both branches compiled, none a trap).
+         */
+        private final byte[] stream = new byte[8 * n];
+
         private final long[][][] in = new long[3][MAX_TERMS][n];
         private final long[][] out = new long[4][n];
         private final long[][] outA, outB, limb0;
@@ -362,6 +371,7 @@ public final class KernelWarmup {
             this.limb0 = new long[][] {out[0]};
             this.limbBackend = backend instanceof LimbNttBackend;
             for (int c = 0; c < n; c++) out[0][c] = r.nextLong(); // reduced per prime before each transform
+            Arrays.fill(stream, 8 * n - 8, 8 * n, (byte) -1);
             this.faster = new int[primes.length];
             long[] distinct = Arrays.stream(primes).distinct().toArray();
             int h = distinct.length / 2;
@@ -378,6 +388,9 @@ public final class KernelWarmup {
 
         void round(int i, int pi) {
             long q = primes[pi];
+            // the random stream's lanes too, held meanwhile (Prng.holdLanes): run boxed until C2 had them, they
+            // made the n13 keygen, which runs beside the warm-up, 1.3–2× slower
+            Prng.warmLanes(stream, q, out[3]);
             fill(q);
             int terms = (i & 1) == 0 ? 3 : MAX_TERMS;
             boolean acc = (i & 2) != 0;

@@ -83,6 +83,36 @@ class PrngTest {
         assertEquals(one.nextLong(), bulk.nextLong(), "both streams end at the same word");
     }
 
+    /** Held for the kernel warm-up, the fill runs on its scalar twin: the same stream. */
+    @Test
+    void heldLanesGiveTheSameStream() {
+        byte[] seed = Prng.newSeed();
+        long q = (1L << 38) - (1L << 30) + 1;
+        Prng held = Prng.of(seed, 5), one = Prng.of(seed, 5);
+        long[] got = new long[20000];
+        Prng.holdLanes(true);
+        try {
+            held.fillUniform(q, got, 0, got.length);
+        } finally {
+            Prng.holdLanes(false);
+        }
+        for (int k = 0; k < got.length; k++) assertEquals(one.uniform(q), got[k], "word " + k);
+    }
+
+    /** The warm-up's call copies the zero words up to the vector that holds a word above q, and no further. */
+    @Test
+    void warmLanesCopiesUpToTheFirstRejectedVector() {
+        byte[] block = new byte[8 * 64];
+        Arrays.fill(block, 8 * 40, 8 * 41, (byte) -1);
+        long[] out = new long[64];
+        Arrays.fill(out, 7L);
+        int copied = Prng.warmLanes(block, 97, out);
+        assertTrue(copied == 0 || (copied <= 40 && copied > 40 - 16), "copied " + copied);
+        for (int k = 0; k < 64; k++) assertEquals(k < copied ? 0L : 7L, out[k], "word " + k);
+        assertThrows(IllegalArgumentException.class, () -> Prng.warmLanes(block, 1, out));
+        assertThrows(IllegalArgumentException.class, () -> Prng.warmLanes(block, 97, new long[63]));
+    }
+
     @Test
     void fillUniformRefusesARangeOutsideTheArray() {
         Prng p = Prng.fresh();
