@@ -317,8 +317,7 @@ public final class KeySwitcher {
             long half = ql >>> 1;
             for (long[] cp : centred) {
                 for (int k = 0; k < n; k++) {
-                    long v = cp[k] + half;
-                    cp[k] = (v >= ql ? v - ql : v) - half;
+                    cp[k] = ModArith.reduceOnce(cp[k] + half, ql) - half;
                 }
             }
             Parallel.forEachChunk(ctx.engine().threads(), level, (from, to) -> {
