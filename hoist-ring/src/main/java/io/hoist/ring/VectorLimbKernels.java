@@ -483,29 +483,37 @@ public final class VectorLimbKernels implements LimbKernels {
     }
 
     /**
-     * Gathers through the permutation (vpgatherdq on AVX2), adds and reduces on lanes. Whether this
-     * beats the scalar loop depends on the CPU's gather throughput, so calibration decides.
+     * The permutation block by block ({@link NttPermutation#blocks}): each aligned block of L outputs
+     * is one aligned block of L inputs with its lanes reordered, so one load (and one of y, added in
+     * the input's order), one lane shuffle and one store, where a gather (vpgatherqq) fetched every
+     * lane on its own and lost to the scalar loop. AVX-512 2.2–3.3× the scalar loop, AVX2 1.0–2.1×
+     * (docs/benchmarks.md, twenty-ninth session).
      */
     @Override
     public void automorphismNtt(long[] x, long[] y, long[] out, NttPermutation p, long q, boolean accumulate) {
-        final int[] idx = p.table;
-        final int n = idx.length;
+        final int n = p.table.length;
         if (out == x || out == y) throw new IllegalArgumentException("automorphism cannot run in place");
-        if (q >= MAX_Q || x.length != n || out.length != n || (y != null && y.length != n) || n % L != 0) {
+        final NttPermutation.Blocks b =
+                q >= MAX_Q || x.length != n || out.length != n || (y != null && y.length != n) ? null : p.blocks(L);
+        if (b == null) {
             Automorphism.applyNttAdd(x, y, out, p, q, accumulate);
             return;
         }
+        final int[] source = b.source, pattern = b.pattern;
+        final long[] patterns = b.patterns;
         final LongVector vq = LongVector.broadcast(S, q);
         final boolean withY = y != null;
         final long[] yy = withY ? y : x; // never null, so range checks hoisted from a profile with y hold
-        for (int t = 0; t < n; t += L) {
-            LongVector v = LongVector.fromArray(S, x, 0, idx, t);
+        for (int i = 0, t = 0; t < n; i++, t += L) {
+            final int s = source[i];
+            LongVector v = LongVector.fromArray(S, x, s);
             if (withY) {
-                v = v.add(LongVector.fromArray(S, yy, 0, idx, t));
+                v = v.add(LongVector.fromArray(S, yy, s));
                 v = (WIDE
                         ? v.lanewise(VectorOperators.UMIN, v.sub(vq))
                         : v.sub(vq).blend(v, v.sub(vq).compare(VectorOperators.LT, 0L)));
             }
+            v = LongVector.fromArray(S, patterns, pattern[i]).selectFrom(v);
             if (accumulate) {
                 v = v.add(LongVector.fromArray(S, out, t));
                 v = (WIDE

@@ -13,6 +13,7 @@ import java.lang.management.ManagementFactory;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /** The vector kernels against their scalar twins (bit-identical) and the scalar ones against BigInteger. */
@@ -116,10 +117,10 @@ class LimbKernelsTest {
     @Test
     void automorphismVectorFormMatchesTheScalarTwin() {
         for (int bits : new int[] {30, 50, 60, 62}) {
-            for (int logN : new int[] {3, 10, 12}) {
+            for (int logN : new int[] {1, 2, 3, 10, 12}) {
                 long q = Primes.nttPrimes(logN, bits, 1).get(0);
                 int n = 1 << logN;
-                for (long g : new long[] {5, 25, 2L * n - 1}) {
+                for (long g : new long[] {5, 25, 2L * n - 1, Automorphism.galoisElement(logN, -7), 2L * n - 5}) {
                     NttPermutation p = Automorphism.nttPermutation(logN, g);
                     long[] x = rand(n, q), y = rand(n, q), acc = rand(n, q);
                     for (boolean withY : new boolean[] {false, true}) {
@@ -135,6 +136,55 @@ class LimbKernelsTest {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * Every automorphism maps each aligned block of a power-of-two number of slots onto one source block
+     * with at most that many lane patterns ({@link NttPermutation#blocks}): every odd g up to N = 2^9, a
+     * seeded sample of 40 above, up to 2^13. Rebuilt from its blocks, the permutation is the table.
+     */
+    @Test
+    void everyAutomorphismPermutesAlignedBlocks() {
+        SplittableRandom gs = new SplittableRandom(29);
+        for (int logN = 0; logN <= 13; logN++) {
+            int n = 1 << logN;
+            long twoN = 2L * n;
+            long[] elements = logN <= 9
+                    ? LongStream.range(0, n).map(i -> 2 * i + 1).toArray()
+                    : gs.longs(40, 0, n).map(i -> 2 * i + 1).toArray();
+            for (long g : elements) {
+                NttPermutation p = Automorphism.nttPermutation(logN, g % twoN);
+                for (int lanes = 1; lanes <= Math.min(16, n); lanes *= 2) {
+                    NttPermutation.Blocks b = NttPermutation.Blocks.of(p.table, lanes);
+                    String at = "N=2^" + logN + " g=" + g + " lanes " + lanes;
+                    assertTrue(b != null, at);
+                    assertTrue(b.patterns.length <= lanes * lanes, at + ": " + b.patterns.length / lanes + " patterns");
+                    for (int t = 0; t < n; t++)
+                        assertEquals(
+                                p.table[t], b.source[t / lanes] + b.patterns[b.pattern[t / lanes] + t % lanes], at);
+                }
+            }
+        }
+    }
+
+    /** A permutation that moves slots across blocks has no block form, and the vector kernel then gathers as the scalar one. */
+    @Test
+    void aPermutationAcrossBlocksFallsBackToTheScalarLoop() {
+        int n = 64;
+        int[] table = new int[n];
+        for (int t = 0; t < n; t++) table[t] = (t * 17 + 3) % n; // odd stride: neighbours land in other blocks
+        NttPermutation p = new NttPermutation(table);
+        assertEquals(null, NttPermutation.Blocks.of(table, 4));
+        assertEquals(null, p.blocks(2));
+        long q = Primes.nttPrimes(6, 50, 1).get(0);
+        long[] x = rand(n, q), y = rand(n, q);
+        for (boolean accumulate : new boolean[] {false, true}) {
+            long[] s = rand(n, q), v = s.clone();
+            scalar.automorphismNtt(x, y, s, p, q, accumulate);
+            vector.automorphismNtt(x, y, v, p, q, accumulate);
+            assertArrayEquals(s, v, "accumulate " + accumulate);
+            for (int t = 0; t < n && !accumulate; t++) assertEquals(ModArith.addMod(x[table[t]], y[table[t]], q), s[t]);
         }
     }
 
@@ -228,7 +278,10 @@ class LimbKernelsTest {
         assertTrue(per < 1024, "dot2Montgomery allocates " + per + " bytes per call after warm-up");
     }
 
-    /** The Shoup kernels share vector helpers with the dot products: a helper C2 did not inline would box. */
+    /**
+     * The Shoup kernels share vector helpers with the dot products, and the automorphism shuffles lanes:
+     * a helper C2 did not inline, or a shuffle it did not intrinsify, would box.
+     */
     @Test
     void shoupKernelsAllocateNothingAfterWarmup() {
         var mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -238,6 +291,8 @@ class LimbKernelsTest {
         long[][] ys = {rand(n, q), rand(n, q), rand(n, q)};
         long w = 12345, ws = ModArith.shoupQuotient(w, q);
         long[] wv = {w, w + 1, w + 2}, wsv = {ws, ModArith.shoupQuotient(w + 1, q), ModArith.shoupQuotient(w + 2, q)};
+        NttPermutation p = Automorphism.nttPermutation(12, 5);
+        long[] perm = new long[n];
         long id = Thread.currentThread().threadId(), per = Long.MAX_VALUE;
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline) {
@@ -245,17 +300,22 @@ class LimbKernelsTest {
                 vector.mulShoup(a, w, ws, q, out, 0, n);
                 vector.sumShoup(ys, 0, 3, wv, wsv, q, out, 0, n);
                 vector.subMulShoup(a, b, out, w, ws, q);
+                vector.automorphismNtt(a, (i & 1) == 0 ? b : null, perm, p, q, (i & 2) == 0);
             }
             long before = mx.getThreadAllocatedBytes(id);
             for (int i = 0; i < 100; i++) {
                 vector.mulShoup(a, w, ws, q, out, 0, n);
                 vector.sumShoup(ys, 0, 3, wv, wsv, q, out, 0, n);
                 vector.subMulShoup(a, b, out, w, ws, q);
+                vector.automorphismNtt(a, (i & 1) == 0 ? b : null, perm, p, q, (i & 2) == 0);
             }
             per = (mx.getThreadAllocatedBytes(id) - before) / 100;
             if (per < 1024) break;
         }
-        assertTrue(per < 1024, "mulShoup + sumShoup + subMulShoup allocate " + per + " bytes per call after warm-up");
+        assertTrue(
+                per < 1024,
+                "mulShoup + sumShoup + subMulShoup + automorphismNtt allocate " + per
+                        + " bytes per call after warm-up");
     }
 
     /** A vector kernel that C2 does not intrinsify boxes every vector: liftSigned once allocated 16 GB per LT evaluation. */
