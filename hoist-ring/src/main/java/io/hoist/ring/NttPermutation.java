@@ -1,9 +1,5 @@
 package io.hoist.ring;
 
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * The NTT-domain permutation of one automorphism φ_g at one ring degree: out[t] = in[at(t)].
  * Immutable and shared (one per (N, g) in the JVM, {@link Automorphism#nttPermutation}); its table
@@ -11,11 +7,14 @@ import java.util.Map;
  */
 public final class NttPermutation {
     final int[] table;
-    /** The block form for one lane count, built on first use ({@link #blocks}); a race builds equal copies. */
-    private volatile Blocks blocks;
+    /** Bit L set (L = 1, 2, … 16) when every aligned block of L outputs reads one aligned block of L inputs. */
+    private final int blockLanes;
 
     NttPermutation(int[] table) {
         this.table = table;
+        int lanes = 0;
+        for (int l = 1; l <= 16; l <<= 1) if (mapsBlocks(table, l)) lanes |= l;
+        this.blockLanes = lanes;
     }
 
     /** N, the entries. */
@@ -34,64 +33,17 @@ public final class NttPermutation {
     }
 
     /**
-     * This permutation on aligned blocks of {@code lanes} slots, or null if it does not map every such
-     * block onto one (an automorphism's always does, for lanes ≤ N a power of two: docs/ring.md,
-     * "Automorphisms"). For the vector kernel: one load, one lane shuffle and one store per block.
+     * Whether every aligned block of {@code lanes} outputs (a power of two up to 16) reads one aligned
+     * block of as many inputs, in some order: an automorphism's permutation always does (docs/ring.md,
+     * "Automorphisms"), so a vector kernel moves whole blocks and reorders their lanes.
      */
-    Blocks blocks(int lanes) {
-        Blocks b = blocks;
-        if (b == null || b.lanes != lanes) {
-            b = Blocks.of(table, lanes);
-            if (b == null) return null;
-            blocks = b;
-        }
-        return b;
+    boolean permutesBlocks(int lanes) {
+        return lanes > 0 && lanes <= 16 && Integer.bitCount(lanes) == 1 && (blockLanes & lanes) != 0;
     }
 
-    /**
-     * Output block i (slots [i·lanes, (i+1)·lanes)) is source block {@code source[i]} (its first slot)
-     * with its lanes reordered by the pattern at {@code patterns[pattern[i]]}, lane k taking source lane
-     * patterns[pattern[i] + k]. An automorphism has at most {@code lanes} distinct patterns.
-     */
-    static final class Blocks {
-        final int lanes;
-        final int[] source;
-        final int[] pattern;
-        final long[] patterns;
-
-        private Blocks(int lanes, int[] source, int[] pattern, long[] patterns) {
-            this.lanes = lanes;
-            this.source = source;
-            this.pattern = pattern;
-            this.patterns = patterns;
-        }
-
-        static Blocks of(int[] table, int lanes) {
-            int n = table.length;
-            if (lanes < 1 || lanes > 16 || Integer.bitCount(lanes) != 1 || n % lanes != 0) return null;
-            int blocks = n / lanes;
-            int[] source = new int[blocks], pattern = new int[blocks];
-            Map<Long, Integer> ids = new HashMap<>();
-            long[] patterns = new long[0];
-            for (int i = 0; i < blocks; i++) {
-                int base = table[i * lanes] & -lanes;
-                long key = 0; // the pattern, four bits a lane
-                for (int k = 0; k < lanes; k++) {
-                    int lane = table[i * lanes + k] - base;
-                    if (lane < 0 || lane >= lanes) return null;
-                    key |= (long) lane << (4 * k);
-                }
-                Integer id = ids.get(key);
-                if (id == null) {
-                    id = patterns.length;
-                    ids.put(key, id);
-                    patterns = Arrays.copyOf(patterns, id + lanes);
-                    for (int k = 0; k < lanes; k++) patterns[id + k] = table[i * lanes + k] - base;
-                }
-                source[i] = base;
-                pattern[i] = id;
-            }
-            return new Blocks(lanes, source, pattern, patterns);
-        }
+    private static boolean mapsBlocks(int[] table, int lanes) {
+        if (table.length % lanes != 0) return false;
+        for (int t = 0; t < table.length; t++) if ((table[t] & -lanes) != (table[t & -lanes] & -lanes)) return false;
+        return true;
     }
 }

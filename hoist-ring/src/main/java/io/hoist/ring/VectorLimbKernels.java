@@ -2,9 +2,11 @@ package io.hoist.ring;
 
 import io.hoist.math.ModArith;
 import java.util.Arrays;
+import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -482,30 +484,33 @@ public final class VectorLimbKernels implements LimbKernels {
         if (vecEnd < len) scalar.sumShoup(y, yOff + vecEnd, terms, w, ws, d, out, off + vecEnd, len - vecEnd);
     }
 
+    /** Int lanes as many as {@link #S}'s: an automorphism's source lanes, widened to longs. */
+    private static final VectorSpecies<Integer> LANE_INDEX =
+            VectorSpecies.of(int.class, VectorShape.forBitSize(32 * L));
+
     /**
-     * The permutation block by block ({@link NttPermutation#blocks}): each aligned block of L outputs
-     * is one aligned block of L inputs with its lanes reordered, so one load (and one of y, added in
-     * the input's order), one lane shuffle and one store, where a gather (vpgatherqq) fetched every
-     * lane on its own and lost to the scalar loop. AVX-512 2.2–3.3× the scalar loop, AVX2 1.0–2.1×
-     * (docs/benchmarks.md, twenty-ninth session).
+     * The permutation block by block: an automorphism maps each aligned block of L outputs onto one
+     * aligned block of L inputs ({@link NttPermutation#permutesBlocks}), so one load (and one of y, added
+     * in the input's order), one lane reordering by the table's indices mod L, and one store, where a
+     * gather (vpgatherqq) fetched every lane on its own and lost to the scalar loop. The indices come from
+     * the table itself: no other table, nothing to build in a first evaluation (a {@code VectorShuffle}
+     * from the int array boxed, 65 KB per call). Calibration: 0.36× the scalar loop's time with AVX-512,
+     * 0.57× under {@code -XX:UseAVX=2} (docs/benchmarks.md, twenty-ninth session).
      */
     @Override
     public void automorphismNtt(long[] x, long[] y, long[] out, NttPermutation p, long q, boolean accumulate) {
-        final int n = p.table.length;
+        final int[] idx = p.table;
+        final int n = idx.length;
         if (out == x || out == y) throw new IllegalArgumentException("automorphism cannot run in place");
-        final NttPermutation.Blocks b =
-                q >= MAX_Q || x.length != n || out.length != n || (y != null && y.length != n) ? null : p.blocks(L);
-        if (b == null) {
+        if (q >= MAX_Q || x.length != n || out.length != n || (y != null && y.length != n) || !p.permutesBlocks(L)) {
             Automorphism.applyNttAdd(x, y, out, p, q, accumulate);
             return;
         }
-        final int[] source = b.source, pattern = b.pattern;
-        final long[] patterns = b.patterns;
         final LongVector vq = LongVector.broadcast(S, q);
         final boolean withY = y != null;
         final long[] yy = withY ? y : x; // never null, so range checks hoisted from a profile with y hold
-        for (int i = 0, t = 0; t < n; i++, t += L) {
-            final int s = source[i];
+        for (int t = 0; t < n; t += L) {
+            final int s = idx[t] & -L;
             LongVector v = LongVector.fromArray(S, x, s);
             if (withY) {
                 v = v.add(LongVector.fromArray(S, yy, s));
@@ -513,7 +518,9 @@ public final class VectorLimbKernels implements LimbKernels {
                         ? v.lanewise(VectorOperators.UMIN, v.sub(vq))
                         : v.sub(vq).blend(v, v.sub(vq).compare(VectorOperators.LT, 0L)));
             }
-            v = LongVector.fromArray(S, patterns, pattern[i]).selectFrom(v);
+            LongVector lanes = (LongVector)
+                    IntVector.fromArray(LANE_INDEX, idx, t).and(L - 1).convertShape(VectorOperators.I2L, S, 0);
+            v = lanes.selectFrom(v);
             if (accumulate) {
                 v = v.add(LongVector.fromArray(S, out, t));
                 v = (WIDE

@@ -141,42 +141,40 @@ class LimbKernelsTest {
 
     /**
      * Every automorphism maps each aligned block of a power-of-two number of slots onto one source block
-     * with at most that many lane patterns ({@link NttPermutation#blocks}): every odd g up to N = 2^9, a
-     * seeded sample of 40 above, up to 2^13. Rebuilt from its blocks, the permutation is the table.
+     * ({@link NttPermutation#permutesBlocks}), checked here against the table slot by slot: every odd g up
+     * to N = 2^9, a seeded sample of 40 above, up to 2^13.
      */
     @Test
     void everyAutomorphismPermutesAlignedBlocks() {
         SplittableRandom gs = new SplittableRandom(29);
         for (int logN = 0; logN <= 13; logN++) {
             int n = 1 << logN;
-            long twoN = 2L * n;
             long[] elements = logN <= 9
                     ? LongStream.range(0, n).map(i -> 2 * i + 1).toArray()
                     : gs.longs(40, 0, n).map(i -> 2 * i + 1).toArray();
             for (long g : elements) {
-                NttPermutation p = Automorphism.nttPermutation(logN, g % twoN);
-                for (int lanes = 1; lanes <= Math.min(16, n); lanes *= 2) {
-                    NttPermutation.Blocks b = NttPermutation.Blocks.of(p.table, lanes);
+                NttPermutation p = Automorphism.nttPermutation(logN, g);
+                for (int lanes = 1; lanes <= 16; lanes *= 2) {
+                    boolean blocks = n % lanes == 0;
+                    for (int t = 0; t < n && blocks; t++) blocks = p.at(t) / lanes == p.at(t - t % lanes) / lanes;
                     String at = "N=2^" + logN + " g=" + g + " lanes " + lanes;
-                    assertTrue(b != null, at);
-                    assertTrue(b.patterns.length <= lanes * lanes, at + ": " + b.patterns.length / lanes + " patterns");
-                    for (int t = 0; t < n; t++)
-                        assertEquals(
-                                p.table[t], b.source[t / lanes] + b.patterns[b.pattern[t / lanes] + t % lanes], at);
+                    assertEquals(lanes <= n, blocks, at);
+                    assertEquals(blocks, p.permutesBlocks(lanes), at);
                 }
             }
         }
     }
 
-    /** A permutation that moves slots across blocks has no block form, and the vector kernel then gathers as the scalar one. */
+    /** A permutation that moves slots across blocks says so, and the vector kernel then gathers as the scalar one. */
     @Test
     void aPermutationAcrossBlocksFallsBackToTheScalarLoop() {
         int n = 64;
         int[] table = new int[n];
         for (int t = 0; t < n; t++) table[t] = (t * 17 + 3) % n; // odd stride: neighbours land in other blocks
         NttPermutation p = new NttPermutation(table);
-        assertEquals(null, NttPermutation.Blocks.of(table, 4));
-        assertEquals(null, p.blocks(2));
+        for (int lanes = 2; lanes <= 16; lanes *= 2) assertFalse(p.permutesBlocks(lanes), "lanes " + lanes);
+        assertTrue(p.permutesBlocks(1));
+        assertFalse(p.permutesBlocks(3));
         long q = Primes.nttPrimes(6, 50, 1).get(0);
         long[] x = rand(n, q), y = rand(n, q);
         for (boolean accumulate : new boolean[] {false, true}) {
