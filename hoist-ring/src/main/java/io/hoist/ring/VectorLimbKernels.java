@@ -494,7 +494,7 @@ public final class VectorLimbKernels implements LimbKernels {
      * in the input's order), one lane reordering by the table's indices mod L, and one store, where a
      * gather (vpgatherqq) fetched every lane on its own and lost to the scalar loop. The indices come from
      * the table itself: no other table, nothing to build in a first evaluation (a {@code VectorShuffle}
-     * from the int array boxed, 65 KB per call). Calibration: 0.36× the scalar loop's time with AVX-512,
+     * from the int array boxed, 65 KB per call). Calibration: 0.32–0.36× the scalar loop's time with AVX-512,
      * 0.57× under {@code -XX:UseAVX=2} (docs/benchmarks.md, twenty-ninth session).
      */
     @Override

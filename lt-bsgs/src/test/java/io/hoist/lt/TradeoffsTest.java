@@ -17,9 +17,12 @@ import io.hoist.lt.schedule.LatencyModel;
 import io.hoist.lt.schedule.ScheduleCompiler;
 import io.hoist.lt.schedule.WorkingSetTooSmallException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
+import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 import org.junit.jupiter.api.Test;
 
 /** Studies from the plans: spec §6.2 and §11 numbers from the sweep's own rows, Pareto fronts, the budget planner, the model fit. */
@@ -240,20 +243,8 @@ class TradeoffsTest {
         List<Cost> costs = new ArrayList<>();
         List<LimbLayout> rings = new ArrayList<>();
         List<Double> ns = new ArrayList<>();
-        for (Tradeoffs.Point p : Tradeoffs.sweep(
-                256,
-                lay,
-                List.of(Algorithm.TH_BSGS, Algorithm.DH_BSGS, Algorithm.DIAGONAL, Algorithm.BSGS),
-                Storage.PRECOMPUTED,
-                0,
-                null,
-                Progress.NONE)) {
-            Cost c = Plan.dense(
-                            256,
-                            Algorithm.parse(p.algorithm()),
-                            p.split().stream().mapToInt(Integer::intValue).toArray())
-                    .cost(lay, Storage.PRECOMPUTED);
-            assertTrue(CostModel.features(c, lay)[0] > 0, "pointwise multiplications stay positive: " + p);
+        for (Cost c : sweepCosts(lay)) {
+            assertTrue(CostModel.features(c, lay)[0] > 0, "pointwise multiplications stay positive: " + c);
             costs.add(c);
             rings.add(lay);
             ns.add(truth.predictNanos(c, lay));
@@ -265,5 +256,74 @@ class TradeoffsTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> CostModel.fit(costs.subList(0, 2), rings.subList(0, 2), ns.subList(0, 2)));
+    }
+
+    /**
+     * Times that plain least squares fits with a negative constant (the key bytes' share taken out):
+     * the fit keeps every constant ≥ 0, predicts no negative time, and no non-negative triple of a
+     * seeded sample fits closer.
+     */
+    @Test
+    void costModelFitKeepsEveryConstantNonNegative() {
+        LimbLayout lay = new LimbLayout(13, 5, 2, 64);
+        List<Cost> costs = new ArrayList<>();
+        List<LimbLayout> rings = new ArrayList<>();
+        List<Double> ns = new ArrayList<>();
+        List<double[]> xs = new ArrayList<>();
+        for (Cost c : sweepCosts(lay)) {
+            double[] f = CostModel.features(c, lay);
+            double t = 0.7 * f[0] - 0.002 * f[1] + 1.9 * f[2];
+            assertTrue(t > 0, "a positive time: " + c);
+            costs.add(c);
+            rings.add(lay);
+            ns.add(t);
+            xs.add(f);
+        }
+        OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression();
+        ols.setNoIntercept(true);
+        ols.newSampleData(ns.stream().mapToDouble(Double::doubleValue).toArray(), xs.toArray(new double[0][]));
+        assertTrue(ols.estimateRegressionParameters()[1] < 0, "plain least squares gives a negative constant here");
+
+        CostModel fit = CostModel.fit(costs, rings, ns);
+        double[] b = {fit.nanosPerModMul(), fit.nanosPerKeyByte(), fit.nanosPerButterfly()};
+        for (double v : b) assertTrue(v >= 0, Arrays.toString(b));
+        for (int i = 0; i < costs.size(); i++) assertTrue(fit.predictNanos(costs.get(i), rings.get(i)) > 0);
+        double best = residual(b, xs, ns);
+        SplittableRandom r = new SplittableRandom(11);
+        for (int trial = 0; trial < 2000; trial++) {
+            double[] c = {b[0] * r.nextDouble(0.5, 1.5), r.nextDouble(0, 0.01), b[2] * r.nextDouble(0.5, 1.5)};
+            assertTrue(
+                    residual(c, xs, ns) >= best * (1 - 1e-9),
+                    Arrays.toString(c) + " fits closer than " + Arrays.toString(b));
+        }
+    }
+
+    /** The costs of the sweep's Pareto points of n = 256 at {@code lay}, every algorithm. */
+    private static List<Cost> sweepCosts(LimbLayout lay) {
+        List<Cost> out = new ArrayList<>();
+        for (Tradeoffs.Point p : Tradeoffs.sweep(
+                256,
+                lay,
+                List.of(Algorithm.TH_BSGS, Algorithm.DH_BSGS, Algorithm.DIAGONAL, Algorithm.BSGS),
+                Storage.PRECOMPUTED,
+                0,
+                null,
+                Progress.NONE))
+            out.add(Plan.dense(
+                            256,
+                            Algorithm.parse(p.algorithm()),
+                            p.split().stream().mapToInt(Integer::intValue).toArray())
+                    .cost(lay, Storage.PRECOMPUTED));
+        return out;
+    }
+
+    private static double residual(double[] b, List<double[]> xs, List<Double> ns) {
+        double sum = 0;
+        for (int i = 0; i < xs.size(); i++) {
+            double e = ns.get(i);
+            for (int f = 0; f < 3; f++) e -= b[f] * xs.get(i)[f];
+            sum += e * e;
+        }
+        return sum;
     }
 }

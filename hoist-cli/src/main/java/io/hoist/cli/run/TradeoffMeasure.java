@@ -30,7 +30,7 @@ import java.util.SplittableRandom;
 
 /**
  * {@code tradeoff --measure}: real encrypted evaluations of the keys–multiplications Pareto points at
- * small rings (insecure moduli are fine for timing), a least-squares fit of the {@link CostModel},
+ * small rings (insecure moduli are fine for timing), a non-negative least-squares fit of the {@link CostModel},
  * each point's measured against predicted time, and the fitted model's prediction of a larger ring.
  */
 public final class TradeoffMeasure {

@@ -5,6 +5,7 @@ import io.hoist.lt.plan.CountingInterpreter;
 import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LimbLayout;
 import java.util.List;
+import org.apache.commons.math3.exception.MathIllegalArgumentException;
 import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 
 /**
@@ -12,7 +13,7 @@ import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
  * plaintext products) + b·(key bytes streamed, one key per KS-IP) + c·(NTT butterflies, (N/2)·log2 N
  * per limb transform). Together a and c price the §6.2 count, split where the hardware differs.
  * {@link #MULTS_ONLY} ranks plans by the §6.2 count alone; {@link #fit} takes the constants from
- * measured runs by least squares (no intercept).
+ * measured runs by non-negative least squares (no intercept).
  */
 public record CostModel(double nanosPerModMul, double nanosPerKeyByte, double nanosPerButterfly) {
     /** One nanosecond per §6.2 multiplication, NTT or pointwise: the §6.2 model as a ranking. */
@@ -36,7 +37,14 @@ public record CostModel(double nanosPerModMul, double nanosPerKeyByte, double na
         return nanosPerModMul * f[0] + nanosPerKeyByte * f[1] + nanosPerButterfly * f[2];
     }
 
-    /** Least-squares constants from measured runs (cost, its layout, nanoseconds); needs at least three runs. */
+    /**
+     * Non-negative least-squares constants from measured runs (cost, its layout, nanoseconds); needs at
+     * least three runs. No part of a time is negative, and plain least squares on noisy sub-millisecond
+     * runs, whose features are nearly collinear, once gave a negative constant and so a negative
+     * predicted time. With three constants the bounded problem is solved exactly: the least-squares fit
+     * on every subset of the features, keeping the closest one whose constants are all ≥ 0 (the bounded
+     * optimum is the plain fit on its own nonzero constants).
+     */
     public static CostModel fit(List<Cost> costs, List<LimbLayout> layouts, List<Double> nanos) {
         InvalidTransformException.check(
                 costs.size() == nanos.size() && costs.size() == layouts.size(),
@@ -52,10 +60,53 @@ public record CostModel(double nanosPerModMul, double nanosPerKeyByte, double na
             x[i] = features(costs.get(i), layouts.get(i));
             y[i] = nanos.get(i);
         }
-        OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression();
-        ols.setNoIntercept(true);
-        ols.newSampleData(y, x);
-        double[] b = ols.estimateRegressionParameters();
-        return new CostModel(b[0], b[1], b[2]);
+        double[] best = null;
+        double bestResidual = Double.POSITIVE_INFINITY;
+        for (int subset = 1; subset < 1 << FEATURES; subset++) {
+            double[] b = fitOn(subset, x, y);
+            if (b == null) continue;
+            double residual = 0;
+            for (int i = 0; i < y.length; i++) {
+                double e = y[i];
+                for (int f = 0; f < FEATURES; f++) e -= b[f] * x[i][f];
+                residual += e * e;
+            }
+            if (residual < bestResidual) {
+                bestResidual = residual;
+                best = b;
+            }
+        }
+        InvalidTransformException.check(
+                best != null, "no non-negative time model fits these %s runs (no positive times?)", y.length);
+        return new CostModel(best[0], best[1], best[2]);
+    }
+
+    private static final int FEATURES = 3;
+
+    /**
+     * The least-squares constants (no intercept) on the features in {@code subset} (bit f: feature f),
+     * zero elsewhere; null when one is negative or the subset's features are degenerate on these runs.
+     */
+    private static double[] fitOn(int subset, double[][] x, double[] y) {
+        int k = Integer.bitCount(subset);
+        double[][] xs = new double[y.length][k];
+        for (int i = 0; i < y.length; i++)
+            for (int f = 0, c = 0; f < FEATURES; f++) if ((subset >> f & 1) != 0) xs[i][c++] = x[i][f];
+        double[] b;
+        try {
+            OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression();
+            ols.setNoIntercept(true);
+            ols.newSampleData(y, xs);
+            b = ols.estimateRegressionParameters();
+        } catch (MathIllegalArgumentException e) { // a SingularMatrixException too
+            return null; // too few runs for the subset, or a feature constant zero or collinear on them
+        }
+        double[] out = new double[FEATURES];
+        for (int f = 0, c = 0; f < FEATURES; f++) {
+            if ((subset >> f & 1) == 0) continue;
+            if (!(b[c] >= 0)) return null;
+            out[f] = b[c++];
+        }
+        return out;
     }
 }
