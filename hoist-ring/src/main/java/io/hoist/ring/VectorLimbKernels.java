@@ -484,9 +484,13 @@ public final class VectorLimbKernels implements LimbKernels {
         if (vecEnd < len) scalar.sumShoup(y, yOff + vecEnd, terms, w, ws, d, out, off + vecEnd, len - vecEnd);
     }
 
-    /** Int lanes as many as {@link #S}'s: an automorphism's source lanes, widened to longs. */
+    /**
+     * Int lanes as many as {@link #S}'s: an automorphism's source lanes, widened to longs. Null with one
+     * long lane (a 64-bit vector shape, {@code -XX:MaxVectorSize=8}): no 32-bit shape exists, and the
+     * automorphism runs the scalar loop.
+     */
     private static final VectorSpecies<Integer> LANE_INDEX =
-            VectorSpecies.of(int.class, VectorShape.forBitSize(32 * L));
+            L < 2 ? null : VectorSpecies.of(int.class, VectorShape.forBitSize(32 * L));
 
     /**
      * The permutation block by block: an automorphism maps each aligned block of L outputs onto one
@@ -502,7 +506,12 @@ public final class VectorLimbKernels implements LimbKernels {
         final int[] idx = p.table;
         final int n = idx.length;
         if (out == x || out == y) throw new IllegalArgumentException("automorphism cannot run in place");
-        if (q >= MAX_Q || x.length != n || out.length != n || (y != null && y.length != n) || !p.permutesBlocks(L)) {
+        if (q >= MAX_Q
+                || x.length != n
+                || out.length != n
+                || (y != null && y.length != n)
+                || LANE_INDEX == null
+                || !p.permutesBlocks(L)) {
             Automorphism.applyNttAdd(x, y, out, p, q, accumulate);
             return;
         }
