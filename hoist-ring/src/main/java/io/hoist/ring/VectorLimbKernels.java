@@ -485,18 +485,27 @@ public final class VectorLimbKernels implements LimbKernels {
     }
 
     /**
-     * Int lanes as many as {@link #S}'s: an automorphism's source lanes, widened to longs. Null with one
-     * long lane (a 64-bit vector shape, {@code -XX:MaxVectorSize=8}): no 32-bit shape exists, and the
-     * automorphism runs the scalar loop.
+     * Int lanes as many as {@link #S}'s: an automorphism's source lanes, widened to longs. Null where no
+     * vector shape holds them — one long lane ({@code -XX:MaxVectorSize=8}: no 32-bit shape), or a width
+     * that is not a shape of its own (a scalable vector of 384 bits) — and the automorphism then runs
+     * the scalar loop.
      */
-    private static final VectorSpecies<Integer> LANE_INDEX =
-            L < 2 ? null : VectorSpecies.of(int.class, VectorShape.forBitSize(32 * L));
+    private static final VectorSpecies<Integer> LANE_INDEX = laneIndex();
+
+    private static VectorSpecies<Integer> laneIndex() {
+        if (L < 2) return null;
+        try {
+            return VectorSpecies.of(int.class, VectorShape.forBitSize(32 * L));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
 
     /**
      * The permutation block by block: an automorphism maps each aligned block of L outputs onto one
      * aligned block of L inputs ({@link NttPermutation#permutesBlocks}), so one load (and one of y, added
      * in the input's order), one lane reordering by the table's indices mod L, and one store, where a
-     * gather (vpgatherqq) fetched every lane on its own and lost to the scalar loop. The indices come from
+     * gather (vpgatherdq) fetched every lane on its own and lost to the scalar loop. The indices come from
      * the table itself: no other table, nothing to build in a first evaluation (a {@code VectorShuffle}
      * from the int array boxed, 65 KB per call). Calibration: 0.32–0.36× the scalar loop's time with AVX-512,
      * 0.57× under {@code -XX:UseAVX=2} (docs/benchmarks.md, twenty-ninth session).

@@ -5,8 +5,10 @@ import io.hoist.lt.plan.CountingInterpreter;
 import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LimbLayout;
 import java.util.List;
-import org.apache.commons.math3.exception.MathIllegalArgumentException;
-import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
+import org.apache.commons.math3.linear.ArrayRealVector;
+import org.apache.commons.math3.linear.MatrixUtils;
+import org.apache.commons.math3.linear.QRDecomposition;
+import org.apache.commons.math3.linear.SingularMatrixException;
 
 /**
  * A linear time model of one evaluation: t = a·(pointwise modular multiplications: BConv, KS-IP,
@@ -77,7 +79,9 @@ public record CostModel(double nanosPerModMul, double nanosPerKeyByte, double na
             }
         }
         InvalidTransformException.check(
-                best != null, "no non-negative time model fits these %s runs (no positive times?)", y.length);
+                best != null,
+                "no non-negative time model fits these %s runs (times not positive, or not numbers?)",
+                y.length);
         return new CostModel(best[0], best[1], best[2]);
     }
 
@@ -85,21 +89,23 @@ public record CostModel(double nanosPerModMul, double nanosPerKeyByte, double na
 
     /**
      * The least-squares constants (no intercept) on the features in {@code subset} (bit f: feature f),
-     * zero elsewhere; null when one is negative or the subset's features are degenerate on these runs.
+     * zero elsewhere, by a QR decomposition (exact with as many runs as features); null when one is
+     * negative or not a number, or the subset's features are dependent on these runs.
      */
     private static double[] fitOn(int subset, double[][] x, double[] y) {
         int k = Integer.bitCount(subset);
+        if (k > y.length) return null;
         double[][] xs = new double[y.length][k];
         for (int i = 0; i < y.length; i++)
             for (int f = 0, c = 0; f < FEATURES; f++) if ((subset >> f & 1) != 0) xs[i][c++] = x[i][f];
         double[] b;
         try {
-            OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression();
-            ols.setNoIntercept(true);
-            ols.newSampleData(y, xs);
-            b = ols.estimateRegressionParameters();
-        } catch (MathIllegalArgumentException e) { // a SingularMatrixException too
-            return null; // too few runs for the subset, or a feature constant zero or collinear on them
+            b = new QRDecomposition(MatrixUtils.createRealMatrix(xs))
+                    .getSolver()
+                    .solve(new ArrayRealVector(y, false))
+                    .toArray();
+        } catch (SingularMatrixException e) {
+            return null; // a feature constant zero, or features collinear, on these runs
         }
         double[] out = new double[FEATURES];
         for (int f = 0, c = 0; f < FEATURES; f++) {
