@@ -112,9 +112,7 @@ public final class KeyGenerator {
             ctx.ringP().mulCoeffs(s.p(), s.p(), s2.p());
             return new RelinearizationKey(genSwitchingKey(s2, s, level));
         } finally {
-            wipe(s2.q().limbs());
-            wipe(s2.p().limbs());
-            s2.release(limbs);
+            giveBack(s2);
         }
     }
 
@@ -142,15 +140,20 @@ public final class KeyGenerator {
             ctx.ringP().automorphism(s.p(), gInv, sOut.p());
             return new GaloisKey(g, genSwitchingKey(s, sOut, level, storage));
         } finally {
-            wipe(sOut.q().limbs());
-            wipe(sOut.p().limbs());
-            sOut.release(limbs);
+            giveBack(sOut);
         }
     }
 
     /** The pool of the generator's temporaries (for the tests: every limb back, and zeroed). */
     LimbPool temporaries() {
         return limbs;
+    }
+
+    /** A secret temporary (s², φ(s)) zeroed, and its limbs back in the pool. */
+    private void giveBack(PolyQP secret) {
+        wipe(secret.q().limbs());
+        wipe(secret.p().limbs());
+        secret.release(limbs);
     }
 
     /** Secret residues zeroed before their limbs go back to the pool. */
