@@ -191,12 +191,15 @@ public final class KernelWarmup {
     static void run(LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others) {
         long[] all = Arrays.copyOf(primes, primes.length + others.length);
         System.arraycopy(others, 0, all, primes.length, others.length);
-        Bench b = new Bench(k, backend, all);
+        Bench b = new Bench(k, backend, all, fmaCoverage(all));
         // the transforms first, alone, until they beat their scalar twins: key generation and encoding,
         // which run beside the warm-up, are mostly transforms and wait for them (scalar until then).
         // After `rounds` of them C2 has them in any case: the gate opens even where the scalar twin
         // stays faster on the warm-up's short limbs
-        for (int i = 0; i < rounds && nttGated; i++) for (int pi = 0; pi < all.length; pi++) b.ntt(pi);
+        for (int i = 0; i < rounds && nttGated; i++) {
+            for (int pi = 0; pi < all.length; pi++) b.ntt(pi);
+            b.cover();
+        }
         nttGated = false;
         // a round holds no loop of its own, so this driver stays below C2's thresholds: compiling it,
         // with every kernel inlined, took 0.5 s of the only C2 thread on 2 processors and served no caller
@@ -206,6 +209,7 @@ public final class KernelWarmup {
                 else b.round(i, pi);
             if (i % VARIANT_EVERY == 0)
                 for (int vi = 0; vi < others.length; vi++) b.round(i / VARIANT_EVERY, primes.length + vi);
+            b.cover();
         }
     }
 
@@ -240,6 +244,25 @@ public final class KernelWarmup {
             if (hi != bits && hi != lo) out[count++] = nttPrimeOfBits(hi);
         }
         return Arrays.copyOf(out, count);
+    }
+
+    /** Bit lengths of primes whose transforms at the warm-up's degree take every kind of FMA pass together. */
+    static final int[] FMA_COVERAGE_BITS = {30, FmaNtt.MAX_BITS - 1};
+
+    /**
+     * Where the warm-up reaches the FMA transforms (a prime below 2^50), a prime of each {@link
+     * #FMA_COVERAGE_BITS} length not warmed yet, transformed in every round. A transform's passes are
+     * fixed by its prime and degree ({@link FmaNtt#forwardPlan}): at 2^8 a 49-bit prime takes every
+     * forward kind and every inverse one but the paired stages, which a 30-bit prime takes. With the
+     * evaluation's primes alone, C2 compiled the drivers without a kind that the first evaluation, at a
+     * higher degree, took; it deoptimised there.
+     */
+    static long[] fmaCoverage(long... warmed) {
+        if (Arrays.stream(warmed).noneMatch(q -> q < 1L << FmaNtt.MAX_BITS)) return new long[0];
+        return Arrays.stream(FMA_COVERAGE_BITS)
+                .filter(b -> Arrays.stream(warmed).noneMatch(q -> bits(q) == b))
+                .mapToLong(KernelWarmup::nttPrimeOfBits)
+                .toArray();
     }
 
     private static int bits(long q) {
@@ -324,6 +347,9 @@ public final class KernelWarmup {
         private final long[][] packed = new long[MAX_TERMS][n / 2];
         private final NttPermutation idx = Automorphism.nttPermutation(LOG_N, 5);
         private final NttTables[][] tables;
+        /** The {@link #fmaCoverage} primes' tables: their transforms only, every round. */
+        private final NttTables[][] coverage;
+
         private final boolean limbBackend;
         /** Per prime, the rounds in a row in which the vector forward NTT beat its scalar twin. */
         private final int[] faster;
@@ -353,8 +379,11 @@ public final class KernelWarmup {
         private final long[][] bIn, bY, bOut;
         private final long[] bU = new long[n];
 
-        Bench(LimbKernels k, NttBackend backend, long[] primes) {
+        Bench(LimbKernels k, NttBackend backend, long[] primes, long[] coverage) {
             this.k = k;
+            this.coverage = new NttTables[coverage.length][];
+            for (int c = 0; c < coverage.length; c++)
+                this.coverage[c] = new NttTables[] {NttTables.of(LOG_N, coverage[c])};
             this.backend = backend;
             this.primes = primes;
             this.tables = new NttTables[primes.length][];
@@ -455,6 +484,16 @@ public final class KernelWarmup {
             long vector = System.nanoTime() - t0;
             backend.inverse(limb0, tables[pi], 1);
             if (nttGated) timeScalarTwin(pi, vector);
+        }
+
+        /** Both transforms modulo each {@link #fmaCoverage} prime, on a limb of residues of the first prime. */
+        void cover() {
+            if (!limbBackend) return;
+            for (NttTables[] t : coverage) {
+                reduce(twin[0], t[0].q());
+                backend.forward(twin, t, 1);
+                backend.inverse(twin, t, 1);
+            }
         }
 
         /**

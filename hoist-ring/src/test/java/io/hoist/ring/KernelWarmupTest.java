@@ -14,7 +14,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The JIT warm-up drives every kernel and branch it lists on both kernel sets without failing (its results are discarded). */
 class KernelWarmupTest {
@@ -115,6 +120,68 @@ class KernelWarmupTest {
             count("automorphism y=" + (y != null) + " acc=" + acc);
             scalar.automorphismNtt(x, y, out, p, q, acc);
         }
+    }
+
+    /** Bit lengths of moduli sets: the n13 and boot16 presets' sizes, one size only, the top of the FMA range. */
+    static Stream<Arguments> moduliSets() {
+        return Stream.of(
+                Arguments.of((Object) new int[] {33, 30, 35}),
+                Arguments.of((Object) new int[] {60, 40, 39, 56, 61}),
+                Arguments.of((Object) new int[] {50, 40, 60}),
+                Arguments.of((Object) new int[] {45, 46, 47}),
+                Arguments.of((Object) new int[] {20}),
+                Arguments.of((Object) new int[] {36}),
+                Arguments.of((Object) new int[] {48}),
+                Arguments.of((Object) new int[] {50}),
+                Arguments.of((Object) new int[0]));
+    }
+
+    /**
+     * The FMA transforms' drivers dispatch on a fixed plan of pass kinds: the warm-up's primes at its degree
+     * take every kind that the moduli's transforms take at any degree from 2^10 to 2^17, so C2 compiles no
+     * kind as a trap for the first evaluation. Without the coverage primes the n13 sizes miss one.
+     */
+    @ParameterizedTest
+    @MethodSource("moduliSets")
+    void warmUpTakesEveryFmaPassKindOfTheEvaluations(int[] bits) {
+        long[] moduli = Arrays.stream(bits)
+                .mapToLong(b -> Primes.nttPrimes(16, b, 1).get(0))
+                .toArray();
+        long[] primes = KernelWarmup.representatives(moduli), others = KernelWarmup.variants(moduli);
+        long[] all = Arrays.copyOf(primes, primes.length + others.length);
+        System.arraycopy(others, 0, all, primes.length, others.length);
+        Set<String> warmed = new TreeSet<>();
+        for (long q : all) passKinds(1 << KernelWarmup.LOG_N, q, warmed);
+        for (long q : KernelWarmup.fmaCoverage(all)) passKinds(1 << KernelWarmup.LOG_N, q, warmed);
+        Set<String> evaluated = new TreeSet<>();
+        long[] evaluatedPrimes = moduli.length > 0 ? moduli : primes;
+        for (int logN = 10; logN <= 16; logN++) for (long q : evaluatedPrimes) passKinds(1 << logN, q, evaluated);
+        assertTrue(
+                warmed.containsAll(evaluated),
+                "warm-up " + warmed + " against evaluations " + evaluated + " for " + Arrays.toString(bits));
+    }
+
+    @Test
+    void withoutTheCoveragePrimesTheN13SizesMissAKind() {
+        long[] moduli = {
+            Primes.nttPrimes(13, 33, 1).get(0), Primes.nttPrimes(13, 35, 1).get(0)
+        };
+        long[] primes = KernelWarmup.representatives(moduli);
+        Set<String> warmed = new TreeSet<>(), evaluated = new TreeSet<>();
+        for (long q : primes) passKinds(1 << KernelWarmup.LOG_N, q, warmed);
+        for (long q : KernelWarmup.variants(moduli)) passKinds(1 << KernelWarmup.LOG_N, q, warmed);
+        for (long q : moduli) passKinds(1 << 13, q, evaluated);
+        assertFalse(warmed.containsAll(evaluated), warmed + " against " + evaluated);
+        assertEquals(
+                0,
+                KernelWarmup.fmaCoverage(Primes.nttPrimes(8, 61, 1).get(0)).length,
+                "no coverage primes where no transform runs in FMA lanes");
+    }
+
+    private static void passKinds(int n, long q, Set<String> into) {
+        if (q >= 1L << FmaNtt.MAX_BITS || n < 4 * FmaNtt.L) return;
+        for (byte b : FmaNtt.forwardPlan(n, q)) into.add("forward " + b);
+        for (byte b : FmaNtt.inversePlan(n, q)) into.add("inverse " + b);
     }
 
     /** The n13 preset's primes (Q 50, 40, 40 bits; P 60): the 40-bit size of the FMA class is a variant, nothing else. */
@@ -277,8 +344,11 @@ class KernelWarmupTest {
             int conversion = k.equals("sumShoup") ? rounds * targets : 0;
             assertEquals(perRound * count + conversion, total, k);
         }
-        // both directions of the transform, once per round and prime
-        assertEquals(2L * perKernel, ntt.stats().snapshot().calls());
+        // both directions of the transform, once per round and prime, and per round for the FMA coverage primes
+        int coverage = KernelWarmup.fmaCoverage(primes).length;
+        assertEquals(1, coverage, "the representatives lack a 49-bit prime");
+        assertEquals(
+                2L * (perKernel + rounds * coverage), ntt.stats().snapshot().calls());
     }
 
     @Test
