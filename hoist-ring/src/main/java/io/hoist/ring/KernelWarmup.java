@@ -486,7 +486,7 @@ public final class KernelWarmup {
             if (nttGated) timeScalarTwin(pi, vector);
         }
 
-        /** Both transforms modulo each {@link #fmaCoverage} prime, on a limb of residues of the first prime. */
+        /** Both transforms modulo each {@link #fmaCoverage} prime, on the scalar twin's scratch limb reduced first. */
         void cover() {
             if (!limbBackend) return;
             for (NttTables[] t : coverage) {
