@@ -117,6 +117,11 @@ final class FmaNtt {
         return Arrays.copyOf(plan, count);
     }
 
+    /** The prime (exact as a double below 2^53). */
+    long modulus() {
+        return (long) q;
+    }
+
     /** Whether this form handles {@code t}: primes below 2^50, at least two vectors per limb. */
     static boolean accepts(NttTables t) {
         return L >= 2 && t.q() < 1L << MAX_BITS && t.n() >= 2 * L;

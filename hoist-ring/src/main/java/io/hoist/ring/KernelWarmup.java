@@ -191,7 +191,7 @@ public final class KernelWarmup {
     static void run(LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others) {
         long[] all = Arrays.copyOf(primes, primes.length + others.length);
         System.arraycopy(others, 0, all, primes.length, others.length);
-        Bench b = new Bench(k, backend, all, fmaCoverage(all));
+        Bench b = new Bench(k, backend, all, fmaCoverage(backend, all));
         // the transforms first, alone, until they beat their scalar twins: key generation and encoding,
         // which run beside the warm-up, are mostly transforms and wait for them (scalar until then).
         // After `rounds` of them C2 has them in any case: the gate opens even where the scalar twin
@@ -246,21 +246,21 @@ public final class KernelWarmup {
         return Arrays.copyOf(out, count);
     }
 
-    /** Bit lengths of primes whose transforms at the warm-up's degree take every kind of FMA pass together. */
+    /** Bit lengths of primes whose FMA transforms at the warm-up's degree take every kind of pass together. */
     static final int[] FMA_COVERAGE_BITS = {30, FmaNtt.MAX_BITS - 1};
 
     /**
-     * Where the warm-up reaches the FMA transforms (a prime below 2^50), a prime of each {@link
-     * #FMA_COVERAGE_BITS} length not warmed yet, transformed in every round. A transform's passes are
-     * fixed by its prime and degree ({@link FmaNtt#forwardPlan}): at 2^8 a 49-bit prime takes every
-     * forward kind and every inverse one but the paired stages, which a 30-bit prime takes. With the
+     * Where {@code backend} runs some prime of {@code warmed} in FMA lanes, the {@link #FMA_COVERAGE_BITS}
+     * primes, whose FMA transforms the warm-up runs in every round. A transform's passes are fixed by its
+     * prime and degree ({@link FmaNtt#forwardPlan}): with four lanes or more, at 2^8 a 49-bit prime takes
+     * every forward kind and every inverse one but the paired stages, which a 30-bit prime takes. With the
      * evaluation's primes alone, C2 compiled the drivers without a kind that the first evaluation, at a
      * higher degree, took; it deoptimised there.
      */
-    static long[] fmaCoverage(long... warmed) {
-        if (Arrays.stream(warmed).noneMatch(q -> q < 1L << FmaNtt.MAX_BITS)) return new long[0];
+    static long[] fmaCoverage(NttBackend backend, long... warmed) {
+        if (!(backend instanceof TunedNttBackend tuned) || Arrays.stream(warmed).noneMatch(tuned::runsFma))
+            return new long[0];
         return Arrays.stream(FMA_COVERAGE_BITS)
-                .filter(b -> Arrays.stream(warmed).noneMatch(q -> bits(q) == b))
                 .mapToLong(KernelWarmup::nttPrimeOfBits)
                 .toArray();
     }
@@ -347,8 +347,8 @@ public final class KernelWarmup {
         private final long[][] packed = new long[MAX_TERMS][n / 2];
         private final NttPermutation idx = Automorphism.nttPermutation(LOG_N, 5);
         private final NttTables[][] tables;
-        /** The {@link #fmaCoverage} primes' tables: their transforms only, every round. */
-        private final NttTables[][] coverage;
+        /** The {@link #fmaCoverage} primes' tables, whose FMA transforms run directly every round. */
+        private final NttTables[] coverage;
 
         private final boolean limbBackend;
         /** Per prime, the rounds in a row in which the vector forward NTT beat its scalar twin. */
@@ -381,9 +381,8 @@ public final class KernelWarmup {
 
         Bench(LimbKernels k, NttBackend backend, long[] primes, long[] coverage) {
             this.k = k;
-            this.coverage = new NttTables[coverage.length][];
-            for (int c = 0; c < coverage.length; c++)
-                this.coverage[c] = new NttTables[] {NttTables.of(LOG_N, coverage[c])};
+            this.coverage = new NttTables[coverage.length];
+            for (int c = 0; c < coverage.length; c++) this.coverage[c] = NttTables.of(LOG_N, coverage[c]);
             this.backend = backend;
             this.primes = primes;
             this.tables = new NttTables[primes.length][];
@@ -486,13 +485,14 @@ public final class KernelWarmup {
             if (nttGated) timeScalarTwin(pi, vector);
         }
 
-        /** Both transforms modulo each {@link #fmaCoverage} prime, on the scalar twin's scratch limb reduced first. */
+        /** Both FMA transforms modulo each {@link #fmaCoverage} prime, on the scalar twin's scratch limb reduced first. */
         void cover() {
-            if (!limbBackend) return;
-            for (NttTables[] t : coverage) {
-                reduce(twin[0], t[0].q());
-                backend.forward(twin, t, 1);
-                backend.inverse(twin, t, 1);
+            for (NttTables t : coverage) {
+                FmaNtt f = ((TunedNttBackend) backend).fmaTransform(t); // made once, then looked up
+                if (f == null) continue;
+                reduce(twin[0], f.modulus());
+                f.forward(twin[0]);
+                f.inverse(twin[0]);
             }
         }
 

@@ -85,9 +85,27 @@ public final class TunedNttBackend extends LimbNttBackend {
 
     /** The FMA transform this form runs for t (the FMA form below 2^50, the vector form below 2^31 where FMA is in use), or null. */
     private FmaNtt fmaFor(Form form, NttTables t) {
-        boolean wanted =
-                form == Form.FMA || (form == Form.VECTOR && fmaWords && t.q() < 1L << ConstantTimeNtt.SMALL_BITS);
-        return wanted ? fma(t) : null;
+        return runsFma(form, t.q()) ? fma(t) : null;
+    }
+
+    private boolean runsFma(Form form, long q) {
+        return form == Form.FMA || (form == Form.VECTOR && fmaWords && q < 1L << ConstantTimeNtt.SMALL_BITS);
+    }
+
+    /** Whether a transform modulo q runs in FMA lanes here, in either direction (q below 2^50). */
+    boolean runsFma(long q) {
+        return vectorTables != null
+                && q < 1L << FmaNtt.MAX_BITS
+                && (runsFma(forwardForm, q) || runsFma(inverseForm, q));
+    }
+
+    /**
+     * The FMA transform for t, whichever form its prime takes here: the warm-up runs every kind of its passes
+     * through it ({@code KernelWarmup}). Null where t has none (prime or degree), or no FMA transform runs here.
+     */
+    FmaNtt fmaTransform(NttTables t) {
+        boolean any = forwardForm == Form.FMA || inverseForm == Form.FMA || fmaWords;
+        return vectorTables != null && any ? fma(t) : null;
     }
 
     @Override

@@ -6,20 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.hoist.math.Primes;
+import io.hoist.ring.Kernel.Form;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** The JIT warm-up drives every kernel and branch it lists on both kernel sets without failing (its results are discarded). */
 class KernelWarmupTest {
@@ -122,52 +121,35 @@ class KernelWarmupTest {
         }
     }
 
-    /** Bit lengths of moduli sets: small primes, the boot16 and n13 presets' sizes, single sizes, none. */
-    static Stream<Arguments> moduliSets() {
-        return Stream.of(
-                Arguments.of((Object) new int[] {33, 30, 35}),
-                Arguments.of((Object) new int[] {60, 40, 39, 56, 61}),
-                Arguments.of((Object) new int[] {50, 40, 60}),
-                Arguments.of((Object) new int[] {45, 46, 47}),
-                Arguments.of((Object) new int[] {20}),
-                Arguments.of((Object) new int[] {36}),
-                Arguments.of((Object) new int[] {48}),
-                Arguments.of((Object) new int[] {50}),
-                Arguments.of((Object) new int[0]));
-    }
-
     /**
-     * The FMA transforms' drivers dispatch on a fixed plan of pass kinds: the warm-up's primes at its degree
-     * take every kind that the moduli's transforms take at any degree from 2^10 to 2^16, so C2 compiles no
-     * kind as a trap for the first evaluation.
-     */
-    @ParameterizedTest
-    @MethodSource("moduliSets")
-    void warmUpTakesEveryFmaPassKindOfTheEvaluations(int[] bits) {
-        long[] moduli = Arrays.stream(bits)
-                .mapToLong(b -> Primes.nttPrimes(16, b, 1).get(0))
-                .toArray();
-        long[] primes = KernelWarmup.representatives(moduli), others = KernelWarmup.variants(moduli);
-        long[] all = Arrays.copyOf(primes, primes.length + others.length);
-        System.arraycopy(others, 0, all, primes.length, others.length);
-        Set<String> warmed = new TreeSet<>();
-        for (long q : all) passKinds(1 << KernelWarmup.LOG_N, q, warmed);
-        for (long q : KernelWarmup.fmaCoverage(all)) passKinds(1 << KernelWarmup.LOG_N, q, warmed);
-        Set<String> evaluated = new TreeSet<>();
-        long[] evaluatedPrimes = moduli.length > 0 ? moduli : primes;
-        for (int logN = 10; logN <= 16; logN++) for (long q : evaluatedPrimes) passKinds(1 << logN, q, evaluated);
-        assertTrue(
-                warmed.containsAll(evaluated),
-                "warm-up " + warmed + " against evaluations " + evaluated + " for " + Arrays.toString(bits));
-    }
-
-    /**
-     * Without the coverage primes, the warm-up misses a kind for the n13 preset's sizes (50, 40, 60 bits:
-     * with 8 lanes, the inverse's unpaired wide stage at 2^13) or for 33- and 35-bit primes alone (with 4
-     * lanes, the forward's); none are added where no transform runs in FMA lanes.
+     * The FMA transforms' drivers dispatch on a fixed plan of pass kinds: the coverage primes at the warm-up's
+     * degree take every kind in both directions, so C2 compiles no kind as a trap for a first evaluation at a
+     * higher degree. The engine runs FMA transforms from four lanes on.
      */
     @Test
-    void withoutTheCoveragePrimesSomeSizesMissAKind() {
+    void coveragePrimesTakeEveryFmaPassKind() {
+        assumeTrue(FmaNtt.L >= 4, "FMA transforms run from four lanes on");
+        Set<String> warmed = new TreeSet<>(), all = new TreeSet<>();
+        for (int b : KernelWarmup.FMA_COVERAGE_BITS)
+            passKinds(
+                    1 << KernelWarmup.LOG_N,
+                    Primes.nttPrimes(KernelWarmup.LOG_N, b, 1).get(0),
+                    warmed);
+        for (byte kind = 0; kind <= FmaNtt.SMALL_REDUCING; kind++) {
+            all.add("forward " + kind);
+            all.add("inverse " + kind);
+        }
+        assertEquals(all, warmed);
+    }
+
+    /**
+     * Why the coverage primes: the evaluation's own primes at the warm-up's degree miss a kind they take at
+     * higher degrees — the n13 preset's sizes (50, 40, 60 bits) with 8 lanes (the inverse's unpaired wide
+     * stage at 2^13), 33- and 35-bit primes with 4 lanes (the forward's).
+     */
+    @Test
+    void theEvaluationsOwnPrimesMissAKind() {
+        assumeTrue(FmaNtt.L >= 4, "FMA transforms run from four lanes on");
         boolean missed = false;
         for (int[] bits : new int[][] {{50, 40, 60}, {33, 35}}) {
             long[] moduli = Arrays.stream(bits)
@@ -179,11 +161,33 @@ class KernelWarmupTest {
             for (int logN = 10; logN <= 16; logN++) for (long q : moduli) passKinds(1 << logN, q, evaluated);
             missed |= !warmed.containsAll(evaluated);
         }
-        assertTrue(missed, "every size set covered without the coverage primes at L = " + FmaNtt.L);
+        assertTrue(missed, "every size set covered by its own primes at L = " + FmaNtt.L);
+    }
+
+    /**
+     * The warm-up runs the coverage primes' FMA transforms where the backend runs a warmed prime in FMA lanes
+     * (the FMA form; the vector form for word-sized primes), and only there.
+     */
+    @Test
+    void theWarmUpRunsTheCoverageTransformsWhereFmaLanesRun() {
+        assumeTrue(FmaNtt.L >= 4 && KernelCalibration.fmaUsable(), "FMA lanes in use");
+        long q40 = Primes.nttPrimes(KernelWarmup.LOG_N, 40, 1).get(0),
+                q29 = Primes.nttPrimes(KernelWarmup.LOG_N, 29, 1).get(0);
+        TunedNttBackend fma = tuned(Form.FMA), vector = tuned(Form.VECTOR);
+        assertEquals(2, KernelWarmup.fmaCoverage(fma, q40).length);
+        assertEquals(0, KernelWarmup.fmaCoverage(vector, q40).length, "a 40-bit prime runs the integer kernel there");
         assertEquals(
-                0,
-                KernelWarmup.fmaCoverage(Primes.nttPrimes(8, 61, 1).get(0)).length,
-                "no coverage primes where no transform runs in FMA lanes");
+                2, KernelWarmup.fmaCoverage(vector, q40, q29).length, "a word-sized prime runs in FMA lanes there");
+        assertEquals(0, KernelWarmup.fmaCoverage(new ScalarNttBackend(), q29).length);
+        KernelWarmup.run(new ScalarLimbKernels(), vector, 2, new long[] {q29, q40});
+        // the word-sized prime's own transform and the two coverage primes' (the 49-bit one beside its form)
+        assertEquals(3, vector.fmaPrimes());
+    }
+
+    private static TunedNttBackend tuned(Form f) {
+        EnumMap<Kernel, Form> forms = new EnumMap<>(Kernel.class);
+        for (Kernel k : Kernel.values()) forms.put(k, k.has(f) ? f : Form.SCALAR);
+        return new TunedNttBackend(new KernelChoice(forms, Map.of(), KernelChoice.Source.OVERRIDE));
     }
 
     private static void passKinds(int n, long q, Set<String> into) {
@@ -352,11 +356,9 @@ class KernelWarmupTest {
             int conversion = k.equals("sumShoup") ? rounds * targets : 0;
             assertEquals(perRound * count + conversion, total, k);
         }
-        // both directions of the transform, once per round and prime, and per round for the FMA coverage primes
-        int coverage = KernelWarmup.fmaCoverage(primes).length;
-        assertEquals(1, coverage, "the representatives lack a 49-bit prime");
-        assertEquals(
-                2L * (perKernel + rounds * coverage), ntt.stats().snapshot().calls());
+        // both directions of the transform, once per round and prime (no FMA coverage on the scalar backend)
+        assertEquals(0, KernelWarmup.fmaCoverage(ntt, primes).length);
+        assertEquals(2L * perKernel, ntt.stats().snapshot().calls());
     }
 
     @Test
