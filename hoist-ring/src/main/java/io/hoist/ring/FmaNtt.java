@@ -55,7 +55,10 @@ final class FmaNtt {
 
     /** Pass kinds: a wide stage, the same reducing u (forward) or the sums (inverse) first, two wide stages. */
     static final byte WIDE = 0, WIDE_REDUCING = 1, RADIX4 = 2;
-    /** Pass kinds: a stage with butterflies closer than a vector, without and with the reduction. */
+    /**
+     * Pass kinds: a stage with butterflies closer than a vector, without and with the reduction. The drivers
+     * pass {@code kind − SMALL} (0 or 1) as the reduction's factor, with no branch on the data's path.
+     */
     static final byte SMALL = 3, SMALL_REDUCING = 4;
 
     /**
@@ -70,7 +73,7 @@ final class FmaNtt {
         int count = 0;
         double bound = 1; // |values| < bound·q
         int t = n >>> 1;
-        for (; t >= L; ) {
+        while (t >= L) {
             boolean reduce = (bound + 1) * q >= LIMIT;
             double next = (reduce ? reduced : bound) + 1;
             if (!reduce && t >= 2 * L && (next + 1) * q < LIMIT) {
