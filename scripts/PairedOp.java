@@ -1,7 +1,18 @@
-// One side of scripts/paired-ab.sh (not part of the build): one operation of one jar, timed per call.
+// One side of scripts/paired-ab.sh (not part of the build): one operation of one jar, timed per call; "lt" is a
+// whole transform (dense 4096², TH-BSGS, precomputed diagonals, one evaluation per call).
 import io.hoist.ckks.*;
 import io.hoist.keygen.KeyGenerator;
+import io.hoist.lt.EncodedTransform;
+import io.hoist.lt.LinearTransform;
+import io.hoist.lt.LinearTransformEvaluator;
+import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.Objective;
+import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.Storage;
+import io.hoist.lt.schedule.Schedule;
 import io.hoist.ring.NttTables;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.DoubleSupplier;
 
@@ -28,6 +39,10 @@ public class PairedOp implements DoubleSupplier {
         NttTables[] t = {ctx.ringQ().tables(op.equals("ntt-first") ? 0 : 1)};
         var rnd = new SplittableRandom(3);
         for (int k = 0; k < params.n(); k++) limb[0][k] = rnd.nextLong(t[0].q());
+        if (op.equals("lt")) { // a dense 4096² TH-BSGS transform at the preset's top level (the lt command's default plan)
+            r = lt(ctx, kg, sk, enc, params, x);
+            return;
+        }
         r = switch (op) {
             case "rescale" -> () -> ev.rescale(prod);
             case "mulRelin" -> () -> ev.mulRelin(c, c);
@@ -46,6 +61,24 @@ public class PairedOp implements DoubleSupplier {
             };
             default -> throw new IllegalArgumentException("unknown operation " + op);
         };
+    }
+
+    private static Runnable lt(
+            CkksContext ctx, KeyGenerator kg, SecretKey sk, Encoder enc, CkksParameters params, ComplexVector x0) {
+        int n = Math.min(4096, params.slots());
+        SplittableRandom rnd = new SplittableRandom(11);
+        Map<Integer, ComplexVector> diags = new HashMap<>();
+        for (int i = 0; i < n; i++) diags.put(i, ComplexVector.random(rnd, n).scale(1 / Math.sqrt(n)));
+        LinearTransform t = LinearTransform.fromDiagonals(n, diags);
+        int level = params.maxLevel();
+        Plan plan = Plan.auto(t, params, level, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, Integer.MAX_VALUE);
+        var keys = kg.genRotationKeys(sk, level, plan.rotationKeys(params));
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, keys, Schedule.direct());
+        EncodedTransform et = lte.encode(t, plan, level, Storage.PRECOMPUTED);
+        Ciphertext ct = Encryptor.withSecretKey(ctx, sk)
+                .encrypt(enc.encode(t.replicate(ComplexVector.random(rnd, n), params.slots()), level,
+                        params.defaultScale()));
+        return () -> lte.evaluate(ct, et, Schedule.direct());
     }
 
     @Override

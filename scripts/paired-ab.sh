@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # paired-ab.sh JAR_A JAR_B OP [PRESET] [ROUNDS]: one operation (rescale, mulRelin, rotate, hoisted8,
-# decompose, innerProduct, add, ntt-first, ntt-second) of two builds' hoist.jar in one JVM, calls alternated, single
+# decompose, innerProduct, add, ntt-first, ntt-second, lt) of two builds' hoist.jar in one JVM, calls alternated, single
 # thread; medians, spread and the paired ratio B/A. For machines too noisy for separate processes
 # (JMH errors of ±50 %): a slow drift hits both sides alike. $HOIST_JVM_OPTS adds JVM flags
 # (e.g. -XX:UseAVX=2). Example: scripts/paired-ab.sh old.jar hoist-cli/target/hoist.jar rescale boot16 200
