@@ -64,7 +64,8 @@ final class FmaDotKernels {
             int len,
             double[][] scratch) {
         final int chunk = chunk(q);
-        final DoubleVector vq = DoubleVector.broadcast(D, (double) q), nq = vq.neg();
+        // −q broadcast, not q negated: C2 rematerialises these constants at their uses, and a negation would go along
+        final DoubleVector nq = DoubleVector.broadcast(D, -(double) q);
         final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);
         final DoubleVector two52 = DoubleVector.broadcast(D, TWO52);
         final LongVector bits52 = LongVector.broadcast(S, BITS52);
@@ -216,7 +217,7 @@ final class FmaDotKernels {
             int len,
             double[][] scratch) {
         final int chunk = chunk(q);
-        final DoubleVector vq = DoubleVector.broadcast(D, (double) q), nq = vq.neg();
+        final DoubleVector nq = DoubleVector.broadcast(D, -(double) q);
         final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);
         final DoubleVector two52 = DoubleVector.broadcast(D, TWO52);
         final LongVector bits52 = LongVector.broadcast(S, BITS52);
