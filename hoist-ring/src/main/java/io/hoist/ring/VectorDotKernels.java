@@ -60,68 +60,7 @@ final class VectorDotKernels {
                 Arrays.fill(ah1, 0, len, 0L);
                 Arrays.fill(al1, 0, len, 0L);
             }
-            int t = t0;
-            // two terms per pass: their two products summed in registers (128 bits, the carry kept), so each row
-            // of sums is read and written once for both; the same exact sums, so the same bits
-            for (; t + 1 < t1; t += 2) {
-                final long[] xt = x[t], yt = y[t], zt = z[t], xu = x[t + 1], yu = y[t + 1], zu = z[t + 1];
-                final int xb = (xOff == null ? 0 : xOff[t]) + base, xc = (xOff == null ? 0 : xOff[t + 1]) + base;
-                for (int k = 0; k < len; k += L) {
-                    LongVector a = LongVector.fromArray(S, xt, xb + k);
-                    LongVector al = a.and(M32), ah = a.lanewise(VectorOperators.LSHR, 32);
-                    LongVector d = LongVector.fromArray(S, xu, xc + k);
-                    LongVector dl = d.and(M32), dh = d.lanewise(VectorOperators.LSHR, 32);
-                    LongVector b = LongVector.fromArray(S, yt, base + k);
-                    LongVector bl = b.and(M32), bh = b.lanewise(VectorOperators.LSHR, 32);
-                    LongVector e = LongVector.fromArray(S, yu, base + k);
-                    LongVector el = e.and(M32), eh = e.lanewise(VectorOperators.LSHR, 32);
-                    LongVector ll = al.mul(bl),
-                            hh = ah.mul(bh),
-                            cross = al.mul(bh).add(ah.mul(bl));
-                    LongVector lo = ll.add(cross.lanewise(VectorOperators.LSHL, 32));
-                    LongVector hi = hh.add(cross.lanewise(VectorOperators.LSHR, 32))
-                            .add(one, lo.compare(VectorOperators.ULT, ll));
-                    LongVector mm = dl.mul(el),
-                            gg = dh.mul(eh),
-                            crs = dl.mul(eh).add(dh.mul(el));
-                    LongVector lo1 = mm.add(crs.lanewise(VectorOperators.LSHL, 32));
-                    LongVector hi1 = gg.add(crs.lanewise(VectorOperators.LSHR, 32))
-                            .add(one, lo1.compare(VectorOperators.ULT, mm));
-                    LongVector s = lo.add(lo1);
-                    hi = hi.add(hi1).add(one, s.compare(VectorOperators.ULT, lo));
-                    LongVector l0 = LongVector.fromArray(S, al0, k).add(s);
-                    LongVector h0 =
-                            LongVector.fromArray(S, ah0, k).add(hi).add(one, l0.compare(VectorOperators.ULT, s));
-                    l0.intoArray(al0, k);
-                    h0.intoArray(ah0, k);
-                    if (two) {
-                        LongVector c = LongVector.fromArray(S, zt, base + k);
-                        LongVector cl = c.and(M32), ch = c.lanewise(VectorOperators.LSHR, 32);
-                        LongVector f = LongVector.fromArray(S, zu, base + k);
-                        LongVector fl = f.and(M32), fh = f.lanewise(VectorOperators.LSHR, 32);
-                        LongVector ll2 = al.mul(cl),
-                                hh2 = ah.mul(ch),
-                                cross2 = al.mul(ch).add(ah.mul(cl));
-                        LongVector lo2 = ll2.add(cross2.lanewise(VectorOperators.LSHL, 32));
-                        LongVector hi2 = hh2.add(cross2.lanewise(VectorOperators.LSHR, 32))
-                                .add(one, lo2.compare(VectorOperators.ULT, ll2));
-                        LongVector mm2 = dl.mul(fl),
-                                gg2 = dh.mul(fh),
-                                crs2 = dl.mul(fh).add(dh.mul(fl));
-                        LongVector lo3 = mm2.add(crs2.lanewise(VectorOperators.LSHL, 32));
-                        LongVector hi3 = gg2.add(crs2.lanewise(VectorOperators.LSHR, 32))
-                                .add(one, lo3.compare(VectorOperators.ULT, mm2));
-                        LongVector s2 = lo2.add(lo3);
-                        hi2 = hi2.add(hi3).add(one, s2.compare(VectorOperators.ULT, lo2));
-                        LongVector l1 = LongVector.fromArray(S, al1, k).add(s2);
-                        LongVector h1 =
-                                LongVector.fromArray(S, ah1, k).add(hi2).add(one, l1.compare(VectorOperators.ULT, s2));
-                        l1.intoArray(al1, k);
-                        h1.intoArray(ah1, k);
-                    }
-                }
-            }
-            for (; t < t1; t++) {
+            for (int t = t0; t < t1; t++) {
                 final long[] xt = x[t], yt = y[t], zt = z[t];
                 final int xb = (xOff == null ? 0 : xOff[t]) + base;
                 for (int k = 0; k < len; k += L) {
