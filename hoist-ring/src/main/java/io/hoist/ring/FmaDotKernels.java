@@ -229,120 +229,9 @@ final class FmaDotKernels {
         for (int t0 = 0; t0 < terms; t0 += chunk) {
             final int t1 = Math.min(terms, t0 + chunk);
             if (t0 > 0) for (int o = 0; o < rows; o++) reduce(scratch[o], q, len);
-            // two terms per pass, each running sum loaded and stored once for both; written out as in dotBlock: a
-            // helper (or a loop over the outputs) taking vectors is slower
-            int t = t0;
-            for (; t + 1 < t1; t += 2) {
-                final long[] yt = y[t], zt = z[t], yu = y[t + 1], zu = z[t + 1];
-                final long[] f0 = f[0][t], f1 = f[1][t], e0 = f[0][t + 1], e1 = f[1][t + 1];
-                final long[] f2 = four ? f[2][t] : f0, f3 = four ? f[3][t] : f1;
-                final long[] e2 = four ? f[2][t + 1] : e0, e3 = four ? f[3][t + 1] : e1;
-                final int b0 = offset(fOff, 0, t) + base, b1 = offset(fOff, 1, t) + base;
-                final int c0 = offset(fOff, 0, t + 1) + base, c1 = offset(fOff, 1, t + 1) + base;
-                final int b2 = four ? offset(fOff, 2, t) + base : 0, b3 = four ? offset(fOff, 3, t) + base : 0;
-                final int c2 = four ? offset(fOff, 2, t + 1) + base : 0, c3 = four ? offset(fOff, 3, t + 1) + base : 0;
-                for (int k = 0; k < len; k += L) {
-                    DoubleVector b = LongVector.fromArray(S, yt, base + k)
-                            .or(bits52)
-                            .reinterpretAsDoubles()
-                            .sub(two52);
-                    DoubleVector c = LongVector.fromArray(S, zt, base + k)
-                            .or(bits52)
-                            .reinterpretAsDoubles()
-                            .sub(two52);
-                    DoubleVector bu = LongVector.fromArray(S, yu, base + k)
-                            .or(bits52)
-                            .reinterpretAsDoubles()
-                            .sub(two52);
-                    DoubleVector cu = LongVector.fromArray(S, zu, base + k)
-                            .or(bits52)
-                            .reinterpretAsDoubles()
-                            .sub(two52);
-                    DoubleVector x0 =
-                            LongVector.fromArray(S, f0, b0 + k).or(bits52).reinterpretAsDoubles();
-                    DoubleVector a0 = x0.sub(two52), n0 = two52.sub(x0);
-                    DoubleVector w0 =
-                            LongVector.fromArray(S, e0, c0 + k).or(bits52).reinterpretAsDoubles();
-                    DoubleVector d0 = w0.sub(two52), m0 = two52.sub(w0);
-                    DoubleVector r0h = a0.mul(b);
-                    DoubleVector r0 =
-                            r0h.fma(qinv, round).sub(round).fma(nq, r0h).sub(n0.fma(b, r0h));
-                    DoubleVector ru0h = d0.mul(bu);
-                    DoubleVector ru0 =
-                            ru0h.fma(qinv, round).sub(round).fma(nq, ru0h).sub(m0.fma(bu, ru0h));
-                    DoubleVector.fromArray(D, s0, k).add(r0).add(ru0).intoArray(s0, k);
-                    DoubleVector p0h = a0.mul(c);
-                    DoubleVector p0 =
-                            p0h.fma(qinv, round).sub(round).fma(nq, p0h).sub(n0.fma(c, p0h));
-                    DoubleVector pu0h = d0.mul(cu);
-                    DoubleVector pu0 =
-                            pu0h.fma(qinv, round).sub(round).fma(nq, pu0h).sub(m0.fma(cu, pu0h));
-                    DoubleVector.fromArray(D, s1, k).add(p0).add(pu0).intoArray(s1, k);
-                    DoubleVector x1 =
-                            LongVector.fromArray(S, f1, b1 + k).or(bits52).reinterpretAsDoubles();
-                    DoubleVector a1 = x1.sub(two52), n1 = two52.sub(x1);
-                    DoubleVector w1 =
-                            LongVector.fromArray(S, e1, c1 + k).or(bits52).reinterpretAsDoubles();
-                    DoubleVector d1 = w1.sub(two52), m1 = two52.sub(w1);
-                    DoubleVector r1h = a1.mul(b);
-                    DoubleVector r1 =
-                            r1h.fma(qinv, round).sub(round).fma(nq, r1h).sub(n1.fma(b, r1h));
-                    DoubleVector ru1h = d1.mul(bu);
-                    DoubleVector ru1 =
-                            ru1h.fma(qinv, round).sub(round).fma(nq, ru1h).sub(m1.fma(bu, ru1h));
-                    DoubleVector.fromArray(D, s2, k).add(r1).add(ru1).intoArray(s2, k);
-                    DoubleVector p1h = a1.mul(c);
-                    DoubleVector p1 =
-                            p1h.fma(qinv, round).sub(round).fma(nq, p1h).sub(n1.fma(c, p1h));
-                    DoubleVector pu1h = d1.mul(cu);
-                    DoubleVector pu1 =
-                            pu1h.fma(qinv, round).sub(round).fma(nq, pu1h).sub(m1.fma(cu, pu1h));
-                    DoubleVector.fromArray(D, s3, k).add(p1).add(pu1).intoArray(s3, k);
-                    if (four) { // a loop-invariant branch: no vector crosses it
-                        DoubleVector x2 =
-                                LongVector.fromArray(S, f2, b2 + k).or(bits52).reinterpretAsDoubles();
-                        DoubleVector a2 = x2.sub(two52), n2 = two52.sub(x2);
-                        DoubleVector w2 =
-                                LongVector.fromArray(S, e2, c2 + k).or(bits52).reinterpretAsDoubles();
-                        DoubleVector d2 = w2.sub(two52), m2 = two52.sub(w2);
-                        DoubleVector r2h = a2.mul(b);
-                        DoubleVector r2 =
-                                r2h.fma(qinv, round).sub(round).fma(nq, r2h).sub(n2.fma(b, r2h));
-                        DoubleVector ru2h = d2.mul(bu);
-                        DoubleVector ru2 =
-                                ru2h.fma(qinv, round).sub(round).fma(nq, ru2h).sub(m2.fma(bu, ru2h));
-                        DoubleVector.fromArray(D, s4, k).add(r2).add(ru2).intoArray(s4, k);
-                        DoubleVector p2h = a2.mul(c);
-                        DoubleVector p2 =
-                                p2h.fma(qinv, round).sub(round).fma(nq, p2h).sub(n2.fma(c, p2h));
-                        DoubleVector pu2h = d2.mul(cu);
-                        DoubleVector pu2 =
-                                pu2h.fma(qinv, round).sub(round).fma(nq, pu2h).sub(m2.fma(cu, pu2h));
-                        DoubleVector.fromArray(D, s5, k).add(p2).add(pu2).intoArray(s5, k);
-                        DoubleVector x3 =
-                                LongVector.fromArray(S, f3, b3 + k).or(bits52).reinterpretAsDoubles();
-                        DoubleVector a3 = x3.sub(two52), n3 = two52.sub(x3);
-                        DoubleVector w3 =
-                                LongVector.fromArray(S, e3, c3 + k).or(bits52).reinterpretAsDoubles();
-                        DoubleVector d3 = w3.sub(two52), m3 = two52.sub(w3);
-                        DoubleVector r3h = a3.mul(b);
-                        DoubleVector r3 =
-                                r3h.fma(qinv, round).sub(round).fma(nq, r3h).sub(n3.fma(b, r3h));
-                        DoubleVector ru3h = d3.mul(bu);
-                        DoubleVector ru3 =
-                                ru3h.fma(qinv, round).sub(round).fma(nq, ru3h).sub(m3.fma(bu, ru3h));
-                        DoubleVector.fromArray(D, s6, k).add(r3).add(ru3).intoArray(s6, k);
-                        DoubleVector p3h = a3.mul(c);
-                        DoubleVector p3 =
-                                p3h.fma(qinv, round).sub(round).fma(nq, p3h).sub(n3.fma(c, p3h));
-                        DoubleVector pu3h = d3.mul(cu);
-                        DoubleVector pu3 =
-                                pu3h.fma(qinv, round).sub(round).fma(nq, pu3h).sub(m3.fma(cu, pu3h));
-                        DoubleVector.fromArray(D, s7, k).add(p3).add(pu3).intoArray(s7, k);
-                    }
-                }
-            }
-            if (t < t1) { // an odd term left in this chunk
+            // one term per pass, written out as in dotBlock: a helper (or a loop over the outputs) taking vectors is
+            // slower, and two terms per pass (16 products in the body) made C2 use 72 MB of arena compiling it
+            for (int t = t0; t < t1; t++) {
                 final long[] yt = y[t], zt = z[t], f0 = f[0][t], f1 = f[1][t];
                 final long[] f2 = four ? f[2][t] : f0, f3 = four ? f[3][t] : f1;
                 final int b0 = offset(fOff, 0, t) + base, b1 = offset(fOff, 1, t) + base;
@@ -358,48 +247,44 @@ final class FmaDotKernels {
                             .sub(two52);
                     DoubleVector x0 =
                             LongVector.fromArray(S, f0, b0 + k).or(bits52).reinterpretAsDoubles();
-                    DoubleVector a0 = x0.sub(two52), n0 = two52.sub(x0);
-                    DoubleVector r0h = a0.mul(b);
-                    DoubleVector r0 =
-                            r0h.fma(qinv, round).sub(round).fma(nq, r0h).sub(n0.fma(b, r0h));
+                    DoubleVector a0 = x0.sub(two52), na0 = two52.sub(x0);
+                    DoubleVector h0 = a0.mul(b);
+                    DoubleVector r0 = h0.fma(qinv, round).sub(round).fma(nq, h0).sub(na0.fma(b, h0));
                     DoubleVector.fromArray(D, s0, k).add(r0).intoArray(s0, k);
-                    DoubleVector p0h = a0.mul(c);
-                    DoubleVector p0 =
-                            p0h.fma(qinv, round).sub(round).fma(nq, p0h).sub(n0.fma(c, p0h));
+                    DoubleVector g0 = a0.mul(c);
+                    DoubleVector p0 = g0.fma(qinv, round).sub(round).fma(nq, g0).sub(na0.fma(c, g0));
                     DoubleVector.fromArray(D, s1, k).add(p0).intoArray(s1, k);
                     DoubleVector x1 =
                             LongVector.fromArray(S, f1, b1 + k).or(bits52).reinterpretAsDoubles();
-                    DoubleVector a1 = x1.sub(two52), n1 = two52.sub(x1);
-                    DoubleVector r1h = a1.mul(b);
-                    DoubleVector r1 =
-                            r1h.fma(qinv, round).sub(round).fma(nq, r1h).sub(n1.fma(b, r1h));
+                    DoubleVector a1 = x1.sub(two52), na1 = two52.sub(x1);
+                    DoubleVector h1 = a1.mul(b);
+                    DoubleVector r1 = h1.fma(qinv, round).sub(round).fma(nq, h1).sub(na1.fma(b, h1));
                     DoubleVector.fromArray(D, s2, k).add(r1).intoArray(s2, k);
-                    DoubleVector p1h = a1.mul(c);
-                    DoubleVector p1 =
-                            p1h.fma(qinv, round).sub(round).fma(nq, p1h).sub(n1.fma(c, p1h));
+                    DoubleVector g1 = a1.mul(c);
+                    DoubleVector p1 = g1.fma(qinv, round).sub(round).fma(nq, g1).sub(na1.fma(c, g1));
                     DoubleVector.fromArray(D, s3, k).add(p1).intoArray(s3, k);
-                    if (four) {
+                    if (four) { // a loop-invariant branch: no vector crosses it
                         DoubleVector x2 =
                                 LongVector.fromArray(S, f2, b2 + k).or(bits52).reinterpretAsDoubles();
-                        DoubleVector a2 = x2.sub(two52), n2 = two52.sub(x2);
-                        DoubleVector r2h = a2.mul(b);
+                        DoubleVector a2 = x2.sub(two52), na2 = two52.sub(x2);
+                        DoubleVector h2 = a2.mul(b);
                         DoubleVector r2 =
-                                r2h.fma(qinv, round).sub(round).fma(nq, r2h).sub(n2.fma(b, r2h));
+                                h2.fma(qinv, round).sub(round).fma(nq, h2).sub(na2.fma(b, h2));
                         DoubleVector.fromArray(D, s4, k).add(r2).intoArray(s4, k);
-                        DoubleVector p2h = a2.mul(c);
+                        DoubleVector g2 = a2.mul(c);
                         DoubleVector p2 =
-                                p2h.fma(qinv, round).sub(round).fma(nq, p2h).sub(n2.fma(c, p2h));
+                                g2.fma(qinv, round).sub(round).fma(nq, g2).sub(na2.fma(c, g2));
                         DoubleVector.fromArray(D, s5, k).add(p2).intoArray(s5, k);
                         DoubleVector x3 =
                                 LongVector.fromArray(S, f3, b3 + k).or(bits52).reinterpretAsDoubles();
-                        DoubleVector a3 = x3.sub(two52), n3 = two52.sub(x3);
-                        DoubleVector r3h = a3.mul(b);
+                        DoubleVector a3 = x3.sub(two52), na3 = two52.sub(x3);
+                        DoubleVector h3 = a3.mul(b);
                         DoubleVector r3 =
-                                r3h.fma(qinv, round).sub(round).fma(nq, r3h).sub(n3.fma(b, r3h));
+                                h3.fma(qinv, round).sub(round).fma(nq, h3).sub(na3.fma(b, h3));
                         DoubleVector.fromArray(D, s6, k).add(r3).intoArray(s6, k);
-                        DoubleVector p3h = a3.mul(c);
+                        DoubleVector g3 = a3.mul(c);
                         DoubleVector p3 =
-                                p3h.fma(qinv, round).sub(round).fma(nq, p3h).sub(n3.fma(c, p3h));
+                                g3.fma(qinv, round).sub(round).fma(nq, g3).sub(na3.fma(c, g3));
                         DoubleVector.fromArray(D, s7, k).add(p3).intoArray(s7, k);
                     }
                 }
