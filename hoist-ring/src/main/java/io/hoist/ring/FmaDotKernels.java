@@ -64,8 +64,7 @@ final class FmaDotKernels {
             int len,
             double[][] scratch) {
         final int chunk = chunk(q);
-        // −q broadcast, not q negated: C2 rematerialises these constants at their uses, and a negation would go along
-        final DoubleVector nq = DoubleVector.broadcast(D, -(double) q);
+        final DoubleVector vq = DoubleVector.broadcast(D, (double) q), nq = vq.neg();
         final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);
         final DoubleVector two52 = DoubleVector.broadcast(D, TWO52);
         final LongVector bits52 = LongVector.broadcast(S, BITS52);
@@ -86,24 +85,26 @@ final class FmaDotKernels {
                 final long[] xt = x[t], yt = y[t], zt = z[t], xu = x[t + 1], yu = y[t + 1], zu = z[t + 1];
                 final int xb = (xOff == null ? 0 : xOff[t]) + base, xc = (xOff == null ? 0 : xOff[t + 1]) + base;
                 for (int k = 0; k < len; k += L) {
-                    DoubleVector xa =
-                            LongVector.fromArray(S, xt, xb + k).or(bits52).reinterpretAsDoubles();
-                    DoubleVector a = xa.sub(two52), na = two52.sub(xa);
+                    DoubleVector a = LongVector.fromArray(S, xt, xb + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
                     DoubleVector b = LongVector.fromArray(S, yt, base + k)
                             .or(bits52)
                             .reinterpretAsDoubles()
                             .sub(two52);
                     DoubleVector h = a.mul(b);
-                    DoubleVector r = h.fma(qinv, round).sub(round).fma(nq, h).sub(na.fma(b, h));
-                    DoubleVector xa1 =
-                            LongVector.fromArray(S, xu, xc + k).or(bits52).reinterpretAsDoubles();
-                    DoubleVector a1 = xa1.sub(two52), na1 = two52.sub(xa1);
+                    DoubleVector r = h.fma(qinv, round).sub(round).fma(nq, h).add(a.fma(b, h.neg()));
+                    DoubleVector a1 = LongVector.fromArray(S, xu, xc + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
                     DoubleVector b1 = LongVector.fromArray(S, yu, base + k)
                             .or(bits52)
                             .reinterpretAsDoubles()
                             .sub(two52);
                     DoubleVector h1 = a1.mul(b1);
-                    DoubleVector r1 = h1.fma(qinv, round).sub(round).fma(nq, h1).sub(na1.fma(b1, h1));
+                    DoubleVector r1 = h1.fma(qinv, round).sub(round).fma(nq, h1).add(a1.fma(b1, h1.neg()));
                     DoubleVector.fromArray(D, s0, k).add(r).add(r1).intoArray(s0, k);
                     if (two) {
                         DoubleVector c = LongVector.fromArray(S, zt, base + k)
@@ -112,14 +113,14 @@ final class FmaDotKernels {
                                 .sub(two52);
                         DoubleVector h2 = a.mul(c);
                         DoubleVector r2 =
-                                h2.fma(qinv, round).sub(round).fma(nq, h2).sub(na.fma(c, h2));
+                                h2.fma(qinv, round).sub(round).fma(nq, h2).add(a.fma(c, h2.neg()));
                         DoubleVector c1 = LongVector.fromArray(S, zu, base + k)
                                 .or(bits52)
                                 .reinterpretAsDoubles()
                                 .sub(two52);
                         DoubleVector h3 = a1.mul(c1);
                         DoubleVector r3 =
-                                h3.fma(qinv, round).sub(round).fma(nq, h3).sub(na1.fma(c1, h3));
+                                h3.fma(qinv, round).sub(round).fma(nq, h3).add(a1.fma(c1, h3.neg()));
                         DoubleVector.fromArray(D, s1, k).add(r2).add(r3).intoArray(s1, k);
                     }
                 }
@@ -128,17 +129,17 @@ final class FmaDotKernels {
                 final long[] xt = x[t], yt = y[t], zt = z[t];
                 final int xb = (xOff == null ? 0 : xOff[t]) + base;
                 for (int k = 0; k < len; k += L) {
-                    DoubleVector xa =
-                            LongVector.fromArray(S, xt, xb + k).or(bits52).reinterpretAsDoubles();
-                    DoubleVector a = xa.sub(two52), na = two52.sub(xa);
+                    DoubleVector a = LongVector.fromArray(S, xt, xb + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
                     DoubleVector b = LongVector.fromArray(S, yt, base + k)
                             .or(bits52)
                             .reinterpretAsDoubles()
                             .sub(two52);
-                    // a·b = h + l exactly; c = round(h/q); r = h − c·q + l, exact and below 0.75q + 1; l is
-                    // taken as −((−a)·b + h), −a read once per operand word: no product pays for a negation
+                    // a·b = h + l exactly; c = round(h/q); r = h − c·q + l, exact and below 0.75q + 1
                     DoubleVector h = a.mul(b);
-                    DoubleVector r = h.fma(qinv, round).sub(round).fma(nq, h).sub(na.fma(b, h));
+                    DoubleVector r = h.fma(qinv, round).sub(round).fma(nq, h).add(a.fma(b, h.neg()));
                     DoubleVector.fromArray(D, s0, k).add(r).intoArray(s0, k);
                     if (two) {
                         DoubleVector c = LongVector.fromArray(S, zt, base + k)
@@ -147,7 +148,7 @@ final class FmaDotKernels {
                                 .sub(two52);
                         DoubleVector h2 = a.mul(c);
                         DoubleVector r2 =
-                                h2.fma(qinv, round).sub(round).fma(nq, h2).sub(na.fma(c, h2));
+                                h2.fma(qinv, round).sub(round).fma(nq, h2).add(a.fma(c, h2.neg()));
                         DoubleVector.fromArray(D, s1, k).add(r2).intoArray(s1, k);
                     }
                 }
@@ -217,7 +218,7 @@ final class FmaDotKernels {
             int len,
             double[][] scratch) {
         final int chunk = chunk(q);
-        final DoubleVector nq = DoubleVector.broadcast(D, -(double) q);
+        final DoubleVector vq = DoubleVector.broadcast(D, (double) q), nq = vq.neg();
         final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);
         final DoubleVector two52 = DoubleVector.broadcast(D, TWO52);
         final LongVector bits52 = LongVector.broadcast(S, BITS52);
@@ -229,8 +230,7 @@ final class FmaDotKernels {
         for (int t0 = 0; t0 < terms; t0 += chunk) {
             final int t1 = Math.min(terms, t0 + chunk);
             if (t0 > 0) for (int o = 0; o < rows; o++) reduce(scratch[o], q, len);
-            // one term per pass, written out as in dotBlock: a helper (or a loop over the outputs) taking vectors is
-            // slower, and two terms per pass (16 products in the body) made C2 use 72 MB of arena compiling it
+            // written out as in dotBlock: a helper (or a loop over the outputs) taking vectors is slower
             for (int t = t0; t < t1; t++) {
                 final long[] yt = y[t], zt = z[t], f0 = f[0][t], f1 = f[1][t];
                 final long[] f2 = four ? f[2][t] : f0, f3 = four ? f[3][t] : f1;
@@ -245,46 +245,50 @@ final class FmaDotKernels {
                             .or(bits52)
                             .reinterpretAsDoubles()
                             .sub(two52);
-                    DoubleVector x0 =
-                            LongVector.fromArray(S, f0, b0 + k).or(bits52).reinterpretAsDoubles();
-                    DoubleVector a0 = x0.sub(two52), na0 = two52.sub(x0);
+                    DoubleVector a0 = LongVector.fromArray(S, f0, b0 + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
                     DoubleVector h0 = a0.mul(b);
-                    DoubleVector r0 = h0.fma(qinv, round).sub(round).fma(nq, h0).sub(na0.fma(b, h0));
+                    DoubleVector r0 = h0.fma(qinv, round).sub(round).fma(nq, h0).add(a0.fma(b, h0.neg()));
                     DoubleVector.fromArray(D, s0, k).add(r0).intoArray(s0, k);
                     DoubleVector g0 = a0.mul(c);
-                    DoubleVector p0 = g0.fma(qinv, round).sub(round).fma(nq, g0).sub(na0.fma(c, g0));
+                    DoubleVector p0 = g0.fma(qinv, round).sub(round).fma(nq, g0).add(a0.fma(c, g0.neg()));
                     DoubleVector.fromArray(D, s1, k).add(p0).intoArray(s1, k);
-                    DoubleVector x1 =
-                            LongVector.fromArray(S, f1, b1 + k).or(bits52).reinterpretAsDoubles();
-                    DoubleVector a1 = x1.sub(two52), na1 = two52.sub(x1);
+                    DoubleVector a1 = LongVector.fromArray(S, f1, b1 + k)
+                            .or(bits52)
+                            .reinterpretAsDoubles()
+                            .sub(two52);
                     DoubleVector h1 = a1.mul(b);
-                    DoubleVector r1 = h1.fma(qinv, round).sub(round).fma(nq, h1).sub(na1.fma(b, h1));
+                    DoubleVector r1 = h1.fma(qinv, round).sub(round).fma(nq, h1).add(a1.fma(b, h1.neg()));
                     DoubleVector.fromArray(D, s2, k).add(r1).intoArray(s2, k);
                     DoubleVector g1 = a1.mul(c);
-                    DoubleVector p1 = g1.fma(qinv, round).sub(round).fma(nq, g1).sub(na1.fma(c, g1));
+                    DoubleVector p1 = g1.fma(qinv, round).sub(round).fma(nq, g1).add(a1.fma(c, g1.neg()));
                     DoubleVector.fromArray(D, s3, k).add(p1).intoArray(s3, k);
                     if (four) { // a loop-invariant branch: no vector crosses it
-                        DoubleVector x2 =
-                                LongVector.fromArray(S, f2, b2 + k).or(bits52).reinterpretAsDoubles();
-                        DoubleVector a2 = x2.sub(two52), na2 = two52.sub(x2);
+                        DoubleVector a2 = LongVector.fromArray(S, f2, b2 + k)
+                                .or(bits52)
+                                .reinterpretAsDoubles()
+                                .sub(two52);
                         DoubleVector h2 = a2.mul(b);
                         DoubleVector r2 =
-                                h2.fma(qinv, round).sub(round).fma(nq, h2).sub(na2.fma(b, h2));
+                                h2.fma(qinv, round).sub(round).fma(nq, h2).add(a2.fma(b, h2.neg()));
                         DoubleVector.fromArray(D, s4, k).add(r2).intoArray(s4, k);
                         DoubleVector g2 = a2.mul(c);
                         DoubleVector p2 =
-                                g2.fma(qinv, round).sub(round).fma(nq, g2).sub(na2.fma(c, g2));
+                                g2.fma(qinv, round).sub(round).fma(nq, g2).add(a2.fma(c, g2.neg()));
                         DoubleVector.fromArray(D, s5, k).add(p2).intoArray(s5, k);
-                        DoubleVector x3 =
-                                LongVector.fromArray(S, f3, b3 + k).or(bits52).reinterpretAsDoubles();
-                        DoubleVector a3 = x3.sub(two52), na3 = two52.sub(x3);
+                        DoubleVector a3 = LongVector.fromArray(S, f3, b3 + k)
+                                .or(bits52)
+                                .reinterpretAsDoubles()
+                                .sub(two52);
                         DoubleVector h3 = a3.mul(b);
                         DoubleVector r3 =
-                                h3.fma(qinv, round).sub(round).fma(nq, h3).sub(na3.fma(b, h3));
+                                h3.fma(qinv, round).sub(round).fma(nq, h3).add(a3.fma(b, h3.neg()));
                         DoubleVector.fromArray(D, s6, k).add(r3).intoArray(s6, k);
                         DoubleVector g3 = a3.mul(c);
                         DoubleVector p3 =
-                                g3.fma(qinv, round).sub(round).fma(nq, g3).sub(na3.fma(c, g3));
+                                g3.fma(qinv, round).sub(round).fma(nq, g3).add(a3.fma(c, g3.neg()));
                         DoubleVector.fromArray(D, s7, k).add(p3).intoArray(s7, k);
                     }
                 }
