@@ -40,7 +40,7 @@ public class PairedOp implements DoubleSupplier {
         var rnd = new SplittableRandom(3);
         for (int k = 0; k < params.n(); k++) limb[0][k] = rnd.nextLong(t[0].q());
         if (op.equals("lt")) { // a dense 4096² TH-BSGS transform at the preset's top level (the lt command's default plan)
-            r = lt(ctx, kg, sk, enc, params, x);
+            r = lt(ctx, kg, sk, enc, params);
             return;
         }
         r = switch (op) {
@@ -64,7 +64,7 @@ public class PairedOp implements DoubleSupplier {
     }
 
     private static Runnable lt(
-            CkksContext ctx, KeyGenerator kg, SecretKey sk, Encoder enc, CkksParameters params, ComplexVector x0) {
+            CkksContext ctx, KeyGenerator kg, SecretKey sk, Encoder enc, CkksParameters params) {
         int n = Math.min(4096, params.slots());
         SplittableRandom rnd = new SplittableRandom(11);
         Map<Integer, ComplexVector> diags = new HashMap<>();

@@ -4,6 +4,8 @@
 # thread; medians, spread and the paired ratio B/A. For machines too noisy for separate processes
 # (JMH errors of ±50 %): a slow drift hits both sides alike. $HOIST_JVM_OPTS adds JVM flags
 # (e.g. -XX:UseAVX=2). Example: scripts/paired-ab.sh old.jar hoist-cli/target/hoist.jar rescale boot16 200
+# For lt (two copies of a 1 GB transform) the copy loaded second ran up to 15 % slower on an AMD host: run it
+# in both orders, or alternate processes instead (docs/benchmarks.md, thirty-first session).
 set -eu
 J="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin"
 W="$(mktemp -d)"; trap 'rm -rf "$W"' EXIT

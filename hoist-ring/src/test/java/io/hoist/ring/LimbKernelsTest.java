@@ -445,7 +445,7 @@ class LimbKernelsTest {
                 // outputs 0–4 the same terms (a four, then one alone: 5 differs); 5, 6 a pair; 7 alone; 8 none
                 boolean[][] present = new boolean[outs][terms];
                 for (int t = 0; t < terms; t++) {
-                    // 7 terms for the fours: an odd count, and across a chunk edge at 49 and 50 bits
+                    // 7 terms for the fours: an odd count, across a chunk edge at 50 bits (chunks of 4)
                     for (int o = 0; o < 5; o++) present[o][t] = t % 4 != 1;
                     present[5][t] = present[6][t] = true;
                     present[7][t] = t % 2 == 0;
