@@ -196,10 +196,13 @@ final class FmaDotKernels {
     /**
      * {@link #dotBlock} for four outputs with the same terms (four giant steps over the same babies),
      * or two when {@code four} is false: out0[first+i], out1[first+i] = Σ f[i]_t ⊙ (y_t, z_t), each y_t and z_t
-     * block read once for all of them, so the babies stream a quarter (a half) as often as output by
-     * output. Eight (four) sums in {@code scratch}; the same exact remainders as {@link #dotBlock}, so
-     * the same bits. {@code fOff[i]} may be null (limbs at offset 0). One method for both sizes: C2
-     * compiles one kernel (with its on-stack variant) instead of two during the warm-up.
+     * block read from memory once for all of them, so the babies stream a quarter (a half) as often as output
+     * by output. Two terms per pass, so each row of sums is loaded and stored once for both; the four are two
+     * loops of two outputs, the second reading the babies' block again from L2 (one loop over all four, 16
+     * products, made C2 use 72–75 MB of arena compiling it against 18–20 MB). An odd last term of a chunk is
+     * paired with {@link #ZERO}, whose products are exactly zero. Eight (four) sums in {@code scratch}; the same
+     * exact remainders as {@link #dotBlock}, so the same bits. {@code fOff[i]} may be null (limbs at offset 0).
+     * One method for both sizes: C2 compiles one kernel (with its on-stack variant) instead of two.
      */
     static void groupBlock(
             boolean four,
@@ -217,25 +220,52 @@ final class FmaDotKernels {
             int base,
             int len,
             double[][] scratch) {
+        if (len > ZERO.length) throw new IllegalArgumentException("a block of " + len + " > " + ZERO.length);
         final int chunk = chunk(q);
-        final DoubleVector vq = DoubleVector.broadcast(D, (double) q), nq = vq.neg();
-        final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);
-        final DoubleVector two52 = DoubleVector.broadcast(D, TWO52);
-        final LongVector bits52 = LongVector.broadcast(S, BITS52);
-        final double[] s0 = scratch[0], s1 = scratch[1], s2 = scratch[2], s3 = scratch[3];
-        final double[] s4 = scratch[four ? 4 : 0], s5 = scratch[four ? 5 : 1];
-        final double[] s6 = scratch[four ? 6 : 2], s7 = scratch[four ? 7 : 3];
         final int rows = four ? 8 : 4;
         for (int o = 0; o < rows; o++) Arrays.fill(scratch[o], 0, len, 0.0);
         for (int t0 = 0; t0 < terms; t0 += chunk) {
-            final int t1 = Math.min(terms, t0 + chunk);
             if (t0 > 0) for (int o = 0; o < rows; o++) reduce(scratch[o], q, len);
-            // written out as in dotBlock: a helper (or a loop over the outputs) taking vectors is slower
-            for (int t = t0; t < t1; t++) {
-                final long[] yt = y[t], zt = z[t], f0 = f[0][t], f1 = f[1][t];
-                final long[] f2 = four ? f[2][t] : f0, f3 = four ? f[3][t] : f1;
-                final int b0 = offset(fOff, 0, t) + base, b1 = offset(fOff, 1, t) + base;
-                final int b2 = four ? offset(fOff, 2, t) + base : 0, b3 = four ? offset(fOff, 3, t) + base : 0;
+            groupPass(rows, f, fOff, y, z, t0, Math.min(terms, t0 + chunk), q, base, len, scratch);
+        }
+        for (int o = 0; o < rows / 2; o++) {
+            finish(scratch[2 * o], out0[first + o], q, rInv, accumulate, base, len);
+            finish(scratch[2 * o + 1], out1[first + o], q, rInv, accumulate, base, len);
+        }
+    }
+
+    /**
+     * Terms [t0, t1) of {@link #groupBlock} added into its rows of sums. A method of its own, with no call inside:
+     * where the loop's constants lived across a call (the chunks' reduction), C2 broadcast them again at every use
+     * (44 broadcasts in a loop of 155 instructions).
+     */
+    private static void groupPass(
+            int rows,
+            long[][][] f,
+            int[][] fOff,
+            long[][] y,
+            long[][] z,
+            int t0,
+            int t1,
+            long q,
+            int base,
+            int len,
+            double[][] scratch) {
+        final DoubleVector nq = DoubleVector.broadcast(D, -(double) q);
+        final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);
+        final DoubleVector two52 = DoubleVector.broadcast(D, TWO52);
+        final LongVector bits52 = LongVector.broadcast(S, BITS52);
+        for (int t = t0; t < t1; t += 2) {
+            final boolean odd = t + 1 == t1; // then the second term is ZERO, read at words 0 … len
+            final long[] yt = y[t], zt = z[t], yu = odd ? yt : y[t + 1], zu = odd ? zt : z[t + 1];
+            for (int g = 0; g < rows / 2; g += 2) { // outputs g and g+1: written out, no vector crosses the loop
+                final long[] f0 = f[g][t], f1 = f[g + 1][t];
+                final long[] e0 = odd ? ZERO : f[g][t + 1], e1 = odd ? ZERO : f[g + 1][t + 1];
+                final int b0 = offset(fOff, g, t) + base, b1 = offset(fOff, g + 1, t) + base;
+                final int c0 = odd ? 0 : offset(fOff, g, t + 1) + base;
+                final int c1 = odd ? 0 : offset(fOff, g + 1, t + 1) + base;
+                final double[] s0 = scratch[2 * g], s1 = scratch[2 * g + 1];
+                final double[] s2 = scratch[2 * g + 2], s3 = scratch[2 * g + 3];
                 for (int k = 0; k < len; k += L) {
                     DoubleVector b = LongVector.fromArray(S, yt, base + k)
                             .or(bits52)
@@ -245,60 +275,61 @@ final class FmaDotKernels {
                             .or(bits52)
                             .reinterpretAsDoubles()
                             .sub(two52);
-                    DoubleVector a0 = LongVector.fromArray(S, f0, b0 + k)
+                    DoubleVector bu = LongVector.fromArray(S, yu, base + k)
                             .or(bits52)
                             .reinterpretAsDoubles()
                             .sub(two52);
-                    DoubleVector h0 = a0.mul(b);
-                    DoubleVector r0 = h0.fma(qinv, round).sub(round).fma(nq, h0).add(a0.fma(b, h0.neg()));
-                    DoubleVector.fromArray(D, s0, k).add(r0).intoArray(s0, k);
-                    DoubleVector g0 = a0.mul(c);
-                    DoubleVector p0 = g0.fma(qinv, round).sub(round).fma(nq, g0).add(a0.fma(c, g0.neg()));
-                    DoubleVector.fromArray(D, s1, k).add(p0).intoArray(s1, k);
-                    DoubleVector a1 = LongVector.fromArray(S, f1, b1 + k)
+                    DoubleVector cu = LongVector.fromArray(S, zu, base + k)
                             .or(bits52)
                             .reinterpretAsDoubles()
                             .sub(two52);
-                    DoubleVector h1 = a1.mul(b);
-                    DoubleVector r1 = h1.fma(qinv, round).sub(round).fma(nq, h1).add(a1.fma(b, h1.neg()));
-                    DoubleVector.fromArray(D, s2, k).add(r1).intoArray(s2, k);
-                    DoubleVector g1 = a1.mul(c);
-                    DoubleVector p1 = g1.fma(qinv, round).sub(round).fma(nq, g1).add(a1.fma(c, g1.neg()));
-                    DoubleVector.fromArray(D, s3, k).add(p1).intoArray(s3, k);
-                    if (four) { // a loop-invariant branch: no vector crosses it
-                        DoubleVector a2 = LongVector.fromArray(S, f2, b2 + k)
-                                .or(bits52)
-                                .reinterpretAsDoubles()
-                                .sub(two52);
-                        DoubleVector h2 = a2.mul(b);
-                        DoubleVector r2 =
-                                h2.fma(qinv, round).sub(round).fma(nq, h2).add(a2.fma(b, h2.neg()));
-                        DoubleVector.fromArray(D, s4, k).add(r2).intoArray(s4, k);
-                        DoubleVector g2 = a2.mul(c);
-                        DoubleVector p2 =
-                                g2.fma(qinv, round).sub(round).fma(nq, g2).add(a2.fma(c, g2.neg()));
-                        DoubleVector.fromArray(D, s5, k).add(p2).intoArray(s5, k);
-                        DoubleVector a3 = LongVector.fromArray(S, f3, b3 + k)
-                                .or(bits52)
-                                .reinterpretAsDoubles()
-                                .sub(two52);
-                        DoubleVector h3 = a3.mul(b);
-                        DoubleVector r3 =
-                                h3.fma(qinv, round).sub(round).fma(nq, h3).add(a3.fma(b, h3.neg()));
-                        DoubleVector.fromArray(D, s6, k).add(r3).intoArray(s6, k);
-                        DoubleVector g3 = a3.mul(c);
-                        DoubleVector p3 =
-                                g3.fma(qinv, round).sub(round).fma(nq, g3).add(a3.fma(c, g3.neg()));
-                        DoubleVector.fromArray(D, s7, k).add(p3).intoArray(s7, k);
-                    }
+                    DoubleVector x0 =
+                            LongVector.fromArray(S, f0, b0 + k).or(bits52).reinterpretAsDoubles();
+                    DoubleVector a0 = x0.sub(two52), na0 = two52.sub(x0);
+                    DoubleVector w0 =
+                            LongVector.fromArray(S, e0, c0 + k).or(bits52).reinterpretAsDoubles();
+                    DoubleVector d0 = w0.sub(two52), nd0 = two52.sub(w0);
+                    DoubleVector r0h = a0.mul(b);
+                    DoubleVector r0 =
+                            r0h.fma(qinv, round).sub(round).fma(nq, r0h).sub(na0.fma(b, r0h));
+                    DoubleVector ru0h = d0.mul(bu);
+                    DoubleVector ru0 =
+                            ru0h.fma(qinv, round).sub(round).fma(nq, ru0h).sub(nd0.fma(bu, ru0h));
+                    DoubleVector.fromArray(D, s0, k).add(r0).add(ru0).intoArray(s0, k);
+                    DoubleVector p0h = a0.mul(c);
+                    DoubleVector p0 =
+                            p0h.fma(qinv, round).sub(round).fma(nq, p0h).sub(na0.fma(c, p0h));
+                    DoubleVector pu0h = d0.mul(cu);
+                    DoubleVector pu0 =
+                            pu0h.fma(qinv, round).sub(round).fma(nq, pu0h).sub(nd0.fma(cu, pu0h));
+                    DoubleVector.fromArray(D, s1, k).add(p0).add(pu0).intoArray(s1, k);
+                    DoubleVector x1 =
+                            LongVector.fromArray(S, f1, b1 + k).or(bits52).reinterpretAsDoubles();
+                    DoubleVector a1 = x1.sub(two52), na1 = two52.sub(x1);
+                    DoubleVector w1 =
+                            LongVector.fromArray(S, e1, c1 + k).or(bits52).reinterpretAsDoubles();
+                    DoubleVector d1 = w1.sub(two52), nd1 = two52.sub(w1);
+                    DoubleVector r1h = a1.mul(b);
+                    DoubleVector r1 =
+                            r1h.fma(qinv, round).sub(round).fma(nq, r1h).sub(na1.fma(b, r1h));
+                    DoubleVector ru1h = d1.mul(bu);
+                    DoubleVector ru1 =
+                            ru1h.fma(qinv, round).sub(round).fma(nq, ru1h).sub(nd1.fma(bu, ru1h));
+                    DoubleVector.fromArray(D, s2, k).add(r1).add(ru1).intoArray(s2, k);
+                    DoubleVector p1h = a1.mul(c);
+                    DoubleVector p1 =
+                            p1h.fma(qinv, round).sub(round).fma(nq, p1h).sub(na1.fma(c, p1h));
+                    DoubleVector pu1h = d1.mul(cu);
+                    DoubleVector pu1 =
+                            pu1h.fma(qinv, round).sub(round).fma(nq, pu1h).sub(nd1.fma(cu, pu1h));
+                    DoubleVector.fromArray(D, s3, k).add(p1).add(pu1).intoArray(s3, k);
                 }
             }
         }
-        for (int o = 0; o < rows / 2; o++) {
-            finish(scratch[2 * o], out0[first + o], q, rInv, accumulate, base, len);
-            finish(scratch[2 * o + 1], out1[first + o], q, rInv, accumulate, base, len);
-        }
     }
+
+    /** The zero term an odd chunk of {@link #groupBlock} ends with: read only, never written. */
+    private static final long[] ZERO = new long[VectorLimbKernels.GROUP_BLOCK];
 
     private static int offset(int[][] fOff, int o, int t) {
         return fOff == null || fOff[o] == null ? 0 : fOff[o][t];

@@ -238,9 +238,9 @@ class KernelWarmupTest {
         KernelWarmup.run(alone, new ScalarNttBackend(), rounds, new long[0], others);
         assertEquals(8, alone.calls.get("mulShoup"));
         for (String k : List.of(
-                "dot2 terms=3 z=true two=true acc=false",
+                "dot2 terms=5 z=true two=true acc=false",
                 "dot2 terms=40 z=true two=true acc=true",
-                "dot2 terms=3 z=false two=false acc=true"))
+                "dot2 terms=5 z=false two=false acc=true"))
             assertEquals(2, alone.calls.get(k), k + " in " + alone.calls);
     }
 
@@ -318,23 +318,24 @@ class KernelWarmupTest {
         for (String k : List.of("liftSigned", "subMulShoup", "mulModSum")) assertEquals(perKernel, rec.calls.get(k), k);
         // few terms and more than a Montgomery chunk, writing and accumulating, one and two outputs
         for (String k : List.of(
-                "dot2 terms=3 z=true two=true acc=false",
-                "dot2 terms=3 z=true two=true acc=true",
+                "dot2 terms=5 z=true two=true acc=false",
+                "dot2 terms=5 z=true two=true acc=true",
                 "dot2 terms=40 z=true two=true acc=false",
                 "dot2 terms=40 z=true two=true acc=true",
-                "dot2 terms=3 z=false two=false acc=true",
+                "dot2 terms=5 z=false two=false acc=true",
                 "dot2 terms=40 z=false two=false acc=false",
-                "multi terms=3 outs=1 acc=false offsets",
+                "multi terms=5 outs=1 acc=false offsets",
                 "multi terms=40 outs=2 acc=true offsets",
+                "multi terms=5 outs=2 acc=true offsets",
                 "multi terms=3 outs=2 acc=false offsets",
                 "multi terms=40 outs=2 acc=false offsets",
-                "multi terms=3 outs=4 acc=false offsets",
+                "multi terms=5 outs=4 acc=false offsets",
                 "multi terms=40 outs=4 acc=true offsets",
-                "multi terms=3 outs=4 acc=true offsets",
+                "multi terms=5 outs=4 acc=true offsets",
                 "multi terms=40 outs=4 acc=false offsets",
-                "multi packed terms=3 outs=2 acc=true offsets",
+                "multi packed terms=5 outs=2 acc=true offsets",
                 "multi packed terms=40 outs=1 acc=false offsets",
-                "multi packed terms=3 outs=2 acc=false offsets",
+                "multi packed terms=5 outs=2 acc=false offsets",
                 "multi packed terms=40 outs=1 acc=true offsets",
                 "sumShoup terms=1",
                 "sumShoup terms=3",
