@@ -75,11 +75,33 @@ public final class VectorLimbKernels implements LimbKernels {
      */
     static final int WHOLE_LIMB_MAX = 1 << 13;
 
+    /**
+     * Words each row of sums gets beyond its length. Rows of 2^12 or 2^13 words, allocated one after another, start
+     * a multiple of 4 KB apart (plus the 16-byte header), so the same coefficient of all rows falls in one L1 set
+     * and eight rows and the operands' streams overflow its eight ways. 24 words skew each row by 208 bytes. In a
+     * harness on an AMD EPYC (Zen 4, L1d 32 KB 8-way), the integer pairs' whole-limb rows at 2^13 took 24–26 cycles
+     * per diagonal vector padded against 36–115 unpadded, depending on where the heap put them; the FMA fours
+     * 14.8–15.9 against 17.6–19.2 (docs/benchmarks.md, thirty-first session).
+     */
+    static final int ROW_PAD = 24;
+
+    static long[][] longRows(int count, int len) {
+        long[][] rows = new long[count][];
+        for (int r = 0; r < count; r++) rows[r] = new long[len + ROW_PAD];
+        return rows;
+    }
+
+    static double[][] doubleRows(int count, int len) {
+        double[][] rows = new double[count][];
+        for (int r = 0; r < count; r++) rows[r] = new double[len + ROW_PAD];
+        return rows;
+    }
+
     private static final ThreadLocal<long[][]> SCRATCH =
-            ThreadLocal.withInitial(() -> new long[4][Math.max(BLOCK, WHOLE_LIMB_MAX)]);
+            ThreadLocal.withInitial(() -> longRows(4, Math.max(BLOCK, WHOLE_LIMB_MAX)));
 
     private static final ThreadLocal<double[][]> FMA_SCRATCH =
-            ThreadLocal.withInitial(() -> new double[2][Math.max(BLOCK, WHOLE_LIMB_MAX)]);
+            ThreadLocal.withInitial(() -> doubleRows(2, Math.max(BLOCK, WHOLE_LIMB_MAX)));
 
     /** The running sums of {@link #sumShoup}: one block. */
     private static final ThreadLocal<long[]> SUM_SCRATCH = ThreadLocal.withInitial(() -> new long[BLOCK]);
@@ -239,11 +261,11 @@ public final class VectorLimbKernels implements LimbKernels {
 
     /** The FMA form's rows of sums, eight for four outputs per pass (four for two). */
     private static final ThreadLocal<double[][]> GROUP_SCRATCH =
-            ThreadLocal.withInitial(() -> new double[8][GROUP_BLOCK]);
+            ThreadLocal.withInitial(() -> doubleRows(8, GROUP_BLOCK));
 
     /** The eight rows of 128-bit sums of the integer form's pairs ({@link VectorDotKernels#dualBlock}), whole limbs. */
     private static final ThreadLocal<long[][]> WIDE_DUAL_SCRATCH =
-            ThreadLocal.withInitial(() -> new long[8][WHOLE_LIMB_MAX]);
+            ThreadLocal.withInitial(() -> longRows(8, WHOLE_LIMB_MAX));
 
     /**
      * Outputs in groups that share their terms, so that each baby block (A_b, B_b) is read once per
