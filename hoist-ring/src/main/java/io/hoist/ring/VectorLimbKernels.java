@@ -85,13 +85,13 @@ public final class VectorLimbKernels implements LimbKernels {
      */
     static final int ROW_PAD = 24;
 
-    static long[][] longRows(int count, int len) {
+    private static long[][] longRows(int count, int len) {
         long[][] rows = new long[count][];
         for (int r = 0; r < count; r++) rows[r] = new long[len + ROW_PAD];
         return rows;
     }
 
-    static double[][] doubleRows(int count, int len) {
+    private static double[][] doubleRows(int count, int len) {
         double[][] rows = new double[count][];
         for (int r = 0; r < count; r++) rows[r] = new double[len + ROW_PAD];
         return rows;
