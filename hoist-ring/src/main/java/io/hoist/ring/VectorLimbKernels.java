@@ -253,11 +253,12 @@ public final class VectorLimbKernels implements LimbKernels {
     }
 
     /**
-     * Coefficients per block of grouped outputs in the FMA form ({@link FmaDotKernels#groupBlock}):
-     * eight rows of sums (256 KB) stay in L2 beside the streams, where whole-limb rows at 2^13 crowd
-     * out the babies.
+     * Coefficients per block of grouped outputs in the FMA form ({@link FmaDotKernels#groupBlock}): whole
+     * limbs at 2^13. The kernel is bound by its streams, and a diagonal read in two runs of 32 KB restarts
+     * the prefetchers twice as often; the eight padded rows of sums (512 KB) still fit a 1 MB L2
+     * (docs/benchmarks.md, thirty-second session: 4096 measured 1.06× as slow at the n13 preset).
      */
-    static final int GROUP_BLOCK = 4096;
+    static final int GROUP_BLOCK = 8192;
 
     /** The FMA form's rows of sums, eight for four outputs per pass (four for two). */
     private static final ThreadLocal<double[][]> GROUP_SCRATCH =
