@@ -76,6 +76,15 @@ public final class VectorLimbKernels implements LimbKernels {
     static final int WHOLE_LIMB_MAX = 1 << 13;
 
     /**
+     * Coefficients per block of {@link #dot2Montgomery} above {@link #WHOLE_LIMB_MAX}: a key inner product's
+     * β digits and key limbs are read in runs of 32 KB rather than 2 KB, so the prefetchers follow them, while
+     * the sums (4 rows of 32 KB) stay in L2. Measured against blocks of {@link #BLOCK} (AVX-512 EPYC, a 60-bit
+     * prime, 5 terms at 2^16, operands from memory): 0.78 of the kernel's time (docs/benchmarks.md, thirty-second
+     * session).
+     */
+    static final int LARGE_DOT_BLOCK = 1 << 12;
+
+    /**
      * Words each row of sums gets beyond its length. Rows of 2^12 or 2^13 words, allocated one after another, start
      * a multiple of 4 KB apart (plus the 16-byte header), so the same coefficient of all rows falls in one L1 set
      * and eight rows and the operands' streams overflow its eight ways. 24 words skew each row by 208 bytes. In a
@@ -125,7 +134,7 @@ public final class VectorLimbKernels implements LimbKernels {
         LimbKernels.checkDot(x, xOff, y, z, terms, out0, out1);
         final int n = out0.length;
         final int vecEnd = n - n % L;
-        final int block = n <= WHOLE_LIMB_MAX ? Math.max(vecEnd, L) : BLOCK;
+        final int block = n <= WHOLE_LIMB_MAX ? Math.max(vecEnd, L) : LARGE_DOT_BLOCK;
         // one output: y and out0 stand in for z and out1, so the blocks' hoisted range checks hold
         final boolean two = z != null;
         final long[][] zz = two ? z : y;
