@@ -70,8 +70,8 @@ public final class VectorLimbKernels implements LimbKernels {
      * Limbs up to this length run as one block: every diagonal or key limb then streams in one run
      * (64 KB at 2^13) instead of 2 KB pieces from many arrays, which the hardware prefetcher follows,
      * and the accumulators (4 rows, at most 256 KB) stay in L2. Measured on the n13 demo matrix
-     * (TH-BSGS, AVX2 EPYC): warm evaluation 0.70–0.74 s with blocks of 256, 0.53–0.58 s as one block;
-     * at 2^16 blocks of 4096 measured no better than 256 (docs/benchmarks.md).
+     * (TH-BSGS, AVX2 EPYC): warm evaluation 0.70–0.74 s with blocks of 256, 0.53–0.58 s as one block.
+     * Longer limbs run in blocks of {@link #LARGE_DOT_BLOCK} (docs/benchmarks.md).
      */
     static final int WHOLE_LIMB_MAX = 1 << 13;
 
