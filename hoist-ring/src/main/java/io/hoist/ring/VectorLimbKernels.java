@@ -61,8 +61,8 @@ public final class VectorLimbKernels implements LimbKernels {
     }
 
     /**
-     * Coefficients per block of the dot products: each term's operands are read as contiguous runs,
-     * the 128-bit accumulators stay in L1 (4 rows of 2 KB).
+     * Coefficients per block of {@link #sumShoup} and of the packed dot products above {@link #WHOLE_LIMB_MAX}:
+     * each term's operands are read as contiguous runs, the running sums stay in L1 (rows of 2 KB).
      */
     private static final int BLOCK = 256;
 
@@ -76,11 +76,11 @@ public final class VectorLimbKernels implements LimbKernels {
     static final int WHOLE_LIMB_MAX = 1 << 13;
 
     /**
-     * Coefficients per block of {@link #dot2Montgomery} above {@link #WHOLE_LIMB_MAX}: a key inner product's
-     * β digits and key limbs are read in runs of 32 KB rather than 2 KB, so the prefetchers follow them, while
-     * the sums (4 rows of 32 KB) stay in L2. Measured against blocks of {@link #BLOCK} (AVX-512 EPYC, a 60-bit
-     * prime, 5 terms at 2^16, operands from memory): 0.78 of the kernel's time (docs/benchmarks.md, thirty-second
-     * session).
+     * Coefficients per block of {@link #dot2Montgomery} and of the integer pairs above {@link #WHOLE_LIMB_MAX}: a
+     * key inner product's β digits and key limbs, or a giant step's diagonals and babies, are read in runs of 32 KB
+     * rather than 2 KB, so the prefetchers follow them, while the sums (4 or 8 rows of 32 KB) stay in L2. Measured
+     * against blocks of {@link #BLOCK} (AVX-512 EPYC, a 60-bit prime, 5 terms at 2^16, operands from memory): 0.78
+     * of the kernel's time; CoeffsToSlots boot16 0.91 (docs/benchmarks.md, thirty-second session).
      */
     static final int LARGE_DOT_BLOCK = 1 << 12;
 
@@ -282,7 +282,7 @@ public final class VectorLimbKernels implements LimbKernels {
      * group rather than once per giant step: four (else two) at a time in the FMA form ({@link
      * FmaDotKernels#groupBlock}, blocks of {@link #GROUP_BLOCK}), two at a time in the integer form for
      * primes of at least 2^31 ({@link VectorDotKernels#dualBlock}, whole limbs up to {@link
-     * #WHOLE_LIMB_MAX}, blocks of {@link #BLOCK} above, as the single-output form); otherwise output
+     * #WHOLE_LIMB_MAX}, blocks of {@link #LARGE_DOT_BLOCK} above, as the single-output form); otherwise output
      * by output on the single-output kernel, as {@link LimbKernels#multiByOutput}. The n13 demo matrix,
      * TH-BSGS on one thread: warm evaluation 0.91 with pairs, then 0.90 with fours; N = 2^16, 256
      * diagonals: 0.92 with the integer pairs in blocks (docs/benchmarks.md). Interleaving all outputs
@@ -303,7 +303,7 @@ public final class VectorLimbKernels implements LimbKernels {
             boolean accumulate) {
         final int n = outs > 1 ? out0[0].length : 0;
         final boolean fma = fmaDot && FmaDotKernels.accepts(q);
-        final int block = fma ? Math.min(n, GROUP_BLOCK) : n <= WHOLE_LIMB_MAX ? n : BLOCK;
+        final int block = fma ? Math.min(n, GROUP_BLOCK) : n <= WHOLE_LIMB_MAX ? n : LARGE_DOT_BLOCK;
         if (packed
                 || block == 0
                 || n % L != 0
