@@ -84,6 +84,9 @@ public final class VectorLimbKernels implements LimbKernels {
      */
     static final int LARGE_DOT_BLOCK = 1 << 12;
 
+    /** Length of the dot kernels' rows of sums: the longest block any of them runs (whole, large or packed). */
+    private static final int DOT_ROW = Math.max(WHOLE_LIMB_MAX, Math.max(LARGE_DOT_BLOCK, BLOCK));
+
     /**
      * Words each row of sums gets beyond its length. Rows of 2^12 or 2^13 words, allocated one after another, start
      * a multiple of 4 KB apart (plus the 16-byte header), so the same coefficient of all rows falls in one L1 set
@@ -106,11 +109,9 @@ public final class VectorLimbKernels implements LimbKernels {
         return rows;
     }
 
-    private static final ThreadLocal<long[][]> SCRATCH =
-            ThreadLocal.withInitial(() -> longRows(4, Math.max(BLOCK, WHOLE_LIMB_MAX)));
+    private static final ThreadLocal<long[][]> SCRATCH = ThreadLocal.withInitial(() -> longRows(4, DOT_ROW));
 
-    private static final ThreadLocal<double[][]> FMA_SCRATCH =
-            ThreadLocal.withInitial(() -> doubleRows(2, Math.max(BLOCK, WHOLE_LIMB_MAX)));
+    private static final ThreadLocal<double[][]> FMA_SCRATCH = ThreadLocal.withInitial(() -> doubleRows(2, DOT_ROW));
 
     /** The running sums of {@link #sumShoup}: one block. */
     private static final ThreadLocal<long[]> SUM_SCRATCH = ThreadLocal.withInitial(() -> new long[BLOCK]);
@@ -273,9 +274,8 @@ public final class VectorLimbKernels implements LimbKernels {
     private static final ThreadLocal<double[][]> GROUP_SCRATCH =
             ThreadLocal.withInitial(() -> doubleRows(8, GROUP_BLOCK));
 
-    /** The eight rows of 128-bit sums of the integer form's pairs ({@link VectorDotKernels#dualBlock}), whole limbs. */
-    private static final ThreadLocal<long[][]> WIDE_DUAL_SCRATCH =
-            ThreadLocal.withInitial(() -> longRows(8, WHOLE_LIMB_MAX));
+    /** The eight rows of 128-bit sums of the integer form's pairs ({@link VectorDotKernels#dualBlock}). */
+    private static final ThreadLocal<long[][]> WIDE_DUAL_SCRATCH = ThreadLocal.withInitial(() -> longRows(8, DOT_ROW));
 
     /**
      * Outputs in groups that share their terms, so that each baby block (A_b, B_b) is read once per
