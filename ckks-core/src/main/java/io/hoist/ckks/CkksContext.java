@@ -124,7 +124,9 @@ public final class CkksContext {
      * start threads behind its users' backs.
      */
     public void startKernelWarmup() {
-        KernelWarmup.start(engine.kernels(), engine.backend(), params.qpPrimes(params.maxLevel()));
+        int[] digits = new int[params.maxLevel() + 1]; // the key inner products' terms at every level
+        for (int level = 0; level <= params.maxLevel(); level++) digits[level] = params.beta(level);
+        KernelWarmup.start(engine.kernels(), engine.backend(), digits, params.qpPrimes(params.maxLevel()));
     }
 
     /** Waits until the kernel warm-up started in this JVM has ended (returns at once when none was started). */

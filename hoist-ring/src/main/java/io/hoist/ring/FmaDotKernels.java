@@ -22,11 +22,11 @@ final class FmaDotKernels {
     /** Primes this form takes: every value and remainder is an integer below 2^53 in a double. */
     static final long MAX_Q = 1L << 50;
     /** 2^52 as a double's bits: v | BITS52 read as a double is 2^52 + v for 0 ≤ v &lt; 2^52. */
-    private static final long BITS52 = 0x4330_0000_0000_0000L;
+    static final long BITS52 = 0x4330_0000_0000_0000L;
 
-    private static final double TWO52 = 0x1p52;
+    static final double TWO52 = 0x1p52;
     /** Added and subtracted to round to the nearest integer below 2^51 in magnitude. */
-    private static final double ROUND = 0x1.8p52;
+    static final double ROUND = 0x1.8p52;
 
     private FmaDotKernels() {}
 

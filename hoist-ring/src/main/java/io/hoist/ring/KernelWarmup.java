@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 
 /**
  * JIT warm-up of the hot limb kernels. They are Vector API code: C2 compiles them well, but until
@@ -66,12 +67,22 @@ public final class KernelWarmup {
      * #variants}); none given, a prime of every class.
      */
     public static void start(LimbKernels kernels, NttBackend backend, long... moduli) {
+        start(kernels, backend, ALL_FUSED_TERMS, moduli);
+    }
+
+    /**
+     * {@link #start(LimbKernels, NttBackend, long...)} with the numbers of terms of the evaluations' key inner
+     * products (their digit counts): each has a straight-line method of its own ({@link FusedDotKernels}),
+     * which the warm-up compiles only for these, and C2 compiles each one once (about 0.1 s of its thread).
+     */
+    public static void start(LimbKernels kernels, NttBackend backend, int[] dotTerms, long... moduli) {
         if (!enabled(
                 System.getProperty("hoist.warmup", "auto"), Runtime.getRuntime().availableProcessors())) return;
         if (!STARTED.compareAndSet(false, true)) return;
         int rounds = Integer.getInteger("hoist.warmup.rounds", ROUNDS);
         long[] primes = representatives(moduli), others = variants(moduli);
-        Thread t = new Thread(() -> runThenOpen(kernels, backend, rounds, primes, others), "hoist-warmup");
+        int[] fused = fusedTerms(dotTerms);
+        Thread t = new Thread(() -> runThenOpen(kernels, backend, rounds, primes, others, fused), "hoist-warmup");
         t.setDaemon(true);
         t.setPriority(Thread.MIN_PRIORITY);
         thread = t;
@@ -86,11 +97,17 @@ public final class KernelWarmup {
         Prng.holdLanes(true);
     }
 
-    /** The warm-up on the calling thread, which runs the vector forms meanwhile; both gates open when it ends, however it ends. */
+    /** {@link #runThenOpen(LimbKernels, NttBackend, int, long[], long[], int[])} with every fused dot product. */
     static void runThenOpen(LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others) {
+        runThenOpen(k, backend, rounds, primes, others, ALL_FUSED_TERMS);
+    }
+
+    /** The warm-up on the calling thread, which runs the vector forms meanwhile; both gates open when it ends, however it ends. */
+    static void runThenOpen(
+            LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others, int[] fusedTerms) {
         WARMING.set(true);
         try {
-            run(k, backend, rounds, primes, others);
+            run(k, backend, rounds, primes, others, fusedTerms);
         } finally {
             WARMING.remove();
             nttGated = false;
@@ -189,9 +206,14 @@ public final class KernelWarmup {
      * prime of {@code others} (its combinations cycle all the same).
      */
     static void run(LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others) {
+        run(k, backend, rounds, primes, others, ALL_FUSED_TERMS);
+    }
+
+    /** {@link #run(LimbKernels, NttBackend, int, long[], long[])}, the fused dot products at {@code fusedTerms}. */
+    static void run(LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others, int[] fusedTerms) {
         long[] all = Arrays.copyOf(primes, primes.length + others.length);
         System.arraycopy(others, 0, all, primes.length, others.length);
-        Bench b = new Bench(k, backend, all, fmaCoverage(backend, all));
+        Bench b = new Bench(k, backend, all, fmaCoverage(backend, all), fusedTerms(fusedTerms));
         // the transforms first, alone, until they beat their scalar twins: key generation and encoding,
         // which run beside the warm-up, are mostly transforms and wait for them (scalar until then).
         // After `rounds` of them C2 has them in any case: the gate opens even where the scalar twin
@@ -211,6 +233,21 @@ public final class KernelWarmup {
                 for (int vi = 0; vi < others.length; vi++) b.round(i / VARIANT_EVERY, primes.length + vi);
             b.cover();
         }
+    }
+
+    /** Every number of terms a fused dot product takes. */
+    static final int[] ALL_FUSED_TERMS =
+            IntStream.rangeClosed(1, FusedDotKernels.MAX_TERMS).toArray();
+
+    /** The distinct counts of {@code terms} that {@link FusedDotKernels} takes (all of them for null or none). */
+    static int[] fusedTerms(int[] terms) {
+        if (terms == null) return ALL_FUSED_TERMS;
+        int[] t = Arrays.stream(terms)
+                .filter(c -> c >= 1 && c <= FusedDotKernels.MAX_TERMS)
+                .distinct()
+                .sorted()
+                .toArray();
+        return t.length == 0 ? ALL_FUSED_TERMS : t;
     }
 
     /**
@@ -379,8 +416,12 @@ public final class KernelWarmup {
         private final long[][] bIn, bY, bOut;
         private final long[] bU = new long[n];
 
-        Bench(LimbKernels k, NttBackend backend, long[] primes, long[] coverage) {
+        /** The fused dot products' numbers of terms, one per round in turn. */
+        private final int[] fusedTerms;
+
+        Bench(LimbKernels k, NttBackend backend, long[] primes, long[] coverage, int[] fusedTerms) {
             this.k = k;
+            this.fusedTerms = fusedTerms;
             this.coverage = new NttTables[coverage.length];
             for (int c = 0; c < coverage.length; c++) this.coverage[c] = NttTables.of(LOG_N, coverage[c]);
             this.backend = backend;
@@ -424,8 +465,20 @@ public final class KernelWarmup {
             // per pass, and an odd one left over is a branch the first evaluation must not find uncompiled
             int terms = (i & 1) == 0 ? 5 : MAX_TERMS;
             boolean acc = (i & 2) != 0;
-            k.dot2Montgomery(in[0], in[1], in[2], terms, out[0], out[1], q, acc);
+            // two outputs of few terms past the fused forms' reach: the blocked kernels' branch (5 terms would
+            // compile the fused method of 5, 20–80 MB of C2's arena, where the evaluations need other counts)
+            k.dot2Montgomery(
+                    in[0], in[1], in[2], terms == 5 ? FusedDotKernels.MAX_TERMS + 1 : terms, out[0], out[1], q, acc);
             k.dot2Montgomery(in[0], in[1], null, terms, out[2], null, q, !acc);
+            // a key inner product's few terms, in the evaluations' counts (FusedDotKernels): the largest, the top
+            // level's, every round (with one count a round in turn, C2 had it only in the first evaluation of
+            // CoeffsToSlots at boot16), the lower levels' in turn every VARIANT_EVERY rounds (each compiled method
+            // takes C2 20-80 MB of arena and 0.1-0.3 s beside keygen)
+            int top = fusedTerms[fusedTerms.length - 1];
+            k.dot2Montgomery(in[0], in[1], in[2], top, out[0], out[1], q, !acc);
+            int other = fusedTerms[(i / VARIANT_EVERY) % fusedTerms.length];
+            if (i % VARIANT_EVERY == 0 && other != top)
+                k.dot2Montgomery(in[0], in[1], in[2], other, out[0], out[1], q, acc);
             k.dot2MontgomeryMulti(in[0], in[1], f, fOff, false, terms, 1 + (i & 1), outA, outB, q, acc);
             // the four on one round in four (every terms/accumulate combination), else the pair: both
             // paths compiled with every branch, and the warm-up, which still runs beside the first

@@ -140,6 +140,21 @@ public final class VectorLimbKernels implements LimbKernels {
         final boolean two = z != null;
         final long[][] zz = two ? z : y;
         final long[] o1 = two ? out1 : out0;
+        // a key inner product's few terms: the sums in registers, each operand streamed once
+        if (two && xOff == null && q >= VectorDotKernels.SMALL_Q) {
+            final boolean inFma = fmaDot && FmaDotKernels.accepts(q);
+            if (inFma && FusedDotKernels.fmaTakes(terms, q)) {
+                FusedDotKernels.fma(x, y, z, terms, out0, out1, q, ModArith.montgomeryRInverse(q), accumulate, vecEnd);
+                if (vecEnd < n) tail(x, xOff, y, z, terms, out0, out1, q, accumulate, vecEnd);
+                return;
+            }
+            if (!inFma && !scalarOutsideFma && FusedDotKernels.integerTakes(terms, q)) {
+                FusedDotKernels.integer(
+                        x, y, z, terms, out0, out1, q, ModArith.montgomeryNegInv(q), accumulate, vecEnd);
+                if (vecEnd < n) tail(x, xOff, y, z, terms, out0, out1, q, accumulate, vecEnd);
+                return;
+            }
+        }
         if (fmaDot && q >= VectorDotKernels.SMALL_Q && FmaDotKernels.accepts(q)) {
             final long rInv = ModArith.montgomeryRInverse(q);
             final double[][] scratch = FMA_SCRATCH.get();
