@@ -72,8 +72,8 @@ public final class KernelWarmup {
 
     /**
      * {@link #start(LimbKernels, NttBackend, long...)} with the numbers of terms of the evaluations' key inner
-     * products (their digit counts): each has a straight-line method of its own ({@link FusedDotKernels}),
-     * which the warm-up compiles only for these, and C2 compiles each one once (about 0.1 s of its thread).
+     * products (their digit counts): each has a straight-line method of its own ({@link FusedDotKernels}), which
+     * C2 compiles in 13–83 MB of arena, so the warm-up compiles only these.
      */
     public static void start(LimbKernels kernels, NttBackend backend, int[] dotTerms, long... moduli) {
         if (!enabled(
@@ -416,7 +416,7 @@ public final class KernelWarmup {
         private final long[][] bIn, bY, bOut;
         private final long[] bU = new long[n];
 
-        /** The fused dot products' numbers of terms, one per round in turn. */
+        /** The fused dot products' numbers of terms: the largest every round, the others in turn. */
         private final int[] fusedTerms;
 
         Bench(LimbKernels k, NttBackend backend, long[] primes, long[] coverage, int[] fusedTerms) {
@@ -466,14 +466,14 @@ public final class KernelWarmup {
             int terms = (i & 1) == 0 ? 5 : MAX_TERMS;
             boolean acc = (i & 2) != 0;
             // two outputs of few terms past the fused forms' reach: the blocked kernels' branch (5 terms would
-            // compile the fused method of 5, 20–80 MB of C2's arena, where the evaluations need other counts)
+            // compile the fused method of 5, 83 MB of C2's arena, where the evaluations need other counts)
             k.dot2Montgomery(
                     in[0], in[1], in[2], terms == 5 ? FusedDotKernels.MAX_TERMS + 1 : terms, out[0], out[1], q, acc);
             k.dot2Montgomery(in[0], in[1], null, terms, out[2], null, q, !acc);
             // a key inner product's few terms, in the evaluations' counts (FusedDotKernels): the largest, the top
             // level's, every round (with one count a round in turn, C2 had it only in the first evaluation of
-            // CoeffsToSlots at boot16), the lower levels' in turn every VARIANT_EVERY rounds (each compiled method
-            // takes C2 20-80 MB of arena and 0.1-0.3 s beside keygen)
+            // CoeffsToSlots at boot16), any others in turn every VARIANT_EVERY rounds (each compiled method takes
+            // C2 13–83 MB of arena, and C2 time beside keygen)
             int top = fusedTerms[fusedTerms.length - 1];
             k.dot2Montgomery(in[0], in[1], in[2], top, out[0], out[1], q, !acc);
             int other = fusedTerms[(i / VARIANT_EVERY) % fusedTerms.length];
