@@ -145,8 +145,10 @@ final class VectorDotKernels {
     /**
      * {@link #dotBlock} for two outputs that share their terms' y and z (two giant steps over the same
      * babies): out0, out1 = Σ x_t ⊙ (y_t, z_t) and out2, out3 = Σ w_t ⊙ (y_t, z_t), each y_t and z_t
-     * block read once for both; eight rows of 128-bit sums in {@code scratch[0..8)}. Exact sums, so the
-     * bits of {@link #dotBlock}. Primes of at least 2^31.
+     * block read once for both; eight rows of 128-bit sums in {@code scratch[0..8)}, with AVX-512 loaded and stored
+     * once per two terms (their products summed in registers first): the n13 demo's P limb, 256 terms from memory,
+     * 0.78 of the time with one term per pass in a harness (docs/benchmarks.md, thirty-fourth session). Exact sums,
+     * so the bits of {@link #dotBlock}. Primes of at least 2^31.
      */
     static void dualBlock(
             long[][] x,
@@ -167,57 +169,159 @@ final class VectorDotKernels {
             int base,
             int len,
             long[][] scratch) {
-        final LongVector one = LongVector.broadcast(S, 1);
         for (int t0 = 0; t0 < terms; t0 += chunk) {
             final int t1 = Math.min(terms, t0 + chunk);
             for (int r = 0; r < 8; r++) Arrays.fill(scratch[r], 0, len, 0L);
-            // the products as in dotBlock, an inner loop over the two sides (a helper taking vectors would box them)
-            for (int t = t0; t < t1; t++) {
-                final long[] xt = x[t], wt = w[t], yt = y[t], zt = z[t];
-                final int xb = (xOff == null ? 0 : xOff[t]) + base, wb = (wOff == null ? 0 : wOff[t]) + base;
-                for (int k = 0; k < len; k += L) {
-                    LongVector b = LongVector.fromArray(S, yt, base + k);
-                    LongVector bl = b.and(M32), bh = b.lanewise(VectorOperators.LSHR, 32);
-                    LongVector c = LongVector.fromArray(S, zt, base + k);
-                    LongVector cl = c.and(M32), ch = c.lanewise(VectorOperators.LSHR, 32);
-                    for (int side = 0; side < 2; side++) {
-                        LongVector a =
-                                side == 0 ? LongVector.fromArray(S, xt, xb + k) : LongVector.fromArray(S, wt, wb + k);
-                        LongVector al = a.and(M32), ah = a.lanewise(VectorOperators.LSHR, 32);
-                        final long[] ah0 = scratch[4 * side], al0 = scratch[4 * side + 1];
-                        final long[] ah1 = scratch[4 * side + 2], al1 = scratch[4 * side + 3];
-                        LongVector ll = al.mul(bl),
-                                hh = ah.mul(bh),
-                                cross = al.mul(bh).add(ah.mul(bl));
-                        LongVector lo = ll.add(cross.lanewise(VectorOperators.LSHL, 32));
-                        LongVector hi = hh.add(cross.lanewise(VectorOperators.LSHR, 32))
-                                .add(one, lo.compare(VectorOperators.ULT, ll));
-                        LongVector l0 = LongVector.fromArray(S, al0, k).add(lo);
-                        LongVector.fromArray(S, ah0, k)
-                                .add(hi)
-                                .add(one, l0.compare(VectorOperators.ULT, lo))
-                                .intoArray(ah0, k);
-                        l0.intoArray(al0, k);
-                        LongVector ll2 = al.mul(cl),
-                                hh2 = ah.mul(ch),
-                                cross2 = al.mul(ch).add(ah.mul(cl));
-                        LongVector lo2 = ll2.add(cross2.lanewise(VectorOperators.LSHL, 32));
-                        LongVector hi2 = hh2.add(cross2.lanewise(VectorOperators.LSHR, 32))
-                                .add(one, lo2.compare(VectorOperators.ULT, ll2));
-                        LongVector l1 = LongVector.fromArray(S, al1, k).add(lo2);
-                        LongVector.fromArray(S, ah1, k)
-                                .add(hi2)
-                                .add(one, l1.compare(VectorOperators.ULT, lo2))
-                                .intoArray(ah1, k);
-                        l1.intoArray(al1, k);
-                    }
-                }
-            }
+            // AVX-512 sums two terms per pass; with AVX2 that measured slower (docs/ring.md, "Four outputs per pass")
+            final int paired = VectorLimbKernels.WIDE ? t0 + ((t1 - t0) & ~1) : t0;
+            if (paired > t0) dualPairs(x, xOff, w, wOff, y, z, t0, paired, base, len, scratch);
+            if (paired < t1) dualSingles(x, xOff, w, wOff, y, z, paired, t1, base, len, scratch); // an odd last one
             final boolean add = accumulate || t0 > 0;
             redc(scratch[0], scratch[1], out0, base, len, add, q, ni);
             redc(scratch[2], scratch[3], out1, base, len, add, q, ni);
             redc(scratch[4], scratch[5], out2, base, len, add, q, ni);
             redc(scratch[6], scratch[7], out3, base, len, add, q, ni);
+        }
+    }
+
+    /** Terms [t0, t1) of {@link #dualBlock}, an even number, added into its rows two at a time. */
+    private static void dualPairs(
+            long[][] x,
+            int[] xOff,
+            long[][] w,
+            int[] wOff,
+            long[][] y,
+            long[][] z,
+            int t0,
+            int t1,
+            int base,
+            int len,
+            long[][] scratch) {
+        final LongVector one = LongVector.broadcast(S, 1);
+        // the products as in dotBlock, two terms per pass (their sum added to the rows once), an inner loop
+        // over the two sides (a helper taking vectors would box them)
+        for (int t = t0; t < t1; t += 2) {
+            final int u = t + 1;
+            final long[] xt = x[t], wt = w[t], yt = y[t], zt = z[t];
+            final long[] xu = x[u], wu = w[u], yu = y[u], zu = z[u];
+            final int xb = (xOff == null ? 0 : xOff[t]) + base, wb = (wOff == null ? 0 : wOff[t]) + base;
+            final int xc = (xOff == null ? 0 : xOff[u]) + base, wc = (wOff == null ? 0 : wOff[u]) + base;
+            for (int k = 0; k < len; k += L) {
+                LongVector b = LongVector.fromArray(S, yt, base + k);
+                LongVector bl = b.and(M32), bh = b.lanewise(VectorOperators.LSHR, 32);
+                LongVector c = LongVector.fromArray(S, zt, base + k);
+                LongVector cl = c.and(M32), ch = c.lanewise(VectorOperators.LSHR, 32);
+                LongVector b2 = LongVector.fromArray(S, yu, base + k);
+                LongVector b2l = b2.and(M32), b2h = b2.lanewise(VectorOperators.LSHR, 32);
+                LongVector c2 = LongVector.fromArray(S, zu, base + k);
+                LongVector c2l = c2.and(M32), c2h = c2.lanewise(VectorOperators.LSHR, 32);
+                for (int side = 0; side < 2; side++) {
+                    LongVector a =
+                            side == 0 ? LongVector.fromArray(S, xt, xb + k) : LongVector.fromArray(S, wt, wb + k);
+                    LongVector al = a.and(M32), ah = a.lanewise(VectorOperators.LSHR, 32);
+                    LongVector a2 =
+                            side == 0 ? LongVector.fromArray(S, xu, xc + k) : LongVector.fromArray(S, wu, wc + k);
+                    LongVector a2l = a2.and(M32), a2h = a2.lanewise(VectorOperators.LSHR, 32);
+                    final long[] ah0 = scratch[4 * side], al0 = scratch[4 * side + 1];
+                    final long[] ah1 = scratch[4 * side + 2], al1 = scratch[4 * side + 3];
+                    // a·b + a2·b2 (each below 2^126, the pair below 2^127) into the first row pair
+                    LongVector ll = al.mul(bl), cross = al.mul(bh).add(ah.mul(bl));
+                    LongVector lo = ll.add(cross.lanewise(VectorOperators.LSHL, 32));
+                    LongVector hi = ah.mul(bh)
+                            .add(cross.lanewise(VectorOperators.LSHR, 32))
+                            .add(one, lo.compare(VectorOperators.ULT, ll));
+                    LongVector ll2 = a2l.mul(b2l), cross2 = a2l.mul(b2h).add(a2h.mul(b2l));
+                    LongVector lo2 = ll2.add(cross2.lanewise(VectorOperators.LSHL, 32));
+                    LongVector sum = lo.add(lo2);
+                    hi = hi.add(a2h.mul(b2h))
+                            .add(cross2.lanewise(VectorOperators.LSHR, 32))
+                            .add(one, lo2.compare(VectorOperators.ULT, ll2))
+                            .add(one, sum.compare(VectorOperators.ULT, lo));
+                    LongVector l0 = LongVector.fromArray(S, al0, k).add(sum);
+                    LongVector.fromArray(S, ah0, k)
+                            .add(hi)
+                            .add(one, l0.compare(VectorOperators.ULT, sum))
+                            .intoArray(ah0, k);
+                    l0.intoArray(al0, k);
+                    // a·c + a2·c2 into the second
+                    LongVector mm = al.mul(cl), crossc = al.mul(ch).add(ah.mul(cl));
+                    LongVector loc = mm.add(crossc.lanewise(VectorOperators.LSHL, 32));
+                    LongVector hic = ah.mul(ch)
+                            .add(crossc.lanewise(VectorOperators.LSHR, 32))
+                            .add(one, loc.compare(VectorOperators.ULT, mm));
+                    LongVector mm2 = a2l.mul(c2l), crossc2 = a2l.mul(c2h).add(a2h.mul(c2l));
+                    LongVector loc2 = mm2.add(crossc2.lanewise(VectorOperators.LSHL, 32));
+                    LongVector sumc = loc.add(loc2);
+                    hic = hic.add(a2h.mul(c2h))
+                            .add(crossc2.lanewise(VectorOperators.LSHR, 32))
+                            .add(one, loc2.compare(VectorOperators.ULT, mm2))
+                            .add(one, sumc.compare(VectorOperators.ULT, loc));
+                    LongVector l1 = LongVector.fromArray(S, al1, k).add(sumc);
+                    LongVector.fromArray(S, ah1, k)
+                            .add(hic)
+                            .add(one, l1.compare(VectorOperators.ULT, sumc))
+                            .intoArray(ah1, k);
+                    l1.intoArray(al1, k);
+                }
+            }
+        }
+    }
+
+    /** Terms [t0, t1) of {@link #dualBlock} added into its rows one at a time. */
+    private static void dualSingles(
+            long[][] x,
+            int[] xOff,
+            long[][] w,
+            int[] wOff,
+            long[][] y,
+            long[][] z,
+            int t0,
+            int t1,
+            int base,
+            int len,
+            long[][] scratch) {
+        final LongVector one = LongVector.broadcast(S, 1);
+        // the products as in dotBlock, an inner loop over the two sides (a helper taking vectors would box them)
+        for (int t = t0; t < t1; t++) {
+            final long[] xt = x[t], wt = w[t], yt = y[t], zt = z[t];
+            final int xb = (xOff == null ? 0 : xOff[t]) + base, wb = (wOff == null ? 0 : wOff[t]) + base;
+            for (int k = 0; k < len; k += L) {
+                LongVector b = LongVector.fromArray(S, yt, base + k);
+                LongVector bl = b.and(M32), bh = b.lanewise(VectorOperators.LSHR, 32);
+                LongVector c = LongVector.fromArray(S, zt, base + k);
+                LongVector cl = c.and(M32), ch = c.lanewise(VectorOperators.LSHR, 32);
+                for (int side = 0; side < 2; side++) {
+                    LongVector a =
+                            side == 0 ? LongVector.fromArray(S, xt, xb + k) : LongVector.fromArray(S, wt, wb + k);
+                    LongVector al = a.and(M32), ah = a.lanewise(VectorOperators.LSHR, 32);
+                    final long[] ah0 = scratch[4 * side], al0 = scratch[4 * side + 1];
+                    final long[] ah1 = scratch[4 * side + 2], al1 = scratch[4 * side + 3];
+                    LongVector ll = al.mul(bl),
+                            hh = ah.mul(bh),
+                            cross = al.mul(bh).add(ah.mul(bl));
+                    LongVector lo = ll.add(cross.lanewise(VectorOperators.LSHL, 32));
+                    LongVector hi = hh.add(cross.lanewise(VectorOperators.LSHR, 32))
+                            .add(one, lo.compare(VectorOperators.ULT, ll));
+                    LongVector l0 = LongVector.fromArray(S, al0, k).add(lo);
+                    LongVector.fromArray(S, ah0, k)
+                            .add(hi)
+                            .add(one, l0.compare(VectorOperators.ULT, lo))
+                            .intoArray(ah0, k);
+                    l0.intoArray(al0, k);
+                    LongVector ll2 = al.mul(cl),
+                            hh2 = ah.mul(ch),
+                            cross2 = al.mul(ch).add(ah.mul(cl));
+                    LongVector lo2 = ll2.add(cross2.lanewise(VectorOperators.LSHL, 32));
+                    LongVector hi2 = hh2.add(cross2.lanewise(VectorOperators.LSHR, 32))
+                            .add(one, lo2.compare(VectorOperators.ULT, ll2));
+                    LongVector l1 = LongVector.fromArray(S, al1, k).add(lo2);
+                    LongVector.fromArray(S, ah1, k)
+                            .add(hi2)
+                            .add(one, l1.compare(VectorOperators.ULT, lo2))
+                            .intoArray(ah1, k);
+                    l1.intoArray(al1, k);
+                }
+            }
         }
     }
 
