@@ -172,10 +172,11 @@ final class VectorDotKernels {
         for (int t0 = 0; t0 < terms; t0 += chunk) {
             final int t1 = Math.min(terms, t0 + chunk);
             for (int r = 0; r < 8; r++) Arrays.fill(scratch[r], 0, len, 0L);
-            // AVX-512 sums two terms per pass; with AVX2 that measured slower (docs/ring.md, "Four outputs per pass")
+            // AVX-512 sums two terms per pass, an odd last one alone; without 64-bit lane multiplies every term runs
+            // alone, as two per pass measured slower there (docs/ring.md, "Four outputs per pass")
             final int paired = VectorLimbKernels.WIDE ? t0 + ((t1 - t0) & ~1) : t0;
             if (paired > t0) dualPairs(x, xOff, w, wOff, y, z, t0, paired, base, len, scratch);
-            if (paired < t1) dualSingles(x, xOff, w, wOff, y, z, paired, t1, base, len, scratch); // an odd last one
+            if (paired < t1) dualSingles(x, xOff, w, wOff, y, z, paired, t1, base, len, scratch);
             final boolean add = accumulate || t0 > 0;
             redc(scratch[0], scratch[1], out0, base, len, add, q, ni);
             redc(scratch[2], scratch[3], out1, base, len, add, q, ni);
