@@ -21,6 +21,28 @@ def reduce_once(v, q):
             f" : {v}.sub({q}).blend({v}, {v}.sub({q}).compare(VectorOperators.LT, 0L)))")
 
 
+def finish(o, q):
+    """Output o's last lines: the previous output added when accumulating, then the store."""
+    return [
+        f"if (accumulate) {{ u{o} = LongVector.fromArray(S, out{o}, k).add(u{o}); u{o} = {reduce_once(f'u{o}', q)}; }}",
+        f"u{o}.intoArray(out{o}, k);",
+    ]
+
+
+def method(name, last, consts, terms, body):
+    """One straight-line method: its constants, its terms' limbs named before the one loop over coefficients."""
+    return f"""
+    private static void {name}(
+            long[][] x, long[][] y, long[][] z, long[] out0, long[] out1, long q, long {last}, boolean accumulate, int len) {{
+        {(chr(10) + '        ').join(consts)}
+        {limbs(terms)}
+        for (int k = 0; k < len; k += L) {{
+            {(chr(10) + '            ').join(body)}
+        }}
+    }}
+"""
+
+
 def limbs(terms):
     return "final long[] " + ", ".join(f"x{t} = x[{t}], y{t} = y[{t}], z{t} = z[{t}]" for t in range(terms)) + ";"
 
@@ -47,23 +69,14 @@ def fma_method(terms):
             f"DoubleVector r{o} = e{o}.fma(qinv, round).sub(round).fma(nq, e{o}).add(s{o}.fma(ri, e{o}.neg()));",
             f"r{o} = r{o}.add(vq, r{o}.compare(VectorOperators.LT, zero));",
             f"LongVector u{o} = r{o}.add(two52).reinterpretAsLongs().sub(bits52);",
-            f"if (accumulate) {{ u{o} = LongVector.fromArray(S, out{o}, k).add(u{o}); u{o} = {reduce_once(f'u{o}', 'lq')}; }}",
-            f"u{o}.intoArray(out{o}, k);",
-        ]
-    return f"""
-    private static void fma{terms}(
-            long[][] x, long[][] y, long[][] z, long[] out0, long[] out1, long q, long rInv, boolean accumulate, int len) {{
-        final DoubleVector vq = DoubleVector.broadcast(D, (double) q), nq = vq.neg();
-        final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);
-        final DoubleVector two52 = DoubleVector.broadcast(D, TWO52), zero = DoubleVector.zero(D);
-        final DoubleVector ri = DoubleVector.broadcast(D, (double) rInv);
-        final LongVector bits52 = LongVector.broadcast(S, BITS52), lq = LongVector.broadcast(S, q);
-        {limbs(terms)}
-        for (int k = 0; k < len; k += L) {{
-            {(chr(10) + '            ').join(body)}
-        }}
-    }}
-"""
+        ] + finish(o, "lq")
+    return method(f"fma{terms}", "rInv", [
+        "final DoubleVector vq = DoubleVector.broadcast(D, (double) q), nq = vq.neg();",
+        "final DoubleVector qinv = DoubleVector.broadcast(D, 1.0 / q), round = DoubleVector.broadcast(D, ROUND);",
+        "final DoubleVector two52 = DoubleVector.broadcast(D, TWO52), zero = DoubleVector.zero(D);",
+        "final DoubleVector ri = DoubleVector.broadcast(D, (double) rInv);",
+        "final LongVector bits52 = LongVector.broadcast(S, BITS52), lq = LongVector.broadcast(S, q);",
+    ], terms, body)
 
 
 def integer_method(terms):
@@ -100,22 +113,13 @@ def integer_method(terms):
             f".add(qhl{o}.lanewise(VectorOperators.LSHR, 32)).add(mid{o}.lanewise(VectorOperators.LSHR, 32))"
             f".add(one, lo{o}.compare(VectorOperators.NE, 0));",
             f"u{o} = {reduce_once(f'u{o}', 'vq')};",
-            f"if (accumulate) {{ u{o} = LongVector.fromArray(S, out{o}, k).add(u{o}); u{o} = {reduce_once(f'u{o}', 'vq')}; }}",
-            f"u{o}.intoArray(out{o}, k);",
-        ]
-    return f"""
-    private static void integer{terms}(
-            long[][] x, long[][] y, long[][] z, long[] out0, long[] out1, long q, long ni, boolean accumulate, int len) {{
-        final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);
-        final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);
-        final LongVector nil = vni.and(M32), nih = vni.lanewise(VectorOperators.LSHR, 32);
-        final LongVector one = LongVector.broadcast(S, 1);
-        {limbs(terms)}
-        for (int k = 0; k < len; k += L) {{
-            {(chr(10) + '            ').join(body)}
-        }}
-    }}
-"""
+        ] + finish(o, "vq")
+    return method(f"integer{terms}", "ni", [
+        "final LongVector vq = LongVector.broadcast(S, q), vni = LongVector.broadcast(S, ni);",
+        "final LongVector ql = vq.and(M32), qh = vq.lanewise(VectorOperators.LSHR, 32);",
+        "final LongVector nil = vni.and(M32), nih = vni.lanewise(VectorOperators.LSHR, 32);",
+        "final LongVector one = LongVector.broadcast(S, 1);",
+    ], terms, body)
 
 
 def dispatcher(kind, last):
