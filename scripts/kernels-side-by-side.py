@@ -22,6 +22,8 @@ for f in sorted(glob.glob(D+'/*.json')):
         for k in ['rotate','mulRelin','rescale','rotateHoisted8','decompose','modDown','innerProduct']:
             vals['ops.'+k+'.ms'][who].append(o[k]['micros']/1000)
         vals['ops.hoisted8/8rotate'][who].append(o['rotateHoisted8']['micros']/(8*o['rotate']['micros']))
+        if 'rotateHoisted8Each' in o:  # handed out one at a time, as the plain rotations are (no promotions)
+            vals['ops.hoisted8Each/8rotate'][who].append(o['rotateHoisted8Each']['micros']/(8*o['rotate']['micros']))
     else:
         m=d['millis']
         vals[name+'.evaluate.ms'][who].append(m['evaluate'])
