@@ -3,7 +3,6 @@ package io.hoist.lt.exec;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.lt.plan.LtProgram;
 import io.hoist.ring.Parallel;
-import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import java.util.ArrayList;
 import java.util.List;
@@ -182,20 +181,25 @@ final class DirectExecutor {
     /**
      * The steps of a run grouped by data flow: a step joins the chain whose step wrote its input, or
      * that already reads it (a buffer's last reader releases it, so its readers stay in one chain).
+     * The latest earlier step of the run that reads or writes the input names the chain: runs are
+     * short, and a hash map here met keys its profile from program compilation had not seen and
+     * deoptimized in every first evaluation on two threads.
      */
     private static List<List<LtProgram.Step>> chains(List<LtProgram.Step> run) {
         List<List<LtProgram.Step>> chains = new ArrayList<>();
-        Int2IntOpenHashMap chainOf = new Int2IntOpenHashMap();
-        chainOf.defaultReturnValue(-1);
-        for (LtProgram.Step s : run) {
-            int c = chainOf.get(s.in().get(0));
+        int[] chainOf = new int[run.size()];
+        for (int i = 0; i < run.size(); i++) {
+            int in = run.get(i).in().get(0), c = -1;
+            for (int j = i - 1; j >= 0 && c < 0; j--) {
+                LtProgram.Step t = run.get(j);
+                if (t.in().get(0) == in || t.out().get(0) == in) c = chainOf[j];
+            }
             if (c < 0) {
                 c = chains.size();
                 chains.add(new ArrayList<>());
             }
-            chains.get(c).add(s);
-            chainOf.put(s.in().get(0), c);
-            chainOf.put(s.out().get(0), c);
+            chains.get(c).add(run.get(i));
+            chainOf[i] = c;
         }
         return chains;
     }
