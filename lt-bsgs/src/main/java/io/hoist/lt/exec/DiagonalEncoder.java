@@ -236,14 +236,7 @@ public final class DiagonalEncoder {
      * the same residues as lifting, transforming and converting, as the compact expansion makes.
      */
     long[][] liftMontgomery(long[] coeffs, int level, int limbs) {
-        return liftMontgomery(ctx, coeffs, level, limbs, ctx.engine().counters());
-    }
-
-    /**
-     * {@link #liftMontgomery(long[], int, int)} with the transforms counted in {@code c}: the encoder's
-     * precomputed BSGS diagonals, and plain BSGS's compact ones expanded per evaluation.
-     */
-    static long[][] liftMontgomery(CkksContext ctx, long[] coeffs, int level, int limbs, OpCounters c) {
+        OpCounters c = ctx.engine().counters();
         int n = ctx.params().n();
         long[][] out = new long[limbs][];
         NttTables[] t = new NttTables[limbs];
@@ -260,7 +253,7 @@ public final class DiagonalEncoder {
     /**
      * Limb out of coeffs modulo t's prime in Montgomery form: transformed when {@code sub} (coeffs in a
      * subring) is not null, by one NTT of size N/g counted in c; else only lifted (the caller transforms it,
-     * batched). The encoder's limbs and the diagonal sums' compact expansion alike.
+     * batched). The encoder's limbs and the compact expansions (the diagonal sums', BSGS's) alike.
      */
     static void liftLimb(CkksContext ctx, SubringPoly sub, long[] coeffs, NttTables t, OpCounters c, long[] out) {
         LimbKernels k = ctx.engine().kernels();

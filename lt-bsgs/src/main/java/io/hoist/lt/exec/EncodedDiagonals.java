@@ -11,6 +11,7 @@ import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
 import io.hoist.ring.PackedLimbs;
 import io.hoist.ring.RnsPoly;
+import io.hoist.ring.SubringPoly;
 import it.unimi.dsi.fastutil.ints.Int2ObjectMap;
 import it.unimi.dsi.fastutil.ints.Int2ObjectMaps;
 import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
@@ -45,6 +46,9 @@ public final class EncodedDiagonals {
 
     private final Int2ObjectMap<RnsPoly> q;
     private final Int2ObjectMap<long[]> compact;
+    /** {@link #subring}'s table, built on first use. */
+    private volatile Int2ObjectMap<SubringPoly> subrings;
+
     private final LtProgram program;
 
     private final boolean rescales;
@@ -197,6 +201,28 @@ public final class EncodedDiagonals {
 
     long[] compact(int r) {
         return compact.get(r);
+    }
+
+    /**
+     * Compact diagonal r in its subring (null: in none), for BSGS's expansion: built for every diagonal on
+     * first use and kept, so that an evaluation neither scans the words for the stride nor copies them.
+     */
+    SubringPoly subring(int r) {
+        Int2ObjectMap<SubringPoly> s = subrings;
+        if (s == null) {
+            synchronized (this) {
+                if (subrings == null) {
+                    Int2ObjectOpenHashMap<SubringPoly> m = new Int2ObjectOpenHashMap<>();
+                    for (var e : compact.int2ObjectEntrySet()) {
+                        SubringPoly p = SubringPoly.of(e.getValue());
+                        if (p != null) m.put(e.getIntKey(), p);
+                    }
+                    subrings = m;
+                }
+                s = subrings;
+            }
+        }
+        return s.get(r);
     }
 
     /** Compact diagonal r's words (N signed integers) appended to {@code out}. */
