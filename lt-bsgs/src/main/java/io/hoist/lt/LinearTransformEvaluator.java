@@ -153,7 +153,10 @@ public final class LinearTransformEvaluator {
         }
         EncodedDiagonals encoded =
                 diagonals.encodeDiagonals(t, plan, level, storage, scale, rescale, progress, program);
-        if (schedule instanceof Schedule.Direct) engine.prepareDirect(encoded);
+        if (schedule instanceof Schedule.Direct) {
+            engine.prepareDirect(encoded);
+            engine.reserveCompact(encoded);
+        }
         return new EncodedTransform(encoded);
     }
 
@@ -172,14 +175,31 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(t, "t is null");
         Objects.requireNonNull(plan, "plan is null");
         Objects.requireNonNull(storage, "storage is null");
+        int[] shape = new int[2]; // the last rows and rows before the last column reported
+        LtProgram[] program = new LtProgram[1];
         EncodedBlockTransform encoded = EncodedBlockTransform.encode(
-                diagonals, params, t, plan, level, storage, progress, (program, rows, before) -> {
-                    if (schedule instanceof Schedule.Direct) engine.reserveBlocks(program, rows, before);
+                diagonals, params, t, plan, level, storage, progress, (prog, rows, before) -> {
+                    if (schedule instanceof Schedule.Direct) engine.reserveBlocks(prog, rows, before);
+                    program[0] = prog;
+                    shape[0] = rows;
+                    shape[1] = before;
                 });
-        if (schedule instanceof Schedule.Direct)
-            for (EncodedDiagonals[] row : encoded.grid())
-                for (EncodedDiagonals b : row) if (b != null) engine.prepareDirect(b);
+        if (schedule instanceof Schedule.Direct) {
+            EncodedDiagonals[][] grid = encoded.grid();
+            for (EncodedDiagonals[] row : grid) for (EncodedDiagonals b : row) if (b != null) engine.prepareDirect(b);
+            if (program[0] != null) engine.reserveCompactBlocks(program[0], shape[0], shape[1], lastColumn(grid));
+        }
         return encoded;
+    }
+
+    /** The blocks of the last column of {@code grid} that holds one (null: zero blocks). */
+    private static EncodedDiagonals[] lastColumn(EncodedDiagonals[][] grid) {
+        int last = -1;
+        for (EncodedDiagonals[] row : grid)
+            for (int c = 0; c < row.length; c++) if (row[c] != null) last = Math.max(last, c);
+        EncodedDiagonals[] out = new EncodedDiagonals[grid.length];
+        for (int r = 0; last >= 0 && r < grid.length; r++) out[r] = grid[r][last];
+        return out;
     }
 
     // ------------------------------------------------------------------ evaluation

@@ -52,6 +52,32 @@ final class DiagonalSums {
     }
 
     /**
+     * The pooled limbs each pass over {@code block}'s compact diagonals holds at once in the first chunk of a
+     * Q limb (every direct evaluation runs it), at the index of the pass's last step; null unless compact. The
+     * expansions' scratch, held beside the pass's buffers, for the pool's reservation.
+     */
+    static int[] compactScratch(EncodedDiagonals block) {
+        LtProgram prog = block.program();
+        if (block.storage() != Storage.COMPACT || prog == null) return null;
+        int lq = prog.layout().level() + 1, d = prog.layout().d();
+        List<LtProgram.Step> steps = prog.steps();
+        int[] scratch = new int[steps.size()];
+        for (int i = 0; i < steps.size(); i++) {
+            if (steps.get(i).kind() != LtProgram.Kind.DIAGONAL_SUM) continue;
+            int run = i + 1;
+            while (run < steps.size() && steps.get(run).kind() == LtProgram.Kind.DIAGONAL_SUM) run++;
+            for (List<LtProgram.Step> pass : passes(block.storage(), steps.subList(i, run))) {
+                Tables t = tables(block, pass, lq, d);
+                int chunk = Math.min(COMPACT_CHUNK, t.of[0].length), limbs = 0;
+                for (int[] row : t.diag) for (int k = 0; k < chunk; k++) if (row[t.of[0][k]] >= 0) limbs++;
+                scratch[pass.getLast().index()] = limbs;
+            }
+            i = run - 1;
+        }
+        return scratch;
+    }
+
+    /**
      * Builds ahead the term tables of the groups a direct evaluation of {@code block} on {@code threads}
      * threads runs: each run of DIAGONAL_SUM steps in program order (what {@link DirectExecutor} and
      * {@link BlockExecutor} pass to {@link #all}), split as {@link #range} splits it. Built in the first

@@ -107,6 +107,28 @@ public final class Engine {
     }
 
     /**
+     * Over compact diagonals, grows the pool by what {@link #reserve(LtProgram)} leaves out: the expansions'
+     * scratch beside the buffers of their diagonal sums (the encoded transform's tables tell how many).
+     */
+    public void reserveCompact(EncodedDiagonals et) {
+        int[] scratch = DiagonalSums.compactScratch(et);
+        if (scratch != null) pool.reserve(ExecState.programOrderPeakLimbs(et.program(), scratch));
+    }
+
+    /**
+     * {@link #reserveBlocks} for compact blocks, {@code lastColumn} the blocks of the last block column that
+     * holds one (null: a zero block): their diagonal sums' scratch beside the babies and every row's sums.
+     */
+    public void reserveCompactBlocks(LtProgram prog, int rows, int rowsBeforeLast, EncodedDiagonals[] lastColumn) {
+        int most = 0;
+        for (EncodedDiagonals b : lastColumn) {
+            int[] scratch = b == null ? null : DiagonalSums.compactScratch(b);
+            if (scratch != null) for (int s : scratch) most = Math.max(most, s);
+        }
+        if (most > 0) pool.reserve(ExecState.blockOrderPeakLimbs(prog, rows, rowsBeforeLast, most));
+    }
+
+    /**
      * Builds ahead what a direct evaluation of {@code et} keeps (the diagonal sums' term tables, the
      * context's basis conversions at its level), so that its first evaluation does not build them, nor
      * wait for C2 to compile their building.

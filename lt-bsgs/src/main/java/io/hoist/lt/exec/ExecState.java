@@ -153,7 +153,15 @@ final class ExecState implements AutoCloseable {
      * executor path that gives limbs back earlier than program order would have to be mirrored here.
      */
     static long programOrderPeakLimbs(LtProgram prog) {
-        return walk(prog, phase -> true, new long[prog.buffers().size()])[0];
+        return programOrderPeakLimbs(prog, null);
+    }
+
+    /**
+     * {@link #programOrderPeakLimbs(LtProgram)} with {@code scratch[i]} limbs (null: none) borrowed beside the
+     * buffers open at step i: compact diagonals' expansions ({@link DiagonalSums#compactScratch}).
+     */
+    static long programOrderPeakLimbs(LtProgram prog, int[] scratch) {
+        return walk(prog, phase -> true, new long[prog.buffers().size()], scratch)[0];
     }
 
     /**
@@ -165,21 +173,30 @@ final class ExecState implements AutoCloseable {
      * rows' U buffers only by a whole product, so they are left to its first evaluation.
      */
     static long blockOrderPeakLimbs(LtProgram prog, int rows, int rowsBeforeLast) {
+        return blockOrderPeakLimbs(prog, rows, rowsBeforeLast, 0);
+    }
+
+    /**
+     * {@link #blockOrderPeakLimbs(LtProgram, int, int)} with {@code scratch} limbs borrowed beside the last
+     * column's babies and every row's sums: a pass of the last column's compact diagonal sums.
+     */
+    static long blockOrderPeakLimbs(LtProgram prog, int rows, int rowsBeforeLast, int scratch) {
         if (rows < 1 || rowsBeforeLast < 0 || rowsBeforeLast > rows)
             throw new IllegalArgumentException(
                     "block rows " + rows + ", of them before the last column " + rowsBeforeLast);
-        long[] input = walk(prog, phase -> phase <= 3, new long[prog.buffers().size()]);
+        long[] input = walk(prog, phase -> phase <= 3, new long[prog.buffers().size()], null);
         long[] held = new long[prog.buffers().size()];
         long sums = 0;
         for (int id : prog.sumBuffers()) sums += open(prog, prog.layout(), held, id);
-        return Math.max(rowsBeforeLast * sums + input[0], input[1] + rows * sums);
+        return Math.max(rowsBeforeLast * sums + input[0], input[1] + rows * sums + scratch);
     }
 
     /**
      * Walks the steps of the phases {@code phases} accepts, starting from the limbs {@code held} holds
-     * (updated in place): {peak, live at the end}.
+     * (updated in place): {peak, live at the end}; {@code scratch} (null: none) as for {@link
+     * #programOrderPeakLimbs(LtProgram, int[])}.
      */
-    private static long[] walk(LtProgram prog, IntPredicate phases, long[] held) {
+    private static long[] walk(LtProgram prog, IntPredicate phases, long[] held, int[] scratch) {
         LimbLayout lay = prog.layout();
         long live = 0;
         for (long h : held) live += h;
@@ -199,7 +216,7 @@ final class ExecState implements AutoCloseable {
                 for (int i = 0; i < s.out().length(); i++)
                     live += open(prog, lay, held, s.out().get(i));
             }
-            peak = Math.max(peak, live);
+            peak = Math.max(peak, live + (scratch == null ? 0 : scratch[s.index()]));
             for (IntSequence ids : List.of(s.in(), s.out()))
                 for (int i = 0; i < ids.length(); i++) {
                     int id = ids.get(i);
