@@ -187,19 +187,22 @@ public final class LinearTransformEvaluator {
         if (schedule instanceof Schedule.Direct) {
             EncodedDiagonals[][] grid = encoded.grid();
             for (EncodedDiagonals[] row : grid) for (EncodedDiagonals b : row) if (b != null) engine.prepareDirect(b);
-            if (program[0] != null) engine.reserveCompactBlocks(program[0], shape[0], shape[1], lastColumn(grid));
+            if (program[0] != null) engine.reserveCompactBlocks(program[0], shape[0], shape[1], lastBlock(grid));
         }
         return encoded;
     }
 
-    /** The blocks of the last column of {@code grid} that holds one (null: zero blocks). */
-    private static EncodedDiagonals[] lastColumn(EncodedDiagonals[][] grid) {
-        int last = -1;
+    /** The block a product over {@code grid} runs last: the lowest of the last column that holds one (columns, then rows, ascending). */
+    private static EncodedDiagonals lastBlock(EncodedDiagonals[][] grid) {
+        EncodedDiagonals last = null;
+        int col = -1;
         for (EncodedDiagonals[] row : grid)
-            for (int c = 0; c < row.length; c++) if (row[c] != null) last = Math.max(last, c);
-        EncodedDiagonals[] out = new EncodedDiagonals[grid.length];
-        for (int r = 0; last >= 0 && r < grid.length; r++) out[r] = grid[r][last];
-        return out;
+            for (int c = 0; c < row.length; c++)
+                if (row[c] != null && c >= col) {
+                    col = c;
+                    last = row[c];
+                }
+        return last;
     }
 
     // ------------------------------------------------------------------ evaluation

@@ -116,15 +116,14 @@ public final class Engine {
     }
 
     /**
-     * {@link #reserveBlocks} for compact blocks, {@code lastColumn} the blocks of the last block column that
-     * holds one (null: a zero block): their diagonal sums' scratch beside the babies and every row's sums.
+     * {@link #reserveBlocks} for compact blocks, {@code last} the block the product runs last (the last block
+     * column's lowest block): its diagonal sums' scratch beside the babies and every row's sums, which are all
+     * open by then.
      */
-    public void reserveCompactBlocks(LtProgram prog, int rows, int rowsBeforeLast, EncodedDiagonals[] lastColumn) {
+    public void reserveCompactBlocks(LtProgram prog, int rows, int rowsBeforeLast, EncodedDiagonals last) {
+        int[] scratch = last == null ? null : DiagonalSums.compactScratch(last);
         int most = 0;
-        for (EncodedDiagonals b : lastColumn) {
-            int[] scratch = b == null ? null : DiagonalSums.compactScratch(b);
-            if (scratch != null) for (int s : scratch) most = Math.max(most, s);
-        }
+        if (scratch != null) for (int s : scratch) most = Math.max(most, s);
         if (most > 0) pool.reserve(ExecState.blockOrderPeakLimbs(prog, rows, rowsBeforeLast, most));
     }
 
