@@ -74,6 +74,7 @@ final class BsgsExecutor {
             NttTables[] tables = new NttTables[most];
             RnsPoly[] f = new RnsPoly[most];
             SubringPoly[] sub = new SubringPoly[most];
+            long[][] words = new long[most][];
             long[][] xs = new long[most][], ys = new long[most][], zs = new long[most][];
             boolean first = true;
             for (var g : plan.groups().entrySet()) {
@@ -81,8 +82,10 @@ final class BsgsExecutor {
                 int terms = rs.size();
                 for (int t = 0; t < terms; t++) {
                     int r = rs.get(t);
-                    if (compact) sub[t] = et.subring(r);
-                    else f[t] = et.q(r);
+                    if (compact) {
+                        sub[t] = et.subring(r);
+                        words[t] = et.compact(r);
+                    } else f[t] = et.q(r);
                 }
                 for (int i = 0; i <= level; i++) {
                     NttTables ti = ctx.tablesQP(level, i);
@@ -91,7 +94,7 @@ final class BsgsExecutor {
                         Ciphertext b = baby.get(plan.inner(rs.get(t)));
                         if (compact) {
                             // lifted and, outside a subring, transformed below in one batch
-                            DiagonalEncoder.liftLimb(ctx, sub[t], et.compact(rs.get(t)), ti, c, lifted[t]);
+                            DiagonalEncoder.liftLimb(ctx, sub[t], words[t], ti, c, lifted[t]);
                             if (sub[t] == null) {
                                 batch[lift] = lifted[t];
                                 tables[lift++] = ti;

@@ -60,21 +60,32 @@ final class DiagonalSums {
         LtProgram prog = block.program();
         if (block.storage() != Storage.COMPACT || prog == null) return null;
         int lq = prog.layout().level() + 1, d = prog.layout().d();
+        int[] scratch = new int[prog.steps().size()];
+        for (List<LtProgram.Step> pass : directPasses(prog, block.storage())) {
+            Tables t = tables(block, pass, lq, d);
+            int chunk = Math.min(COMPACT_CHUNK, t.of[0].length), limbs = 0;
+            for (int[] row : t.diag) for (int k = 0; k < chunk; k++) if (row[t.of[0][k]] >= 0) limbs++;
+            scratch[pass.getLast().index()] = limbs;
+        }
+        return scratch;
+    }
+
+    /**
+     * The passes a direct evaluation of {@code prog} over diagonals of {@code storage} makes, in program order:
+     * each run of DIAGONAL_SUM steps (what {@link DirectExecutor} and {@link BlockExecutor} pass to {@link #all})
+     * cut as {@link #passes} cuts it.
+     */
+    private static List<List<LtProgram.Step>> directPasses(LtProgram prog, Storage storage) {
+        List<List<LtProgram.Step>> out = new ArrayList<>();
         List<LtProgram.Step> steps = prog.steps();
-        int[] scratch = new int[steps.size()];
         for (int i = 0; i < steps.size(); i++) {
             if (steps.get(i).kind() != LtProgram.Kind.DIAGONAL_SUM) continue;
             int run = i + 1;
             while (run < steps.size() && steps.get(run).kind() == LtProgram.Kind.DIAGONAL_SUM) run++;
-            for (List<LtProgram.Step> pass : passes(block.storage(), steps.subList(i, run))) {
-                Tables t = tables(block, pass, lq, d);
-                int chunk = Math.min(COMPACT_CHUNK, t.of[0].length), limbs = 0;
-                for (int[] row : t.diag) for (int k = 0; k < chunk; k++) if (row[t.of[0][k]] >= 0) limbs++;
-                scratch[pass.getLast().index()] = limbs;
-            }
+            out.addAll(passes(storage, steps.subList(i, run)));
             i = run - 1;
         }
-        return scratch;
+        return out;
     }
 
     /**
@@ -88,15 +99,8 @@ final class DiagonalSums {
         LtProgram prog = block.program();
         if (prog == null) return;
         int lq = prog.layout().level() + 1, d = prog.layout().d();
-        List<LtProgram.Step> steps = prog.steps();
-        for (int i = 0; i < steps.size(); i++) {
-            if (steps.get(i).kind() != LtProgram.Kind.DIAGONAL_SUM) continue;
-            int run = i + 1;
-            while (run < steps.size() && steps.get(run).kind() == LtProgram.Kind.DIAGONAL_SUM) run++;
-            for (List<LtProgram.Step> pass : passes(block.storage(), steps.subList(i, run)))
-                for (List<LtProgram.Step> g : splits(block.storage(), pass, 0, d, d, threads)) tables(block, g, lq, d);
-            i = run - 1;
-        }
+        for (List<LtProgram.Step> pass : directPasses(prog, block.storage()))
+            for (List<LtProgram.Step> g : splits(block.storage(), pass, 0, d, d, threads)) tables(block, g, lq, d);
     }
 
     /**
