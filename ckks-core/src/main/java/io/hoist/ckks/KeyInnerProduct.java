@@ -11,6 +11,7 @@ import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
 import io.hoist.ring.Parallel;
 import io.hoist.ring.RnsPoly;
+import java.util.Arrays;
 import java.util.Objects;
 
 /** The key inner product of hybrid key switching (spec §2.4) with the automorphism folded into its output, and the plain key switch built on it. Reached through {@link KeySwitcher}. */
@@ -57,7 +58,7 @@ final class KeyInnerProduct {
                 g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);
         if (idx != null && (t0 == null || t1 == null))
             throw new IllegalArgumentException("a permuted key inner product needs two scratch limbs");
-        Terms h = new Terms(key, beta, n);
+        Terms h = Terms.of(key, beta, n);
         int lq = level + 1;
         for (int j = from; j < to; j++) {
             long q = ctx.primeQP(level, j);
@@ -72,6 +73,7 @@ final class KeyInnerProduct {
             }
         }
         countDots(c, beta, to - from, h.ex != null);
+        h.clear();
         c.add(Op.AUTOMORPHISM_LIMBS, idx == null ? 0 : 2L * (to - from));
     }
 
@@ -101,16 +103,37 @@ final class KeyInnerProduct {
         if (seeded) c.add(Op.KEY_LIMBS_EXPANDED, (long) beta * limbs);
     }
 
-    /** One thread's holders of a limb's β terms (digits, key b and a limbs) and, for a seeded key, its expander. */
+    /**
+     * One thread's holders of a limb's β terms (digits, key b and a limbs) and, for a seeded key, its expander;
+     * kept per thread, as a hoisted transform runs thousands of key switches (the diagonal method: 4095 at n13).
+     */
     private static final class Terms {
+        private static final ThreadLocal<Terms> LOCAL = new ThreadLocal<>();
         final long[][] x, y, z;
-        final Expander ex;
+        Expander ex;
 
-        Terms(SwitchingKey key, int beta, int n) {
+        private Terms(int beta) {
             x = new long[beta][];
             y = new long[beta][];
             z = new long[beta][];
-            ex = key.storage() == KeyStorage.SEEDED ? Expander.of(beta, n) : null;
+        }
+
+        static Terms of(SwitchingKey key, int beta, int n) {
+            Terms h = LOCAL.get();
+            if (h == null || h.x.length != beta) {
+                h = new Terms(beta);
+                LOCAL.set(h);
+            }
+            h.ex = key.storage() == KeyStorage.SEEDED ? Expander.of(beta, n) : null;
+            return h;
+        }
+
+        /** Drops the references to the last key's and digits' limbs, so a thread keeps no dropped key alive. */
+        void clear() {
+            Arrays.fill(x, null);
+            Arrays.fill(y, null);
+            Arrays.fill(z, null);
+            ex = null;
         }
     }
 
@@ -213,7 +236,7 @@ final class KeyInnerProduct {
         try {
             long[][] pa = p0 = pool.get(alpha), pb = p1 = pool.get(alpha);
             Parallel.ranges(threads, alpha, (from, to) -> {
-                Terms h = new Terms(key, beta, n);
+                Terms h = Terms.of(key, beta, n);
                 for (int jp = from; jp < to; jp++)
                     dotLimb(digits, key, lq + jp, lq, h, pa[jp], pb[jp], ctx.primeQP(level, lq + jp), false);
             });
@@ -223,7 +246,7 @@ final class KeyInnerProduct {
             p1 = null;
             Prepared q0 = prep0, q1 = prep1;
             Parallel.ranges(threads, lq, (from, to) -> {
-                Terms h = new Terms(key, beta, n);
+                Terms h = Terms.of(key, beta, n);
                 long[][] x = null, v = null, at = new long[to][];
                 try {
                     x = pool.get(2);

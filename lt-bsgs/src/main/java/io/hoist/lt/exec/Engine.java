@@ -68,6 +68,9 @@ public final class Engine {
     final KeySwitcher ks;
     final RotationKeySet keys;
     final LimbPool pool;
+    /** Holders of the pooled buffers evaluations gave back, kept for the next ({@link BufferHolders}). */
+    private final BufferHolders holders = new BufferHolders();
+
     private final BsgsExecutor bsgs;
     /** The compiler's grouping per transform and budget: it depends on nothing else, so it is searched once. */
     private final Cache<EncodedDiagonals, ConcurrentMap<Long, Grouping>> groupings =
@@ -139,13 +142,13 @@ public final class Engine {
 
     @MustBeClosed
     ExecState state(EncodedDiagonals et, Ciphertext ct, OpCounters counters) {
-        return new ExecState(ctx, ks, pool, et.program(), et, keys, ct, counters);
+        return new ExecState(ctx, ks, pool, holders, et.program(), et, keys, ct, counters);
     }
 
     /** A state that resumes after phase 4 (a block row's summed partials): no transform, no input. */
     @MustBeClosed
     ExecState state(LtProgram prog, OpCounters counters) {
-        return new ExecState(ctx, ks, pool, prog, null, keys, null, counters);
+        return new ExecState(ctx, ks, pool, holders, prog, null, keys, null, counters);
     }
 
     /** The six-phase ledger counts both parts of every key read: seeded keys (a parts made, not read) are not modelled. */

@@ -16,6 +16,7 @@ import io.hoist.ring.LimbPool;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.OpCounters;
 import io.hoist.ring.Parallel;
+import io.hoist.ring.RnsPoly;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -45,12 +46,15 @@ final class ExecState implements AutoCloseable {
     final LimbKernels kernels;
     private long[] t0, t1;
     private final boolean[] external;
+    /** The engine's holders of released buffers, their limbs back in the pool ({@link #borrow}). */
+    private final BufferHolders holders;
 
     /** A state counting into {@code counters} (shared by the states of one block product). */
     ExecState(
             CkksContext ctx,
             KeySwitcher ks,
             LimbPool pool,
+            BufferHolders holders,
             LtProgram prog,
             EncodedDiagonals et,
             RotationKeySet keys,
@@ -59,6 +63,7 @@ final class ExecState implements AutoCloseable {
         this.ctx = ctx;
         this.ks = ks;
         this.pool = pool;
+        this.holders = holders;
         this.counters = counters;
         this.prog = prog;
         this.et = et;
@@ -115,8 +120,7 @@ final class ExecState implements AutoCloseable {
             LtProgram.Buffer b = prog.buffer(id);
             if (b.role() == LtProgram.Role.OUTPUT)
                 p = PolyQP.qOnly(ctx.ringQ().newPoly(prog.rescales() ? level - 1 : level, domain));
-            else if (b.qOnly()) p = PolyQP.qOnly(ctx.ringQ().wrap(pool.get(lq), domain));
-            else p = PolyQP.borrow(ctx, pool, level, domain);
+            else p = borrow(b.qOnly(), domain);
             polys[id] = p;
         }
         return p;
@@ -126,7 +130,7 @@ final class ExecState implements AutoCloseable {
         PolyQP[] ds = digits[id];
         if (ds == null) {
             ds = new PolyQP[prog.layout().beta()];
-            for (int t = 0; t < ds.length; t++) ds[t] = PolyQP.borrow(ctx, pool, level, Domain.NTT);
+            for (int t = 0; t < ds.length; t++) ds[t] = borrow(false, Domain.NTT);
             digits[id] = ds;
         }
         return ds;
@@ -243,14 +247,44 @@ final class ExecState implements AutoCloseable {
         LtProgram.Buffer b = prog.buffer(id);
         if (b.role() != LtProgram.Role.TEMPORARY || external[id]) return;
         if (polys[id] != null) {
-            pool.put(polys[id].q().limbs());
-            if (!polys[id].isQOnly()) pool.put(polys[id].p().limbs());
+            giveBack(polys[id]);
             polys[id] = null;
         }
         if (digits[id] != null) {
-            for (PolyQP p : digits[id]) p.release(pool);
+            for (PolyQP p : digits[id]) giveBack(p);
             digits[id] = null;
         }
+    }
+
+    /** A pooled buffer (Q limbs only, or QP) in the holder of one released before, when there is one. */
+    private PolyQP borrow(boolean qOnly, Domain domain) {
+        PolyQP h = holders.poll(qOnly, lq);
+        if (h == null)
+            return qOnly
+                    ? PolyQP.qOnly(ctx.ringQ().wrap(pool.get(lq), domain))
+                    : PolyQP.borrow(ctx, pool, level, domain);
+        fill(h.q(), domain);
+        if (!qOnly) fill(h.p(), domain);
+        return h;
+    }
+
+    private void fill(RnsPoly part, Domain domain) {
+        long[][] limbs = part.limbs();
+        for (int j = 0; j < limbs.length; j++) limbs[j] = pool.get();
+        part.setDomain(domain);
+    }
+
+    /** {@code p}'s limbs back to the pool, its holder kept (emptied, so nothing reaches a limb through it). */
+    private void giveBack(PolyQP p) {
+        empty(p.q());
+        if (!p.isQOnly()) empty(p.p());
+        holders.add(p);
+    }
+
+    private void empty(RnsPoly part) {
+        long[][] limbs = part.limbs();
+        pool.put(limbs);
+        Arrays.fill(limbs, null);
     }
 
     @Override
