@@ -104,9 +104,10 @@ public final class LinearTransformEvaluator {
      * holds at once (before the diagonals, so their encoding's collections move the new limbs out of the
      * young generation): the first evaluation then borrows them as later ones do, instead of allocating
      * and promoting them mid-run; and it builds the diagonal sums' term tables the direct evaluation
-     * keeps, so that the first evaluation does not. A transform run on another evaluator, or on the
-     * six-phase schedule through {@link #evaluate(Ciphertext, EncodedTransform, Schedule)}, leaves the
-     * limbs idle: {@link #trimPool} lets them go.
+     * keeps, so that the first evaluation does not. On the six-phase schedule it does the same after encoding,
+     * for the limbs and tables of the schedule's own walk. A transform run on another evaluator, or on another
+     * schedule through {@link #evaluate(Ciphertext, EncodedTransform, Schedule)}, leaves the limbs idle:
+     * {@link #trimPool} lets them go.
      *
      * @throws InvalidTransformException if the plan was made for another transform, or the dimension does not divide the slots
      * @throws io.hoist.ckks.LevelMismatchException if {@code level} is outside [1, L]
@@ -156,7 +157,7 @@ public final class LinearTransformEvaluator {
         if (schedule instanceof Schedule.Direct) {
             engine.prepareDirect(encoded);
             engine.reserveCompact(encoded);
-        }
+        } else if (schedule instanceof Schedule.Phased ph) engine.preparePhased(encoded, ph);
         return new EncodedTransform(encoded);
     }
 

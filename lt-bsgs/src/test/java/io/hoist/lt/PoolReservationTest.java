@@ -26,10 +26,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Encoding for the direct schedule reserves the limbs the program holds at once: never more than the
- * first evaluation then takes (the reservation costs no memory an evaluation would not), and so much
- * that the first evaluation allocates only scratch and, on two threads, what the executor's chains and
- * batches hold beyond program order.
+ * Encoding for the direct schedule reserves the limbs the program holds at once, and for the six-phase one
+ * the limbs its walk holds at once: never more than the first evaluation then takes (the reservation costs
+ * no memory an evaluation would not), and so much that the first evaluation allocates only scratch and, on
+ * two threads, what the executor's chains and batches hold beyond program order.
  */
 class PoolReservationTest {
     /** Seeded cases: fixture (β), algorithm, storage, split, rescale, engine threads (2: chains and batches). */
@@ -74,6 +74,48 @@ class PoolReservationTest {
         assertTrue(
                 held - reserved <= 12L * threads + peak / 8,
                 "the first evaluation allocated " + (held - reserved) + " limbs beyond the " + reserved + " reserved");
+        assertEquals(0, lte.pooledLimbsOutstanding());
+    }
+
+    /**
+     * Seeded six-phase cases: fixture (β), algorithm, storage, split, engine threads, and the grouping: the
+     * compiler's for a budget of {@code budget} MB, or the minimal one when 0.
+     */
+    static Stream<Arguments> phasedCases() {
+        SplittableRandom r = new SplittableRandom(0x6a5ed);
+        int[][] splits = {{4, 4, 4}, {2, 4, 8}, {8, 2, 4}}, pairs = {{8, 8}, {4, 16}};
+        return IntStream.range(0, 10).mapToObj(i -> {
+            int beta = 1 + i % 3;
+            Algorithm a = i % 2 == 0 ? Algorithm.TH_BSGS : Algorithm.DH_BSGS;
+            Storage s = r.nextInt(2) == 0 ? Storage.COMPACT : Storage.PRECOMPUTED;
+            int[] split = a == Algorithm.TH_BSGS ? splits[r.nextInt(splits.length)] : pairs[r.nextInt(pairs.length)];
+            int threads = 1 + (i / 2) % 2;
+            int budget = List.of(0, 1, 4, 64).get(r.nextInt(4));
+            return Arguments.of(beta, a, s, split, threads, budget, r.nextLong());
+        });
+    }
+
+    @ParameterizedTest(name = "β={0} {1} {2} split {3} threads {4} budget {5} MB")
+    @MethodSource("phasedCases")
+    void thePhasedReservationIsAtMostTheFirstEvaluationsPeakAndLeavesItOnlyScratch(
+            int beta, Algorithm algorithm, Storage storage, int[] split, int threads, int budget, long seed) {
+        LtFixture f = LtFixture.byBeta(beta);
+        CkksContext ctx = threads == 1 ? f.ctx : CkksContext.create(f.params, null, threads);
+        SplittableRandom r = new SplittableRandom(seed);
+        LinearTransform t = LtFixture.randomDense(r, 64);
+        Plan plan = Plan.of(t, algorithm, split);
+        Schedule schedule = budget == 0
+                ? Schedule.phased(Grouping.minimal(), Long.MAX_VALUE)
+                : Schedule.phased(budget * 1_000_000L);
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, f.keysFor(plan), schedule);
+        int level = f.params.maxLevel();
+        EncodedTransform et = lte.encode(t, plan, level, storage, f.params.q(level), true, Progress.NONE);
+        long limbBytes = 8L * f.params.n();
+        long reserved = lte.pooledBytes() / limbBytes;
+        assertTrue(reserved > 0, "encoding for the six-phase schedule reserves its walk's limbs");
+
+        lte.evaluate(f.encrypt(t, ComplexVector.random(r, 64)), et);
+        assertReservedAtMostPeak(lte, limbBytes, reserved, threads, "the six-phase evaluation");
         assertEquals(0, lte.pooledLimbsOutstanding());
     }
 
@@ -216,17 +258,13 @@ class PoolReservationTest {
     }
 
     @Test
-    void otherSchedulesAndBsgsReserveNothingAndTrimLetsTheReservationGo() {
+    void phasedBlockProductsAndBsgsReserveNothingAndTrimLetsTheReservationGo() {
         LtFixture f = LtFixture.byBeta(2);
         SplittableRandom r = new SplittableRandom(11);
         LinearTransform t = LtFixture.randomDense(r, 64);
         int level = f.params.maxLevel();
         Plan th = Plan.of(t, Algorithm.TH_BSGS, 4, 4, 4);
 
-        LinearTransformEvaluator phased =
-                new LinearTransformEvaluator(f.ctx, f.keysFor(th), Schedule.phased(Grouping.minimal(), Long.MAX_VALUE));
-        phased.encode(t, th, level, Storage.PRECOMPUTED);
-        assertEquals(0, phased.pooledBytes(), "the six-phase walk holds tiles, not the program's live set");
         LtFixture fb = LtFixture.blocks();
         int b = fb.params.slots();
         BlockLinearTransform bt = BlockLinearTransform.random(2 * b, 2 * b, b, 5);

@@ -61,11 +61,30 @@ final class DiagonalSums {
         if (block.storage() != Storage.COMPACT || prog == null) return null;
         int lq = prog.layout().level() + 1, d = prog.layout().d();
         int[] scratch = new int[prog.steps().size()];
-        for (List<LtProgram.Step> pass : directPasses(prog, block.storage())) {
-            Tables t = tables(block, pass, lq, d);
-            int chunk = Math.min(COMPACT_CHUNK, t.of[0].length), limbs = 0;
-            for (int[] row : t.diag) for (int k = 0; k < chunk; k++) if (row[t.of[0][k]] >= 0) limbs++;
-            scratch[pass.getLast().index()] = limbs;
+        for (List<LtProgram.Step> pass : directPasses(prog, block.storage()))
+            scratch[pass.getLast().index()] = scratchLimbs(tables(block, pass, lq, d));
+        return scratch;
+    }
+
+    /** The limbs a pass with term tables {@code t} over compact diagonals expands in its first chunk of a Q limb. */
+    private static int scratchLimbs(Tables t) {
+        int chunk = Math.min(COMPACT_CHUNK, t.of[0].length), limbs = 0;
+        for (int[] row : t.diag) for (int k = 0; k < chunk; k++) if (row[t.of[0][k]] >= 0) limbs++;
+        return limbs;
+    }
+
+    /**
+     * For the six-phase walk's call of {@link #range} on {@code group} over QP limbs [from, to): builds the term
+     * tables it will use (as {@link #prepareDirect} does for the direct schedule) and returns the limbs one
+     * thread's pass then expands over compact diagonals (0 over precomputed ones).
+     */
+    static int preparePhased(EncodedDiagonals block, List<LtProgram.Step> group, int from, int to, int threads) {
+        LtProgram prog = block.program();
+        int lq = prog.layout().level() + 1, d = prog.layout().d();
+        int scratch = 0;
+        for (List<LtProgram.Step> g : splits(block.storage(), group, from, to, d, threads)) {
+            Tables t = tables(block, g, lq, d);
+            if (block.storage() == Storage.COMPACT) scratch = Math.max(scratch, scratchLimbs(t));
         }
         return scratch;
     }

@@ -201,25 +201,12 @@ final class ExecState implements AutoCloseable {
      * #programOrderPeakLimbs(LtProgram, int[])}.
      */
     private static long[] walk(LtProgram prog, IntPredicate phases, long[] held, int[] scratch) {
-        LimbLayout lay = prog.layout();
         long live = 0;
         for (long h : held) live += h;
         long peak = live;
         for (LtProgram.Step s : prog.steps()) {
             if (!phases.test(s.phase())) continue;
-            if (s.kind() == LtProgram.Kind.MOVE) {
-                for (int p = 0; p < 2; p++) {
-                    int src = s.in().get(p), dst = s.out().get(p);
-                    if (src >= 0) {
-                        held[dst] = held[src];
-                        held[src] = 0;
-                    } else live += open(prog, lay, held, dst);
-                }
-            } else {
-                for (int i = 0; i < s.in().length(); i++) live += open(prog, lay, held, s.in().get(i));
-                for (int i = 0; i < s.out().length(); i++)
-                    live += open(prog, lay, held, s.out().get(i));
-            }
+            live += opens(prog, held, s, true);
             peak = Math.max(peak, live + (scratch == null ? 0 : scratch[s.index()]));
             for (IntSequence ids : List.of(s.in(), s.out()))
                 for (int i = 0; i < ids.length(); i++) {
@@ -231,6 +218,28 @@ final class ExecState implements AutoCloseable {
                 }
         }
         return new long[] {peak, live};
+    }
+
+    /**
+     * Opens the pooled buffers step {@code s} writes (and reads, with {@code inputs}) that are not open yet, as
+     * {@link #ensure} opens them; a MOVE hands its source's limbs over. The limbs it took.
+     */
+    static long opens(LtProgram prog, long[] held, LtProgram.Step s, boolean inputs) {
+        long took = 0;
+        if (s.kind() == LtProgram.Kind.MOVE) {
+            for (int p = 0; p < 2; p++) {
+                int src = s.in().get(p), dst = s.out().get(p);
+                if (src >= 0) {
+                    held[dst] = held[src];
+                    held[src] = 0;
+                } else took += open(prog, prog.layout(), held, dst);
+            }
+            return took;
+        }
+        if (inputs) for (int i = 0; i < s.in().length(); i++) took += open(prog, prog.layout(), held, s.in().get(i));
+        for (int i = 0; i < s.out().length(); i++)
+            took += open(prog, prog.layout(), held, s.out().get(i));
+        return took;
     }
 
     /** Opens buffer {@code id} if it is pooled and not open yet; the limbs it took. */
