@@ -32,90 +32,71 @@ import org.junit.jupiter.params.provider.ValueSource;
  * two threads, what the executor's chains and batches hold beyond program order.
  */
 class PoolReservationTest {
-    /** Seeded cases: fixture (β), algorithm, storage, split, rescale, engine threads (2: chains and batches). */
+    /**
+     * Seeded cases: fixture (β), algorithm, storage, split, rescale, engine threads (2: chains and batches), and
+     * the schedule: direct (budget −1) or six-phase.
+     */
     static Stream<Arguments> cases() {
         SplittableRandom r = new SplittableRandom(0x7e5e);
         int[][] splits = {{4, 4, 4}, {2, 4, 8}, {8, 2, 4}, {4, 8, 2}}, pairs = {{8, 8}, {4, 16}, {16, 4}};
-        return IntStream.range(0, 16).mapToObj(i -> {
+        Stream<Arguments> direct = IntStream.range(0, 16).mapToObj(i -> {
             int beta = 1 + i % 3;
             Algorithm a = i % 2 == 0 ? Algorithm.TH_BSGS : Algorithm.DH_BSGS;
             Storage s = r.nextInt(3) == 0 ? Storage.COMPACT : Storage.PRECOMPUTED;
             int[] split = a == Algorithm.TH_BSGS ? splits[r.nextInt(splits.length)] : pairs[r.nextInt(pairs.length)];
             boolean rescale = r.nextInt(4) != 0;
             int threads = 1 + (i / 2) % 2;
-            return Arguments.of(beta, a, s, split, rescale, threads, r.nextLong());
+            return Arguments.of(beta, a, s, split, rescale, threads, -1, r.nextLong());
         });
+        // the six-phase schedule (which always rescales): the compiler's grouping for a budget in MB, or the
+        // minimal grouping (budget 0)
+        SplittableRandom p = new SplittableRandom(0x6a5ed);
+        Stream<Arguments> phased = IntStream.range(0, 10).mapToObj(i -> {
+            int beta = 1 + i % 3;
+            Algorithm a = i % 2 == 0 ? Algorithm.TH_BSGS : Algorithm.DH_BSGS;
+            Storage s = p.nextInt(2) == 0 ? Storage.COMPACT : Storage.PRECOMPUTED;
+            int[] split = a == Algorithm.TH_BSGS ? splits[p.nextInt(3)] : pairs[p.nextInt(2)];
+            int threads = 1 + (i / 2) % 2;
+            int budget = List.of(0, 1, 4, 64).get(p.nextInt(4));
+            return Arguments.of(beta, a, s, split, true, threads, budget, p.nextLong());
+        });
+        return Stream.concat(direct, phased);
     }
 
-    @ParameterizedTest(name = "β={0} {1} {2} split {3} rescale {4} threads {5}")
+    @ParameterizedTest(name = "β={0} {1} {2} split {3} rescale {4} threads {5} phased budget {6} MB")
     @MethodSource("cases")
     void theReservationIsAtMostTheFirstEvaluationsPeakAndLeavesItOnlyScratch(
-            int beta, Algorithm algorithm, Storage storage, int[] split, boolean rescale, int threads, long seed) {
+            int beta,
+            Algorithm algorithm,
+            Storage storage,
+            int[] split,
+            boolean rescale,
+            int threads,
+            int budget,
+            long seed) {
         LtFixture f = LtFixture.byBeta(beta);
         CkksContext ctx = threads == 1 ? f.ctx : CkksContext.create(f.params, null, threads);
         SplittableRandom r = new SplittableRandom(seed);
         LinearTransform t = LtFixture.randomDense(r, 64);
         Plan plan = Plan.of(t, algorithm, split);
         int level = f.params.maxLevel();
-        LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, f.keysFor(plan));
+        Schedule schedule = budget < 0
+                ? Schedule.direct()
+                : budget == 0
+                        ? Schedule.phased(Grouping.minimal(), Long.MAX_VALUE)
+                        : Schedule.phased(budget * 1_000_000L);
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, f.keysFor(plan), schedule);
         double scale = rescale ? f.params.q(level) : 0x1p30;
         EncodedTransform et = lte.encode(t, plan, level, storage, scale, rescale, Progress.NONE);
         long limbBytes = 8L * f.params.n();
         long reserved = lte.pooledBytes() / limbBytes;
-        assertTrue(reserved > 0, "encoding for the direct schedule reserves limbs");
+        assertTrue(reserved > 0, "encoding reserves limbs");
         assertEquals(0, lte.pooledLimbsOutstanding());
-
-        Ciphertext ct = f.encrypt(t, ComplexVector.random(r, 64));
-        lte.evaluate(ct, et);
-        long peak = lte.pooledLimbsPeak(), held = lte.pooledBytes() / limbBytes;
-        assertTrue(reserved <= peak, "reserved " + reserved + " limbs, the evaluation's peak was " + peak);
-        // what the first evaluation still allocated: scratch (the key switches', a Decompose's), and on more
-        // threads what the executor's chains and batches hold together beyond program order
-        assertTrue(
-                held - reserved <= 12L * threads + peak / 8,
-                "the first evaluation allocated " + (held - reserved) + " limbs beyond the " + reserved + " reserved");
-        assertEquals(0, lte.pooledLimbsOutstanding());
-    }
-
-    /**
-     * Seeded six-phase cases: fixture (β), algorithm, storage, split, engine threads, and the grouping: the
-     * compiler's for a budget of {@code budget} MB, or the minimal one when 0.
-     */
-    static Stream<Arguments> phasedCases() {
-        SplittableRandom r = new SplittableRandom(0x6a5ed);
-        int[][] splits = {{4, 4, 4}, {2, 4, 8}, {8, 2, 4}}, pairs = {{8, 8}, {4, 16}};
-        return IntStream.range(0, 10).mapToObj(i -> {
-            int beta = 1 + i % 3;
-            Algorithm a = i % 2 == 0 ? Algorithm.TH_BSGS : Algorithm.DH_BSGS;
-            Storage s = r.nextInt(2) == 0 ? Storage.COMPACT : Storage.PRECOMPUTED;
-            int[] split = a == Algorithm.TH_BSGS ? splits[r.nextInt(splits.length)] : pairs[r.nextInt(pairs.length)];
-            int threads = 1 + (i / 2) % 2;
-            int budget = List.of(0, 1, 4, 64).get(r.nextInt(4));
-            return Arguments.of(beta, a, s, split, threads, budget, r.nextLong());
-        });
-    }
-
-    @ParameterizedTest(name = "β={0} {1} {2} split {3} threads {4} budget {5} MB")
-    @MethodSource("phasedCases")
-    void thePhasedReservationIsAtMostTheFirstEvaluationsPeakAndLeavesItOnlyScratch(
-            int beta, Algorithm algorithm, Storage storage, int[] split, int threads, int budget, long seed) {
-        LtFixture f = LtFixture.byBeta(beta);
-        CkksContext ctx = threads == 1 ? f.ctx : CkksContext.create(f.params, null, threads);
-        SplittableRandom r = new SplittableRandom(seed);
-        LinearTransform t = LtFixture.randomDense(r, 64);
-        Plan plan = Plan.of(t, algorithm, split);
-        Schedule schedule = budget == 0
-                ? Schedule.phased(Grouping.minimal(), Long.MAX_VALUE)
-                : Schedule.phased(budget * 1_000_000L);
-        LinearTransformEvaluator lte = new LinearTransformEvaluator(ctx, f.keysFor(plan), schedule);
-        int level = f.params.maxLevel();
-        EncodedTransform et = lte.encode(t, plan, level, storage, f.params.q(level), true, Progress.NONE);
-        long limbBytes = 8L * f.params.n();
-        long reserved = lte.pooledBytes() / limbBytes;
-        assertTrue(reserved > 0, "encoding for the six-phase schedule reserves its walk's limbs");
 
         lte.evaluate(f.encrypt(t, ComplexVector.random(r, 64)), et);
-        assertReservedAtMostPeak(lte, limbBytes, reserved, threads, "the six-phase evaluation");
+        // what the first evaluation still allocated: scratch (the key switches', a Decompose's), and on more
+        // threads what the executor's chains and batches hold together beyond program order
+        assertReservedAtMostPeak(lte, limbBytes, reserved, threads, "the first evaluation");
         assertEquals(0, lte.pooledLimbsOutstanding());
     }
 
