@@ -168,8 +168,9 @@ public final class LinearTransformEvaluator {
      * encoded form of the whole matrix is held; {@code progress} counts blocks. On the direct schedule
      * the pool grows, as for a single transform, to what the product's phases 1–4 hold at once (the
      * last column's babies beside every block row's partial sums), and each block's term tables are
-     * built. {@link #evaluatePartial} over fewer columns than the encoded ones may hold less; {@link
-     * #trimPool} lets the reservation go, also after a block outside the plan was refused.
+     * built; on the six-phase schedule, after encoding, to what the product's walk holds at once. {@link
+     * #evaluatePartial} over fewer columns than the encoded ones may hold less; {@link #trimPool} lets the
+     * reservation go, also after a block outside the plan was refused.
      */
     public EncodedBlockTransform encode(
             BlockLinearTransform t, Plan plan, int level, Storage storage, Progress progress) {
@@ -189,7 +190,7 @@ public final class LinearTransformEvaluator {
             EncodedDiagonals[][] grid = encoded.grid();
             for (EncodedDiagonals[] row : grid) for (EncodedDiagonals b : row) if (b != null) engine.prepareDirect(b);
             if (program[0] != null) engine.reserveCompactBlocks(program[0], shape[0], shape[1], lastBlock(grid));
-        }
+        } else if (schedule instanceof Schedule.Phased ph) engine.preparePhasedBlocks(encoded.grid(), ph);
         return encoded;
     }
 

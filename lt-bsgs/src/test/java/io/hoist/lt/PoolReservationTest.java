@@ -13,6 +13,7 @@ import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Grouping;
 import io.hoist.lt.schedule.Schedule;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -114,17 +115,35 @@ class PoolReservationTest {
         });
     }
 
-    @ParameterizedTest(name = "{0}×{1} blocks, zeros {2}, {3} {4} threads {5}")
-    @MethodSource("blockCases")
+    /** {@link #blockCases}, each on the direct schedule and on the six-phase one (minimal grouping). */
+    static Stream<Arguments> blockProductCases() {
+        return blockCases()
+                .flatMap(a -> Stream.of(false, true).map(phased -> {
+                    Object[] in = a.get(), out = Arrays.copyOf(in, in.length + 1);
+                    out[in.length] = phased;
+                    return Arguments.of(out);
+                }));
+    }
+
+    @ParameterizedTest(name = "{0}×{1} blocks, zeros {2}, {3} {4} threads {5} phased {7}")
+    @MethodSource("blockProductCases")
     void blockProductsReserveAtMostTheirFirstEvaluationsPeakAndLeaveItOnlyScratch(
-            int rows, int cols, long zeros, Algorithm algorithm, Storage storage, int threads, long seed) {
+            int rows,
+            int cols,
+            long zeros,
+            Algorithm algorithm,
+            Storage storage,
+            int threads,
+            long seed,
+            boolean phased) {
         BlockCase k = BlockCase.of(rows, cols, zeros, algorithm, threads, seed);
         LtFixture f = k.f();
-        LinearTransformEvaluator lte = new LinearTransformEvaluator(k.ctx(), f.keysFor(k.plan()));
+        Schedule schedule = phased ? Schedule.phased(Grouping.minimal(), Long.MAX_VALUE) : Schedule.direct();
+        LinearTransformEvaluator lte = new LinearTransformEvaluator(k.ctx(), f.keysFor(k.plan()), schedule);
         EncodedBlockTransform ebt = lte.encode(k.bt(), k.plan(), f.params.maxLevel(), storage, Progress.NONE);
         long limbBytes = 8L * f.params.n();
         long reserved = lte.pooledBytes() / limbBytes;
-        assertTrue(reserved > 0, "encoding for the direct schedule reserves limbs");
+        assertTrue(reserved > 0, "encoding reserves limbs");
 
         List<Ciphertext> in = new ArrayList<>();
         for (int bc = 0; bc < cols; bc++) in.add(f.encrypt(k.grid()[0][0], ComplexVector.random(k.r(), k.b())));
@@ -239,21 +258,12 @@ class PoolReservationTest {
     }
 
     @Test
-    void phasedBlockProductsAndBsgsReserveNothingAndTrimLetsTheReservationGo() {
+    void bsgsReservesNothingAndTrimLetsTheReservationGo() {
         LtFixture f = LtFixture.byBeta(2);
         SplittableRandom r = new SplittableRandom(11);
         LinearTransform t = LtFixture.randomDense(r, 64);
         int level = f.params.maxLevel();
         Plan th = Plan.of(t, Algorithm.TH_BSGS, 4, 4, 4);
-
-        LtFixture fb = LtFixture.blocks();
-        int b = fb.params.slots();
-        BlockLinearTransform bt = BlockLinearTransform.random(2 * b, 2 * b, b, 5);
-        Plan blockPlan = Plan.forIndices(b, bt.diagonalIndices(), Algorithm.TH_BSGS, 4, 2, 4);
-        LinearTransformEvaluator phasedBlocks = new LinearTransformEvaluator(
-                fb.ctx, fb.keysFor(blockPlan), Schedule.phased(Grouping.minimal(), Long.MAX_VALUE));
-        phasedBlocks.encode(bt, blockPlan, fb.params.maxLevel(), Storage.PRECOMPUTED, Progress.NONE);
-        assertEquals(0, phasedBlocks.pooledBytes(), "nor for a block product");
 
         Plan bsgs = Plan.of(t, Algorithm.BSGS, 8, 8);
         LinearTransformEvaluator plain = new LinearTransformEvaluator(f.ctx, f.keysFor(bsgs));

@@ -160,6 +160,21 @@ public final class Engine {
         ctx.prepareKeySwitching(et.level());
     }
 
+    /** {@link #preparePhased} for a six-phase block product over {@code blocks} (null: a zero block). */
+    public void preparePhasedBlocks(EncodedDiagonals[][] blocks, Schedule.Phased ph) {
+        EncodedDiagonals any = EncodedDiagonals.firstOf(blocks);
+        if (any == null || any.program() == null) return;
+        Grouping g;
+        try {
+            g = grouping(any, ph);
+        } catch (WorkingSetTooSmallException e) {
+            return;
+        }
+        pool.reserve(
+                PhasedPeak.blockLimbs(blocks, g, ph.budgetBytes(), ctx.engine().threads()));
+        ctx.prepareKeySwitching(any.level());
+    }
+
     @MustBeClosed
     ExecState state(EncodedDiagonals et, Ciphertext ct, OpCounters counters) {
         return new ExecState(ctx, ks, pool, holders, et.program(), et, keys, ct, counters);

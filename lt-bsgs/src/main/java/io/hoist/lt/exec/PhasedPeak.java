@@ -15,29 +15,74 @@ import java.util.List;
  * the direct one's: the kernels' own scratch and a Decompose's copy of an NTT-domain input are left out.
  */
 final class PhasedPeak implements PhaseHooks {
+    /** The limbs open at once over all the states of one evaluation, and their peak. */
+    private static final class Tally {
+        long live, peak;
+    }
+
+    private final Tally tally;
+    /** The limbs each buffer of one execution state holds (shared by the hooks of that state). */
+    private final long[] held;
+
     private final EncodedDiagonals block;
     private final LtProgram prog;
     private final int threads;
-    private final long[] held;
-    private long live, peak;
 
-    private PhasedPeak(EncodedDiagonals block, int threads) {
+    private PhasedPeak(Tally tally, long[] held, EncodedDiagonals block, int threads) {
+        this.tally = tally;
+        this.held = held;
         this.block = block;
         this.prog = block.program();
         this.threads = threads;
-        this.held = new long[prog.buffers().size()];
     }
 
     /** The peak of {@code block}'s walk under grouping {@code g} and {@code budget}, on {@code threads} threads. */
     static long limbs(EncodedDiagonals block, Grouping g, long budget, int threads) {
-        PhasedPeak walk = new PhasedPeak(block, threads);
-        SixPhaseWalk.walk(walk.prog, block.storage(), g, budget, walk);
-        return walk.peak;
+        Tally tally = new Tally();
+        LtProgram prog = block.program();
+        SixPhaseWalk.walk(
+                prog,
+                block.storage(),
+                g,
+                budget,
+                new PhasedPeak(tally, new long[prog.buffers().size()], block, threads));
+        return tally.peak;
+    }
+
+    /**
+     * The peak of a six-phase block product over {@code blocks} (null: a zero block), walked as {@code
+     * BlockExecutor} walks it: per column its input state's phases 1–3, closed after the column's blocks fed
+     * their rows' phase 4; every row's state open to the end, its phases 5–6 last.
+     */
+    static long blockLimbs(EncodedDiagonals[][] blocks, Grouping g, long budget, int threads) {
+        EncodedDiagonals any = EncodedDiagonals.firstOf(blocks);
+        Tally tally = new Tally();
+        LtProgram prog = any.program();
+        int buffers = prog.buffers().size();
+        SixPhaseWalk walker = SixPhaseWalk.forBlocks(prog, any.storage(), g, budget);
+        long[][] rows = new long[blocks.length][];
+        for (int bc = 0; bc < blocks[0].length; bc++) {
+            long[] column = null;
+            for (int br = 0; br < blocks.length; br++) {
+                EncodedDiagonals b = blocks[br][bc];
+                if (b == null) continue;
+                if (column == null) {
+                    column = new long[buffers];
+                    walker.input(new PhasedPeak(tally, column, any, threads));
+                }
+                boolean accumulate = rows[br] != null;
+                if (rows[br] == null) rows[br] = new long[buffers];
+                walker.block(new PhasedPeak(tally, rows[br], b, threads), b::contains, accumulate);
+            }
+            if (column != null) for (long h : column) tally.live -= h; // the column's state closes
+        }
+        for (long[] row : rows) if (row != null) walker.output(new PhasedPeak(tally, row, any, threads));
+        return tally.peak;
     }
 
     private void opened(LtProgram.Step s, long scratch) {
-        live += ExecState.opens(prog, held, s, false);
-        peak = Math.max(peak, live + scratch);
+        tally.live += ExecState.opens(prog, held, s, false);
+        tally.peak = Math.max(tally.peak, tally.live + scratch);
     }
 
     @Override
@@ -48,7 +93,7 @@ final class PhasedPeak implements PhaseHooks {
     @Override
     public Decomposition decompose(LtProgram.Step s) {
         long prepared = prog.layout().level() + 1L + prog.layout().beta(); // each digit's Q limbs and one more
-        live += prepared;
+        tally.live += prepared;
         opened(s, 0);
         return new Decomposition() {
             @Override
@@ -56,7 +101,7 @@ final class PhasedPeak implements PhaseHooks {
 
             @Override
             public void end() {
-                live -= prepared;
+                tally.live -= prepared;
             }
         };
     }
@@ -95,7 +140,7 @@ final class PhasedPeak implements PhaseHooks {
     @Override
     public void release(int id) {
         if (id < 0) return;
-        live -= held[id];
+        tally.live -= held[id];
         held[id] = 0;
     }
 }
