@@ -317,7 +317,8 @@ final class DiagonalSums {
         private final int hash;
 
         GroupKey(List<LtProgram.Step> group) {
-            steps = group.toArray(new LtProgram.Step[0]);
+            steps = new LtProgram.Step[group.size()];
+            for (int i = 0; i < steps.length; i++) steps[i] = group.get(i); // not toArray: see transformScratch
             int h = 1;
             for (LtProgram.Step s : steps) h = 31 * h + System.identityHashCode(s);
             hash = h;
@@ -487,10 +488,20 @@ final class DiagonalSums {
         return s;
     }
 
+    /**
+     * The lifted limbs transformed in one call. Copied out by hand: {@code ArrayList.toArray(T[])} checks the
+     * array's class against a profile all of the JDK's callers share, and that check trapped in the compiled
+     * driver on two threads (three deoptimizations of {@link #compactLimbs} in the first evaluations at n13).
+     */
     private static void transformScratch(ExecState st, List<long[]> scratch, NttTables t) {
-        if (scratch.isEmpty()) return;
-        NttTables[] ts = new NttTables[scratch.size()];
-        Arrays.fill(ts, t);
-        st.ctx.engine().forward(scratch.toArray(new long[0][]), ts, ts.length, st.counters);
+        int count = scratch.size();
+        if (count == 0) return;
+        long[][] limbs = new long[count][];
+        NttTables[] ts = new NttTables[count];
+        for (int i = 0; i < count; i++) {
+            limbs[i] = scratch.get(i);
+            ts[i] = t;
+        }
+        st.ctx.engine().forward(limbs, ts, count, st.counters);
     }
 }
