@@ -154,7 +154,9 @@ public final class LinearTransformEvaluator {
         }
         EncodedDiagonals encoded =
                 diagonals.encodeDiagonals(t, plan, level, storage, scale, rescale, progress, program);
-        if (schedule instanceof Schedule.Direct) {
+        if (program == null) { // BSGS, which runs on the direct schedule only
+            if (schedule instanceof Schedule.Direct) engine.reserveBsgs(encoded);
+        } else if (schedule instanceof Schedule.Direct) {
             engine.prepareDirect(encoded);
             engine.reserveCompact(encoded);
         } else if (schedule instanceof Schedule.Phased ph) engine.preparePhased(encoded, ph);

@@ -138,6 +138,25 @@ final class BsgsExecutor {
         }
     }
 
+    /**
+     * The pooled limbs {@link #evaluateBsgs} holds at once at the last giant step's rotation, a lower bound of its
+     * peak: every rotated baby (two polynomials of ℓ + 1 limbs), the group's sums and their rotation, the
+     * accumulator when the result is rescaled, a compact group's lifted limbs, and the rotation's digits (β
+     * polynomials of ℓ + 1 + α limbs). The key switches' own scratch is left out.
+     */
+    static long peakLimbs(EncodedDiagonals et, CkksContext ctx) {
+        Plan plan = et.plan();
+        int level = et.level(), lq = level + 1;
+        long babies = plan.innerRotations().stream().filter(i -> i != 0).count();
+        long limbs = 2L * lq * babies + 4L * lq + (et.rescales() ? 2L * lq : 0);
+        int most = 0;
+        for (List<Integer> rs : plan.groups().values()) most = Math.max(most, rs.size());
+        if (et.storage() == Storage.COMPACT) limbs += most;
+        boolean rotates = plan.groups().keySet().stream().anyMatch(k -> k != 0);
+        if (rotates) limbs += (long) ctx.params().beta(level) * (lq + ctx.alpha());
+        return limbs;
+    }
+
     /** A polynomial at {@code level} on pooled limbs, recorded in {@code borrowed}. */
     private RnsPoly borrow(int level, List<long[][]> borrowed) {
         return ctx.ringQ().wrap(borrowRows(level + 1, borrowed), Domain.NTT);

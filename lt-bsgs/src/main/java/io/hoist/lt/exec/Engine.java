@@ -102,6 +102,14 @@ public final class Engine {
     }
 
     /**
+     * For a BSGS transform (no program): grows the pool to what its evaluation holds at once ({@link
+     * BsgsExecutor#peakLimbs}), so that its first evaluation borrows as later ones do.
+     */
+    public void reserveBsgs(EncodedDiagonals et) {
+        pool.reserve(BsgsExecutor.peakLimbs(et, ctx));
+    }
+
+    /**
      * {@link #reserve(LtProgram)} for a block product on {@code prog} with {@code rows} block rows that
      * hold a block, {@code rowsBeforeLast} of them in a column before the last column that holds one.
      */
