@@ -105,7 +105,8 @@ public final class LinearTransformEvaluator {
      * young generation): the first evaluation then borrows them as later ones do, instead of allocating
      * and promoting them mid-run; and it builds the diagonal sums' term tables the direct evaluation
      * keeps, so that the first evaluation does not. On the six-phase schedule it does the same after encoding,
-     * for the limbs and tables of the schedule's own walk. A transform run on another evaluator, or on another
+     * for the limbs and tables of the schedule's own walk; for BSGS, which runs no program, it reserves the limbs
+     * its evaluation holds at once. A transform run on another evaluator, or on another
      * schedule through {@link #evaluate(Ciphertext, EncodedTransform, Schedule)}, leaves the limbs idle:
      * {@link #trimPool} lets them go.
      *
