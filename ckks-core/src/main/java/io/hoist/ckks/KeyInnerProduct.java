@@ -239,6 +239,7 @@ final class KeyInnerProduct {
                 Terms h = Terms.of(key, beta, n);
                 for (int jp = from; jp < to; jp++)
                     dotLimb(digits, key, lq + jp, lq, h, pa[jp], pb[jp], ctx.primeQP(level, lq + jp), false);
+                h.clear();
             });
             prep0 = modDown.modDownPrepareInPlace(p0, level, pool, cnt);
             p0 = null;
@@ -268,6 +269,7 @@ final class KeyInnerProduct {
                                 cnt);
                     }
                 } finally {
+                    h.clear();
                     if (x != null) pool.put(x);
                     if (v != null) pool.put(v);
                 }
