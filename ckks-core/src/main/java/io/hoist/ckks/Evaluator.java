@@ -1,6 +1,8 @@
 package io.hoist.ckks;
 
+import io.hoist.math.ModArith;
 import io.hoist.ring.Domain;
+import io.hoist.ring.LimbKernels;
 import io.hoist.ring.LimbPool;
 import io.hoist.ring.Op;
 import io.hoist.ring.Ring;
@@ -8,6 +10,7 @@ import io.hoist.ring.RnsPoly;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.ObjIntConsumer;
@@ -165,6 +168,71 @@ public final class Evaluator {
         ctx.counters().increment(Op.CONST_MUL);
         return Ciphertext.wrap(
                 RawAccess.get(), params, checks.checkProductScale(a.scale() * constantScale, a.level()), out);
+    }
+
+    /**
+     * Σ_t c_t·a_t as one new ciphertext at {@code level} and scale {@code scale} (OpenFHE's EvalLinearWSum): each
+     * c_t encoded as {@link #mulConstant} encodes it, the integer round(c_t·constantScales[t]), each a_t read at
+     * {@code level} (at or below its own) without a copy. The same residues, scale and counts as {@link #atLevel},
+     * {@link #mulConstant} and {@link #add} term by term, but one ciphertext allocated instead of two or three per
+     * term (the polynomial evaluator's leaf sums made most of bootstrapping's garbage).
+     *
+     * @throws InvalidScaleException if a product's scale a_t.scale()·constantScales[t] is not {@code scale} (to a
+     *     relative 1e-9), or does not fit the modulus at {@code level}
+     * @throws LevelMismatchException if {@code level} is negative or above a term's level
+     * @throws EncodingOverflowException if a coefficient is not finite or its integer would wrap
+     */
+    public Ciphertext linearCombination(
+            List<Ciphertext> terms, double[] coefficients, double[] constantScales, int level, double scale) {
+        Objects.requireNonNull(terms, "terms is null");
+        Objects.requireNonNull(coefficients, "coefficients is null");
+        Objects.requireNonNull(constantScales, "constantScales is null");
+        int m = terms.size();
+        if (m == 0 || coefficients.length != m || constantScales.length != m)
+            throw new IllegalArgumentException(m + " terms, " + coefficients.length + " coefficients and "
+                    + constantScales.length + " constant scales: they must match and be at least one");
+        BigInteger[] k = new BigInteger[m];
+        int deg = 0;
+        for (int t = 0; t < m; t++) {
+            Ciphertext a = Objects.requireNonNull(terms.get(t), "term " + t + " is null");
+            checks.checkParams(a);
+            if (level < 0 || level > a.level())
+                throw new LevelMismatchException("term " + t + " is at level " + a.level() + ", read at " + level);
+            double c = coefficients[t], cs = constantScales[t];
+            if (!Double.isFinite(c)) throw new EncodingOverflowException("coefficient " + t + " is not finite: " + c);
+            if (!(cs > 0) || Double.isInfinite(cs))
+                throw new InvalidScaleException("constant scale " + t + " must be positive and finite: " + cs);
+            double product = checks.checkProductScale(a.scale() * cs, level);
+            if (Math.abs(product / scale - 1) > 1e-9)
+                throw new InvalidScaleException(
+                        "term " + t + " lands at scale " + product + ", not the combination's " + scale);
+            k[t] = fitting(scaledInteger(c, cs), level, "coefficient " + t + " times its scale");
+            deg = Math.max(deg, a.degree());
+        }
+        LimbKernels kernels = ctx.engine().kernels();
+        RnsPoly[] out = new RnsPoly[deg + 1];
+        for (int i = 0; i <= deg; i++) out[i] = rq.newPoly(level, Domain.NTT);
+        long[][] y = new long[m][];
+        long[] w = new long[m], ws = new long[m];
+        long products = 0;
+        for (int j = 0; j <= level; j++) {
+            long q = rq.prime(j);
+            for (int i = 0; i <= deg; i++) {
+                int present = 0;
+                for (int t = 0; t < m; t++) {
+                    Ciphertext a = terms.get(t);
+                    if (i > a.degree()) continue;
+                    y[present] = a.poly(i, RawAccess.get()).limb(j);
+                    w[present] = k[t].mod(BigInteger.valueOf(q)).longValue();
+                    ws[present++] = ModArith.shoupQuotient(w[present - 1], q);
+                }
+                if (present > 0) kernels.sumShoup(y, 0, present, w, ws, q, out[i].limb(j), 0, ctx.n());
+                products += present;
+            }
+        }
+        ctx.counters().add(Op.CONST_MUL, m);
+        ctx.counters().add(Op.MOD_MULS, products * ctx.n());
+        return Ciphertext.wrap(RawAccess.get(), params, scale, out);
     }
 
     /**

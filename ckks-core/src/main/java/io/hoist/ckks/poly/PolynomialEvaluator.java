@@ -8,8 +8,10 @@ import io.hoist.ckks.InvalidParametersException;
 import io.hoist.ckks.InvalidScaleException;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ring.Op;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -246,13 +248,20 @@ public final class PolynomialEvaluator {
             if (d == 0) return null;
             if (d < (1 << l)) {
                 double up = scale * params.q(level + 1);
-                Ciphertext acc = null;
+                // one linear combination read at level + 1 (c[d] is not 0: at least one term), not a copy, a
+                // product and a sum per term
+                List<Ciphertext> terms = new ArrayList<>(d);
+                double[] coefficients = new double[d], constantScales = new double[d];
                 for (int j = 1; j <= d; j++) {
                     if (c[j] == 0) continue;
-                    Ciphertext tj = at(t.get(j), level + 1);
-                    Ciphertext term = atExactScale(ev.mulConstant(tj, c[j], up / tj.scale()), up);
-                    acc = acc == null ? term : ev.add(acc, term);
+                    Ciphertext tj = t.get(j);
+                    coefficients[terms.size()] = c[j];
+                    constantScales[terms.size()] = up / tj.scale();
+                    terms.add(tj);
                 }
+                int m = terms.size();
+                Ciphertext acc = ev.linearCombination(
+                        terms, Arrays.copyOf(coefficients, m), Arrays.copyOf(constantScales, m), level + 1, up);
                 if (c[0] != 0) acc = ev.addConstant(acc, c[0], 0);
                 return atExactScale(ev.rescale(acc), scale);
             }
