@@ -213,18 +213,23 @@ public final class Evaluator {
         RnsPoly[] out = new RnsPoly[deg + 1];
         for (int i = 0; i <= deg; i++) out[i] = rq.newPoly(level, Domain.NTT);
         long[][] y = new long[m][];
-        long[] w = new long[m], ws = new long[m];
+        long[] kw = new long[m], kws = new long[m], w = new long[m], ws = new long[m];
         long products = 0;
         for (int j = 0; j <= level; j++) {
             long q = rq.prime(j);
+            for (int t = 0; t < m; t++) {
+                kw[t] = k[t].mod(BigInteger.valueOf(q)).longValue();
+                kws[t] = ModArith.shoupQuotient(kw[t], q);
+            }
             for (int i = 0; i <= deg; i++) {
-                int present = 0;
+                int present = 0; // the terms with a polynomial i
                 for (int t = 0; t < m; t++) {
                     Ciphertext a = terms.get(t);
                     if (i > a.degree()) continue;
                     y[present] = a.poly(i, RawAccess.get()).limb(j);
-                    w[present] = k[t].mod(BigInteger.valueOf(q)).longValue();
-                    ws[present++] = ModArith.shoupQuotient(w[present - 1], q);
+                    w[present] = kw[t];
+                    ws[present] = kws[t];
+                    present++;
                 }
                 if (present > 0) kernels.sumShoup(y, 0, present, w, ws, q, out[i].limb(j), 0, ctx.n());
                 products += present;
