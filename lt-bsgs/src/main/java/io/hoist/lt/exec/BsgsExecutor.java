@@ -68,8 +68,7 @@ final class BsgsExecutor {
             // the result's limbs: pooled when the rescale writes the result elsewhere
             RnsPoly acc0 = et.rescales() ? borrow(level, borrowed) : rq.newPoly(level, Domain.NTT);
             RnsPoly acc1 = et.rescales() ? borrow(level, borrowed) : rq.newPoly(level, Domain.NTT);
-            int most = 0;
-            for (List<Integer> rs : plan.groups().values()) most = Math.max(most, rs.size());
+            int most = mostTerms(plan);
             long[][] lifted = compact ? borrowRows(most, borrowed) : null, batch = new long[most][];
             NttTables[] tables = new NttTables[most];
             RnsPoly[] f = new RnsPoly[most];
@@ -149,12 +148,17 @@ final class BsgsExecutor {
         int level = et.level(), lq = level + 1;
         long babies = plan.innerRotations().stream().filter(i -> i != 0).count();
         long limbs = 2L * lq * babies + 4L * lq + (et.rescales() ? 2L * lq : 0);
-        int most = 0;
-        for (List<Integer> rs : plan.groups().values()) most = Math.max(most, rs.size());
-        if (et.storage() == Storage.COMPACT) limbs += most;
+        if (et.storage() == Storage.COMPACT) limbs += mostTerms(plan);
         boolean rotates = plan.groups().keySet().stream().anyMatch(k -> k != 0);
         if (rotates) limbs += (long) ctx.params().beta(level) * (lq + ctx.alpha());
         return limbs;
+    }
+
+    /** The most terms (diagonals) of one giant step's group. */
+    private static int mostTerms(Plan plan) {
+        int most = 0;
+        for (List<Integer> rs : plan.groups().values()) most = Math.max(most, rs.size());
+        return most;
     }
 
     /** A polynomial at {@code level} on pooled limbs, recorded in {@code borrowed}. */

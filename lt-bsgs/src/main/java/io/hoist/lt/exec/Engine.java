@@ -38,6 +38,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * The linear-transform engine behind {@code io.hoist.lt.LinearTransformEvaluator}: one pool, one key
@@ -157,30 +158,34 @@ public final class Engine {
      * fit the budget: its evaluation reports that.
      */
     public void preparePhased(EncodedDiagonals et, Schedule.Phased ph) {
-        if (et.program() == null || !et.rescales()) return;
-        Grouping g;
-        try {
-            g = grouping(et, ph);
-        } catch (WorkingSetTooSmallException e) {
-            return;
-        }
-        pool.reserve(PhasedPeak.limbs(et, g, ph.budgetBytes(), ctx.engine().threads()));
-        ctx.prepareKeySwitching(et.level());
+        if (et.program() != null && et.rescales())
+            preparePhased(
+                    et,
+                    ph,
+                    g -> PhasedPeak.limbs(et, g, ph.budgetBytes(), ctx.engine().threads()));
     }
 
     /** {@link #preparePhased} for a six-phase block product over {@code blocks} (null: a zero block). */
     public void preparePhasedBlocks(EncodedDiagonals[][] blocks, Schedule.Phased ph) {
         EncodedDiagonals any = EncodedDiagonals.firstOf(blocks);
-        if (any == null || any.program() == null) return;
+        if (any != null && any.program() != null)
+            preparePhased(
+                    any,
+                    ph,
+                    g -> PhasedPeak.blockLimbs(
+                            blocks, g, ph.budgetBytes(), ctx.engine().threads()));
+    }
+
+    /** The grouping of {@code et} under {@code ph}, the pool grown to {@code peak}'s limbs under it, the key switches prepared. */
+    private void preparePhased(EncodedDiagonals et, Schedule.Phased ph, ToLongFunction<Grouping> peak) {
         Grouping g;
         try {
-            g = grouping(any, ph);
+            g = grouping(et, ph);
         } catch (WorkingSetTooSmallException e) {
-            return;
+            return; // the evaluation reports it
         }
-        pool.reserve(
-                PhasedPeak.blockLimbs(blocks, g, ph.budgetBytes(), ctx.engine().threads()));
-        ctx.prepareKeySwitching(any.level());
+        pool.reserve(peak.applyAsLong(g));
+        ctx.prepareKeySwitching(et.level());
     }
 
     @MustBeClosed
