@@ -66,9 +66,13 @@ public final class EvalMod {
         Ciphertext y = pe.evaluate(ct, cosine, angleScale[0]).output();
         double c2 = Math.pow(p.amplitude(), 2.0 / (1 << p.doubleAngle())); // c_0²
         for (int k = 0; k < p.doubleAngle(); k++) {
-            Ciphertext sq = ev.mulInteger(ev.relinearize(ev.mul(y, y)), 2);
-            sq = ev.addConstant(sq, -c2, 0);
-            y = PolynomialEvaluator.atExactScale(ev.rescale(sq), angleScale[k + 1]);
+            // 2y² − c_0², rescaled, in place: one ciphertext made per step
+            Ciphertext sq = ev.mulRelinMutable(y, y)
+                    .mulInteger(2)
+                    .addConstant(-c2, 0)
+                    .rescale()
+                    .freeze();
+            y = PolynomialEvaluator.atExactScale(sq, angleScale[k + 1]);
             c2 *= c2;
         }
         if (y.level() != angleOut) throw new IllegalStateException("EvalMod level bookkeeping");

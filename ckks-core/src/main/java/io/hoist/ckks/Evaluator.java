@@ -118,7 +118,7 @@ public final class Evaluator {
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(p, "p is null");
         checks.checkPlain(a, p, true);
-        RnsPoly[] out = copyPolys(a);
+        RnsPoly[] out = newFirstPoly(a);
         rq.add(a.poly(0, RawAccess.get()), p.poly(RawAccess.get()).atLevel(a.level()), out[0]);
         return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
@@ -127,7 +127,7 @@ public final class Evaluator {
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(p, "p is null");
         checks.checkPlain(a, p, true);
-        RnsPoly[] out = copyPolys(a);
+        RnsPoly[] out = newFirstPoly(a);
         rq.sub(a.poly(0, RawAccess.get()), p.poly(RawAccess.get()).atLevel(a.level()), out[0]);
         return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
@@ -136,16 +136,26 @@ public final class Evaluator {
     public Ciphertext addConstant(Ciphertext a, double re, double im) {
         Objects.requireNonNull(a, "a is null");
         checks.checkParams(a);
+        RnsPoly[] out = newFirstPoly(a);
+        addConstant(a.poly(0, RawAccess.get()), out[0], a.scale(), re, im);
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
+    }
+
+    /** out = in + (re + i·im) encoded at {@code scale} (out may be in): the c_0 part of {@link #addConstant}. */
+    void addConstant(RnsPoly in, RnsPoly out, double scale, double re, double im) {
         if (!Double.isFinite(re) || !Double.isFinite(im))
             throw new EncodingOverflowException("constant is not finite: " + re + " + " + im + "i");
-        RnsPoly c = rq.newPoly(a.level(), Domain.COEFFICIENT);
-        c.setCoefficient(0, fitting(scaledInteger(re, a.scale()), a.level(), "constant"));
-        c.setCoefficient(
-                ctx.n() / 2, fitting(scaledInteger(im, a.scale()), a.level(), "constant")); // X^{N/2}: i in every slot
+        int level = in.level();
+        BigInteger kre = fitting(scaledInteger(re, scale), level, "constant");
+        if (im == 0) { // a real constant is the same in every NTT value: no polynomial, no transform
+            rq.addInteger(in, kre, out);
+            return;
+        }
+        RnsPoly c = rq.newPoly(level, Domain.COEFFICIENT);
+        c.setCoefficient(0, kre);
+        c.setCoefficient(ctx.n() / 2, fitting(scaledInteger(im, scale), level, "constant")); // X^{N/2}: i everywhere
         rq.ntt(c);
-        RnsPoly[] out = copyPolys(a);
-        rq.add(a.poly(0, RawAccess.get()), c, out[0]);
-        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
+        rq.add(in, c, out);
     }
 
     /**
@@ -183,6 +193,16 @@ public final class Evaluator {
      * @throws EncodingOverflowException if a coefficient is not finite or its integer would wrap
      */
     public Ciphertext linearCombination(
+            List<Ciphertext> terms, double[] coefficients, double[] constantScales, int level, double scale) {
+        return linearCombinationMutable(terms, coefficients, constantScales, level, scale)
+                .freeze();
+    }
+
+    /**
+     * {@link #linearCombination} into a {@link MutableCiphertext}, for a caller that goes on in place (a
+     * constant added, a rescale).
+     */
+    public MutableCiphertext linearCombinationMutable(
             List<Ciphertext> terms, double[] coefficients, double[] constantScales, int level, double scale) {
         Objects.requireNonNull(terms, "terms is null");
         Objects.requireNonNull(coefficients, "coefficients is null");
@@ -237,7 +257,49 @@ public final class Evaluator {
         }
         ctx.counters().add(Op.CONST_MUL, m);
         ctx.counters().add(Op.MOD_MULS, products * ctx.n());
-        return Ciphertext.wrap(RawAccess.get(), params, scale, out);
+        return new MutableCiphertext(this, params, scale, out);
+    }
+
+    /** A mutable copy of {@code a}, for a chain of in-place operations ({@link MutableCiphertext}). */
+    public MutableCiphertext mutableCopy(Ciphertext a) {
+        Objects.requireNonNull(a, "a is null");
+        checks.checkParams(a);
+        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        for (int i = 0; i < out.length; i++) out[i] = a.poly(i, RawAccess.get()).copy();
+        return new MutableCiphertext(this, params, a.scale(), out);
+    }
+
+    /** acc += round(c·constantScale)·b, b read at acc's level (no copy): {@link MutableCiphertext#addScaled}. */
+    void addScaled(RnsPoly[] acc, double accScale, Ciphertext b, double c, double constantScale) {
+        Objects.requireNonNull(b, "b is null");
+        checks.checkParams(b);
+        int level = acc[0].level();
+        if (b.level() < level)
+            throw new LevelMismatchException("b is at level " + b.level() + ", below the accumulator's " + level);
+        if (b.degree() > acc.length - 1)
+            throw new WrongOperandException("a degree-" + b.degree() + " term cannot be added in place to a degree-"
+                    + (acc.length - 1) + " ciphertext");
+        if (!Double.isFinite(c)) throw new EncodingOverflowException("constant is not finite: " + c);
+        if (!(constantScale > 0) || Double.isInfinite(constantScale))
+            throw new InvalidScaleException("constant scale must be positive and finite: " + constantScale);
+        OperandChecks.checkScale(accScale, checks.checkProductScale(b.scale() * constantScale, level));
+        BigInteger k = fitting(scaledInteger(c, constantScale), level, "constant times its scale");
+        LimbKernels kernels = ctx.engine().kernels();
+        long[][] y = new long[2][];
+        long[] w = {1, 0}, ws = new long[2];
+        for (int j = 0; j <= level; j++) {
+            long q = rq.prime(j);
+            w[1] = k.mod(BigInteger.valueOf(q)).longValue();
+            ws[0] = ModArith.shoupQuotient(1, q);
+            ws[1] = ModArith.shoupQuotient(w[1], q);
+            for (int i = 0; i <= b.degree(); i++) {
+                y[0] = acc[i].limb(j); // the sum reads a coefficient's terms before it writes it: in place
+                y[1] = b.poly(i, RawAccess.get()).limb(j);
+                kernels.sumShoup(y, 0, 2, w, ws, q, acc[i].limb(j), 0, ctx.n());
+            }
+        }
+        ctx.counters().increment(Op.CONST_MUL);
+        ctx.counters().add(Op.MOD_MULS, (long) (b.degree() + 1) * (level + 1) * ctx.n());
     }
 
     /**
@@ -330,12 +392,19 @@ public final class Evaluator {
     /** Multiplies by an integer constant (scale unchanged). */
     public Ciphertext mulInteger(Ciphertext a, long c) {
         Objects.requireNonNull(a, "a is null");
-        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        checks.checkParams(a);
+        RnsPoly[] in = new RnsPoly[a.degree() + 1], out = new RnsPoly[in.length];
         for (int i = 0; i < out.length; i++) {
+            in[i] = a.poly(i, RawAccess.get());
             out[i] = rq.newPoly(a.level(), Domain.NTT);
-            rq.mulScalar(a.poly(i, RawAccess.get()), c, out[i]);
         }
+        mulInteger(in, out, c);
         return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
+    }
+
+    /** out_i = c·in_i (out may be in). */
+    void mulInteger(RnsPoly[] in, RnsPoly[] out, long c) {
+        for (int i = 0; i < out.length; i++) rq.mulScalar(in[i], c, out[i]);
     }
 
     /** Tensor product (d_0, d_1, d_2) of two degree-1 ciphertexts; relinearize afterwards. */
@@ -404,6 +473,14 @@ public final class Evaluator {
      * until Decompose has read it (three fewer fresh polynomials per product).
      */
     public Ciphertext mulRelin(Ciphertext a, Ciphertext b) {
+        return mulRelinMutable(a, b).freeze();
+    }
+
+    /**
+     * {@link #mulRelin} into a {@link MutableCiphertext}, for a caller that goes on in place (the
+     * polynomial evaluator's T_{a+b} = 2·T_a·T_b − T_{a−b}, then rescaled: one ciphertext made, not five).
+     */
+    public MutableCiphertext mulRelinMutable(Ciphertext a, Ciphertext b) {
         double scale = checkTensorOperands(a, b);
         RelinearizationKey key = requireRelinearizationKey();
         int level = a.level();
@@ -423,7 +500,7 @@ public final class Evaluator {
         } finally {
             rotator.release(digits);
         }
-        return Ciphertext.wrap(RawAccess.get(), params, scale, c0, c1);
+        return new MutableCiphertext(this, params, scale, new RnsPoly[] {c0, c1});
     }
 
     private RelinearizationKey requireRelinearizationKey() {
@@ -442,20 +519,27 @@ public final class Evaluator {
             in[i] = a.poly(i, RawAccess.get());
             out[i] = rq.newPoly(a.level() - 1, Domain.NTT);
         }
-        ks.rescale(in, out, pool, ctx.counters());
-        ctx.counters().increment(Op.RESCALE);
+        rescale(in, out);
         return Ciphertext.wrap(RawAccess.get(), params, a.scale() / params.q(a.level()), out);
     }
 
-    /** Drops the last {@code count} primes without dividing (scale unchanged). */
+    /** out_i = rescale(in_i), out one level lower (out_i may be in_i viewed there). */
+    void rescale(RnsPoly[] in, RnsPoly[] out) {
+        ks.rescale(in, out, pool, ctx.counters());
+        ctx.counters().increment(Op.RESCALE);
+    }
+
+    /**
+     * Drops the last {@code count} primes without dividing (scale unchanged). The result shares a's
+     * remaining limbs (both are immutable), so it costs no copy.
+     */
     public Ciphertext dropLevel(Ciphertext a, int count) {
         Objects.requireNonNull(a, "a is null");
         checks.checkParams(a);
         if (count < 0 || count > a.level())
             throw new LevelMismatchException("cannot drop " + count + " levels from level " + a.level());
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
-        for (int i = 0; i < out.length; i++)
-            out[i] = a.poly(i, RawAccess.get()).atLevel(a.level() - count).copy();
+        for (int i = 0; i < out.length; i++) out[i] = a.poly(i, RawAccess.get()).atLevel(a.level() - count);
         return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
 
@@ -554,6 +638,14 @@ public final class Evaluator {
                 c.scale() / params.q(c.level()),
                 ks.modDownRescale(c.a(RawAccess.get())),
                 ks.modDownRescale(c.b(RawAccess.get())));
+    }
+
+    /** A new c_0 at a's level, the other parts shared with a (immutable, unchanged by the operation). */
+    private RnsPoly[] newFirstPoly(Ciphertext a) {
+        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        out[0] = rq.newPoly(a.level(), Domain.NTT);
+        for (int i = 1; i < out.length; i++) out[i] = a.poly(i, RawAccess.get());
+        return out;
     }
 
     private RnsPoly[] copyPolys(Ciphertext a) {

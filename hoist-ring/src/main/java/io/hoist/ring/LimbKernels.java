@@ -183,7 +183,8 @@ public interface LimbKernels {
 
     /**
      * out[off+k] = Σ_i y[i][yOff+k]·w[i] mod d in [0, d) for k &lt; len (the inner sum of BConv), with
-     * each w[i] &lt; d fixed and ws[i] its Shoup quotient; d &lt; 2^61.
+     * each w[i] &lt; d fixed and ws[i] its Shoup quotient; d &lt; 2^61. {@code out} may be one of the y[i] at
+     * the same offset: every form reads a coefficient's terms before it writes the coefficient.
      */
     void sumShoup(long[][] y, int yOff, int terms, long[] w, long[] ws, long d, long[] out, int off, int len);
 
@@ -300,6 +301,14 @@ public interface LimbKernels {
     }
 
     /** out = a + b mod q, coefficient-wise over out's length (residues in [0, q)); out may alias a or b. */
+    /** out = a + c mod q coefficient by coefficient, for a residue c in [0, q) (out may be a). */
+    static void addScalarMod(long[] a, long c, long[] out, long q) {
+        for (int k = 0; k < out.length; k++) { // branch-free, as addMod
+            long v = a[k] + c - q;
+            out[k] = v + ((v >> 63) & q);
+        }
+    }
+
     static void addMod(long[] a, long[] b, long[] out, long q) {
         // branch-free (a + b − q, plus q where negative: q < 2^62, no overflow), so C2 vectorizes it
         for (int k = 0; k < out.length; k++) {

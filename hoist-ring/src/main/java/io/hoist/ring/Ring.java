@@ -137,6 +137,20 @@ public final class Ring {
         out.domain = a.domain;
     }
 
+    /**
+     * out = a + c for the constant polynomial c, an integer of any size (reduced per prime): in the NTT
+     * domain every value moves by c, so no transform is needed. out may be a.
+     */
+    public void addInteger(RnsPoly a, BigInteger c, RnsPoly out) {
+        same(a, a, out, "addInteger");
+        if (a.domain != Domain.NTT) throw new RingMismatchException("addInteger expects an NTT-domain polynomial");
+        for (int i = 0; i < a.limbCount(); i++) {
+            long q = prime(i);
+            LimbKernels.addScalarMod(a.limbs[i], c.mod(BigInteger.valueOf(q)).longValue(), out.limbs[i], q);
+        }
+        out.domain = a.domain;
+    }
+
     public void sub(RnsPoly a, RnsPoly b, RnsPoly out) {
         same(a, b, out, "sub");
         for (int i = 0; i < a.limbCount(); i++) LimbKernels.subMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i));

@@ -7,6 +7,7 @@ import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.InvalidParametersException;
 import io.hoist.ckks.InvalidScaleException;
 import io.hoist.ckks.LevelMismatchException;
+import io.hoist.ckks.MutableCiphertext;
 import io.hoist.ring.Op;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -186,8 +187,11 @@ public final class PolynomialEvaluator {
         Ciphertext x = ct;
         if (plan.affine()) {
             double alpha = 2 / (p.upper() - p.lower()), beta = -(p.upper() + p.lower()) / (p.upper() - p.lower());
-            x = atExactScale(ev.rescale(ev.mulConstant(ct, alpha, params.q(ct.level()))), ct.scale());
-            x = ev.addConstant(x, beta, 0);
+            double q = params.q(ct.level());
+            MutableCiphertext m = ev.linearCombinationMutable(
+                    List.of(ct), new double[] {alpha}, new double[] {q}, ct.level(), ct.scale() * q);
+            exactScale(m.rescale(), ct.scale());
+            x = m.addConstant(beta, 0).freeze();
         }
         Run run = new Run(p.basis(), plan.babyLog(), x);
         for (int j : plan.powers()) run.power(j);
@@ -204,6 +208,13 @@ public final class PolynomialEvaluator {
         if (Math.abs(c.scale() / scale - 1) > 1e-9)
             throw new IllegalStateException("scale bookkeeping drifted: " + c.scale() + " vs " + scale);
         return c.scale() == scale ? c : c.withScale(scale);
+    }
+
+    /** {@link #atExactScale} for a mutable ciphertext. */
+    private static void exactScale(MutableCiphertext c, double scale) {
+        if (Math.abs(c.scale() / scale - 1) > 1e-9)
+            throw new IllegalStateException("scale bookkeeping drifted: " + c.scale() + " vs " + scale);
+        c.setScale(scale);
     }
 
     private Ciphertext at(Ciphertext c, int level) {
@@ -227,17 +238,18 @@ public final class PolynomialEvaluator {
             int a = splitA(j), b = j - a;
             Ciphertext ta = power(a), tb = power(b);
             int level = Math.min(ta.level(), tb.level());
-            Ciphertext prod = ev.relinearize(ev.mul(at(ta, level), at(tb, level)));
+            // in place from the product to the rescale: one ciphertext made per power
+            MutableCiphertext prod = ev.mulRelinMutable(at(ta, level), at(tb, level));
             if (basis == Basis.CHEBYSHEV) {
-                prod = ev.mulInteger(prod, 2);
-                if (a == b) prod = ev.addConstant(prod, -1, 0);
+                prod.mulInteger(2);
+                if (a == b) prod.addConstant(-1, 0);
                 else {
                     Ciphertext tc = power(a - b);
-                    prod = ev.sub(prod, ev.mulConstant(at(tc, level), 1.0, prod.scale() / tc.scale()));
+                    prod.addScaled(tc, -1.0, prod.scale() / tc.scale());
                 }
             }
             double scale = prod.scale() / params.q(level);
-            Ciphertext r = atExactScale(ev.rescale(prod), scale);
+            Ciphertext r = atExactScale(prod.rescale().freeze(), scale);
             t.put(j, r);
             return r;
         }
@@ -260,26 +272,27 @@ public final class PolynomialEvaluator {
                     terms.add(tj);
                 }
                 int m = terms.size();
-                Ciphertext acc = ev.linearCombination(
+                MutableCiphertext acc = ev.linearCombinationMutable(
                         terms, Arrays.copyOf(coefficients, m), Arrays.copyOf(constantScales, m), level + 1, up);
-                if (c[0] != 0) acc = ev.addConstant(acc, c[0], 0);
-                return atExactScale(ev.rescale(acc), scale);
+                if (c[0] != 0) acc.addConstant(c[0], 0);
+                return atExactScale(acc.rescale().freeze(), scale);
             }
             int n = Integer.highestOneBit(d);
             double[][] qr = split(c, n, basis);
             Ciphertext tn = at(t.get(n), level + 1);
             double qScale = scale * params.q(level + 1) / tn.scale();
-            Ciphertext qt;
-            if (qr[0].length == 1) {
-                qt = ev.mulConstant(tn, qr[0][0], qScale);
+            MutableCiphertext qt;
+            if (qr[0].length == 1) { // one term: the residues and counts of mulConstant
+                qt = ev.linearCombinationMutable(
+                        List.of(tn), new double[] {qr[0][0]}, new double[] {qScale}, level + 1, tn.scale() * qScale);
             } else {
                 Ciphertext q = eval(qr[0], level + 1, qScale);
-                qt = ev.relinearize(ev.mul(q, tn));
+                qt = ev.mulRelinMutable(q, tn);
             }
-            qt = atExactScale(ev.rescale(qt), scale);
+            exactScale(qt.rescale(), scale);
             Ciphertext r = eval(qr[1], level, scale);
-            if (r != null) return ev.add(qt, r);
-            return qr[1][0] != 0 ? ev.addConstant(qt, qr[1][0], 0) : qt;
+            if (r != null) return qt.add(r).freeze();
+            return (qr[1][0] != 0 ? qt.addConstant(qr[1][0], 0) : qt).freeze();
         }
     }
 }
