@@ -210,8 +210,7 @@ public final class Ring {
         for (int i = 0; i < a.limbCount(); i++) {
             final long q = prime(i);
             final long w = modulus(i).fromSigned(c), ws = ModArith.shoupQuotient(w, q);
-            final long[] x = a.limbs[i], z = out.limbs[i];
-            for (int k = 0; k < n; k++) z[k] = ModArith.mulShoup(x[k], w, ws, q);
+            engine.kernels().mulShoup(a.limbs[i], w, ws, q, out.limbs[i], 0, n);
         }
         out.domain = a.domain;
         counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
@@ -223,8 +222,7 @@ public final class Ring {
         for (int i = 0; i < a.limbCount(); i++) {
             final long q = prime(i);
             final long w = c.mod(BigInteger.valueOf(q)).longValue(), ws = ModArith.shoupQuotient(w, q);
-            final long[] x = a.limbs[i], z = out.limbs[i];
-            for (int k = 0; k < n; k++) z[k] = ModArith.mulShoup(x[k], w, ws, q);
+            engine.kernels().mulShoup(a.limbs[i], w, ws, q, out.limbs[i], 0, n);
         }
         out.domain = a.domain;
         counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
