@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.stream.IntStream;
 
 /**
  * How one bootstrapping runs, known from the parameters alone: the level of every stage, the scale
@@ -186,6 +187,17 @@ public final class BootstrapPlan {
     /** Level of the bootstrapped output. */
     public int outputLevel() {
         return stcLevel() - bp.stcDepth();
+    }
+
+    /**
+     * Every level a bootstrap switches keys at: the DFTs' and EvalMod's levels above the output, and level 0
+     * with encapsulation (the switch to the sparse key). For {@code CkksContext.startKernelWarmup(int[])}.
+     */
+    public int[] keySwitchLevels() {
+        return IntStream.concat(
+                        bp.encapsulation() ? IntStream.of(0) : IntStream.empty(),
+                        IntStream.rangeClosed(outputLevel() + 1, ctsLevel()))
+                .toArray();
     }
 
     /** The Galois elements of both DFTs and the trace, conjugation included (CoeffsToSlots splits real and imaginary parts with it). */

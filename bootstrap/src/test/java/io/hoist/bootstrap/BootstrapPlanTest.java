@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.InvalidParametersException;
 import io.hoist.ckks.poly.PolynomialEvaluator;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** The design note's Lattigo constants (N16QP1546H192H32) reproduced from the boot16 preset's plan alone, without encryption. */
@@ -53,6 +56,15 @@ class BootstrapPlanTest {
                 plan.slotsToCoeffs().scaling(),
                 1e-15 * plan.slotsToCoeffs().scaling());
         assertTrue(plan.traceElements().isEmpty(), "dense packing needs no trace");
+        // keys switch at level 0 (to the sparse key) and from the output's level + 1 up to the top: 1, 3, 4 and 5
+        // digits
+        int[] levels = plan.keySwitchLevels();
+        assertEquals(1 + (24 - 10 + 1), levels.length);
+        assertEquals(0, levels[0]);
+        assertEquals(10, levels[1]);
+        assertEquals(24, levels[levels.length - 1]);
+        assertEquals(
+                Set.of(1, 3, 4, 5), Arrays.stream(levels).map(p::beta).boxed().collect(Collectors.toSet()));
     }
 
     @Test

@@ -126,7 +126,24 @@ public final class CkksContext {
     public void startKernelWarmup() {
         // the key inner products' terms at the top level only: each count is a method of its own for C2, and
         // compiling the lower levels' too made CoeffsToSlots' keygen, gated beside the warm-up, 10 % slower
-        int[] digits = {params.beta()};
+        startKernelWarmup(new int[] {params.maxLevel()});
+    }
+
+    /**
+     * {@link #startKernelWarmup()} for key switches at each of {@code levels}: the key inner products' digit
+     * counts there are compiled, each in every round of the warm-up. Bootstrapping switches keys from the top
+     * down to SlotsToCoeffs ({@code BootstrapPlan.keySwitchLevels}); warmed at the top's count only, its first
+     * EvalMod compiled the other counts for 2 s.
+     *
+     * @throws LevelMismatchException if a level is outside the chain
+     */
+    public void startKernelWarmup(int[] levels) {
+        Objects.requireNonNull(levels, "levels is null");
+        for (int l : levels)
+            if (l < 0 || l > params.maxLevel())
+                throw new LevelMismatchException(
+                        "a key switch at level " + l + " under a chain of levels 0 to " + params.maxLevel());
+        int[] digits = Arrays.stream(levels).map(params::beta).distinct().toArray();
         KernelWarmup.start(engine.kernels(), engine.backend(), digits, params.qpPrimes(params.maxLevel()));
     }
 

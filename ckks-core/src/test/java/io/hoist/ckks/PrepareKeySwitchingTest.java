@@ -32,5 +32,9 @@ class PrepareKeySwitchingTest {
         }
         assertThrows(IllegalArgumentException.class, () -> f.ctx.prepareKeySwitching(f.params.maxLevel() + 1));
         assertThrows(IllegalArgumentException.class, () -> f.ctx.prepareKeySwitching(-1));
+        // the warm-up of the key switches' digit counts names a level outside the chain by a typed error
+        int top = f.params.maxLevel();
+        assertThrows(LevelMismatchException.class, () -> f.ctx.startKernelWarmup(new int[] {0, top + 1}));
+        assertThrows(LevelMismatchException.class, () -> f.ctx.startKernelWarmup(new int[] {-1}));
     }
 }

@@ -67,13 +67,14 @@ public final class KernelWarmup {
      * #variants}); none given, a prime of every class.
      */
     public static void start(LimbKernels kernels, NttBackend backend, long... moduli) {
-        start(kernels, backend, ALL_FUSED_TERMS, moduli);
+        start(kernels, backend, null, moduli);
     }
 
     /**
      * {@link #start(LimbKernels, NttBackend, long...)} with the numbers of terms of the evaluations' key inner
      * products (their digit counts): each has a straight-line method of its own ({@link FusedDotKernels}), which
-     * C2 compiles in 13–83 MB of arena, so the warm-up compiles only these.
+     * C2 compiles in 13–83 MB of arena, so the warm-up compiles only these, each in every round; null: all of
+     * them, the largest every round and the others in turn.
      */
     public static void start(LimbKernels kernels, NttBackend backend, int[] dotTerms, long... moduli) {
         if (!enabled(
@@ -99,7 +100,7 @@ public final class KernelWarmup {
 
     /** {@link #runThenOpen(LimbKernels, NttBackend, int, long[], long[], int[])} with every fused dot product. */
     static void runThenOpen(LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others) {
-        runThenOpen(k, backend, rounds, primes, others, ALL_FUSED_TERMS);
+        runThenOpen(k, backend, rounds, primes, others, null);
     }
 
     /** The warm-up on the calling thread, which runs the vector forms meanwhile; both gates open when it ends, however it ends. */
@@ -206,14 +207,17 @@ public final class KernelWarmup {
      * prime of {@code others} (its combinations cycle all the same).
      */
     static void run(LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others) {
-        run(k, backend, rounds, primes, others, ALL_FUSED_TERMS);
+        run(k, backend, rounds, primes, others, null);
     }
 
     /** {@link #run(LimbKernels, NttBackend, int, long[], long[])}, the fused dot products at {@code fusedTerms}. */
     static void run(LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others, int[] fusedTerms) {
         long[] all = Arrays.copyOf(primes, primes.length + others.length);
         System.arraycopy(others, 0, all, primes.length, others.length);
-        Bench b = new Bench(k, backend, all, fmaCoverage(backend, all), fusedTerms(fusedTerms));
+        int[] terms = fusedTerms(fusedTerms);
+        // counts the caller named each every round: bootstrapping's EvalMod relinearizes at three of them, and in
+        // turn they reached C2 only in its first run, which then spent 2 s compiling them
+        Bench b = new Bench(k, backend, all, fmaCoverage(backend, all), terms, terms != ALL_FUSED_TERMS);
         // the transforms first, alone, until they beat their scalar twins: key generation and encoding,
         // which run beside the warm-up, are mostly transforms and wait for them (scalar until then).
         // After `rounds` of them C2 has them in any case: the gate opens even where the scalar twin
@@ -416,12 +420,15 @@ public final class KernelWarmup {
         private final long[][] bIn, bY, bOut;
         private final long[] bU = new long[n];
 
-        /** The fused dot products' numbers of terms: the largest every round, the others in turn. */
+        /** The fused dot products' numbers of terms: the largest every round, the others every round or in turn. */
         private final int[] fusedTerms;
 
-        Bench(LimbKernels k, NttBackend backend, long[] primes, long[] coverage, int[] fusedTerms) {
+        private final boolean everyRound;
+
+        Bench(LimbKernels k, NttBackend backend, long[] primes, long[] coverage, int[] fusedTerms, boolean everyRound) {
             this.k = k;
             this.fusedTerms = fusedTerms;
+            this.everyRound = everyRound;
             this.coverage = new NttTables[coverage.length];
             for (int c = 0; c < coverage.length; c++) this.coverage[c] = NttTables.of(LOG_N, coverage[c]);
             this.backend = backend;
@@ -476,9 +483,16 @@ public final class KernelWarmup {
             // C2 13–83 MB of arena, and C2 time beside keygen)
             int top = fusedTerms[fusedTerms.length - 1];
             k.dot2Montgomery(in[0], in[1], in[2], top, out[0], out[1], q, !acc);
-            int other = fusedTerms[(i / VARIANT_EVERY) % fusedTerms.length];
-            if (i % VARIANT_EVERY == 0 && other != top)
-                k.dot2Montgomery(in[0], in[1], in[2], other, out[0], out[1], q, acc);
+            if (everyRound) {
+                // writing only, as the relinearizations at those counts do: with both branches in the profile
+                // EvalMod's warm bootstrap took 6.86–7.16 s against 6.63–7.00 (3 rounds)
+                for (int other : fusedTerms)
+                    if (other != top) k.dot2Montgomery(in[0], in[1], in[2], other, out[0], out[1], q, false);
+            } else {
+                int other = fusedTerms[(i / VARIANT_EVERY) % fusedTerms.length];
+                if (i % VARIANT_EVERY == 0 && other != top)
+                    k.dot2Montgomery(in[0], in[1], in[2], other, out[0], out[1], q, acc);
+            }
             k.dot2MontgomeryMulti(in[0], in[1], f, fOff, false, terms, 1 + (i & 1), outA, outB, q, acc);
             // the four on one round in four (every terms/accumulate combination), else the pair: both
             // paths compiled with every branch, and the warm-up, which still runs beside the first

@@ -376,6 +376,24 @@ class KernelWarmupTest {
         assertEquals(2L * perKernel, ntt.stats().snapshot().calls());
     }
 
+    /** Counts named by the caller (bootstrapping's levels) are each called in every round, not in turn. */
+    @Test
+    void namedDigitCountsAreEachWarmedEveryRound() {
+        long[] primes = KernelWarmup.representatives();
+        int rounds = 2 * KernelWarmup.VARIANT_EVERY;
+        Recording rec = new Recording();
+        KernelWarmup.run(rec, new ScalarNttBackend(), rounds, primes, new long[0], new int[] {5, 3, 4});
+        for (int terms : new int[] {3, 4, 5}) {
+            String k = "dot2 terms=" + terms + " z=true two=true acc=";
+            int calls = rec.calls.getOrDefault(k + "false", 0) + rec.calls.getOrDefault(k + "true", 0);
+            assertEquals(rounds * primes.length, calls, terms + " terms");
+            // the largest both ways; the others write only, as the evaluations that reach them do
+            assertEquals(terms == 5, rec.calls.getOrDefault(k + "true", 0) > 0, k);
+        }
+        for (int terms : new int[] {1, 2, FusedDotKernels.MAX_TERMS})
+            assertEquals(0, rec.calls.getOrDefault("dot2 terms=" + terms + " z=true two=true acc=true", 0), "" + terms);
+    }
+
     @Test
     void warmsTheFusedDotProductsOfTheDigitCountsGiven() {
         assertArrayEquals(

@@ -85,7 +85,8 @@ public final class BootstrapRender {
         var t = r.millis();
         System.out.printf(
                 Locale.ROOT,
-                "  time: keygen %.1f s, encode %.1f s; bootstrap %.2f s = ModRaise %.2f + CtS %.2f + EvalMod %.2f + StC %.2f (median of %d)%n",
+                "  time: keygen %.1f s, encode %.1f s; bootstrap %.2f s = ModRaise %.2f + CtS %.2f + EvalMod %.2f + StC %.2f"
+                        + " (median of %d%s)%n",
                 t.keygen() / 1e3,
                 t.encode() / 1e3,
                 t.total() / 1e3,
@@ -93,7 +94,8 @@ public final class BootstrapRender {
                 t.ctos() / 1e3,
                 t.evalMod() / 1e3,
                 t.stoc() / 1e3,
-                r.runs());
+                r.runs(),
+                r.runs() > 1 ? String.format(Locale.ROOT, "; the first %.2f s", t.first() / 1e3) : "");
         System.out.printf(
                 Locale.ROOT,
                 "  memory: keys %.2f GB held %s, diagonals %.2f GB, peak RSS %.2f GB%n",
