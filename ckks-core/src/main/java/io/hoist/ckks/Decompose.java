@@ -158,7 +158,7 @@ final class Decompose {
         }
         try {
             RnsPoly cf = coeff, nt = ntt;
-            Parallel.ranges(
+            Parallel.forEachChunk( // in turn: limbs of the integer forms cost more (KeyInnerProduct.keySwitch)
                     ctx.engine().threads(),
                     level + 1 + ctx.alpha(),
                     (from, to) -> decomposeLimbs(prep, cf, nt, out, from, to, cnt));

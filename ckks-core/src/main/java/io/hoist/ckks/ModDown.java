@@ -76,7 +76,7 @@ final class ModDown {
     public void modDown(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
         Prepared p = modDownPrepare(x, pool, c);
         try {
-            Parallel.ranges(
+            Parallel.forEachChunk( // chunks in turn: uneven limbs (KeyInnerProduct.keySwitch)
                     ctx.engine().threads(),
                     x.level() + 1,
                     (from, to) ->
@@ -110,7 +110,7 @@ final class ModDown {
     public void modDownRescale(PolyQP x, RnsPoly out, LimbPool pool, OpCounters c) {
         Prepared p = modDownRescalePrepare(x, pool, c);
         try {
-            Parallel.ranges(
+            Parallel.forEachChunk(
                     ctx.engine().threads(), x.level(), (from, to) -> modDownRescaleLimbs(x, p, out, from, to, pool, c));
         } finally {
             p.release(pool);
