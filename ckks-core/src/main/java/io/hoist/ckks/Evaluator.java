@@ -17,8 +17,10 @@ import java.util.function.ObjIntConsumer;
 
 /**
  * Homomorphic operations on ciphertexts. Every operation returns a new ciphertext and leaves its
- * inputs untouched; the evaluator holds only immutable state (context, evaluation keys), so one
- * instance can be shared by any number of threads.
+ * inputs untouched (a result may share limbs it did not change with an input: both are immutable); the
+ * evaluator holds only immutable state (context, evaluation keys), so one instance can be shared by any
+ * number of threads. The {@code …Mutable} operations and {@link #mutableCopy} return a {@link
+ * MutableCiphertext} instead, for a chain of in-place steps whose intermediate results nobody else reads.
  *
  * <p>Binary operations require the same parameters, level and scale (relative tolerance 1e-9) and
  * throw a typed {@link CkksException} naming the mismatch otherwise; use {@link #dropLevel} and
