@@ -139,6 +139,7 @@ public final class CkksContext {
      */
     public void startKernelWarmup(int[] levels) {
         Objects.requireNonNull(levels, "levels is null");
+        if (levels.length == 0) throw new IllegalArgumentException("no level to warm the key switches of");
         for (int l : levels)
             if (l < 0 || l > params.maxLevel())
                 throw new LevelMismatchException(

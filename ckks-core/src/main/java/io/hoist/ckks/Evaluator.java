@@ -266,9 +266,22 @@ public final class Evaluator {
     public MutableCiphertext mutableCopy(Ciphertext a) {
         Objects.requireNonNull(a, "a is null");
         checks.checkParams(a);
-        RnsPoly[] out = new RnsPoly[a.degree() + 1];
-        for (int i = 0; i < out.length; i++) out[i] = a.poly(i, RawAccess.get()).copy();
-        return new MutableCiphertext(this, params, a.scale(), out);
+        return new MutableCiphertext(this, params, a.scale(), copyPolys(a));
+    }
+
+    /** acc += b with {@link #add}'s checks (b's degree at most acc's): {@link MutableCiphertext#add}. */
+    void addInPlace(RnsPoly[] acc, double accScale, Ciphertext b) {
+        Objects.requireNonNull(b, "b is null");
+        checks.checkParams(b);
+        int level = acc[0].level();
+        if (b.level() != level)
+            throw new LevelMismatchException(
+                    "operands at levels " + level + " and " + b.level() + "; drop the higher one with dropLevel");
+        if (b.degree() > acc.length - 1)
+            throw new WrongOperandException("a degree-" + b.degree()
+                    + " ciphertext cannot be added in place to a degree-" + (acc.length - 1) + " one");
+        OperandChecks.checkScale(accScale, b.scale());
+        for (int i = 0; i <= b.degree(); i++) rq.add(acc[i], b.poly(i, RawAccess.get()), acc[i]);
     }
 
     /** acc += round(c·constantScale)·b, b read at acc's level (no copy): {@link MutableCiphertext#addScaled}. */

@@ -166,7 +166,8 @@ final class ModDown {
                     + (add == null ? "no addend" : add.limbCount() + " (" + add.domain() + ")") + " and "
                     + out.limbCount());
         }
-        if (permuted && add != null && add == out)
+        // the arrays, not the holders: a level view (dropLevel) is another holder over the same limbs
+        if (permuted && add != null && add.limb(0) == out.limb(0))
             throw new IllegalArgumentException("a key switch with a permutation cannot add in place");
     }
 

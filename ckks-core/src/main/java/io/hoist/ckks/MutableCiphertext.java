@@ -2,7 +2,6 @@ package io.hoist.ckks;
 
 import io.hoist.ring.RnsPoly;
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * A ciphertext that one caller owns and changes in place, then hands over as an immutable {@link Ciphertext}
@@ -14,7 +13,8 @@ import java.util.Objects;
  * <p>Made by {@link Evaluator#mulRelinMutable}, {@link Evaluator#linearCombinationMutable} or {@link
  * Evaluator#mutableCopy}; every operation runs on that evaluator, checks its operands as the evaluator's
  * immutable twin does, gives the same residues bit for bit, counts the same steps, and returns this object.
- * Not thread-safe; after {@link #freeze()} every operation throws {@link IllegalStateException}.
+ * Not thread-safe; after {@link #freeze()}, or after an operation that failed once it had begun to write, every
+ * operation throws {@link IllegalStateException}. An operation refused by its checks changes nothing.
  */
 public final class MutableCiphertext {
     private final Evaluator ev;
@@ -71,16 +71,7 @@ public final class MutableCiphertext {
     /** Adds b (same parameters, level and scale; degree at most this one's): {@link Evaluator#add}. */
     public MutableCiphertext add(Ciphertext b) {
         RnsPoly[] p = live();
-        Objects.requireNonNull(b, "b is null");
-        if (!b.params().equals(params)) throw new ParameterMismatchException("b was made under other parameters");
-        if (b.level() != level())
-            throw new LevelMismatchException(
-                    "operands at levels " + level() + " and " + b.level() + "; drop the higher one with dropLevel");
-        if (b.degree() > degree())
-            throw new WrongOperandException(
-                    "a degree-" + b.degree() + " ciphertext cannot be added in place to a degree-" + degree() + " one");
-        OperandChecks.checkScale(scale, b.scale());
-        for (int i = 0; i <= b.degree(); i++) p[i].ring().add(p[i], b.poly(i, RawAccess.get()), p[i]);
+        ev.addInPlace(p, scale, b);
         return this;
     }
 
@@ -91,7 +82,12 @@ public final class MutableCiphertext {
         if (level == 0) throw new LevelMismatchException("cannot rescale a ciphertext at level 0");
         RnsPoly[] lower = new RnsPoly[p.length];
         for (int i = 0; i < p.length; i++) lower[i] = p[i].atLevel(level - 1);
-        ev.rescale(p, lower); // limb j of the result overwrites limb j, which only it reads
+        try {
+            ev.rescale(p, lower); // limb j of the result overwrites limb j, which only it reads
+        } catch (RuntimeException | Error e) {
+            polys = null; // some limbs may be rescaled already: spent, never a wrong ciphertext
+            throw e;
+        }
         polys = lower;
         scale /= params.q(level);
         return this;
@@ -101,7 +97,7 @@ public final class MutableCiphertext {
     public MutableCiphertext setScale(double scale) {
         live();
         if (!(scale > 0) || Double.isInfinite(scale))
-            throw new InvalidScaleException("scale must be positive and finite: " + scale);
+            throw new ScaleMismatchException("scale must be positive and finite: " + scale); // as withScale
         this.scale = scale;
         return this;
     }

@@ -61,6 +61,7 @@ class MutableCiphertextTest {
         double constant = (r.nextDouble() * 2 - 1) * (1 + r.nextInt(100));
         boolean subtractPower = r.nextBoolean();
 
+        List<Ciphertext> inputs = List.of(a, b, tc), copies = List.of(a.copy(), b.copy(), tc.copy());
         Map<Op, Long> before = f.ctx.counters().snapshot();
         Ciphertext prod = ev.mulInteger(ev.relinearize(ev.mul(a, b)), factor);
         if (subtractPower) {
@@ -78,6 +79,8 @@ class MutableCiphertextTest {
         Map<Op, Long> gotCounts = f.ctx.counters().since(before);
 
         assertSame(want, got, "seed " + seed);
+        // the operands, level views of fresh ciphertexts (sharing their limbs), are left as they were
+        for (int i = 0; i < inputs.size(); i++) assertSame(copies.get(i), inputs.get(i), "operand " + i);
         for (Op op : new Op[] {Op.CT_MUL, Op.RELINEARIZE, Op.RESCALE, Op.CONST_MUL, Op.MOD_MULS})
             assertEquals(wantCounts.get(op), gotCounts.get(op), op.toString());
     }
@@ -94,6 +97,7 @@ class MutableCiphertextTest {
         double[] cs = {target / x.scale(), target / y.scale()};
         double re = r.nextDouble() * 2 - 1, im = r.nextBoolean() ? 0 : r.nextDouble() * 2 - 1;
         Ciphertext addend = ev.withScale(ev.atLevel(fresh(r), level), target);
+        List<Ciphertext> inputs = List.of(x, y, addend), copies = List.of(x.copy(), y.copy(), addend.copy());
 
         Ciphertext want = ev.rescale(ev.add(
                 ev.addConstant(ev.linearCombination(List.of(x, y), c, cs, level, target), re, im), addend));
@@ -104,6 +108,12 @@ class MutableCiphertextTest {
                 .freeze();
         assertSame(want, got, "seed " + seed);
         assertSame(ev.mulInteger(x, -3), ev.mutableCopy(x).mulInteger(-3).freeze(), "a copy, multiplied");
+        for (int i = 0; i < inputs.size(); i++) assertSame(copies.get(i), inputs.get(i), "input " + i);
+        // results that share their unchanged parts with the input leave the input as it was
+        Ciphertext before = x.copy();
+        ev.addConstant(x, re, im);
+        ev.dropLevel(x, 1);
+        assertSame(before, x, "x after addConstant and dropLevel");
     }
 
     /** The real constant without a transform equals the constant polynomial transformed and added (every level). */
@@ -135,7 +145,7 @@ class MutableCiphertextTest {
         assertThrows(ScaleMismatchException.class, () -> m.addScaled(x, 1, 2));
         assertThrows(WrongOperandException.class, () -> m.add(ev.mul(low, low)));
         assertThrows(EncodingOverflowException.class, () -> m.addConstant(Double.NaN, 0));
-        assertThrows(InvalidScaleException.class, () -> m.setScale(0));
+        assertThrows(ScaleMismatchException.class, () -> m.setScale(0));
         assertThrows(
                 LevelMismatchException.class,
                 () -> ev.mutableCopy(ev.atLevel(x, 0)).rescale());

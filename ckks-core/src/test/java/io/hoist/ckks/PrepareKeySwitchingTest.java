@@ -36,5 +36,6 @@ class PrepareKeySwitchingTest {
         int top = f.params.maxLevel();
         assertThrows(LevelMismatchException.class, () -> f.ctx.startKernelWarmup(new int[] {0, top + 1}));
         assertThrows(LevelMismatchException.class, () -> f.ctx.startKernelWarmup(new int[] {-1}));
+        assertThrows(IllegalArgumentException.class, () -> f.ctx.startKernelWarmup(new int[0]));
     }
 }

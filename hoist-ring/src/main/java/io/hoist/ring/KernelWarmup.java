@@ -245,7 +245,8 @@ public final class KernelWarmup {
 
     /** The distinct counts of {@code terms} that {@link FusedDotKernels} takes (all of them for null or none). */
     static int[] fusedTerms(int[] terms) {
-        if (terms == null) return ALL_FUSED_TERMS;
+        // ALL_FUSED_TERMS itself comes back as it is: run() tells "none named" (the others in turn) by identity
+        if (terms == null || terms == ALL_FUSED_TERMS) return ALL_FUSED_TERMS;
         int[] t = Arrays.stream(terms)
                 .filter(c -> c >= 1 && c <= FusedDotKernels.MAX_TERMS)
                 .distinct()

@@ -300,8 +300,7 @@ public interface LimbKernels {
         }
     }
 
-    /** out = a + b mod q, coefficient-wise over out's length (residues in [0, q)); out may alias a or b. */
-    /** out = a + c mod q coefficient by coefficient, for a residue c in [0, q) (out may be a). */
+    /** out = a + c mod q coefficient by coefficient, a's residues and c in [0, q) (out may be a). */
     static void addScalarMod(long[] a, long c, long[] out, long q) {
         for (int k = 0; k < out.length; k++) { // branch-free, as addMod
             long v = a[k] + c - q;
@@ -309,6 +308,7 @@ public interface LimbKernels {
         }
     }
 
+    /** out = a + b mod q, coefficient-wise over out's length (residues in [0, q)); out may alias a or b. */
     static void addMod(long[] a, long[] b, long[] out, long q) {
         // branch-free (a + b − q, plus q where negative: q < 2^62, no overflow), so C2 vectorizes it
         for (int k = 0; k < out.length; k++) {

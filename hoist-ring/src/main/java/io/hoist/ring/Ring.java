@@ -231,7 +231,7 @@ public final class Ring {
     /** out = φ_g(a) in a's domain; out must not alias a. */
     public void automorphism(RnsPoly a, long g, RnsPoly out) {
         same(a, a, out, "automorphism");
-        if (a == out) throw new IllegalArgumentException("automorphism cannot run in place");
+        if (a.limbs[0] == out.limbs[0]) throw new IllegalArgumentException("automorphism cannot run in place");
         if (a.domain() == Domain.NTT) {
             NttPermutation idx = Automorphism.nttPermutation(logN, g);
             for (int i = 0; i < a.limbCount(); i++) Automorphism.applyNtt(a.limbs[i], out.limbs[i], idx);

@@ -399,6 +399,8 @@ class KernelWarmupTest {
         assertArrayEquals(
                 new int[] {2, 3}, KernelWarmup.fusedTerms(new int[] {3, 3, 2, 0, FusedDotKernels.MAX_TERMS + 1}));
         assertArrayEquals(KernelWarmup.ALL_FUSED_TERMS, KernelWarmup.fusedTerms(null));
+        // itself, not a copy: run() reads "none named, the others in turn" from the identity
+        assertTrue(KernelWarmup.fusedTerms(KernelWarmup.ALL_FUSED_TERMS) == KernelWarmup.ALL_FUSED_TERMS);
         assertArrayEquals(KernelWarmup.ALL_FUSED_TERMS, KernelWarmup.fusedTerms(new int[] {40}));
         assertEquals(FusedDotKernels.MAX_TERMS, KernelWarmup.ALL_FUSED_TERMS.length);
     }

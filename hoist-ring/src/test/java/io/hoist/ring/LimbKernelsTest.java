@@ -101,6 +101,18 @@ class LimbKernelsTest {
                             want = want.add(BigInteger.valueOf(y[i][k]).multiply(BigInteger.valueOf(wv[i])));
                         assertEquals(want.mod(BigInteger.valueOf(q)).longValue(), so[3 + k]);
                     }
+                    // out may be one of the terms at the same offset (MutableCiphertext.addScaled sums in place)
+                    for (int alias : new int[] {0, terms - 1}) {
+                        long[][] ys = y.clone(), yv = y.clone();
+                        ys[alias] = y[alias].clone();
+                        yv[alias] = y[alias].clone();
+                        scalar.sumShoup(ys, terms, wv, wsv, q, ys[alias], 0, n);
+                        vector.sumShoup(yv, terms, wv, wsv, q, yv[alias], 0, n);
+                        assertArrayEquals(
+                                Arrays.copyOfRange(so, 3, n + 3), ys[alias], "scalar, out = y[" + alias + "]");
+                        assertArrayEquals(
+                                Arrays.copyOfRange(so, 3, n + 3), yv[alias], "vector, out = y[" + alias + "]");
+                    }
                 }
             }
         }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hoist.math.ModArith;
 import io.hoist.math.Modulus;
 import io.hoist.math.Primes;
+import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -83,6 +84,41 @@ class RingTest {
                 assertEquals(q.add(q.add(x, y), q.mul(x, y)), mac.limb(i)[k]);
             }
         }
+    }
+
+    /**
+     * addInteger against the constant polynomial transformed and added, for constants of either sign, below and
+     * above the primes and spanning several of them; in place; refused in the coefficient domain.
+     */
+    @Test
+    void anIntegerAddedToEveryNttValueIsTheConstantPolynomialTransformed() {
+        BigInteger product = BigInteger.ONE;
+        for (long q : primes) product = product.multiply(BigInteger.valueOf(q));
+        BigInteger[] constants = {
+            BigInteger.ZERO,
+            BigInteger.valueOf(-1),
+            BigInteger.valueOf(primes[0]),
+            BigInteger.valueOf(primes[0]).negate().subtract(BigInteger.TWO),
+            product.shiftRight(3).add(BigInteger.valueOf(12345)),
+            product.shiftRight(2).negate()
+        };
+        for (int level = 0; level < primes.length; level++) {
+            for (BigInteger c : constants) {
+                RnsPoly a = random(level, Domain.NTT), want = ring.newPoly(level, Domain.NTT);
+                RnsPoly constant = ring.newPoly(level, Domain.COEFFICIENT);
+                constant.setCoefficient(0, c);
+                ring.ntt(constant);
+                ring.add(a, constant, want);
+                RnsPoly got = ring.newPoly(level, Domain.NTT);
+                ring.addInteger(a, c, got);
+                for (int i = 0; i <= level; i++) assertArrayEquals(want.limb(i), got.limb(i), c + ", limb " + i);
+                ring.addInteger(a, c, a);
+                for (int i = 0; i <= level; i++) assertArrayEquals(want.limb(i), a.limb(i), "in place, limb " + i);
+            }
+        }
+        assertThrows(
+                RingMismatchException.class,
+                () -> ring.addInteger(random(1, Domain.COEFFICIENT), BigInteger.ONE, ring.newPoly(1, Domain.NTT)));
     }
 
     @Test

@@ -205,15 +205,18 @@ public final class PolynomialEvaluator {
      * is a bookkeeping error, not rounding.
      */
     public static Ciphertext atExactScale(Ciphertext c, double scale) {
-        if (Math.abs(c.scale() / scale - 1) > 1e-9)
-            throw new IllegalStateException("scale bookkeeping drifted: " + c.scale() + " vs " + scale);
+        checkDrift(c.scale(), scale);
         return c.scale() == scale ? c : c.withScale(scale);
+    }
+
+    private static void checkDrift(double have, double scale) {
+        if (Math.abs(have / scale - 1) > 1e-9)
+            throw new IllegalStateException("scale bookkeeping drifted: " + have + " vs " + scale);
     }
 
     /** {@link #atExactScale} for a mutable ciphertext. */
     private static void exactScale(MutableCiphertext c, double scale) {
-        if (Math.abs(c.scale() / scale - 1) > 1e-9)
-            throw new IllegalStateException("scale bookkeeping drifted: " + c.scale() + " vs " + scale);
+        checkDrift(c.scale(), scale);
         c.setScale(scale);
     }
 
