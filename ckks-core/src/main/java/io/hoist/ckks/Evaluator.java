@@ -168,10 +168,7 @@ public final class Evaluator {
     public Ciphertext mulConstant(Ciphertext a, double c, double constantScale) {
         Objects.requireNonNull(a, "a is null");
         checks.checkParams(a);
-        if (!Double.isFinite(c)) throw new EncodingOverflowException("constant is not finite: " + c);
-        if (!(constantScale > 0) || Double.isInfinite(constantScale))
-            throw new InvalidScaleException("constant scale must be positive and finite: " + constantScale);
-        BigInteger k = fitting(scaledInteger(c, constantScale), a.level(), "constant times its scale");
+        BigInteger k = encodeConstant(c, constantScale, a.level(), "constant");
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         for (int i = 0; i < out.length; i++) {
             out[i] = rq.newPoly(a.level(), Domain.NTT);
@@ -221,14 +218,11 @@ public final class Evaluator {
             if (level < 0 || level > a.level())
                 throw new LevelMismatchException("term " + t + " is at level " + a.level() + ", read at " + level);
             double c = coefficients[t], cs = constantScales[t];
-            if (!Double.isFinite(c)) throw new EncodingOverflowException("coefficient " + t + " is not finite: " + c);
-            if (!(cs > 0) || Double.isInfinite(cs))
-                throw new InvalidScaleException("constant scale " + t + " must be positive and finite: " + cs);
+            k[t] = encodeConstant(c, cs, level, "coefficient " + t);
             double product = checks.checkProductScale(a.scale() * cs, level);
             if (Math.abs(product / scale - 1) > 1e-9)
                 throw new InvalidScaleException(
                         "term " + t + " lands at scale " + product + ", not the combination's " + scale);
-            k[t] = fitting(scaledInteger(c, cs), level, "coefficient " + t + " times its scale");
             deg = Math.max(deg, a.degree());
         }
         LimbKernels kernels = ctx.engine().kernels();
@@ -294,11 +288,8 @@ public final class Evaluator {
         if (b.degree() > acc.length - 1)
             throw new WrongOperandException("a degree-" + b.degree() + " term cannot be added in place to a degree-"
                     + (acc.length - 1) + " ciphertext");
-        if (!Double.isFinite(c)) throw new EncodingOverflowException("constant is not finite: " + c);
-        if (!(constantScale > 0) || Double.isInfinite(constantScale))
-            throw new InvalidScaleException("constant scale must be positive and finite: " + constantScale);
+        BigInteger k = encodeConstant(c, constantScale, level, "constant");
         OperandChecks.checkScale(accScale, checks.checkProductScale(b.scale() * constantScale, level));
-        BigInteger k = fitting(scaledInteger(c, constantScale), level, "constant times its scale");
         LimbKernels kernels = ctx.engine().kernels();
         long[][] y = new long[2][];
         long[] w = {1, 0}, ws = new long[2];
@@ -349,6 +340,17 @@ public final class Evaluator {
         } finally {
             rotator.release(digits);
         }
+    }
+
+    /**
+     * round(c·constantScale) as an integer of any size, checked: c finite, the scale positive and finite, the
+     * integer below half the modulus at {@code level}. {@code what} names c in the errors.
+     */
+    private BigInteger encodeConstant(double c, double constantScale, int level, String what) {
+        if (!Double.isFinite(c)) throw new EncodingOverflowException(what + " is not finite: " + c);
+        if (!(constantScale > 0) || Double.isInfinite(constantScale))
+            throw new InvalidScaleException(what + ": its scale must be positive and finite, got " + constantScale);
+        return fitting(scaledInteger(c, constantScale), level, what + " times its scale");
     }
 
     /** k itself if |k| stays below half the modulus at {@code level}, else a typed error (it would wrap). */
