@@ -214,10 +214,11 @@ public final class KernelWarmup {
     static void run(LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others, int[] fusedTerms) {
         long[] all = Arrays.copyOf(primes, primes.length + others.length);
         System.arraycopy(others, 0, all, primes.length, others.length);
-        int[] terms = fusedTerms(fusedTerms);
+        int[] named = fusedTerms(fusedTerms);
         // counts the caller named each every round: bootstrapping's EvalMod relinearizes at three of them, and in
         // turn they reached C2 only in its first run, which then spent 2 s compiling them
-        Bench b = new Bench(k, backend, all, fmaCoverage(backend, all), terms, terms != ALL_FUSED_TERMS);
+        Bench b = new Bench(
+                k, backend, all, fmaCoverage(backend, all), named == null ? ALL_FUSED_TERMS : named, named != null);
         // the transforms first, alone, until they beat their scalar twins: key generation and encoding,
         // which run beside the warm-up, are mostly transforms and wait for them (scalar until then).
         // After `rounds` of them C2 has them in any case: the gate opens even where the scalar twin
@@ -243,16 +244,18 @@ public final class KernelWarmup {
     static final int[] ALL_FUSED_TERMS =
             IntStream.rangeClosed(1, FusedDotKernels.MAX_TERMS).toArray();
 
-    /** The distinct counts of {@code terms} that {@link FusedDotKernels} takes (all of them for null or none). */
+    /**
+     * The distinct counts of {@code terms} that {@link FusedDotKernels} takes, sorted; null when none is named
+     * (null, or no count in range): then every count is warmed, the largest every round and the others in turn.
+     */
     static int[] fusedTerms(int[] terms) {
-        // ALL_FUSED_TERMS itself comes back as it is: run() tells "none named" (the others in turn) by identity
-        if (terms == null || terms == ALL_FUSED_TERMS) return ALL_FUSED_TERMS;
+        if (terms == null) return null;
         int[] t = Arrays.stream(terms)
                 .filter(c -> c >= 1 && c <= FusedDotKernels.MAX_TERMS)
                 .distinct()
                 .sorted()
                 .toArray();
-        return t.length == 0 ? ALL_FUSED_TERMS : t;
+        return t.length == 0 ? null : t;
     }
 
     /**
