@@ -228,31 +228,34 @@ public final class Evaluator {
         LimbKernels kernels = ctx.engine().kernels();
         RnsPoly[] out = new RnsPoly[deg + 1];
         for (int i = 0; i <= deg; i++) out[i] = rq.newPoly(level, Domain.NTT);
-        long[][] y = new long[m][];
-        long[] kw = new long[m], kws = new long[m], w = new long[m], ws = new long[m];
-        long products = 0;
-        for (int j = 0; j <= level; j++) {
-            long q = rq.prime(j);
-            for (int t = 0; t < m; t++) {
-                kw[t] = k[t].mod(BigInteger.valueOf(q)).longValue();
-                kws[t] = ModArith.shoupQuotient(kw[t], q);
-            }
-            for (int i = 0; i <= deg; i++) {
-                int present = 0; // the terms with a polynomial i
+        final int degree = deg;
+        rq.perLimb(level + 1, (from, to) -> {
+            long[][] y = new long[m][];
+            long[] kw = new long[m], kws = new long[m], w = new long[m], ws = new long[m];
+            for (int j = from; j < to; j++) {
+                long q = rq.prime(j);
                 for (int t = 0; t < m; t++) {
-                    Ciphertext a = terms.get(t);
-                    if (i > a.degree()) continue;
-                    y[present] = a.poly(i, RawAccess.get()).limb(j);
-                    w[present] = kw[t];
-                    ws[present] = kws[t];
-                    present++;
+                    kw[t] = k[t].mod(BigInteger.valueOf(q)).longValue();
+                    kws[t] = ModArith.shoupQuotient(kw[t], q);
                 }
-                if (present > 0) kernels.sumShoup(y, 0, present, w, ws, q, out[i].limb(j), 0, ctx.n());
-                products += present;
+                for (int i = 0; i <= degree; i++) {
+                    int present = 0; // the terms with a polynomial i
+                    for (int t = 0; t < m; t++) {
+                        Ciphertext a = terms.get(t);
+                        if (i > a.degree()) continue;
+                        y[present] = a.poly(i, RawAccess.get()).limb(j);
+                        w[present] = kw[t];
+                        ws[present] = kws[t];
+                        present++;
+                    }
+                    if (present > 0) kernels.sumShoup(y, 0, present, w, ws, q, out[i].limb(j), 0, ctx.n());
+                }
             }
-        }
+        });
+        long products = 0; // a term's polynomials, each at every limb
+        for (Ciphertext a : terms) products += a.degree() + 1;
         ctx.counters().add(Op.CONST_MUL, m);
-        ctx.counters().add(Op.MOD_MULS, products * ctx.n());
+        ctx.counters().add(Op.MOD_MULS, products * (level + 1) * ctx.n());
         return new MutableCiphertext(this, params, scale, out);
     }
 
@@ -291,19 +294,21 @@ public final class Evaluator {
         BigInteger k = encodeConstant(c, constantScale, level, "constant");
         OperandChecks.checkScale(accScale, checks.checkProductScale(b.scale() * constantScale, level));
         LimbKernels kernels = ctx.engine().kernels();
-        long[][] y = new long[2][];
-        long[] w = {1, 0}, ws = new long[2];
-        for (int j = 0; j <= level; j++) {
-            long q = rq.prime(j);
-            w[1] = k.mod(BigInteger.valueOf(q)).longValue();
-            ws[0] = ModArith.shoupQuotient(1, q);
-            ws[1] = ModArith.shoupQuotient(w[1], q);
-            for (int i = 0; i <= b.degree(); i++) {
-                y[0] = acc[i].limb(j); // the sum reads a coefficient's terms before it writes it: in place
-                y[1] = b.poly(i, RawAccess.get()).limb(j);
-                kernels.sumShoup(y, 0, 2, w, ws, q, acc[i].limb(j), 0, ctx.n());
+        rq.perLimb(level + 1, (from, to) -> {
+            long[][] y = new long[2][];
+            long[] w = {1, 0}, ws = new long[2];
+            for (int j = from; j < to; j++) {
+                long q = rq.prime(j);
+                w[1] = k.mod(BigInteger.valueOf(q)).longValue();
+                ws[0] = ModArith.shoupQuotient(1, q);
+                ws[1] = ModArith.shoupQuotient(w[1], q);
+                for (int i = 0; i <= b.degree(); i++) {
+                    y[0] = acc[i].limb(j); // the sum reads a coefficient's terms before it writes it: in place
+                    y[1] = b.poly(i, RawAccess.get()).limb(j);
+                    kernels.sumShoup(y, 0, 2, w, ws, q, acc[i].limb(j), 0, ctx.n());
+                }
             }
-        }
+        });
         ctx.counters().increment(Op.CONST_MUL);
         ctx.counters().add(Op.MOD_MULS, (long) (b.degree() + 1) * (level + 1) * ctx.n());
     }

@@ -38,9 +38,9 @@ public enum Kernel {
         return id;
     }
 
-    /** Whether this kernel has form {@code f}: every kernel is scalar and vector, the NTTs and dot2 also FMA. */
+    /** Whether this kernel has form {@code f}: every kernel is scalar and vector, the NTTs, dot2 and mulMod also FMA. */
     public boolean has(Form f) {
-        return f != Form.FMA || this == NTT_FORWARD || this == NTT_INVERSE || this == DOT2;
+        return f != Form.FMA || this == NTT_FORWARD || this == NTT_INVERSE || this == DOT2 || this == MUL_MOD;
     }
 
     /** The kernel of a name as {@link #id()} gives it (case-insensitive), or null. */
@@ -57,7 +57,8 @@ public enum Kernel {
         VECTOR,
         /**
          * Vector lanes of doubles with fused multiply-adds, for primes below 2^50 (larger primes take
-         * the vector form): the NTTs ({@link FmaNtt}) and dot2 ({@link FmaDotKernels}, from 2^31).
+         * the vector form): the NTTs ({@link FmaNtt}), dot2 ({@link FmaDotKernels}, from 2^31) and mulMod
+         * ({@link MulModKernels}).
          */
         FMA;
 

@@ -18,8 +18,8 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>{@code auto} (the default): the cached calibration, or a new one;
  *   <li>{@code recalibrate}: a new calibration, written over the cache;
- *   <li>{@code scalar} or {@code vector}: every kernel in that form ({@code fma} is a form of the NTTs
- *       and dot2 only: {@code ntt.forward=fma}, {@code dot2=fma});
+ *   <li>{@code scalar} or {@code vector}: every kernel in that form ({@code fma} is a form of the NTTs,
+ *       dot2 and mulMod only: {@code ntt.forward=fma}, {@code dot2=fma}, {@code mulMod=fma});
  *   <li>a list such as {@code vector,mulShoup=scalar} or {@code dot2=scalar}: a leading form sets
  *       every kernel, {@code kernel=form} items then override single kernels; without a leading form
  *       the items apply on top of the calibrated choice.
@@ -148,7 +148,7 @@ public final class KernelChoice {
                 if (f == null || f == Form.FMA || i > 0) {
                     throw new InvalidKernelChoiceException("hoist.kernels='" + spec + "': '" + item
                             + "' is not a leading form (scalar, vector) or a kernel=form item (fma: ntt.forward=fma,"
-                            + " ntt.inverse=fma, dot2=fma); kernels: " + ids());
+                            + " ntt.inverse=fma, dot2=fma, mulMod=fma); kernels: " + ids());
                 }
                 for (Kernel k : Kernel.values()) m.put(k, f);
                 continue;

@@ -39,6 +39,7 @@ final class KernelChoiceCache {
             VectorNttBackend.class,
             FmaNtt.class,
             FmaDotKernels.class,
+            MulModKernels.class,
             TunedNttBackend.class,
             KernelCalibration.class);
 

@@ -506,8 +506,10 @@ public final class KernelWarmup {
             else k.dot2MontgomeryMulti(in[0], in[1], fQuad, fOff4, false, terms, 4, quad0, quad1, q, !acc);
             // and a short pair in every round: the grouped kernels' driver, called once per pair or four
             // here but hundreds of times per evaluation, reached C2's threshold in the first evaluation
-            // in about one run in three (45–50 ms of C2 there)
-            k.dot2MontgomeryMulti(in[0], in[1], fPair, fOff, false, 3, 2, outA, outB, q, acc);
+            // in about one run in three (45–50 ms of C2 there); three terms present, so the odd one left
+            // over (the integer pairs' singles) is called every round too: with five terms every other
+            // round, C2 compiled it whole in the demo's first evaluation in one run of two (40 ms)
+            k.dot2MontgomeryMulti(in[0], in[1], fPair, fOff, false, 5, 2, outA, outB, q, acc);
             if (PackedLimbs.packs(q, n)) {
                 pack(terms);
                 k.dot2MontgomeryMulti(in[0], in[1], fPacked, fOff, true, terms, 2 - (i & 1), outA, outB, q, !acc);
@@ -518,6 +520,7 @@ public final class KernelWarmup {
             weights(q, terms);
             k.sumShoup(in[1], 0, (i & 4) != 0 ? 1 : (i & 1) == 0 ? 3 : 8, wv, wsv, q, out[2], 0, n);
             k.mulModSum(in[0][0], in[1][0], in[0][1], in[1][1], out[3], q);
+            k.mulMod(in[0][1], in[1][1], out[3], q, acc); // a tensor product's outer terms (and mulCoeffsAdd)
             signed(in[2][0], q);
             k.liftSigned(in[2][0], w, ws, q, out[1]);
             k.automorphismNtt(out[0], acc ? null : out[1], out[2], idx, q, acc);

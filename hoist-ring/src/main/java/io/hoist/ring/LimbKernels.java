@@ -109,6 +109,14 @@ public interface LimbKernels {
                         + (z == null ? "" : " and " + z[t].length) + " words for " + n + " coefficients");
     }
 
+    /** The factors of a coefficient-wise product into {@code out}: each holds at least out's coefficients. */
+    static void checkProduct(long[] out, long[]... factors) {
+        for (int t = 0; t < factors.length; t++)
+            if (factors[t].length < out.length)
+                throw new IllegalArgumentException(
+                        "factor " + t + " has " + factors[t].length + " coefficients, the" + " output " + out.length);
+    }
+
     /** Offsets, when given, for {@code terms} terms, each leaving {@code words} words of x[t] from it. */
     static void checkOffsets(long[][] x, int[] xOff, int terms, int words) {
         if (xOff == null) return;

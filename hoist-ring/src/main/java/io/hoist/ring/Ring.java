@@ -133,7 +133,9 @@ public final class Ring {
 
     public void add(RnsPoly a, RnsPoly b, RnsPoly out) {
         same(a, b, out, "add");
-        for (int i = 0; i < a.limbCount(); i++) LimbKernels.addMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i));
+        perLimb(a.limbCount(), (from, to) -> {
+            for (int i = from; i < to; i++) LimbKernels.addMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i));
+        });
         out.domain = a.domain;
     }
 
@@ -144,34 +146,43 @@ public final class Ring {
     public void addInteger(RnsPoly a, BigInteger c, RnsPoly out) {
         same(a, a, out, "addInteger");
         if (a.domain != Domain.NTT) throw new RingMismatchException("addInteger expects an NTT-domain polynomial");
-        for (int i = 0; i < a.limbCount(); i++) {
-            long q = prime(i);
-            LimbKernels.addScalarMod(a.limbs[i], c.mod(BigInteger.valueOf(q)).longValue(), out.limbs[i], q);
-        }
+        perLimb(a.limbCount(), (from, to) -> {
+            for (int i = from; i < to; i++) {
+                long q = prime(i);
+                LimbKernels.addScalarMod(
+                        a.limbs[i], c.mod(BigInteger.valueOf(q)).longValue(), out.limbs[i], q);
+            }
+        });
         out.domain = a.domain;
     }
 
     public void sub(RnsPoly a, RnsPoly b, RnsPoly out) {
         same(a, b, out, "sub");
-        for (int i = 0; i < a.limbCount(); i++) LimbKernels.subMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i));
+        perLimb(a.limbCount(), (from, to) -> {
+            for (int i = from; i < to; i++) LimbKernels.subMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i));
+        });
         out.domain = a.domain;
     }
 
     public void neg(RnsPoly a, RnsPoly out) {
         same(a, a, out, "neg");
-        for (int i = 0; i < a.limbCount(); i++) {
-            final long q = prime(i);
-            final long[] x = a.limbs[i], z = out.limbs[i];
-            for (int k = 0; k < n; k++) z[k] = (q - x[k]) & -((x[k] | -x[k]) >>> 63); // 0 stays 0, branch-free
-        }
+        perLimb(a.limbCount(), (from, to) -> {
+            for (int i = from; i < to; i++) {
+                final long q = prime(i);
+                final long[] x = a.limbs[i], z = out.limbs[i];
+                for (int k = 0; k < n; k++) z[k] = (q - x[k]) & -((x[k] | -x[k]) >>> 63); // 0 stays 0, branch-free
+            }
+        });
         out.domain = a.domain;
     }
 
     /** out = a ⊙ b (NTT domain: the ring product). */
     public void mulCoeffs(RnsPoly a, RnsPoly b, RnsPoly out) {
         same(a, b, out, "mulCoeffs");
-        for (int i = 0; i < a.limbCount(); i++)
-            engine.kernels().mulMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i), false);
+        perLimb(a.limbCount(), (from, to) -> {
+            for (int i = from; i < to; i++)
+                engine.kernels().mulMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i), false);
+        });
         out.domain = a.domain;
         counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
     }
@@ -183,8 +194,10 @@ public final class Ring {
             throw new RingMismatchException(
                     "mulCoeffsAdd: accumulator in " + out.domain() + ", operands in " + a.domain());
         }
-        for (int i = 0; i < a.limbCount(); i++)
-            engine.kernels().mulMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i), true);
+        perLimb(a.limbCount(), (from, to) -> {
+            for (int i = from; i < to; i++)
+                engine.kernels().mulMod(a.limbs[i], b.limbs[i], out.limbs[i], prime(i), true);
+        });
         counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
     }
 
@@ -197,9 +210,10 @@ public final class Ring {
         for (RnsPoly x : new RnsPoly[] {a0, b0, a1, b1}) {
             if (x.limbs[0] == out.limbs[0]) throw new IllegalArgumentException("mulCoeffsSum: out aliases an operand");
         }
-        for (int i = 0; i < a0.limbCount(); i++) {
-            engine.kernels().mulModSum(a0.limbs[i], b0.limbs[i], a1.limbs[i], b1.limbs[i], out.limbs[i], prime(i));
-        }
+        perLimb(a0.limbCount(), (from, to) -> {
+            for (int i = from; i < to; i++)
+                engine.kernels().mulModSum(a0.limbs[i], b0.limbs[i], a1.limbs[i], b1.limbs[i], out.limbs[i], prime(i));
+        });
         out.domain = a0.domain;
         counters().add(Op.MOD_MULS, 2L * a0.limbCount() * n);
     }
@@ -207,11 +221,13 @@ public final class Ring {
     /** out = c·a for an integer constant c (reduced per prime). */
     public void mulScalar(RnsPoly a, long c, RnsPoly out) {
         same(a, a, out, "mulScalar");
-        for (int i = 0; i < a.limbCount(); i++) {
-            final long q = prime(i);
-            final long w = modulus(i).fromSigned(c), ws = ModArith.shoupQuotient(w, q);
-            engine.kernels().mulShoup(a.limbs[i], w, ws, q, out.limbs[i], 0, n);
-        }
+        perLimb(a.limbCount(), (from, to) -> {
+            for (int i = from; i < to; i++) {
+                final long q = prime(i);
+                final long w = modulus(i).fromSigned(c), ws = ModArith.shoupQuotient(w, q);
+                engine.kernels().mulShoup(a.limbs[i], w, ws, q, out.limbs[i], 0, n);
+            }
+        });
         out.domain = a.domain;
         counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
     }
@@ -219,11 +235,13 @@ public final class Ring {
     /** out = c·a for an integer constant of any size (reduced per prime). */
     public void mulScalar(RnsPoly a, BigInteger c, RnsPoly out) {
         same(a, a, out, "mulScalar");
-        for (int i = 0; i < a.limbCount(); i++) {
-            final long q = prime(i);
-            final long w = c.mod(BigInteger.valueOf(q)).longValue(), ws = ModArith.shoupQuotient(w, q);
-            engine.kernels().mulShoup(a.limbs[i], w, ws, q, out.limbs[i], 0, n);
-        }
+        perLimb(a.limbCount(), (from, to) -> {
+            for (int i = from; i < to; i++) {
+                final long q = prime(i);
+                final long w = c.mod(BigInteger.valueOf(q)).longValue(), ws = ModArith.shoupQuotient(w, q);
+                engine.kernels().mulShoup(a.limbs[i], w, ws, q, out.limbs[i], 0, n);
+            }
+        });
         out.domain = a.domain;
         counters().add(Op.MOD_MULS, (long) a.limbCount() * n);
     }
@@ -242,6 +260,22 @@ public final class Ring {
         out.domain = a.domain;
         counters().add(Op.AUTOMORPHISM_LIMBS, a.limbCount());
     }
+
+    /**
+     * Runs {@code body} over limbs [0, count) of this ring's size: on the engine's threads once there are {@link
+     * #PARALLEL_WORDS} words, else here; with one thread, from a worker, or below that size, one call. The body
+     * must treat every limb on its own (then the bits do not depend on the threads).
+     */
+    public void perLimb(int count, Parallel.RangeBody body) {
+        if ((long) count * n >= PARALLEL_WORDS) Parallel.forEachChunk(engine.threads(), count, body);
+        else body.run(0, count);
+    }
+
+    /**
+     * Words from which the coefficient-wise operations spread their limbs over the engine's threads: 2^16 (half a
+     * MB), where a limb's product takes tens of µs against a few µs to hand a task to a worker.
+     */
+    public static final long PARALLEL_WORDS = 1L << 16;
 
     // ---------------------------------------------------------------- checks
 

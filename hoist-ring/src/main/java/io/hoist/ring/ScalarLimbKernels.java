@@ -83,6 +83,41 @@ public final class ScalarLimbKernels implements LimbKernels {
         }
     }
 
+    /** out (+)= a ⊙ b mod q, each 128-bit product reduced by Barrett's method ({@link ModArith#mulMod}). */
+    @Override
+    public void mulMod(long[] a, long[] b, long[] out, long q, boolean accumulate) {
+        LimbKernels.checkProduct(out, a, b);
+        mulModRange(a, b, out, q, accumulate, 0, out.length);
+    }
+
+    /** {@link #mulMod} over coefficients [from, to). */
+    static void mulModRange(long[] a, long[] b, long[] out, long q, boolean accumulate, int from, int to) {
+        final long muHi = ModArith.barrettHi(q), muLo = ModArith.barrettLo(q);
+        for (int k = from; k < to; k++) {
+            long p = ModArith.mulMod(a[k], b[k], q, muHi, muLo);
+            out[k] = accumulate ? ModArith.addMod(out[k], p, q) : p;
+        }
+    }
+
+    /** out = a0 ⊙ b0 + a1 ⊙ b1 mod q: the 128-bit sum of the two products, one Barrett reduction. */
+    @Override
+    public void mulModSum(long[] a0, long[] b0, long[] a1, long[] b1, long[] out, long q) {
+        LimbKernels.checkProduct(out, a0, b0, a1, b1);
+        mulModSumRange(a0, b0, a1, b1, out, q, 0, out.length);
+    }
+
+    /** {@link #mulModSum} over coefficients [from, to). */
+    static void mulModSumRange(long[] a0, long[] b0, long[] a1, long[] b1, long[] out, long q, int from, int to) {
+        final long muHi = ModArith.barrettHi(q), muLo = ModArith.barrettLo(q);
+        for (int k = from; k < to; k++) {
+            long lo0 = a0[k] * b0[k], lo1 = a1[k] * b1[k], lo = lo0 + lo1;
+            long hi = Math.unsignedMultiplyHigh(a0[k], b0[k])
+                    + Math.unsignedMultiplyHigh(a1[k], b1[k])
+                    + (Long.compareUnsigned(lo, lo0) < 0 ? 1 : 0);
+            out[k] = ModArith.reduce128(hi, lo, q, muHi, muLo);
+        }
+    }
+
     @Override
     public void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len) {
         for (int k = from; k < from + len; k++) out[k] = ModArith.mulShoup(x[k], w, ws, q);

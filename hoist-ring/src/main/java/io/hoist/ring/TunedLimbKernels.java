@@ -20,15 +20,16 @@ public final class TunedLimbKernels implements LimbKernels {
         LimbKernels vector = choice.forms().containsValue(Form.VECTOR.id()) ? new VectorLimbKernels() : scalar;
         // the FMA form covers primes in [2^31, 2^50); the others run the integer form that calibration
         // preferred (vector unless it measured no faster than scalar)
-        Double dotVector = choice.vectorOverScalar().get(Kernel.DOT2.id());
         this.dot2 = choice.form(Kernel.DOT2) == Form.FMA
-                ? new VectorLimbKernels(true, dotVector != null && dotVector >= KernelCalibration.MARGIN)
+                ? withFma(choice, Kernel.DOT2)
                 : pick(choice, Kernel.DOT2, scalar, vector);
         this.sumShoup = pick(choice, Kernel.SUM_SHOUP, scalar, vector);
         this.mulShoup = pick(choice, Kernel.MUL_SHOUP, scalar, vector);
         this.subMulShoup = pick(choice, Kernel.SUB_MUL_SHOUP, scalar, vector);
         this.liftSigned = pick(choice, Kernel.LIFT_SIGNED, scalar, vector);
-        this.mulMod = pick(choice, Kernel.MUL_MOD, scalar, vector);
+        this.mulMod = choice.form(Kernel.MUL_MOD) == Form.FMA
+                ? withFma(choice, Kernel.MUL_MOD)
+                : pick(choice, Kernel.MUL_MOD, scalar, vector);
         this.automorphism = pick(choice, Kernel.AUTOMORPHISM, scalar, vector);
     }
 
@@ -49,6 +50,12 @@ public final class TunedLimbKernels implements LimbKernels {
     /** {@code k}, or its scalar twin while the warm-up compiles the vector forms. */
     private LimbKernels live(LimbKernels k) {
         return KernelWarmup.vectorsWarm() ? k : scalar;
+    }
+
+    /** Kernels whose form of {@code k} is FMA for the primes it takes and, for the others, the integer form unless it lost calibration. */
+    private static LimbKernels withFma(KernelChoice choice, Kernel k) {
+        Double vector = choice.vectorOverScalar().get(k.id());
+        return new VectorLimbKernels(true, vector != null && vector >= KernelCalibration.MARGIN);
     }
 
     private static LimbKernels pick(KernelChoice c, Kernel k, LimbKernels scalar, LimbKernels vector) {

@@ -430,6 +430,42 @@ public final class VectorLimbKernels implements LimbKernels {
         return true;
     }
 
+    /**
+     * One pass ({@link MulModKernels}): in FMA lanes for primes below 2^50 with {@code fmaDot}, else in integer lanes
+     * below {@link #MAX_Q}, else (or with {@code scalarOutsideFma}) the scalar twin.
+     */
+    @Override
+    public void mulMod(long[] a, long[] b, long[] out, long q, boolean accumulate) {
+        LimbKernels.checkProduct(out, a, b);
+        final int n = out.length, vecEnd = n - n % L;
+        if (fmaDot && FmaDotKernels.accepts(q)) MulModKernels.fma(a, b, out, q, accumulate, vecEnd);
+        else if (q < MAX_Q && !scalarOutsideFma) {
+            long r = ModArith.montgomeryR(q);
+            MulModKernels.integer(
+                    a, b, out, q, ModArith.montgomeryNegInv(q), r, ModArith.shoupQuotient(r, q), accumulate, vecEnd);
+        } else {
+            scalar.mulMod(a, b, out, q, accumulate);
+            return;
+        }
+        if (vecEnd < n) ScalarLimbKernels.mulModRange(a, b, out, q, accumulate, vecEnd, n);
+    }
+
+    @Override
+    public void mulModSum(long[] a0, long[] b0, long[] a1, long[] b1, long[] out, long q) {
+        LimbKernels.checkProduct(out, a0, b0, a1, b1);
+        final int n = out.length, vecEnd = n - n % L;
+        if (fmaDot && FmaDotKernels.accepts(q)) MulModKernels.fmaSum(a0, b0, a1, b1, out, q, vecEnd);
+        else if (q < MAX_Q && !scalarOutsideFma) {
+            long r = ModArith.montgomeryR(q);
+            MulModKernels.integerSum(
+                    a0, b0, a1, b1, out, q, ModArith.montgomeryNegInv(q), r, ModArith.shoupQuotient(r, q), vecEnd);
+        } else {
+            scalar.mulModSum(a0, b0, a1, b1, out, q);
+            return;
+        }
+        if (vecEnd < n) ScalarLimbKernels.mulModSumRange(a0, b0, a1, b1, out, q, vecEnd, n);
+    }
+
     @Override
     public void mulShoup(long[] x, long w, long ws, long q, long[] out, int from, int len) {
         if (q >= MAX_Q) {

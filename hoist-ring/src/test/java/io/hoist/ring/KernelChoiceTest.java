@@ -53,7 +53,8 @@ class KernelChoiceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"dot3=vector", "dot2=simd", "dot2", ",", "dot2=vector,scalar", "fast", "mulMod=fma", "fma"})
+    @ValueSource(
+            strings = {"dot3=vector", "dot2=simd", "dot2", ",", "dot2=vector,scalar", "fast", "sumShoup=fma", "fma"})
     void badOverridesNameWhatIsWrong(String spec) {
         var e = assertThrows(
                 InvalidKernelChoiceException.class, () -> base(Form.SCALAR).with(spec));
@@ -100,7 +101,7 @@ class KernelChoiceTest {
             Files.writeString(f, Files.readString(f).replace("dot2.form=fma", "dot2.form=gpu"));
             assertNull(KernelChoiceCache.read(), "an unknown form makes the entry absent, never a guess");
             KernelChoiceCache.write(new KernelChoice(forms, ratios, KernelChoice.Source.CALIBRATED));
-            Files.writeString(f, Files.readString(f).replace("mulMod.form=scalar", "mulMod.form=fma"));
+            Files.writeString(f, Files.readString(f).replace("sumShoup.form=scalar", "sumShoup.form=fma"));
             assertNull(KernelChoiceCache.read(), "a form the kernel does not have makes the entry absent");
             Files.writeString(f, "\\u00zz broken");
             assertNull(KernelChoiceCache.read());

@@ -110,6 +110,12 @@ class KernelWarmupTest {
         }
 
         @Override
+        public void mulMod(long[] a, long[] b, long[] out, long q, boolean acc) {
+            count("mulMod acc=" + acc);
+            scalar.mulMod(a, b, out, q, acc);
+        }
+
+        @Override
         public void mulModSum(long[] a0, long[] b0, long[] a1, long[] b1, long[] out, long q) {
             count("mulModSum");
             scalar.mulModSum(a0, b0, a1, b1, out, q);
@@ -320,6 +326,8 @@ class KernelWarmupTest {
         assertEquals(perKernel + rounds * sources, rec.calls.get("mulShoup"), "mulShoup");
         assertTrue(rec.calls.get("sumShoup terms=" + (sources + 1)) >= rounds * targets, "the conversion's sums");
         for (String k : List.of("liftSigned", "subMulShoup", "mulModSum")) assertEquals(perKernel, rec.calls.get(k), k);
+        for (String k : List.of("mulMod acc=false", "mulMod acc=true"))
+            assertEquals(perKernel / 2, rec.calls.get(k), k);
         // few terms and more than a Montgomery chunk, writing and accumulating, one and two outputs
         for (String k : List.of(
                 "dot2 terms=7 z=true two=true acc=false",
@@ -331,7 +339,6 @@ class KernelWarmupTest {
                 "multi terms=5 outs=1 acc=false offsets",
                 "multi terms=40 outs=2 acc=true offsets",
                 "multi terms=5 outs=2 acc=true offsets",
-                "multi terms=3 outs=2 acc=false offsets",
                 "multi terms=40 outs=2 acc=false offsets",
                 "multi terms=5 outs=4 acc=false offsets",
                 "multi terms=40 outs=4 acc=true offsets",
@@ -348,6 +355,12 @@ class KernelWarmupTest {
                 "automorphism y=false acc=true",
                 "automorphism y=true acc=true"))
             assertTrue(rec.calls.getOrDefault(k, 0) > 0, k + " never called: " + rec.calls.keySet());
+        // the short pair every round, with an odd number of terms present (5 terms, 3 present: a pair and a single)
+        assertTrue(
+                rec.calls.getOrDefault("multi terms=5 outs=2 acc=false offsets", 0)
+                                + rec.calls.getOrDefault("multi terms=5 outs=2 acc=true offsets", 0)
+                        >= perKernel,
+                "the short pair of five terms in every round");
         // the fused dot products: the largest count every round, the others in turn every VARIANT_EVERY rounds
         for (int terms : new int[] {1, 2, FusedDotKernels.MAX_TERMS}) {
             String k = "dot2 terms=" + terms + " z=true two=true acc=";

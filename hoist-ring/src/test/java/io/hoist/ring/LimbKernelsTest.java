@@ -190,35 +190,58 @@ class LimbKernelsTest {
         }
     }
 
+    /** Every form of mulMod: the scalar twin, the integer lanes, the FMA lanes (and its integer and scalar others). */
+    private LimbKernels[] mulModForms() {
+        return new LimbKernels[] {scalar, vector, new VectorLimbKernels(true, false), new VectorLimbKernels(true, true)
+        };
+    }
+
     @Test
     void mulModIncludingAliasedOutputs() {
-        for (int bits : new int[] {40, 61, 62}) {
+        for (int bits : new int[] {20, 31, 40, 49, 50, 60, 61, 62}) {
             long q = Primes.nttPrimes(10, bits, 1).get(0);
-            for (LimbKernels k : new LimbKernels[] {scalar, vector}) {
-                long[] a = rand(1000, q), b = rand(1000, q), acc = rand(1000, q);
-                long[] want = new long[1000], wantAcc = new long[1000];
-                for (int i = 0; i < 1000; i++) {
-                    want[i] = ModArith.mulModSlow(a[i], b[i], q);
-                    wantAcc[i] = ModArith.addMod(acc[i], want[i], q);
+            for (LimbKernels k : mulModForms()) {
+                for (int len : new int[] {1000, 1024, 5}) {
+                    long[] a = rand(len, q), b = rand(len, q), acc = rand(len, q);
+                    Arrays.fill(a, 0, len / 4, q - 1); // the largest products
+                    Arrays.fill(b, 0, len / 4, q - 1);
+                    long[] want = new long[len], wantAcc = new long[len];
+                    for (int i = 0; i < len; i++) {
+                        want[i] = ModArith.mulModSlow(a[i], b[i], q);
+                        wantAcc[i] = ModArith.addMod(acc[i], want[i], q);
+                    }
+                    String what = k.form() + ", " + bits + "-bit prime, " + len + " coefficients";
+                    long[] out = rand(len, q);
+                    k.mulMod(a, b, out, q, false);
+                    assertArrayEquals(want, out, what);
+                    k.mulMod(a, b, acc, q, true);
+                    assertArrayEquals(wantAcc, acc, "accumulate, " + what);
+                    long[] alias = a.clone();
+                    k.mulMod(alias, b, alias, q, false);
+                    assertArrayEquals(want, alias, "out aliases an input, " + what);
                 }
-                long[] out = new long[1000];
-                k.mulMod(a, b, out, q, false);
-                assertArrayEquals(want, out);
-                k.mulMod(a, b, acc, q, true);
-                assertArrayEquals(wantAcc, acc, "accumulate");
-                long[] alias = a.clone();
-                k.mulMod(alias, b, alias, q, false);
-                assertArrayEquals(want, alias, "out aliases an input");
             }
         }
     }
 
     @Test
+    void mulModRefusesShortFactors() {
+        long q = Primes.nttPrimes(10, 40, 1).get(0);
+        for (LimbKernels k : mulModForms()) {
+            assertThrows(
+                    IllegalArgumentException.class, () -> k.mulMod(new long[8], new long[7], new long[8], q, false));
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> k.mulModSum(new long[8], new long[8], new long[8], new long[3], new long[8], q));
+        }
+    }
+
+    @Test
     void mulModSumIsTheSumOfTwoProducts() {
-        for (int bits : new int[] {30, 40, 50, 61, 62}) {
+        for (int bits : new int[] {20, 30, 40, 49, 50, 60, 61, 62}) {
             long q = Primes.nttPrimes(10, bits, 1).get(0);
-            for (LimbKernels k : new LimbKernels[] {scalar, vector}) {
-                for (int len : new int[] {1000, 1024}) {
+            for (LimbKernels k : mulModForms()) {
+                for (int len : new int[] {1000, 1024, 5}) {
                     long[] a0 = rand(len, q), b0 = rand(len, q), a1 = rand(len, q), b1 = rand(len, q);
                     Arrays.fill(a0, 0, len / 4, q - 1); // the largest sums
                     Arrays.fill(b0, 0, len / 4, q - 1);
@@ -318,6 +341,35 @@ class LimbKernelsTest {
                 per < 1024,
                 "mulShoup + sumShoup + subMulShoup + automorphismNtt allocate " + per
                         + " bytes per call after warm-up");
+    }
+
+    /**
+     * The one-pass products ({@link MulModKernels}, both branches of accumulate, FMA and integer lanes) allocate
+     * nothing once compiled: a vector C2 kept as an object would box every lane group of a tensor product.
+     */
+    @Test
+    void oneProductPassAllocatesNothingAfterWarmup() {
+        var mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        LimbKernels fma = new VectorLimbKernels(true, false);
+        long small = Primes.nttPrimes(12, 45, 1).get(0),
+                large = Primes.nttPrimes(12, 60, 1).get(0);
+        int n = 4096;
+        long[] a = rand(n, small), b = rand(n, small), c = rand(n, small), d = rand(n, small), out = new long[n];
+        long id = Thread.currentThread().threadId(), per = Long.MAX_VALUE;
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            for (int i = 0; i < 300; i++) products(fma, a, b, c, d, out, (i & 1) == 0 ? small : large, i);
+            long before = mx.getThreadAllocatedBytes(id);
+            for (int i = 0; i < 100; i++) products(fma, a, b, c, d, out, (i & 1) == 0 ? small : large, i);
+            per = (mx.getThreadAllocatedBytes(id) - before) / 100;
+            if (per < 1024) break;
+        }
+        assertTrue(per < 1024, "mulMod + mulModSum allocate " + per + " bytes per call after warm-up");
+    }
+
+    private static void products(LimbKernels k, long[] a, long[] b, long[] c, long[] d, long[] out, long q, int i) {
+        k.mulMod(a, b, out, q, (i & 2) == 0);
+        k.mulModSum(a, b, c, d, out, q);
     }
 
     /** A vector kernel that C2 does not intrinsify boxes every vector: liftSigned once allocated 16 GB per LT evaluation. */

@@ -54,6 +54,72 @@ class RingTest {
         }
     }
 
+    /**
+     * Past {@link Ring#PARALLEL_WORDS} the coefficient-wise operations spread their limbs over the engine's threads:
+     * on two threads (the vector kernels, primes of 40 to 62 bits) every one equals one thread's
+     * result, bit for bit, and the per-coefficient reference.
+     */
+    @Test
+    void coefficientWiseOperationsOnTwoThreadsEqualOneThread() {
+        int logN = 13;
+        long[] ps = new long[12];
+        for (int i = 0; i < ps.length; i++)
+            ps[i] = Primes.nttPrimes(logN, 40 + 2 * i, 1).get(0);
+        assertTrue((long) ps.length << logN >= Ring.PARALLEL_WORDS, "large enough to run in parallel");
+        LimbKernels k = new VectorLimbKernels(true, false); // FMA lanes below 2^50, integer lanes, scalar from 2^61
+        Ring one = new Ring(logN, ps, new NttEngine(NttBackends.defaultBackend(), new OpCounters(), k, 1));
+        Ring two = new Ring(logN, ps, new NttEngine(NttBackends.defaultBackend(), new OpCounters(), k, 2));
+        int level = ps.length - 1;
+        RnsPoly a = one.newPoly(level, Domain.NTT), b = one.newPoly(level, Domain.NTT);
+        RnsPoly c = one.newPoly(level, Domain.NTT), d = one.newPoly(level, Domain.NTT);
+        for (RnsPoly p : new RnsPoly[] {a, b, c, d})
+            for (int i = 0; i <= level; i++) for (int j = 0; j < one.n(); j++) p.limb(i)[j] = r.nextLong(ps[i]);
+        BigInteger big = BigInteger.ONE.shiftLeft(300).subtract(BigInteger.valueOf(12345));
+        for (int op = 0; op < 8; op++) {
+            RnsPoly[] out = new RnsPoly[2];
+            for (int t = 0; t < 2; t++) {
+                Ring ring = t == 0 ? one : two;
+                RnsPoly o = ring.wrap(copy(d), Domain.NTT);
+                switch (op) {
+                    case 0 -> ring.add(a, b, o);
+                    case 1 -> ring.sub(a, b, o);
+                    case 2 -> ring.neg(a, o);
+                    case 3 -> ring.mulCoeffs(a, b, o);
+                    case 4 -> ring.mulCoeffsAdd(a, b, o);
+                    case 5 -> ring.mulCoeffsSum(a, b, c, d.copy(), o);
+                    case 6 -> ring.mulScalar(a, -987654321L, o);
+                    default -> ring.addInteger(a, big, o);
+                }
+                out[t] = o;
+            }
+            for (int i = 0; i <= level; i++) {
+                assertArrayEquals(out[0].limb(i), out[1].limb(i), "operation " + op + ", limb " + i);
+                long q = ps[i];
+                for (int j = 0; j < one.n(); j += 97) {
+                    long x = a.limb(i)[j], y = b.limb(i)[j], z = c.limb(i)[j], w = d.limb(i)[j];
+                    long want = switch (op) {
+                        case 0 -> ModArith.addMod(x, y, q);
+                        case 1 -> ModArith.subMod(x, y, q);
+                        case 2 -> ModArith.negMod(x, q);
+                        case 3 -> ModArith.mulModSlow(x, y, q);
+                        case 4 -> ModArith.addMod(w, ModArith.mulModSlow(x, y, q), q);
+                        case 5 -> ModArith.addMod(ModArith.mulModSlow(x, y, q), ModArith.mulModSlow(z, w, q), q);
+                        case 6 -> ModArith.mulModSlow(x, q - 987654321L, q);
+                        default ->
+                            ModArith.addMod(x, big.mod(BigInteger.valueOf(q)).longValue(), q);
+                    };
+                    assertEquals(want, out[0].limb(i)[j], "operation " + op + ", limb " + i + ", coefficient " + j);
+                }
+            }
+        }
+    }
+
+    private static long[][] copy(RnsPoly p) {
+        long[][] l = new long[p.limbCount()][];
+        for (int i = 0; i < l.length; i++) l[i] = p.limb(i).clone();
+        return l;
+    }
+
     @Test
     void arithmeticMatchesPerCoefficientReference() {
         RnsPoly a = random(3, Domain.NTT), b = random(3, Domain.NTT);
