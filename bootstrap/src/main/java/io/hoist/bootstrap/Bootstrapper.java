@@ -16,7 +16,7 @@ import io.hoist.lt.dft.EncodedDft;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Schedule;
 import io.hoist.ring.Op;
-import java.util.ArrayList;
+import io.hoist.ring.Parallel;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -152,10 +152,15 @@ public final class Bootstrapper {
         long t2 = System.nanoTime();
         DftResult slots = dft.coeffsToSlots(x, cts);
         long t3 = System.nanoTime();
-        List<Ciphertext> reduced = new ArrayList<>();
-        for (Ciphertext c : slots.outputs()) reduced.add(evalMod.apply(c, plan.evalModScale()));
+        // the real and imaginary halves are independent: one per thread, each EvalMod's steps on that thread alone
+        List<Ciphertext> halves = slots.outputs();
+        Ciphertext[] reduced = new Ciphertext[halves.size()];
+        Parallel.forEach(
+                ctx.engine().threads(),
+                halves.size(),
+                i -> reduced[i] = evalMod.apply(halves.get(i), plan.evalModScale()));
         long t4 = System.nanoTime();
-        Ciphertext out = dft.slotsToCoeffs(reduced, stc).outputs().get(0);
+        Ciphertext out = dft.slotsToCoeffs(List.of(reduced), stc).outputs().get(0);
         // read at Δ (times what ScaleDown's rounding left): the message itself
         out = ev.withScale(out, plan.ckks().defaultScale() * raised / want);
         long t5 = System.nanoTime();
