@@ -1,6 +1,7 @@
 package io.hoist.bootstrap;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSortedMap;
 import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.KeySizes;
@@ -13,7 +14,9 @@ import io.hoist.ring.Automorphism;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
 
@@ -208,6 +211,24 @@ public final class BootstrapPlan {
     }
 
     /**
+     * Each Galois element of {@link #galoisElements()} with the highest level it switches keys at, the level its key
+     * is generated at (a key serves every level at or below its own, and one below the top is smaller: at boot16 a
+     * SlotsToCoeffs key at level 12 holds 108 limbs against 300 at the top). CoeffsToSlots' matrices at their levels,
+     * its conjugation at its output level, SlotsToCoeffs' matrices at theirs, the trace at the top.
+     */
+    public SortedMap<Long, Integer> galoisKeyLevels() {
+        TreeMap<Long, Integer> at = new TreeMap<>();
+        for (DftPlan p : List.of(ctsPlan, stcPlan))
+            for (int i = 0; i < p.plans().size(); i++) {
+                int level = p.dft().levels().get(i);
+                for (long g : p.galoisElements(i)) at.merge(g, level, Math::max);
+            }
+        if (ctsPlan.needsConjugation()) at.merge(params.galoisElementForConjugation(), evalModLevel(), Math::max);
+        for (long g : traceElements()) at.merge(g, ctsLevel(), Math::max);
+        return ImmutableSortedMap.copyOfSorted(at);
+    }
+
+    /**
      * Sparse packing: after ModRaise, q_0·I fills every coefficient while the DFT reads only the
      * multiples of N/(2n). The trace Σ σ_a over a = 5^{n·i} (the automorphisms fixing X^{N/(2n)})
      * keeps those, times N/(2n), and zeroes the rest: log2(N/(2n)) steps ct += σ_{5^{n·2^j}}(ct).
@@ -234,7 +255,10 @@ public final class BootstrapPlan {
         return evalModLevel();
     }
 
-    /** Bytes of every key the plan needs, before generating any: Galois keys at the top, relinearization at EvalMod's level, the two encapsulation keys. */
+    /**
+     * Bytes of every key the plan needs, before generating any: Galois keys at their levels ({@link
+     * #galoisKeyLevels()}), relinearization at EvalMod's level, the two encapsulation keys.
+     */
     public KeySizes keySizes() {
         KeySizes all = galoisKeySizes();
         all = all.plus(switching(relinearizationLevel()));
@@ -245,10 +269,11 @@ public final class BootstrapPlan {
         return all;
     }
 
+    /** Bytes of the Galois keys, each at its level ({@link #galoisKeyLevels()}). */
     public KeySizes galoisKeySizes() {
-        KeySizes one = switching(params.maxLevel());
-        int n = galoisElements().size();
-        return new KeySizes(one.fullBytes() * n, one.seededBytes() * n);
+        KeySizes all = new KeySizes(0, 0);
+        for (int level : galoisKeyLevels().values()) all = all.plus(switching(level));
+        return all;
     }
 
     private KeySizes switching(int level) {

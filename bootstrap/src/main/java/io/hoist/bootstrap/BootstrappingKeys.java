@@ -15,7 +15,8 @@ import java.util.Objects;
 
 /**
  * Every evaluation key one bootstrapping needs, and nothing else: the Galois keys of both DFTs
- * (conjugation included) at the top, the relinearization key at EvalMod's level, and with the
+ * (conjugation included), each at the highest level it is used at ({@link BootstrapPlan#galoisKeyLevels()}), the
+ * relinearization key at EvalMod's level, and with the
  * encapsulation the switching keys s → s' at level 0 and s' → s at the top (s' the ephemeral sparse
  * secret, discarded after generation). Immutable.
  *
@@ -50,7 +51,7 @@ public record BootstrappingKeys(
         if (!ctx.params().equals(plan.ckks()))
             throw new ParameterMismatchException("context and plan differ in parameters");
         KeyGenerator kg = new KeyGenerator(ctx);
-        RotationKeySet rot = kg.genRotationKeys(sk, plan.ctsLevel(), plan.galoisElements(), progress, storage);
+        RotationKeySet rot = kg.genRotationKeys(sk, plan.galoisKeyLevels(), progress, storage);
         RelinearizationKey rlk = new RelinearizationKey(
                 kg.genRelinearizationKey(sk, plan.relinearizationLevel()).key().withStorage(storage));
         SwitchingKey toSparse = null, toDense = null;

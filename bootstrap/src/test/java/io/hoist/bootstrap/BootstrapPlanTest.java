@@ -6,9 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.InvalidParametersException;
+import io.hoist.ckks.KeySizes;
 import io.hoist.ckks.poly.PolynomialEvaluator;
+import io.hoist.lt.dft.DftPlan;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -76,6 +82,41 @@ class BootstrapPlanTest {
                         .galoisElements()
                         .size()
                 > all);
+    }
+
+    /**
+     * Each Galois key at the highest level it switches at: CoeffsToSlots' keys at their matrices' levels (24 to 21),
+     * the conjugation at EvalMod's level, SlotsToCoeffs' own at 12 or below; the sizes are the keys' at those levels,
+     * below the same keys all at the top (boot16, both plans; a sparse preset's trace at the top).
+     */
+    @Test
+    void galoisKeysAtTheLevelsTheyAreUsedAt() {
+        for (BootstrapPlan plan : List.of(
+                BootstrapPlan.lattigo(BootstrapParameters.preset("boot16")),
+                BootstrapPlan.fewestKeys(BootstrapParameters.preset("boot16")),
+                BootstrapPlan.fewestKeys(BootstrapParameters.preset("boot14")))) {
+            CkksParameters p = plan.ckks();
+            SortedMap<Long, Integer> at = plan.galoisKeyLevels();
+            assertEquals(plan.galoisElements(), at.keySet());
+            Map<Long, Integer> want = new TreeMap<>();
+            for (DftPlan d : List.of(plan.coeffsToSlotsPlan(), plan.slotsToCoeffsPlan()))
+                for (int i = 0; i < d.plans().size(); i++)
+                    for (long g : d.galoisElements(i))
+                        want.merge(g, d.dft().levels().get(i), Math::max);
+            want.merge(p.galoisElementForConjugation(), plan.evalModLevel(), Math::max);
+            for (long g : plan.traceElements()) want.put(g, plan.ctsLevel());
+            assertEquals(want, at, p.name());
+            long low = at.values().stream().filter(l -> l <= plan.stcLevel()).count();
+            assertTrue(low > 0, p.name() + ": some keys serve SlotsToCoeffs only");
+            long perKey = 0;
+            for (int level : at.values())
+                perKey += KeySizes.switchingKey(p.beta(level), level + 1 + p.alpha(), p.n())
+                        .fullBytes();
+            assertEquals(perKey, plan.galoisKeySizes().fullBytes());
+            long top = KeySizes.switchingKey(p.beta(plan.ctsLevel()), plan.ctsLevel() + 1 + p.alpha(), p.n())
+                    .fullBytes();
+            assertTrue(perKey < top * at.size(), p.name() + ": " + perKey + " against " + top * at.size());
+        }
     }
 
     @Test

@@ -7,18 +7,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.GaloisKey;
+import io.hoist.ckks.KeyStorage;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.io.KeyStore;
 import io.hoist.ckks.poly.PolynomialEvaluator;
+import io.hoist.keygen.KeyGenerator;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Objective;
 import io.hoist.lt.plan.Storage;
 import io.hoist.ring.Op;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,15 +111,62 @@ class BootstrapperTest {
     }
 
     @Test
-    void keysStoredAndReopened(@TempDir Path dir) {
+    void keysStoredAndReopened(@TempDir Path dir) throws IOException {
         BootstrapParameters bp = BootstrapFixture.small(12, 11, 3, 2, EvalModParameters.lattigoDefault(), 32);
         BootstrapFixture f = new BootstrapFixture(bp, BootstrapPlan.fewestKeys(bp));
         BootstrapKeyFiles.save(dir, f.keys, true);
+        BootstrapKeyFiles.save(dir, f.keys, true); // again: the first set's stores are replaced, not mixed in
         BootstrappingKeys back = BootstrapKeyFiles.open(dir, f.ctx, f.plan);
         assertEquals(f.keys.rotations().galoisElements(), back.rotations().galoisElements());
+        Set<Integer> levels = new TreeSet<>(f.plan.galoisKeyLevels().values());
+        assertTrue(levels.size() > 1, "keys at several levels: " + levels);
+        for (long g : f.plan.galoisElements()) {
+            assertEquals(
+                    f.plan.galoisKeyLevels().get(g),
+                    back.rotations().get(g, "test").level());
+            assertTrue(Files.exists(
+                    dir.resolve("galois-" + f.plan.galoisKeyLevels().get(g) + ".hks")));
+        }
         Bootstrapper boot = new Bootstrapper(f.ctx, f.plan, back, Storage.PRECOMPUTED, Progress.NONE);
         ComplexVector z = f.message(3);
         check(f, z, boot.bootstrap(f.encryptAtLevel0(z)).output(), "keys from the store");
+
+        // a directory of the earlier layout (one store, every key at the top) opens, and serves every level
+        Path old = dir.resolve("old");
+        BootstrapKeyFiles.save(old, f.keys, false);
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(old, "galois*.hks")) {
+            for (Path p : ds) Files.delete(p);
+        }
+        RotationKeySet top = new KeyGenerator(f.ctx)
+                .genRotationKeys(f.sk, f.plan.ctsLevel(), f.plan.galoisElements(), Progress.NONE, KeyStorage.FULL);
+        KeyStore.write(old.resolve("galois.hks"), top, false);
+        BootstrappingKeys fromOld = BootstrapKeyFiles.open(old, f.ctx, f.plan);
+        for (long g : f.plan.galoisElements())
+            assertEquals(f.plan.ctsLevel(), fromOld.rotations().get(g, "test").level());
+        check(
+                f,
+                z,
+                new Bootstrapper(f.ctx, f.plan, fromOld, Storage.PRECOMPUTED, Progress.NONE)
+                        .bootstrap(f.encryptAtLevel0(z))
+                        .output(),
+                "keys from a store of the earlier layout");
+
+        // a store whose keys sit below the level the plan uses one at does not serve it: named, not used
+        Path low = dir.resolve("low");
+        BootstrapKeyFiles.save(low, f.keys, false);
+        long g = f.plan.galoisKeyLevels().entrySet().stream()
+                .filter(e -> e.getValue() == f.plan.ctsLevel())
+                .findFirst()
+                .orElseThrow()
+                .getKey();
+        Path store = low.resolve("galois-" + f.plan.ctsLevel() + ".hks");
+        RotationKeySet below = new KeyGenerator(f.ctx)
+                .genRotationKeys(f.sk, f.plan.ctsLevel() - 1, List.of(g), Progress.NONE, KeyStorage.FULL);
+        Files.delete(store);
+        KeyStore.write(low.resolve("galois-" + (f.plan.ctsLevel() - 1) + "-extra.hks"), below, false);
+        MissingRotationKeyException missing =
+                assertThrows(MissingRotationKeyException.class, () -> BootstrapKeyFiles.open(low, f.ctx, f.plan));
+        assertTrue(missing.getMessage().contains("at level " + f.plan.ctsLevel() + " or above"), missing.getMessage());
     }
 
     @Test

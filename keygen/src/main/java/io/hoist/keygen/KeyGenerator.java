@@ -29,10 +29,10 @@ import io.hoist.ring.RnsPoly;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -179,14 +179,34 @@ public final class KeyGenerator {
      */
     public RotationKeySet genRotationKeys(
             SecretKey sk, int level, Collection<Long> galoisElements, Progress progress, KeyStorage storage) {
+        Objects.requireNonNull(galoisElements, "galoisElements is null");
+        Map<Long, Integer> levels = new LinkedHashMap<>();
+        for (Long g : galoisElements) levels.put(Objects.requireNonNull(g, "a Galois element is null"), level);
+        return genRotationKeys(sk, levels, progress, storage);
+    }
+
+    /**
+     * Galois keys each at its own level ({@code levels}: Galois element → level; elements equal mod 2N collapse to
+     * the higher level): a key serves every level at or below its own, and a lower one holds fewer limbs (a
+     * bootstrapping's SlotsToCoeffs keys). Held as {@code storage}, made over the context's threads.
+     */
+    public RotationKeySet genRotationKeys(
+            SecretKey sk, Map<Long, Integer> levels, Progress progress, KeyStorage storage) {
         Objects.requireNonNull(storage, "storage is null");
         Objects.requireNonNull(progress, "progress is null");
         Objects.requireNonNull(sk, "sk is null");
-        Objects.requireNonNull(galoisElements, "galoisElements is null");
-        Set<Long> seen = new LinkedHashSet<>();
+        Objects.requireNonNull(levels, "levels is null");
+        Map<Long, Integer> at = new LinkedHashMap<>();
         long twoN = 2L << params.logN();
-        for (long g : galoisElements) seen.add(Math.floorMod(g, twoN));
-        List<Long> gs = new ArrayList<>(seen);
+        levels.forEach((g, level) -> {
+            Objects.requireNonNull(g, "a Galois element is null");
+            Objects.requireNonNull(level, "the level of Galois element " + g + " is null");
+            if (level < 0 || level > params.maxLevel())
+                throw new LevelMismatchException(
+                        "Galois element " + g + " at level " + level + ", outside [0, " + params.maxLevel() + "]");
+            at.merge(Math.floorMod(g, twoN), level, Math::max);
+        });
+        List<Long> gs = new ArrayList<>(at.keySet());
         for (long g : gs) if ((g & 1) == 0) throw new WrongOperandException("Galois element must be odd: " + g);
         check(sk);
         PolyQP s = sk.material(InsecureSecretKeyAccess.get()); // one copy of the residues for every key
@@ -194,7 +214,7 @@ public final class KeyGenerator {
         AtomicInteger done = new AtomicInteger();
         // keys are independent (each draws its own seed and noise): made over the context's threads
         Parallel.forEach(ctx.engine().threads(), keys.length, i -> {
-            keys[i] = galoisKey(s, gs.get(i), level, storage);
+            keys[i] = galoisKey(s, gs.get(i), at.get(gs.get(i)), storage);
             synchronized (progress) {
                 progress.step(done.incrementAndGet(), keys.length);
             }

@@ -2,6 +2,7 @@ package io.hoist.keygen;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
@@ -13,7 +14,9 @@ import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
 import io.hoist.ring.LimbPool;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +40,44 @@ class GeneratedKeysTest {
         f.assertBits(v.mul(w), ev.rescale(ev.mulRelin(c, d)), 20, "relinearization");
         for (int k : steps) f.assertBits(v.rotate(k), ev.rotate(c, k), 21, "rotate " + k);
         f.assertBits(v.conjugate(), ev.conjugate(c), 21, "conjugate");
+    }
+
+    /**
+     * Galois keys each at its own level: a key below the top rotates a ciphertext at its level and below, holds the
+     * limbs of its level only, and an element named twice (equal mod 2N) takes the higher level; a level outside
+     * the chain is refused by name.
+     */
+    @Test
+    void galoisKeysAtTheirOwnLevels() {
+        CkksFixture f = new CkksFixture(CkksFixture.small(12, new int[] {55, 40, 40, 40}, new int[] {60}));
+        SplittableRandom r = new SplittableRandom(53);
+        ComplexVector v = ComplexVector.random(r, f.params.slots());
+        long g1 = f.params.galoisElementForRotation(1), g5 = f.params.galoisElementForRotation(5);
+        long twoN = 2L * f.params.n();
+        Map<Long, Integer> levels = new LinkedHashMap<>();
+        levels.put(g1, 3);
+        levels.put(g5, 1);
+        levels.put(g5 + twoN, 2); // the same element: the higher level
+        RotationKeySet rot = f.kg.genRotationKeys(f.sk, levels, Progress.NONE, KeyStorage.FULL);
+        assertEquals(2, rot.size());
+        assertEquals(3, rot.forRotation(1).key().level());
+        assertEquals(2, rot.forRotation(5).key().level());
+        assertTrue(rot.forRotation(5).key().memoryBytes()
+                < rot.forRotation(1).key().memoryBytes());
+        Evaluator ev = f.evaluator(rot);
+        Ciphertext c = f.encrypt(v);
+        for (int level : new int[] {2, 1, 0}) {
+            Ciphertext at = ev.atLevel(c, level);
+            f.assertBits(v.rotate(5), ev.rotate(at, 5), 21, "rotate 5 at level " + level);
+            f.assertBits(v.rotate(1), ev.rotate(at, 1), 21, "rotate 1 at level " + level);
+        }
+        assertThrows(LevelMismatchException.class, () -> ev.rotate(c, 5), "a level-2 key at level 3");
+        assertThrows(
+                LevelMismatchException.class,
+                () -> f.kg.genRotationKeys(f.sk, Map.of(g1, f.params.maxLevel() + 1), Progress.NONE, KeyStorage.FULL));
+        assertThrows(
+                LevelMismatchException.class,
+                () -> f.kg.genRotationKeys(f.sk, Map.of(g1, -1), Progress.NONE, KeyStorage.FULL));
     }
 
     /**
