@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ckks.Ciphertext;
+import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.GaloisKey;
 import io.hoist.ckks.KeyStorage;
@@ -108,6 +109,24 @@ class BootstrapperTest {
                 MissingRotationKeyException.class,
                 () -> new Bootstrapper(f.ctx, f.plan, partial, Storage.PRECOMPUTED, Progress.NONE));
         assertTrue(e.getMessage().contains("Galois element " + withheld), e.getMessage());
+    }
+
+    /**
+     * Full slots on two threads: the two halves' EvalMods run one per thread (each on its thread alone), the DFTs
+     * split their steps; the same ciphertext bootstraps to the same bits as on one thread, with the same counts (but
+     * the transforms' batches).
+     */
+    @Test
+    void twoThreadsGiveOneThreadsBits() {
+        BootstrapParameters bp = BootstrapFixture.small(12, 11, 3, 2, EvalModParameters.lattigoDefault(), 32);
+        BootstrapFixture f = new BootstrapFixture(bp, BootstrapPlan.fewestKeys(bp));
+        Bootstrapper two = new Bootstrapper(
+                CkksContext.create(bp.ckks(), null, 2), f.plan, f.keys, Storage.PRECOMPUTED, Progress.NONE);
+        Ciphertext in = f.encryptAtLevel0(f.message(5));
+        Bootstrapper.Result a = f.boot.bootstrap(in), b = two.bootstrap(in);
+        assertEquals(a.output(), b.output());
+        for (Op op : Op.values()) // the transforms' batches are cut per thread: only the number of calls differs
+        if (op != Op.NTT_CALLS) assertEquals(a.counts().get(op), b.counts().get(op), op.name());
     }
 
     @Test
