@@ -15,8 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,77 +36,102 @@ public final class BootstrapKeyFiles {
 
     private BootstrapKeyFiles() {}
 
-    /** Writes {@code keys} under {@code dir} (created if missing). */
+    /**
+     * Writes {@code keys} under {@code dir} (created if missing), replacing an earlier set there: every new file is
+     * written beside its place first (a failure leaves the earlier set as it was), then the earlier set's stores and
+     * encapsulation keys that the new set does not have are removed and the new files moved into place one by one.
+     */
     public static void save(Path dir, BootstrappingKeys keys, boolean seeded) {
         Objects.requireNonNull(dir, "dir is null");
         Objects.requireNonNull(keys, "keys is null");
+        Map<Path, Path> staged = new LinkedHashMap<>(); // written → its place
         try {
             Files.createDirectories(dir);
-            try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, GALOIS_GLOB)) {
-                for (Path p : old) Files.delete(p); // an earlier set's stores would mix with this one's
-            }
             RotationKeySet rot = keys.rotations();
             Map<Integer, List<GaloisKey>> byLevel = new TreeMap<>();
             for (long g : rot.galoisElements()) {
                 GaloisKey k = rot.get(g, "Galois element " + g);
                 byLevel.computeIfAbsent(k.level(), l -> new ArrayList<>()).add(k);
             }
-            for (Map.Entry<Integer, List<GaloisKey>> e : byLevel.entrySet())
-                KeyStore.write(
-                        dir.resolve("galois-" + e.getKey() + ".hks"),
-                        new RotationKeySet(rot.params(), e.getValue()),
-                        seeded);
-            Files.write(dir.resolve(RELIN), KeySerialization.write(keys.relinearization(), seeded));
+            for (Map.Entry<Integer, List<GaloisKey>> e : byLevel.entrySet()) {
+                Path tmp = stage(dir, "galois-" + e.getKey() + ".hks", staged);
+                KeyStore.write(tmp, new RotationKeySet(rot.params(), e.getValue()), seeded);
+            }
+            Files.write(stage(dir, RELIN, staged), KeySerialization.write(keys.relinearization(), seeded));
             if (keys.toSparse() != null) {
                 Files.write(
-                        dir.resolve(TO_SPARSE),
+                        stage(dir, TO_SPARSE, staged),
                         KeySerialization.write(new RelinearizationKey(keys.toSparse()), seeded));
                 Files.write(
-                        dir.resolve(TO_DENSE), KeySerialization.write(new RelinearizationKey(keys.toDense()), seeded));
+                        stage(dir, TO_DENSE, staged),
+                        KeySerialization.write(new RelinearizationKey(keys.toDense()), seeded));
             }
+            // an earlier set's stores would mix with this one's, its encapsulation keys outlive a set without them
+            try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, GALOIS_GLOB)) {
+                for (Path p : old) if (!staged.containsValue(p)) Files.delete(p);
+            }
+            if (keys.toSparse() == null) {
+                Files.deleteIfExists(dir.resolve(TO_SPARSE));
+                Files.deleteIfExists(dir.resolve(TO_DENSE));
+            }
+            for (Map.Entry<Path, Path> e : staged.entrySet())
+                Files.move(
+                        e.getKey(), e.getValue(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            staged.clear();
         } catch (IOException e) {
+            for (Path tmp : staged.keySet()) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
             throw new UncheckedIOException(
                     "cannot write the bootstrapping keys under " + dir + ": " + e.getMessage(), e);
         }
     }
 
-    /** The plan's Galois keys from the stores under {@code dir}, each from one at or above the level it is used at. */
+    /** A temporary file beside {@code name} in {@code dir}, recorded in {@code staged} with its place. */
+    private static Path stage(Path dir, String name, Map<Path, Path> staged) throws IOException {
+        Path tmp = Files.createTempFile(dir, name, ".tmp");
+        staged.put(tmp, dir.resolve(name));
+        return tmp;
+    }
+
+    /**
+     * The plan's Galois keys from the stores under {@code dir}, each from the lowest-level store at or above the
+     * level it is used at (the smallest key that serves).
+     */
     private static RotationKeySet loadGalois(Path dir, CkksContext ctx, BootstrapPlan plan) throws IOException {
         SortedMap<Long, Integer> need = plan.galoisKeyLevels();
-        List<Path> stores = new ArrayList<>();
+        TreeMap<Integer, List<Path>> byLevel = new TreeMap<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, GALOIS_GLOB)) {
-            for (Path p : ds) stores.add(p);
+            for (Path p : ds) {
+                try (KeyStore ks = KeyStore.open(p, ctx, true)) {
+                    byLevel.computeIfAbsent(ks.level(), l -> new ArrayList<>()).add(p);
+                }
+            }
         }
-        Collections.sort(stores);
+        if (byLevel.isEmpty())
+            throw new MissingRotationKeyException("no Galois key store (" + GALOIS_GLOB + ") under " + dir);
         Map<Long, GaloisKey> found = new TreeMap<>();
-        int[] levels = new int[stores.size()];
-        for (int i = 0; i < stores.size(); i++) {
-            try (KeyStore ks = KeyStore.open(stores.get(i), ctx, true)) {
-                levels[i] = ks.level();
-                List<Long> here = new ArrayList<>();
-                for (Map.Entry<Long, Integer> e : need.entrySet())
-                    if (!found.containsKey(e.getKey()) && ks.contains(e.getKey()) && ks.level() >= e.getValue())
-                        here.add(e.getKey());
-                RotationKeySet loaded = ks.load(here);
-                for (long g : here) found.put(g, loaded.get(g, "Galois element " + g));
+        for (List<Path> stores : byLevel.values()) {
+            for (Path p : stores) {
+                try (KeyStore ks = KeyStore.open(p, ctx, true)) {
+                    List<Long> here = new ArrayList<>();
+                    for (Map.Entry<Long, Integer> e : need.entrySet())
+                        if (!found.containsKey(e.getKey()) && ks.contains(e.getKey()) && ks.level() >= e.getValue())
+                            here.add(e.getKey());
+                    RotationKeySet loaded = ks.load(here);
+                    for (long g : here) found.put(g, loaded.get(g, "Galois element " + g));
+                }
             }
         }
         for (Map.Entry<Long, Integer> e : need.entrySet())
             if (!found.containsKey(e.getKey()))
                 throw new MissingRotationKeyException("no Galois key for Galois element " + e.getKey() + " at level "
-                        + e.getValue() + " or above under " + dir + " (stores at levels " + Arrays.toString(levels)
-                        + ")");
+                        + e.getValue() + " or above under " + dir + " (stores at levels " + byLevel.keySet() + ")");
         return new RotationKeySet(ctx.params(), found.values());
-    }
-
-    private static void writeAtomically(Path target, byte[] data) throws IOException {
-        Path tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".tmp");
-        try {
-            Files.write(tmp, data);
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
     }
 
     /**

@@ -6,6 +6,7 @@ import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.InvalidScaleException;
+import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.MissingRelinearizationKeyException;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.ParameterMismatchException;
@@ -82,15 +83,23 @@ public final class Bootstrapper {
         this.stc = dft.encode(plan.slotsToCoeffsPlan(), storage, (d, n) -> p.step(ctsCount + d, all));
     }
 
-    /** Every Galois element of the plan present, the relinearization key deep enough, the encapsulation keys there if asked. */
+    /**
+     * Every Galois element of the plan present at or above the level the plan uses it at, the relinearization key deep
+     * enough, the encapsulation keys there if asked.
+     */
     static void checkKeys(BootstrapPlan plan, BootstrappingKeys keys) {
         var params = plan.ckks();
-        for (long g : plan.galoisElements()) {
-            if (keys.rotations().contains(g)) continue;
+        for (Map.Entry<Long, Integer> e : plan.galoisKeyLevels().entrySet()) {
+            long g = e.getKey();
             String what =
                     g == params.galoisElementForConjugation() ? "the conjugation" : "rotation by " + stepOf(params, g);
-            throw new MissingRotationKeyException("bootstrapping needs the Galois key for " + what + " (Galois element "
-                    + g + "), which the key set does not hold");
+            if (!keys.rotations().contains(g))
+                throw new MissingRotationKeyException("bootstrapping needs the Galois key for " + what
+                        + " (Galois element " + g + "), which the key set does not hold");
+            int level = keys.rotations().get(g, what).level();
+            if (level < e.getValue())
+                throw new LevelMismatchException("the Galois key for " + what + " (Galois element " + g
+                        + ") is made at level " + level + "; bootstrapping switches with it at level " + e.getValue());
         }
         if (keys.relinearization().key().level() < plan.relinearizationLevel())
             throw new MissingRelinearizationKeyException("the relinearization key is made at level "
@@ -152,13 +161,16 @@ public final class Bootstrapper {
         long t2 = System.nanoTime();
         DftResult slots = dft.coeffsToSlots(x, cts);
         long t3 = System.nanoTime();
-        // the real and imaginary halves are independent: one per thread, each EvalMod's steps on that thread alone
+        // the real and imaginary halves are independent: on as many threads as halves, one per thread, each EvalMod's
+        // steps on its thread alone (no section waits for the slower thread); on more threads every step splits over
+        // all of them, as it does with one half (nested sections would run in place: two threads of many)
         List<Ciphertext> halves = slots.outputs();
         Ciphertext[] reduced = new Ciphertext[halves.size()];
-        Parallel.forEach(
-                ctx.engine().threads(),
-                halves.size(),
-                i -> reduced[i] = evalMod.apply(halves.get(i), plan.evalModScale()));
+        int threads = ctx.engine().threads();
+        if (threads == halves.size())
+            Parallel.forEach(
+                    threads, halves.size(), i -> reduced[i] = evalMod.apply(halves.get(i), plan.evalModScale()));
+        else for (int i = 0; i < reduced.length; i++) reduced[i] = evalMod.apply(halves.get(i), plan.evalModScale());
         long t4 = System.nanoTime();
         Ciphertext out = dft.slotsToCoeffs(List.of(reduced), stc).outputs().get(0);
         // read at Δ (times what ScaleDown's rounding left): the message itself

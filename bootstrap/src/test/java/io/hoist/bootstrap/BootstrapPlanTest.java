@@ -106,6 +106,14 @@ class BootstrapPlanTest {
             want.merge(p.galoisElementForConjugation(), plan.evalModLevel(), Math::max);
             for (long g : plan.traceElements()) want.put(g, plan.ctsLevel());
             assertEquals(want, at, p.name());
+            // and the levels themselves, read off the chain: CoeffsToSlots' four, EvalMod's input, SlotsToCoeffs' own
+            assertEquals(plan.evalModLevel(), at.get(p.galoisElementForConjugation()), "the conjugation");
+            for (int level : at.values())
+                assertTrue(
+                        level == plan.evalModLevel()
+                                || (level > plan.evalModLevel() && level <= plan.ctsLevel())
+                                || (level <= plan.stcLevel() && level > plan.outputLevel()),
+                        p.name() + ": a key at level " + level);
             long low = at.values().stream().filter(l -> l <= plan.stcLevel()).count();
             assertTrue(low > 0, p.name() + ": some keys serve SlotsToCoeffs only");
             long perKey = 0;

@@ -9,6 +9,7 @@ import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.GaloisKey;
 import io.hoist.ckks.KeyStorage;
+import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.Progress;
@@ -26,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -109,6 +111,28 @@ class BootstrapperTest {
                 MissingRotationKeyException.class,
                 () -> new Bootstrapper(f.ctx, f.plan, partial, Storage.PRECOMPUTED, Progress.NONE));
         assertTrue(e.getMessage().contains("Galois element " + withheld), e.getMessage());
+    }
+
+    /** A Galois key made below the level the plan switches with it is named before any work, not found midway. */
+    @Test
+    void aKeyBelowItsLevelIsNamedBeforeAnyWork() {
+        BootstrapParameters bp = BootstrapFixture.small(12, 11, 3, 2, EvalModParameters.lattigoDefault(), 32);
+        BootstrapFixture f = new BootstrapFixture(bp, BootstrapPlan.fewestKeys(bp));
+        Map.Entry<Long, Integer> top = f.plan.galoisKeyLevels().entrySet().stream()
+                .filter(e -> e.getValue() == f.plan.ctsLevel())
+                .findFirst()
+                .orElseThrow();
+        List<GaloisKey> keys = new ArrayList<>();
+        for (long g : f.keys.rotations().galoisElements())
+            if (g != top.getKey()) keys.add(f.keys.rotations().get(g, "test"));
+        keys.add(new KeyGenerator(f.ctx).genGaloisKey(f.sk, top.getKey(), top.getValue() - 1));
+        BootstrappingKeys low = new BootstrappingKeys(
+                new RotationKeySet(bp.ckks(), keys), f.keys.relinearization(), f.keys.toSparse(), f.keys.toDense());
+        LevelMismatchException e = assertThrows(
+                LevelMismatchException.class,
+                () -> new Bootstrapper(f.ctx, f.plan, low, Storage.PRECOMPUTED, Progress.NONE));
+        assertTrue(e.getMessage().contains("Galois element " + top.getKey()), e.getMessage());
+        assertTrue(e.getMessage().contains("at level " + top.getValue()), e.getMessage());
     }
 
     /**

@@ -250,8 +250,10 @@ public interface LimbKernels {
     void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q);
 
     /**
-     * out = a ⊙ b mod q (plain residues in and out): a Montgomery product a·b·2^-64 followed by a
-     * Shoup product with 2^64 mod q. With {@code accumulate}, out += a ⊙ b.
+     * out = a ⊙ b mod q, plain residues in [0, q) in and out (out may alias a or b); with {@code accumulate}, out +=
+     * a ⊙ b. This default: a Montgomery product a·b·2^-64 followed by a Shoup product with 2^64 mod q; the scalar and
+     * vector kernels override it with one pass ({@link MulModKernels}, Barrett's product in the scalar twin). Inputs
+     * outside [0, q) are outside the contract: the forms need not agree on them.
      */
     default void mulMod(long[] a, long[] b, long[] out, long q, boolean accumulate) {
         long r = ModArith.montgomeryR(q), rs = ModArith.shoupQuotient(r, q);

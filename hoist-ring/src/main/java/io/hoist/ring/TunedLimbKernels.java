@@ -18,8 +18,8 @@ public final class TunedLimbKernels implements LimbKernels {
         LimbKernels scalar = new ScalarLimbKernels();
         this.scalar = scalar;
         LimbKernels vector = choice.forms().containsValue(Form.VECTOR.id()) ? new VectorLimbKernels() : scalar;
-        // the FMA form covers primes in [2^31, 2^50); the others run the integer form that calibration
-        // preferred (vector unless it measured no faster than scalar)
+        // the FMA form covers primes in [2^31, 2^50) for dot2, below 2^50 for mulMod; the others run the integer
+        // form that calibration preferred (vector unless it measured no faster than scalar)
         this.dot2 = choice.form(Kernel.DOT2) == Form.FMA
                 ? withFma(choice, Kernel.DOT2)
                 : pick(choice, Kernel.DOT2, scalar, vector);
