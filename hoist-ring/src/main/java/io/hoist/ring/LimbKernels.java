@@ -1,6 +1,5 @@
 package io.hoist.ring;
 
-import io.hoist.math.ModArith;
 import java.util.Arrays;
 
 /**
@@ -251,35 +250,16 @@ public interface LimbKernels {
 
     /**
      * out = a ⊙ b mod q, plain residues in [0, q) in and out (out may alias a or b); with {@code accumulate}, out +=
-     * a ⊙ b. This default: a Montgomery product a·b·2^-64 followed by a Shoup product with 2^64 mod q; the scalar and
-     * vector kernels override it with one pass ({@link MulModKernels}, Barrett's product in the scalar twin). Inputs
-     * outside [0, q) are outside the contract: the forms need not agree on them.
+     * a ⊙ b. One pass in every form ({@link MulModKernels}; Barrett's product in the scalar twin). Inputs outside
+     * [0, q) are outside the contract: the forms need not agree on them.
      */
-    default void mulMod(long[] a, long[] b, long[] out, long q, boolean accumulate) {
-        long r = ModArith.montgomeryR(q), rs = ModArith.shoupQuotient(r, q);
-        if (!accumulate) {
-            dot2Montgomery(new long[][] {a}, new long[][] {b}, null, 1, out, null, q, false);
-            mulShoup(out, r, rs, q, out, 0, out.length);
-        } else {
-            // (out·2^-64 + a·b·2^-64)·2^64 = out + a·b: pre-scale out by 2^-64 with one Montgomery product by 1
-            long[] one = new long[out.length];
-            Arrays.fill(one, 1L);
-            long[] t = new long[out.length];
-            dot2Montgomery(new long[][] {out, a}, new long[][] {one, b}, null, 2, t, null, q, false);
-            mulShoup(t, r, rs, q, out, 0, out.length);
-        }
-    }
+    void mulMod(long[] a, long[] b, long[] out, long q, boolean accumulate);
 
     /**
-     * out = a0 ⊙ b0 + a1 ⊙ b1 mod q (plain residues in and out; out must not alias an input): one
-     * two-term Montgomery dot product and one Shoup product with 2^64 mod q, so the sum costs one
-     * reduction instead of the two products and the accumulation of {@link #mulMod}.
+     * out = a0 ⊙ b0 + a1 ⊙ b1 mod q (the cross term of a tensor product; plain residues in [0, q) in and out, out
+     * not aliasing an input): the two products summed before one reduction.
      */
-    default void mulModSum(long[] a0, long[] b0, long[] a1, long[] b1, long[] out, long q) {
-        long r = ModArith.montgomeryR(q), rs = ModArith.shoupQuotient(r, q);
-        dot2Montgomery(new long[][] {a0, a1}, new long[][] {b0, b1}, null, 2, out, null, q, false);
-        mulShoup(out, r, rs, q, out, 0, out.length);
-    }
+    void mulModSum(long[] a0, long[] b0, long[] a1, long[] b1, long[] out, long q);
 
     /**
      * out[t] = (accumulate ? out[t] : 0) + x[p(t)] + (y == null ? 0 : y[p(t)]) mod q: an NTT-domain
