@@ -1,7 +1,6 @@
 package io.hoist.ckks;
 
 import io.hoist.ckks.KeySwitcher.Prepared;
-import io.hoist.ring.BConv;
 import io.hoist.ring.Domain;
 import io.hoist.ring.LimbKernels;
 import io.hoist.ring.LimbPool;
@@ -46,16 +45,22 @@ final class Decompose {
         int level = coeff.level();
         int beta = ctx.params().beta(level);
         Prepared[] out = new Prepared[beta];
+        long[][][] ins = new long[beta][][];
         for (int t = 0; t < beta; t++) {
             int s = ctx.digitStart(t), e = ctx.digitEnd(t, level);
             long[][] in = new long[e - s][];
             for (int j = s; j < e; j++) in[j - s] = coeff.limb(j);
-            BConv conv = ctx.decomposeConv(level, t);
+            ins[t] = in;
             long[][] y = inPlace ? in : pool.get(e - s);
-            long[] u = pool.get();
-            conv.prepare(in, y, u, n, c, kernels);
-            out[t] = new Prepared(conv, y, u, t);
+            out[t] = new Prepared(ctx.decomposeConv(level, t), y, pool.get(), t);
         }
+        // the digits on the engine's threads: this prologue ran on the calling thread alone while the others waited
+        Parallel.RangeBody digits = (from, to) -> {
+            for (int t = from; t < to; t++) out[t].conv.prepare(ins[t], out[t].y, out[t].u, n, c, kernels);
+        };
+        if ((long) (level + 1) * n >= Ring.PARALLEL_WORDS)
+            Parallel.forEachChunk(ctx.engine().threads(), beta, digits);
+        else digits.run(0, beta);
         return out;
     }
 
@@ -73,7 +78,16 @@ final class Decompose {
         int beta = prep.length;
         long[][] limbs = new long[beta * (to - from)][];
         NttTables[] tables = new NttTables[limbs.length];
-        for (int i = 0; i < beta; i++) convertDigit(prep[i], i, beta, coeff, ntt, out, from, to, limbs, tables, c);
+        // the conversions in one range of limbs per thread (β or β − 1 per limb: near-equal shares), then the
+        // transforms limb by limb in turn (NttEngine): a 60-bit prime's transform costs about twice a 40-bit
+        // one's, so equal ranges of limbs for both steps together left a thread waiting on mixed chains
+        Parallel.RangeBody convert = (a, b) -> {
+            for (int i = 0; i < beta; i++)
+                convertDigit(prep[i], i, beta, coeff, ntt, out, from + a, from + b, from, limbs, tables, c);
+        };
+        if ((long) (to - from) * beta * n >= Ring.PARALLEL_WORDS)
+            Parallel.ranges(ctx.engine().threads(), to - from, convert);
+        else convert.run(0, to - from);
         int nn = 0;
         for (int k = 0; k < limbs.length; k++) {
             if (limbs[k] == null) continue; // a digit's own limb copied from the NTT-domain input
@@ -85,7 +99,7 @@ final class Decompose {
 
     /**
      * Digit pr's limbs [from, to): its own limbs copied, the others converted; limb j, to be
-     * transformed, goes to slot (j − from)·beta + i.
+     * transformed, goes to slot (j − base)·beta + i.
      */
     private void convertDigit(
             Prepared pr,
@@ -96,6 +110,7 @@ final class Decompose {
             PolyQP[] out,
             int from,
             int to,
+            int base,
             long[][] nttLimbs,
             NttTables[] nttTables,
             OpCounters c) {
@@ -119,8 +134,8 @@ final class Decompose {
                 tFrom = Math.min(tFrom, ti);
                 tTo = Math.max(tTo, ti + 1);
             }
-            nttLimbs[(j - from) * beta + i] = d.limb(j);
-            nttTables[(j - from) * beta + i] = ctx.tablesQP(level, j);
+            nttLimbs[(j - base) * beta + i] = d.limb(j);
+            nttTables[(j - base) * beta + i] = ctx.tablesQP(level, j);
         }
         if (tFrom < tTo) pr.conv.convert(pr.y, pr.u, targets, tFrom, tTo, n, c, kernels);
     }
@@ -157,11 +172,7 @@ final class Decompose {
             throw e;
         }
         try {
-            RnsPoly cf = coeff, nt = ntt;
-            Parallel.forEachChunk( // in turn: limbs of the integer forms cost more (KeyInnerProduct.keySwitch)
-                    ctx.engine().threads(),
-                    level + 1 + ctx.alpha(),
-                    (from, to) -> decomposeLimbs(prep, cf, nt, out, from, to, cnt));
+            decomposeLimbs(prep, coeff, ntt, out, 0, level + 1 + ctx.alpha(), cnt);
         } finally {
             release(prep, pool);
         }

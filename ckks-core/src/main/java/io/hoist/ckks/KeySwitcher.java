@@ -103,7 +103,7 @@ public final class KeySwitcher {
      * QP limbs [from, to) of every digit: digit t's own limbs are copied from {@code ntt} (the input
      * in the NTT domain) or, if it is null, from {@code coeff} and transformed; the others are
      * converted from the prepared digit and transformed, in one backend call for all digits (which
-     * must be distinct).
+     * must be distinct). Spread over the engine's threads; from a worker, on it alone.
      */
     public void decomposeLimbs(
             Prepared[] prep, RnsPoly coeff, RnsPoly ntt, PolyQP[] out, int from, int to, OpCounters c) {

@@ -69,4 +69,31 @@ class EvaluatorThreadsTest {
         assertEquals(2, got[0][0].degree());
         assertEquals(top - 1, got[0][3].level());
     }
+
+    /**
+     * Key switching with α = 2 over primes of 40 bits (FMA forms) and 55–61 bits (integer forms) side by side:
+     * Decompose prepares its digits on both threads, converts one range of limbs per thread and transforms limb
+     * by limb in turn, so a limb's thread depends on timing; mulRelin, a rotation and hoisted rotations still
+     * equal one thread's bit for bit.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {4, 5})
+    void keySwitchingOverMixedPrimesOnTwoThreadsEqualsOneThread(long seed) {
+        SchemeFixture m = new SchemeFixture(14, new int[] {60, 40, 40, 55, 55, 40}, new int[] {61, 61}, seed);
+        RotationKeySet rot = m.keys.rotationKeys(new int[] {1, 5}, false);
+        Evaluator e1 = new Evaluator(CkksContext.create(m.params, null, 1), m.rlk, rot);
+        Evaluator e2 = new Evaluator(CkksContext.create(m.params, null, 2), m.rlk, rot);
+        SplittableRandom r = new SplittableRandom(seed);
+        Ciphertext a = m.encrypt(ComplexVector.random(r, m.params.slots()));
+        Ciphertext b = m.encrypt(ComplexVector.random(r, m.params.slots()));
+        Ciphertext[][] got = new Ciphertext[2][];
+        for (int t = 0; t < 2; t++) {
+            Evaluator ev = t == 0 ? e1 : e2;
+            var hoisted = ev.rotateHoisted(a, 1, 5);
+            got[t] = new Ciphertext[] {ev.mulRelin(a, b), ev.rotate(b, 5), hoisted.get(1), hoisted.get(5)};
+        }
+        String[] what = {"mulRelin", "rotate", "hoisted by 1", "hoisted by 5"};
+        for (int i = 0; i < what.length; i++) assertEquals(got[0][i], got[1][i], what[i]);
+        assertEquals(2, m.params.alpha());
+    }
 }

@@ -2,6 +2,7 @@ package io.hoist.ring;
 
 import io.hoist.math.ModArith;
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -25,6 +26,7 @@ import java.util.Objects;
 public final class BConv {
     private static final int BLOCK = 256;
     private static final ThreadLocal<long[][]> SCRATCH = ThreadLocal.withInitial(() -> new long[0][]);
+    private static final ThreadLocal<double[]> ESTIMATE_SCRATCH = ThreadLocal.withInitial(() -> new double[BLOCK]);
 
     private final RnsBasis from;
     private final RnsBasis to;
@@ -153,13 +155,26 @@ public final class BConv {
         if (counters != null) counters.add(Op.MOD_MULS, (long) nc * (jTo - jFrom) * n);
     }
 
-    /** u[uOff+k] = round(Σ_i y_i[yOff+k]/c_i): the multiple of C that centres Σ y_i·Ĉ_i. */
+    /**
+     * u[uOff+k] = round(Σ_i y_i[yOff+k]/c_i): the multiple of C that centres Σ y_i·Ĉ_i. Terms outer over
+     * blocks of sums: each coefficient's sum still adds 0.5, then the terms in order (the same doubles),
+     * but the sums of a block are independent, so C2 vectorizes them instead of waiting on one chain of
+     * dependent additions per coefficient.
+     */
     private void estimate(long[][] y, int yOff, long[] u, int uOff, int len) {
         int nc = from.size();
-        for (int k = 0; k < len; k++) {
-            double v = 0.5;
-            for (int i = 0; i < nc; i++) v += (double) y[i][yOff + k] * invPrimes[i];
-            u[uOff + k] = (long) v; // v ≥ 0.5, so the cast floors: round(Σ y_i/c_i)
+        double[] sum = ESTIMATE_SCRATCH.get();
+        for (int base = 0; base < len; base += BLOCK) {
+            int m = Math.min(BLOCK, len - base);
+            Arrays.fill(sum, 0, m, 0.5);
+            for (int i = 0; i < nc; i++) {
+                long[] yi = y[i];
+                double inv = invPrimes[i];
+                int o = yOff + base;
+                for (int k = 0; k < m; k++) sum[k] += (double) yi[o + k] * inv;
+            }
+            int o = uOff + base;
+            for (int k = 0; k < m; k++) u[o + k] = (long) sum[k]; // sum ≥ 0.5: the cast floors, round(Σ y_i/c_i)
         }
     }
 

@@ -6,7 +6,6 @@ import io.hoist.lt.plan.LtProgram;
 import io.hoist.lt.schedule.PhaseHooks;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Op;
-import io.hoist.ring.Parallel;
 import io.hoist.ring.RnsPoly;
 
 /**
@@ -41,15 +40,10 @@ final class DecomposeJob implements PhaseHooks.Decomposition {
         st.opened(this);
     }
 
-    /** Digit limbs [from, to) on the calling thread. */
-    void limbsSerial(int from, int to) {
-        st.ks.decomposeLimbs(prep, coeff, ntt, out, from, to, st.counters);
-    }
-
-    /** Digit limbs [from, to), spread over the engine's threads. */
+    /** Digit limbs [from, to), spread over the engine's threads (on the calling thread alone from a worker). */
     @Override
     public void limbs(int from, int to) {
-        Parallel.ranges(st.threads, to - from, (a0, a1) -> limbsSerial(from + a0, from + a1));
+        st.ks.decomposeLimbs(prep, coeff, ntt, out, from, to, st.counters);
     }
 
     @Override

@@ -83,7 +83,7 @@ final class DirectExecutor {
             case DECOMPOSE -> {
                 if (st.hasDigits(s.out().get(0))) break; // shared with another transform (evaluateMany)
                 DecomposeJob job = new DecomposeJob(st, s);
-                Parallel.ranges(st.threads, d, job::limbsSerial);
+                job.limbs(0, d);
                 job.end();
             }
             case TIMES_P -> st.timesP(s);
