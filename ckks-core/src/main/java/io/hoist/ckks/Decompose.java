@@ -46,22 +46,34 @@ final class Decompose {
         int beta = ctx.params().beta(level);
         Prepared[] out = new Prepared[beta];
         long[][][] ins = new long[beta][][];
-        for (int t = 0; t < beta; t++) {
-            int s = ctx.digitStart(t), e = ctx.digitEnd(t, level);
-            long[][] in = new long[e - s][];
-            for (int j = s; j < e; j++) in[j - s] = coeff.limb(j);
-            ins[t] = in;
-            long[][] y = inPlace ? in : pool.get(e - s);
-            out[t] = new Prepared(ctx.decomposeConv(level, t), y, pool.get(), t);
+        boolean prepared = false;
+        try {
+            for (int t = 0; t < beta; t++) {
+                int s = ctx.digitStart(t), e = ctx.digitEnd(t, level);
+                long[][] in = new long[e - s][];
+                for (int j = s; j < e; j++) in[j - s] = coeff.limb(j);
+                ins[t] = in;
+                long[][] y = inPlace ? in : pool.get(e - s);
+                out[t] = new Prepared(ctx.decomposeConv(level, t), y, pool.get(), t);
+            }
+            // the digits over the engine's threads: on the calling thread alone, the others waited through it
+            Parallel.RangeBody digits = (from, to) -> {
+                for (int t = from; t < to; t++) out[t].conv.prepare(ins[t], out[t].y, out[t].u, n, c, kernels);
+            };
+            if ((long) (level + 1) * n >= Ring.PARALLEL_WORDS)
+                Parallel.forEachChunk(ctx.engine().threads(), beta, digits);
+            else digits.run(0, beta);
+            prepared = true;
+            return out;
+        } finally {
+            if (!prepared) { // what was borrowed goes back (in place, the rows are the caller's copy)
+                for (Prepared pr : out) {
+                    if (pr == null) continue;
+                    if (!inPlace) pool.put(pr.y);
+                    pool.put(pr.u);
+                }
+            }
         }
-        // the digits on the engine's threads: this prologue ran on the calling thread alone while the others waited
-        Parallel.RangeBody digits = (from, to) -> {
-            for (int t = from; t < to; t++) out[t].conv.prepare(ins[t], out[t].y, out[t].u, n, c, kernels);
-        };
-        if ((long) (level + 1) * n >= Ring.PARALLEL_WORDS)
-            Parallel.forEachChunk(ctx.engine().threads(), beta, digits);
-        else digits.run(0, beta);
-        return out;
     }
 
     /**

@@ -25,9 +25,8 @@ class LauncherCompileListTest {
     @Test
     void everyVectorClassReachesC2Early() throws IOException {
         String launcher = Files.readString(LAUNCHER);
-        Matcher list = Pattern.compile(
-                        "for c in ((?:[^;]|\\\\\\n)*); do\\s*\\n\\s*JVM_FLAGS\\+=\\(\"-XX:CompileCommand="
-                                + "CompileThresholdScaling")
+        Matcher list = Pattern.compile("for c in ([^;]*); do\\s*\\n\\s*JVM_FLAGS\\+=\\(\"-XX:CompileCommand="
+                        + "CompileThresholdScaling")
                 .matcher(launcher);
         assertTrue(list.find(), "the launcher's CompileThresholdScaling loop");
         List<Pattern> globs = new ArrayList<>();

@@ -28,8 +28,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Limb NTT batches and diagonal encoding spread over threads: bit-identical to one thread, counts unchanged. */
 class ParallelNttTest {
+    // at 2^13 Decompose's conversions cross Ring.PARALLEL_WORDS and run one range per thread
     @ParameterizedTest
-    @ValueSource(ints = {10, 12})
+    @ValueSource(ints = {10, 12, 13})
     void evaluationsAreBitIdenticalForOneTwoAndFourThreads(int logN) {
         LtFixture f = new LtFixture(logN, new int[] {50, 40, 40}, new int[] {60, 60});
         LinearTransform m = LtFixture.randomDense(new SplittableRandom(4), 64);

@@ -35,7 +35,12 @@ final class DecomposeJob implements PhaseHooks.Decomposition {
             ntt = null;
             ownCoeff = false;
         }
-        prep = st.ks.decomposePrepare(coeff, st.pool, st.counters);
+        try {
+            prep = st.ks.decomposePrepare(coeff, st.pool, st.counters);
+        } catch (RuntimeException e) {
+            if (ownCoeff) st.pool.put(coeff.limbs());
+            throw e;
+        }
         out = st.ensureDigits(s.out().get(0));
         st.opened(this);
     }
