@@ -12,6 +12,10 @@ import java.util.*;
 /** Output digests of linear transforms from fixed seeds: every algorithm, both storages, both schedules, the demo's, and the same on word-sized primes. */
 public class BitId {
     public static void main(String[] a) throws Exception {
+        if (a.length > 0 && a[0].equals("boot")) {
+            boot();
+            return;
+        }
         // "words": a chain of primes below 2^31 and two above, like Lattigo's N13QP218 at N = 2^12 (packed diagonal limbs)
         boolean words = a.length > 0 && a[0].equals("words");
         CkksParameters params = words
@@ -49,6 +53,45 @@ public class BitId {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * Bootstrapping at N = 2^12 (the bootstrap tests' set: CtS depth 3, StC 2, Lattigo's EvalMod, encapsulation),
+     * twice on the same bootstrapper (the second run on warm pools), and EvalMod with an arcsine on its own.
+     */
+    static void boot() throws Exception {
+        try (AutoCloseable seeds = Prng.insecureDeterministicSeedsForTesting(42)) {
+            io.hoist.bootstrap.BootstrapParameters bp = io.hoist.bootstrap.BootstrapParameters.builder().name("bitid12").logN(12).logSlots(11)
+                    .residualLogQ(60, 40).stc(45, 2).cts(56, 3).logP(61, 61, 61).evalMod(io.hoist.bootstrap.EvalModParameters.lattigoDefault())
+                    .hammingWeight(192).ephemeralWeight(32).logScale(40).allowInsecure().build();
+            io.hoist.bootstrap.BootstrapPlan plan = io.hoist.bootstrap.BootstrapPlan.fewestKeys(bp);
+            CkksContext ctx = CkksContext.create(bp.ckks());
+            SecretKey sk = new KeyGenerator(ctx).genSecretKey();
+            io.hoist.bootstrap.BootstrappingKeys keys = io.hoist.bootstrap.BootstrappingKeys.generate(ctx, sk, plan, Progress.NONE);
+            io.hoist.bootstrap.Bootstrapper boot = new io.hoist.bootstrap.Bootstrapper(ctx, plan, keys, Storage.PRECOMPUTED, Progress.NONE);
+            Encoder enc = new Encoder(ctx);
+            Ciphertext in = Encryptor.withSecretKey(ctx, sk).encrypt(enc.encode(io.hoist.bootstrap.Messages.uniform(bp, 7), 0, bp.ckks().defaultScale()));
+            for (int run = 0; run < 2; run++) {
+                io.hoist.bootstrap.Bootstrapper.Result r = boot.bootstrap(in);
+                System.out.println("bootstrap n12 run " + run + " " + digest(r.output()) + " counts=" + new TreeMap<>(r.counts()));
+            }
+            // EvalMod with an arcsine, on a ciphertext of v in [-1/2, 1/2] at the top of a 60-bit chain
+            io.hoist.bootstrap.EvalModParameters em = new io.hoist.bootstrap.EvalModParameters(32, 62, 3, 8, 7, 60);
+            int[] logQ = new int[em.depth() + 3];
+            Arrays.fill(logQ, 60);
+            CkksParameters params = CkksParameters.builder().logN(11).logQ(logQ).logP(61, 61).scale(0x1p60).allowInsecure().build();
+            CkksContext c2 = CkksContext.create(params);
+            KeyGenerator kg = new KeyGenerator(c2);
+            SecretKey s2 = kg.genSecretKey();
+            Evaluator ev = new Evaluator(c2, kg.genRelinearizationKey(s2), null);
+            SplittableRandom r = new SplittableRandom(11);
+            double[] v = new double[params.slots()];
+            for (int i = 0; i < v.length; i++) v[i] = r.nextDouble() - 0.5;
+            Encoder e2 = new Encoder(c2);
+            Ciphertext ct = Encryptor.withSecretKey(c2, s2).encrypt(e2.encode(ComplexVector.ofReal(v), params.maxLevel(), params.defaultScale()));
+            io.hoist.bootstrap.EvalMod mod = new io.hoist.bootstrap.EvalMod(ev, em);
+            for (int run = 0; run < 2; run++) System.out.println("evalMod arcsine run " + run + " " + digest(mod.apply(ct, 0x1p60)));
         }
     }
 

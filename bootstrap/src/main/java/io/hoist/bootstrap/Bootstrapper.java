@@ -127,6 +127,14 @@ public final class Bootstrapper {
         return plan;
     }
 
+    /**
+     * Bytes the limb pools hold between bootstraps (idle and lent): the transforms' buffers, the key-switching
+     * temporaries and EvalMod's intermediate ciphertexts, which later bootstraps borrow instead of allocating.
+     */
+    public long pooledBytes() {
+        return ev.pooledBytes() + dft.pooledBytes();
+    }
+
     /** Bytes of the encoded DFT matrices. */
     public long diagonalBytes() {
         return cts.memoryBytes() + stc.memoryBytes();

@@ -4,6 +4,7 @@ import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.Evaluator;
 import io.hoist.ckks.LevelMismatchException;
+import io.hoist.ckks.Scratch;
 import io.hoist.ckks.poly.Polynomial;
 import io.hoist.ckks.poly.PolynomialEvaluator;
 import io.hoist.ckks.poly.PolynomialPlan;
@@ -63,20 +64,28 @@ public final class EvalMod {
         angleScale[p.doubleAngle()] = outScale; // with an arcsine, its input sits at the output scale too
         for (int k = p.doubleAngle() - 1; k >= 0; k--)
             angleScale[k] = Math.sqrt(angleScale[k + 1] * params.q(cosOut - k));
-        Ciphertext y = pe.evaluate(ct, cosine, angleScale[0]).output();
-        double c2 = Math.pow(p.amplitude(), 2.0 / (1 << p.doubleAngle())); // c_0²
-        for (int k = 0; k < p.doubleAngle(); k++) {
-            // 2y² − c_0², rescaled, in place: one ciphertext made per step
-            Ciphertext sq = ev.mulRelinMutable(y, y)
-                    .mulInteger(2)
-                    .addConstant(-c2, 0)
-                    .rescale()
-                    .freeze();
-            y = PolynomialEvaluator.atExactScale(sq, angleScale[k + 1]);
-            c2 *= c2;
+        // every intermediate in pooled limbs, given back as soon as the next step has read it; only the output leaves
+        try (Scratch scratch = ev.scratch()) {
+            Ciphertext y = pe.evaluate(ct, cosine, angleScale[0], scratch).output();
+            double c2 = Math.pow(p.amplitude(), 2.0 / (1 << p.doubleAngle())); // c_0²
+            for (int k = 0; k < p.doubleAngle(); k++) {
+                // 2y² − c_0², rescaled, in place: one ciphertext made per step
+                Ciphertext sq = ev.mulRelinMutable(y, y, scratch)
+                        .mulInteger(2)
+                        .addConstant(-c2, 0)
+                        .rescale()
+                        .freeze();
+                scratch.release(y);
+                y = PolynomialEvaluator.atExactScale(sq, angleScale[k + 1]);
+                c2 *= c2;
+            }
+            if (y.level() != angleOut) throw new IllegalStateException("EvalMod level bookkeeping");
+            if (arcsinePlan != null) {
+                Ciphertext z = pe.evaluate(y, arcsine, outScale, scratch).output();
+                scratch.release(y);
+                y = z;
+            }
+            return scratch.keep(y);
         }
-        if (y.level() != angleOut) throw new IllegalStateException("EvalMod level bookkeeping");
-        if (arcsinePlan != null) y = pe.evaluate(y, arcsine, outScale).output();
-        return y;
     }
 }

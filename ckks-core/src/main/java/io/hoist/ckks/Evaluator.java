@@ -65,6 +65,11 @@ public final class Evaluator {
         return ctx;
     }
 
+    /** Bytes this evaluator's limb pool holds (idle and lent): key-switching temporaries and scratch ciphertexts. */
+    public long pooledBytes() {
+        return pool.retainedBytes();
+    }
+
     public KeySwitcher keySwitcher() {
         return ks;
     }
@@ -203,6 +208,23 @@ public final class Evaluator {
      */
     public MutableCiphertext linearCombinationMutable(
             List<Ciphertext> terms, double[] coefficients, double[] constantScales, int level, double scale) {
+        return linearCombinationMutable(terms, coefficients, constantScales, level, scale, null);
+    }
+
+    /**
+     * {@link #linearCombinationMutable(List, double[], double[], int, double)} made in {@code scratch} (pooled limbs;
+     * see {@link Scratch}), or in fresh memory where it is null.
+     *
+     * @throws IllegalArgumentException if {@code scratch} is another evaluator's
+     */
+    public MutableCiphertext linearCombinationMutable(
+            List<Ciphertext> terms,
+            double[] coefficients,
+            double[] constantScales,
+            int level,
+            double scale,
+            Scratch scratch) {
+        checkScratch(scratch);
         Objects.requireNonNull(terms, "terms is null");
         Objects.requireNonNull(coefficients, "coefficients is null");
         Objects.requireNonNull(constantScales, "constantScales is null");
@@ -227,7 +249,7 @@ public final class Evaluator {
         }
         LimbKernels kernels = ctx.engine().kernels();
         RnsPoly[] out = new RnsPoly[deg + 1];
-        for (int i = 0; i <= deg; i++) out[i] = rq.newPoly(level, Domain.NTT);
+        for (int i = 0; i <= deg; i++) out[i] = newPoly(level, scratch); // sumShoup writes every coefficient
         final int degree = deg;
         rq.perLimb(level + 1, (from, to) -> {
             long[][] y = new long[m][];
@@ -256,7 +278,7 @@ public final class Evaluator {
         for (Ciphertext a : terms) products += a.degree() + 1;
         ctx.counters().add(Op.CONST_MUL, m);
         ctx.counters().add(Op.MOD_MULS, products * (level + 1) * ctx.n());
-        return new MutableCiphertext(this, params, scale, out);
+        return new MutableCiphertext(this, params, scale, out, scratch);
     }
 
     /** A mutable copy of {@code a}, for a chain of in-place operations ({@link MutableCiphertext}). */
@@ -503,10 +525,22 @@ public final class Evaluator {
      * polynomial evaluator's T_{a+b} = 2·T_a·T_b − T_{a−b}, then rescaled: one ciphertext made, not five).
      */
     public MutableCiphertext mulRelinMutable(Ciphertext a, Ciphertext b) {
+        return mulRelinMutable(a, b, null);
+    }
+
+    /**
+     * {@link #mulRelinMutable(Ciphertext, Ciphertext)} made in {@code scratch} (pooled limbs; see {@link Scratch}),
+     * or in fresh memory where it is null.
+     *
+     * @throws IllegalArgumentException if {@code scratch} is another evaluator's
+     */
+    public MutableCiphertext mulRelinMutable(Ciphertext a, Ciphertext b, Scratch scratch) {
+        checkScratch(scratch);
         double scale = checkTensorOperands(a, b);
         RelinearizationKey key = requireRelinearizationKey();
         int level = a.level();
-        RnsPoly c0 = rq.newPoly(level, Domain.NTT), c1 = rq.newPoly(level, Domain.NTT);
+        // the tensor writes every coefficient of d_0 and d_1 before the key switch adds into them
+        RnsPoly c0 = newPoly(level, scratch), c1 = newPoly(level, scratch);
         PolyQP[] digits;
         long[][] d2Limbs = pool.get(level + 1);
         try {
@@ -522,7 +556,25 @@ public final class Evaluator {
         } finally {
             rotator.release(digits);
         }
-        return new MutableCiphertext(this, params, scale, new RnsPoly[] {c0, c1});
+        return new MutableCiphertext(this, params, scale, new RnsPoly[] {c0, c1}, scratch);
+    }
+
+    /**
+     * A scratch for the intermediate ciphertexts of one computation on this evaluator, in its limb pool (see
+     * {@link Scratch}); close it when done.
+     */
+    public Scratch scratch() {
+        return new Scratch(rq, pool);
+    }
+
+    private void checkScratch(Scratch scratch) {
+        if (scratch != null && !scratch.drawsFrom(pool))
+            throw new IllegalArgumentException("the scratch was made by another evaluator");
+    }
+
+    /** A polynomial at {@code level} in the NTT domain: pooled with arbitrary contents, or fresh zeros. */
+    private RnsPoly newPoly(int level, Scratch scratch) {
+        return scratch == null ? rq.newPoly(level, Domain.NTT) : scratch.newPoly(level);
     }
 
     private RelinearizationKey requireRelinearizationKey() {

@@ -13,20 +13,29 @@ import java.util.Locale;
  * <p>Made by {@link Evaluator#mulRelinMutable}, {@link Evaluator#linearCombinationMutable} or {@link
  * Evaluator#mutableCopy}; every operation runs on that evaluator, checks its operands as the evaluator's
  * immutable twin does, gives the same residues bit for bit, counts the same steps, and returns this object.
- * Not thread-safe; after {@link #freeze()}, or after an operation that failed once it had begun to write, every
+ * One made in a {@link Scratch} keeps its limbs there (a rescale gives the dropped one back at once). Not
+ * thread-safe; after {@link #freeze()}, or after an operation that failed once it had begun to write, every
  * operation throws {@link IllegalStateException}. An operation refused by its checks changes nothing.
  */
 public final class MutableCiphertext {
     private final Evaluator ev;
     private final CkksParameters params;
+    /** Where the limbs came from, or null for fresh memory. */
+    private final Scratch scratch;
+
     private RnsPoly[] polys;
     private double scale;
 
     MutableCiphertext(Evaluator ev, CkksParameters params, double scale, RnsPoly[] polys) {
+        this(ev, params, scale, polys, null);
+    }
+
+    MutableCiphertext(Evaluator ev, CkksParameters params, double scale, RnsPoly[] polys, Scratch scratch) {
         this.ev = ev;
         this.params = params;
         this.scale = scale;
         this.polys = polys;
+        this.scratch = scratch;
     }
 
     public int level() {
@@ -88,6 +97,7 @@ public final class MutableCiphertext {
             polys = null; // some limbs may be rescaled already: spent, never a wrong ciphertext
             throw e;
         }
+        if (scratch != null) for (RnsPoly q : p) scratch.give(q.limb(level)); // the dropped limb, read by nobody
         polys = lower;
         scale /= params.q(level);
         return this;

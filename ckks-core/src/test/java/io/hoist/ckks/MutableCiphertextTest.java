@@ -1,6 +1,5 @@
 package io.hoist.ckks;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -35,17 +34,6 @@ class MutableCiphertextTest {
         return f.encrypt(ComplexVector.random(r, f.params.slots()));
     }
 
-    private static void assertSame(Ciphertext want, Ciphertext got, String what) {
-        assertEquals(want.level(), got.level(), what + ": level");
-        assertEquals(want.degree(), got.degree(), what + ": degree");
-        assertEquals(want.scale(), got.scale(), what + ": scale");
-        for (int i = 0; i <= want.degree(); i++) {
-            RnsPoly w = want.poly(i, RawAccess.get()), g = got.poly(i, RawAccess.get());
-            for (int j = 0; j <= want.level(); j++)
-                assertArrayEquals(w.limb(j), g.limb(j), what + ": poly " + i + ", limb " + j);
-        }
-    }
-
     /**
      * The polynomial evaluator's Chebyshev step, 2·T_a·T_b − T_{a−b} (or − 1) rescaled, and EvalMod's double angle, 2y²
      * − c rescaled, at random levels with random constants, the subtracted power at or above the product's level.
@@ -78,9 +66,10 @@ class MutableCiphertextTest {
         Ciphertext got = m.addConstant(constant, 0).rescale().freeze();
         Map<Op, Long> gotCounts = f.ctx.counters().since(before);
 
-        assertSame(want, got, "seed " + seed);
+        SchemeFixture.assertSameBits(want, got, "seed " + seed);
         // the operands, level views of fresh ciphertexts (sharing their limbs), are left as they were
-        for (int i = 0; i < inputs.size(); i++) assertSame(copies.get(i), inputs.get(i), "operand " + i);
+        for (int i = 0; i < inputs.size(); i++)
+            SchemeFixture.assertSameBits(copies.get(i), inputs.get(i), "operand " + i);
         for (Op op : new Op[] {Op.CT_MUL, Op.RELINEARIZE, Op.RESCALE, Op.CONST_MUL, Op.MOD_MULS})
             assertEquals(wantCounts.get(op), gotCounts.get(op), op.toString());
     }
@@ -106,14 +95,16 @@ class MutableCiphertextTest {
                 .add(addend)
                 .rescale()
                 .freeze();
-        assertSame(want, got, "seed " + seed);
-        assertSame(ev.mulInteger(x, -3), ev.mutableCopy(x).mulInteger(-3).freeze(), "a copy, multiplied");
-        for (int i = 0; i < inputs.size(); i++) assertSame(copies.get(i), inputs.get(i), "input " + i);
+        SchemeFixture.assertSameBits(want, got, "seed " + seed);
+        SchemeFixture.assertSameBits(
+                ev.mulInteger(x, -3), ev.mutableCopy(x).mulInteger(-3).freeze(), "a copy, multiplied");
+        for (int i = 0; i < inputs.size(); i++)
+            SchemeFixture.assertSameBits(copies.get(i), inputs.get(i), "input " + i);
         // results that share their unchanged parts with the input leave the input as it was
         Ciphertext before = x.copy();
         ev.addConstant(x, re, im);
         ev.dropLevel(x, 1);
-        assertSame(before, x, "x after addConstant and dropLevel");
+        SchemeFixture.assertSameBits(before, x, "x after addConstant and dropLevel");
     }
 
     /** The real constant without a transform equals the constant polynomial transformed and added (every level). */
@@ -130,8 +121,8 @@ class MutableCiphertextTest {
         RnsPoly c0 = rq.newPoly(level, Domain.NTT);
         rq.add(x.poly(0, RawAccess.get()), c, c0);
         Ciphertext want = Ciphertext.wrap(RawAccess.get(), f.params, x.scale(), c0, x.poly(1, RawAccess.get()));
-        assertSame(want, ev.addConstant(x, re, 0), "level " + level);
-        assertSame(want, ev.mutableCopy(x).addConstant(re, 0).freeze(), "in place, level " + level);
+        SchemeFixture.assertSameBits(want, ev.addConstant(x, re, 0), "level " + level);
+        SchemeFixture.assertSameBits(want, ev.mutableCopy(x).addConstant(re, 0).freeze(), "in place, level " + level);
     }
 
     @Test

@@ -1,6 +1,10 @@
 package io.hoist.ckks;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hoist.ring.RnsPoly;
 
 /** The scheme's own client/server setup on small, explicitly insecure parameters, with {@link ReferenceKeys}. */
 final class SchemeFixture {
@@ -42,6 +46,18 @@ final class SchemeFixture {
 
     ComplexVector decrypt(Ciphertext ct) {
         return decryptor.decryptAndDecode(ct, encoder);
+    }
+
+    /** Same level, degree, scale and residues, bit for bit. */
+    static void assertSameBits(Ciphertext want, Ciphertext got, String what) {
+        assertEquals(want.level(), got.level(), what + ": level");
+        assertEquals(want.degree(), got.degree(), what + ": degree");
+        assertEquals(want.scale(), got.scale(), what + ": scale");
+        for (int i = 0; i <= want.degree(); i++) {
+            RnsPoly w = want.poly(i, RawAccess.get()), g = got.poly(i, RawAccess.get());
+            for (int j = 0; j <= want.level(); j++)
+                assertArrayEquals(w.limb(j), g.limb(j), what + ": poly " + i + ", limb " + j);
+        }
     }
 
     void assertBits(ComplexVector want, Ciphertext ct, double bits, String what) {

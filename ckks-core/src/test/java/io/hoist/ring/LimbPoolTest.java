@@ -52,6 +52,22 @@ class LimbPoolTest {
     }
 
     @Test
+    void aDetachedArrayLeavesThePoolForGood() {
+        LimbPool pool = new LimbPool(8);
+        long[] a = pool.get(), b = pool.get();
+        pool.detach(a);
+        assertEquals(1, pool.outstanding(), "a detached array is no longer counted out");
+        assertThrows(IllegalStateException.class, () -> pool.put(a), "nor taken back");
+        assertThrows(IllegalStateException.class, () -> pool.detach(a), "nor detached twice");
+        assertThrows(IllegalStateException.class, () -> pool.detach(new long[8]), "nor one never lent");
+        pool.put(b);
+        long[] c = pool.get(), d = pool.get();
+        assertNotSame(a, c, "the pool never lends it again");
+        assertNotSame(a, d);
+        assertEquals(3, pool.created());
+    }
+
+    @Test
     void anArrayThePoolNeverHandedOutIsRefused() {
         LimbPool pool = new LimbPool(8);
         assertThrows(IllegalStateException.class, () -> pool.put(new long[8]));

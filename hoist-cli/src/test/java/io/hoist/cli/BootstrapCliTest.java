@@ -46,8 +46,10 @@ class BootstrapCliTest {
             assertTrue(j.get("precision").has(k), k);
         for (String k : new String[] {"keygen", "encode", "modRaise", "ctos", "evalMod", "stoc", "total"})
             assertTrue(j.get("millis").has(k), k);
-        for (String k : new String[] {"keys", "diagonals", "peakRss"})
+        for (String k : new String[] {"keys", "diagonals", "pooled", "peakRss", "allocatedWarm"})
             assertTrue(j.get("memoryBytes").has(k), k);
+        assertTrue(j.get("memoryBytes").get("pooled").asLong() > 0, "EvalMod's and the transforms' limbs stay pooled");
+        assertEquals(-1, j.get("memoryBytes").get("allocatedWarm").asLong(), "one run: no warm bootstrap to measure");
         for (String k : new String[] {"K", "degree", "doubleAngle", "arcsineDegree", "messageRatio"})
             assertTrue(j.get("evalMod").has(k), k);
         assertEquals(9, j.get("levels").get("output").asInt(), "boot16's residual 60 + 40 × 9");

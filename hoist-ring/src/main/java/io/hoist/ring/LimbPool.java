@@ -81,6 +81,18 @@ public final class LimbPool {
         free.addLast(a);
     }
 
+    /**
+     * Lets a borrowed array go for good: the pool forgets it and will not take it back (a result built in pooled
+     * limbs that leaves for a caller, who keeps it as long as it likes). The garbage collector reclaims it later.
+     *
+     * @throws IllegalStateException if the array is not out of this pool
+     */
+    public synchronized void detach(long[] a) {
+        if (!borrowed.remove(a))
+            throw new IllegalStateException("a limb array that is not out of this pool cannot be detached from it");
+        outstanding--;
+    }
+
     public void put(long[][] limbs) {
         if (limbs == null) return;
         for (long[] a : limbs) put(a);

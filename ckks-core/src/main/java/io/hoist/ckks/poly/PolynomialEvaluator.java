@@ -8,6 +8,7 @@ import io.hoist.ckks.InvalidParametersException;
 import io.hoist.ckks.InvalidScaleException;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.MutableCiphertext;
+import io.hoist.ckks.Scratch;
 import io.hoist.ring.Op;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -174,6 +175,22 @@ public final class PolynomialEvaluator {
      * @throws InvalidScaleException  if the target scale does not fit the output level's modulus
      */
     public Result evaluate(Ciphertext ct, Polynomial p, double targetScale) {
+        try (Scratch scratch = ev.scratch()) {
+            Result r = evaluate(ct, p, targetScale, scratch);
+            scratch.keep(r.output());
+            return r;
+        }
+    }
+
+    /**
+     * {@link #evaluate(Ciphertext, Polynomial, double)} with the intermediate ciphertexts (the powers, the partial
+     * sums) in {@code scratch}, each given back once the evaluation has no more use for it, and the output made
+     * there too: the caller releases it when done with it, or keeps it (see {@link Scratch}). The input is only read.
+     *
+     * @throws IllegalArgumentException if {@code scratch} is not of this evaluator's {@link Evaluator}
+     */
+    public Result evaluate(Ciphertext ct, Polynomial p, double targetScale, Scratch scratch) {
+        Objects.requireNonNull(scratch, "scratch is null");
         Objects.requireNonNull(ct, "ct is null");
         Objects.requireNonNull(p, "p is null");
         if (!(targetScale > 0) || Double.isInfinite(targetScale))
@@ -189,13 +206,16 @@ public final class PolynomialEvaluator {
             double alpha = 2 / (p.upper() - p.lower()), beta = -(p.upper() + p.lower()) / (p.upper() - p.lower());
             double q = params.q(ct.level());
             MutableCiphertext m = ev.linearCombinationMutable(
-                    List.of(ct), new double[] {alpha}, new double[] {q}, ct.level(), ct.scale() * q);
+                    List.of(ct), new double[] {alpha}, new double[] {q}, ct.level(), ct.scale() * q, scratch);
             exactScale(m.rescale(), ct.scale());
             x = m.addConstant(beta, 0).freeze();
         }
-        Run run = new Run(p.basis(), plan.babyLog(), x);
+        Run run = new Run(p.basis(), plan.babyLog(), x, scratch);
         for (int j : plan.powers()) run.power(j);
         Ciphertext out = run.eval(p.coefficients(), x.level() - (plan.depth() - (plan.affine() ? 1 : 0)), targetScale);
+        // every power is dead now; T_1 is the input itself unless the affine map made it here
+        for (Map.Entry<Integer, Ciphertext> e : run.t.entrySet())
+            if (e.getKey() != 1 || plan.affine()) scratch.release(e.getValue());
         return new Result(out, plan, counters.since(before));
     }
 
@@ -228,10 +248,12 @@ public final class PolynomialEvaluator {
         final Basis basis;
         final int l;
         final Map<Integer, Ciphertext> t = new HashMap<>();
+        final Scratch scratch;
 
-        Run(Basis basis, int l, Ciphertext x) {
+        Run(Basis basis, int l, Ciphertext x, Scratch scratch) {
             this.basis = basis;
             this.l = l;
+            this.scratch = scratch;
             t.put(1, x);
         }
 
@@ -242,7 +264,7 @@ public final class PolynomialEvaluator {
             Ciphertext ta = power(a), tb = power(b);
             int level = Math.min(ta.level(), tb.level());
             // in place from the product to the rescale: one ciphertext made per power
-            MutableCiphertext prod = ev.mulRelinMutable(at(ta, level), at(tb, level));
+            MutableCiphertext prod = ev.mulRelinMutable(at(ta, level), at(tb, level), scratch);
             if (basis == Basis.CHEBYSHEV) {
                 prod.mulInteger(2);
                 if (a == b) prod.addConstant(-1, 0);
@@ -276,7 +298,12 @@ public final class PolynomialEvaluator {
                 }
                 int m = terms.size();
                 MutableCiphertext acc = ev.linearCombinationMutable(
-                        terms, Arrays.copyOf(coefficients, m), Arrays.copyOf(constantScales, m), level + 1, up);
+                        terms,
+                        Arrays.copyOf(coefficients, m),
+                        Arrays.copyOf(constantScales, m),
+                        level + 1,
+                        up,
+                        scratch);
                 if (c[0] != 0) acc.addConstant(c[0], 0);
                 return atExactScale(acc.rescale().freeze(), scale);
             }
@@ -287,14 +314,24 @@ public final class PolynomialEvaluator {
             MutableCiphertext qt;
             if (qr[0].length == 1) { // one term: the residues and counts of mulConstant
                 qt = ev.linearCombinationMutable(
-                        List.of(tn), new double[] {qr[0][0]}, new double[] {qScale}, level + 1, tn.scale() * qScale);
+                        List.of(tn),
+                        new double[] {qr[0][0]},
+                        new double[] {qScale},
+                        level + 1,
+                        tn.scale() * qScale,
+                        scratch);
             } else {
                 Ciphertext q = eval(qr[0], level + 1, qScale);
-                qt = ev.mulRelinMutable(q, tn);
+                qt = ev.mulRelinMutable(q, tn, scratch);
+                scratch.release(q);
             }
             exactScale(qt.rescale(), scale);
             Ciphertext r = eval(qr[1], level, scale);
-            if (r != null) return qt.add(r).freeze();
+            if (r != null) {
+                qt.add(r);
+                scratch.release(r);
+                return qt.freeze();
+            }
             return (qr[1][0] != 0 ? qt.addConstant(qr[1][0], 0) : qt).freeze();
         }
     }

@@ -98,11 +98,18 @@ public final class BootstrapRender {
                 r.runs() > 1 ? String.format(Locale.ROOT, "; the first %.2f s", t.first() / 1e3) : "");
         System.out.printf(
                 Locale.ROOT,
-                "  memory: keys %.2f GB held %s, diagonals %.2f GB, peak RSS %.2f GB%n",
+                "  memory: keys %.2f GB held %s, diagonals %.2f GB, pooled %.2f GB, peak RSS %.2f GB%s%n",
                 r.memoryBytes().keysInMemory() / 1e9,
                 r.keys().storage(),
                 r.memoryBytes().diagonals() / 1e9,
-                r.memoryBytes().peakRss() / 1e9);
+                r.memoryBytes().pooled() / 1e9,
+                r.memoryBytes().peakRss() / 1e9,
+                r.memoryBytes().allocatedWarm() >= 0
+                        ? String.format(
+                                Locale.ROOT,
+                                "; a warm bootstrap allocates %.1f MB",
+                                r.memoryBytes().allocatedWarm() / 1e6)
+                        : "");
         System.out.println("  counts: " + r.counts());
     }
 

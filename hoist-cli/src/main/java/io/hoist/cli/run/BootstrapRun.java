@@ -1,6 +1,7 @@
 package io.hoist.cli.run;
 
 import com.google.common.math.Quantiles;
+import com.sun.management.ThreadMXBean;
 import io.hoist.bootstrap.BootstrapParameters;
 import io.hoist.bootstrap.BootstrapPlan;
 import io.hoist.bootstrap.Bootstrapper;
@@ -24,6 +25,7 @@ import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
 import io.hoist.ring.Op;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,7 +63,11 @@ public final class BootstrapRun {
             double total,
             double first) {}
 
-    public record Memory(long keys, long keysInMemory, long diagonals, long peakRss) {}
+    /**
+     * {@code pooled}: bytes the bootstrapper's limb pools hold after the runs; {@code allocatedWarm}: heap bytes all
+     * threads allocate during one warm bootstrap (median of the runs after the first), −1 if unknown.
+     */
+    public record Memory(long keys, long keysInMemory, long diagonals, long pooled, long peakRss, long allocatedWarm) {}
 
     public record Matrix(String kind, int level, int diagonals, String algo, int[] split, int rotationKeys) {}
 
@@ -143,9 +149,13 @@ public final class BootstrapRun {
         ComplexVector z = Messages.uniform(bp, seed);
         Ciphertext in = Encryptor.withSecretKey(ctx, sk).encrypt(encoder.encode(z, 0, params.defaultScale()));
         List<Bootstrapper.Result> results = new ArrayList<>();
+        List<Long> allocated = new ArrayList<>();
         try (Bars bar = Bars.of("bootstrap", quiet)) {
             for (int i = 0; i < runs; i++) {
+                long a0 = allocatedAllThreads();
                 results.add(boot.bootstrap(in));
+                long a1 = allocatedAllThreads();
+                if (i > 0 && a0 >= 0) allocated.add(a1 - a0);
                 bar.step(i + 1, runs);
             }
         }
@@ -201,7 +211,13 @@ public final class BootstrapRun {
                         median(results, r -> r.millis().stc()),
                         median(results, r -> r.millis().total()),
                         results.get(0).millis().total()),
-                new Memory(ks.fullBytes(), keys.memoryBytes(), boot.diagonalBytes(), peakRss()),
+                new Memory(
+                        ks.fullBytes(),
+                        keys.memoryBytes(),
+                        boot.diagonalBytes(),
+                        boot.pooledBytes(),
+                        peakRss(),
+                        allocated.isEmpty() ? -1 : (long) Quantiles.median().compute(allocated)),
                 mats,
                 counts(last.counts()),
                 new EvalModInfo(
@@ -257,6 +273,13 @@ public final class BootstrapRun {
         out.put("ksInnerProducts", m.getOrDefault(Op.KS_INNER_PRODUCT, 0L));
         out.put("ntt", m.getOrDefault(Op.NTT_LIMBS, 0L) + m.getOrDefault(Op.INTT_LIMBS, 0L));
         return out;
+    }
+
+    /** Heap bytes every thread of the process has allocated so far (HotSpot's counter), or −1 where unavailable. */
+    static long allocatedAllThreads() {
+        if (ManagementFactory.getThreadMXBean() instanceof ThreadMXBean tb && tb.isThreadAllocatedMemorySupported())
+            return tb.getTotalThreadAllocatedBytes();
+        return -1;
     }
 
     /** The process's peak resident set (VmHWM), or −1 where /proc is not there. */

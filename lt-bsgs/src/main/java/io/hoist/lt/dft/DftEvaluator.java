@@ -38,6 +38,11 @@ public final class DftEvaluator {
         this.ev = new Evaluator(ctx);
     }
 
+    /** Bytes the transforms' and the split's limb pools hold for the next evaluation (idle and lent). */
+    public long pooledBytes() {
+        return lt.pooledBytes() + ev.pooledBytes();
+    }
+
     /** Encodes every matrix's diagonals for its plan at its level. */
     public EncodedDft encode(DftPlan plan, Storage storage, Progress progress) {
         if (!plan.params().equals(ctx.params())) throw new ParameterMismatchException("plan made for other parameters");

@@ -1,0 +1,131 @@
+package io.hoist.ckks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hoist.ring.RnsPoly;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link Scratch}: ciphertexts made in pooled limbs that hold garbage from earlier borrowers equal the same ones made
+ * in fresh memory, bit for bit; every limb is accounted for (a rescale gives the dropped one back, a release all of
+ * them, a kept one leaves the pool); misuse is refused and changes nothing.
+ */
+class ScratchTest {
+    private static SchemeFixture f;
+    private static Evaluator ev;
+
+    @BeforeAll
+    static void setUp() {
+        f = new SchemeFixture(10, new int[] {60, 45, 45, 45, 45}, new int[] {60}, 11);
+        ev = f.evaluator(null);
+    }
+
+    private static Ciphertext fresh(SplittableRandom r) {
+        return f.encrypt(ComplexVector.random(r, f.params.slots()));
+    }
+
+    /** Fills {@code limbs} pooled limbs with random words and gives them back: the next borrowers get garbage. */
+    private static void dirtyThePool(SplittableRandom r, int limbs) {
+        try (Scratch s = ev.scratch()) {
+            for (int k = 0; k < limbs; k++) {
+                RnsPoly p = s.newPoly(0);
+                long[] a = p.limb(0);
+                for (int i = 0; i < a.length; i++) a[i] = r.nextLong();
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void chainsInScratchOnGarbageEqualTheFreshChains(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        int level = 1 + r.nextInt(f.params.maxLevel());
+        Ciphertext a = ev.atLevel(fresh(r), level), b = ev.atLevel(fresh(r), level);
+        double c = (r.nextDouble() * 2 - 1) * (1 + r.nextInt(50));
+        double constantScale = f.params.q(level);
+
+        Ciphertext wantProd = ev.mulRelinMutable(a, b)
+                .mulInteger(2)
+                .addConstant(c, 0)
+                .rescale()
+                .freeze();
+        Ciphertext wantSum = ev.linearCombinationMutable(
+                        List.of(a, b),
+                        new double[] {c, -0.5},
+                        new double[] {constantScale, constantScale},
+                        level,
+                        a.scale() * constantScale)
+                .rescale()
+                .freeze();
+
+        dirtyThePool(r, 8 * (f.params.maxLevel() + 1));
+        try (Scratch s = ev.scratch()) {
+            MutableCiphertext m = ev.mulRelinMutable(a, b, s);
+            assertEquals(2 * (level + 1), s.heldLimbs(), "d_0 and d_1 at level " + level);
+            Ciphertext prod = m.mulInteger(2).addConstant(c, 0).rescale().freeze();
+            assertEquals(2 * level, s.heldLimbs(), "the rescale gave the dropped limbs back");
+            SchemeFixture.assertSameBits(wantProd, prod, "2·a·b + c rescaled");
+            Ciphertext sum = ev.linearCombinationMutable(
+                            List.of(a, b),
+                            new double[] {c, -0.5},
+                            new double[] {constantScale, constantScale},
+                            level,
+                            a.scale() * constantScale,
+                            s)
+                    .rescale()
+                    .freeze();
+            SchemeFixture.assertSameBits(wantSum, sum, "c·a − b/2 rescaled");
+            assertTrue(s.holds(prod) && s.holds(sum));
+            s.release(prod);
+            assertEquals(2 * level, s.heldLimbs());
+            assertFalse(s.holds(prod));
+            SchemeFixture.assertSameBits(wantSum, s.keep(sum), "kept");
+            assertEquals(0, s.heldLimbs());
+            // the kept one is the caller's: later borrowers never write into it
+            Ciphertext kept = sum, copy = sum.copy();
+            ev.mulRelinMutable(a, b, s).rescale().freeze();
+            dirtyThePool(r, 8 * (f.params.maxLevel() + 1));
+            SchemeFixture.assertSameBits(copy, kept, "a kept ciphertext after more scratch work");
+        }
+    }
+
+    @Test
+    void misuseIsRefusedAndChangesNothing() {
+        SplittableRandom r = new SplittableRandom(99);
+        Ciphertext a = fresh(r);
+        Scratch s = ev.scratch();
+        Ciphertext x = ev.mulRelinMutable(a, a, s).freeze();
+        int held = s.heldLimbs();
+        assertThrows(IllegalStateException.class, () -> s.release(a), "not made in this scratch");
+        assertThrows(IllegalStateException.class, () -> s.keep(a));
+        assertEquals(held, s.heldLimbs());
+        s.release(x);
+        assertThrows(IllegalStateException.class, () -> s.release(x), "released twice");
+        assertThrows(IllegalStateException.class, () -> s.keep(x), "kept after its release");
+        Ciphertext y = ev.mulRelinMutable(a, a, s).freeze();
+        Ciphertext view = ev.atLevel(y, 1);
+        s.release(view); // a view gives back the limbs it reads; the rest go at close
+        assertEquals(2 * (y.level() - 1), s.heldLimbs());
+        s.close();
+        assertEquals(0, s.heldLimbs());
+        s.close(); // a second close does nothing
+        assertThrows(IllegalStateException.class, () -> ev.mulRelinMutable(a, a, s), "closed");
+        Evaluator other = f.evaluator(null);
+        try (Scratch foreign = other.scratch()) {
+            assertThrows(IllegalArgumentException.class, () -> ev.mulRelinMutable(a, a, foreign));
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> ev.linearCombinationMutable(
+                            List.of(a), new double[] {1}, new double[] {1}, a.level(), a.scale(), foreign));
+            assertEquals(0, foreign.heldLimbs(), "a refused scratch lends nothing");
+        }
+    }
+}
