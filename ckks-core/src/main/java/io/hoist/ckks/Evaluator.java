@@ -215,7 +215,8 @@ public final class Evaluator {
      * {@link #linearCombinationMutable(List, double[], double[], int, double)} made in {@code scratch} (pooled limbs;
      * see {@link Scratch}), or in fresh memory where it is null.
      *
-     * @throws IllegalArgumentException if {@code scratch} is another evaluator's
+     * @throws WrongOperandException if {@code scratch} is another evaluator's
+     * @throws IllegalStateException if {@code scratch} is closed
      */
     public MutableCiphertext linearCombinationMutable(
             List<Ciphertext> terms,
@@ -532,7 +533,8 @@ public final class Evaluator {
      * {@link #mulRelinMutable(Ciphertext, Ciphertext)} made in {@code scratch} (pooled limbs; see {@link Scratch}),
      * or in fresh memory where it is null.
      *
-     * @throws IllegalArgumentException if {@code scratch} is another evaluator's
+     * @throws WrongOperandException if {@code scratch} is another evaluator's
+     * @throws IllegalStateException if {@code scratch} is closed
      */
     public MutableCiphertext mulRelinMutable(Ciphertext a, Ciphertext b, Scratch scratch) {
         checkScratch(scratch);
@@ -569,7 +571,7 @@ public final class Evaluator {
 
     private void checkScratch(Scratch scratch) {
         if (scratch != null && !scratch.drawsFrom(pool))
-            throw new IllegalArgumentException("the scratch was made by another evaluator");
+            throw new WrongOperandException("the scratch was made by another evaluator");
     }
 
     /** A polynomial at {@code level} in the NTT domain: pooled with arbitrary contents, or fresh zeros. */

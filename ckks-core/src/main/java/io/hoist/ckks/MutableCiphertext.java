@@ -97,7 +97,7 @@ public final class MutableCiphertext {
             polys = null; // some limbs may be rescaled already: spent, never a wrong ciphertext
             throw e;
         }
-        if (scratch != null) for (RnsPoly q : p) scratch.give(q.limb(level)); // the dropped limb, read by nobody
+        if (scratch != null) for (RnsPoly q : p) scratch.dropTop(q); // the dropped limb, read by nobody
         polys = lower;
         scale /= params.q(level);
         return this;
@@ -121,6 +121,8 @@ public final class MutableCiphertext {
 
     private RnsPoly[] live() {
         if (polys == null) throw new IllegalStateException("this mutable ciphertext was frozen");
+        if (scratch != null && scratch.isClosed())
+            throw new IllegalStateException("the scratch this mutable ciphertext was made in is closed");
         return polys;
     }
 

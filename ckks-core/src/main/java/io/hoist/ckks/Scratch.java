@@ -4,6 +4,7 @@ import io.hoist.ring.Domain;
 import io.hoist.ring.LimbPool;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
+import it.unimi.dsi.fastutil.objects.Reference2IntOpenHashMap;
 import it.unimi.dsi.fastutil.objects.ReferenceOpenHashSet;
 import java.util.Objects;
 
@@ -16,8 +17,11 @@ import java.util.Objects;
  * output), {@link #close} gives back everything still held, also after a failure.
  *
  * <p>A ciphertext made in scratch is an ordinary immutable {@link Ciphertext} until it is released; after that its
- * limbs belong to someone else, so it (and every view of it at a lower level) must not be read again. Only
- * ciphertexts nobody else has seen belong here. Not thread-safe: one per computation and thread (the pool behind it
+ * limbs belong to someone else, so neither it nor anything that shares limbs with it may be read again: a view at a
+ * lower level ({@link Evaluator#atLevel}), {@link Ciphertext#withScale}, or the result of an operation that shares a
+ * polynomial with its operand ({@link Evaluator#addConstant} and the plaintext {@code add}/{@code sub} share the
+ * second). Only ciphertexts nobody else has seen belong here. A {@link MutableCiphertext} made here is spent when the
+ * scratch closes. Not thread-safe: one per computation and thread (the pool behind it
  * is shared and thread-safe).
  */
 public final class Scratch implements AutoCloseable {
@@ -25,6 +29,8 @@ public final class Scratch implements AutoCloseable {
     private final LimbPool pool;
     /** The limb arrays borrowed and not yet given back or let go, by identity. */
     private final ReferenceOpenHashSet<long[]> held = new ReferenceOpenHashSet<>();
+    /** Each polynomial made here, by its first limb: how many limbs it holds now (a rescale drops one). */
+    private final Reference2IntOpenHashMap<long[]> sizes = new Reference2IntOpenHashMap<>();
 
     private boolean closed;
 
@@ -51,20 +57,31 @@ public final class Scratch implements AutoCloseable {
             for (long[] a : limbs) if (a != null && held.remove(a)) pool.put(a);
             throw e;
         }
+        sizes.put(limbs[0], level + 1);
         return ring.wrap(limbs, Domain.NTT);
     }
 
-    /** Gives one limb back early (the top limb a rescale drops). */
-    void give(long[] limb) {
-        if (held.remove(limb)) pool.put(limb);
+    /** Gives back the top limb of {@code p}, made here, which a rescale has just dropped. */
+    void dropTop(RnsPoly p) {
+        live();
+        long[] top = p.limb(p.level());
+        if (sizes.getInt(p.limb(0)) != p.limbCount() || !held.remove(top))
+            throw new IllegalStateException("a rescale dropped a limb this scratch does not hold");
+        sizes.put(p.limb(0), p.limbCount() - 1);
+        pool.put(top);
+    }
+
+    boolean isClosed() {
+        return closed;
     }
 
     /**
-     * Gives back the limbs of {@code c}, made in this scratch; neither it nor any view of it may be read
-     * afterwards. A view at a lower level gives back only the limbs it reads (the rest go at {@link #close}).
+     * Gives back the limbs of {@code c}, made in this scratch; neither it nor anything sharing its limbs may be read
+     * afterwards.
      *
-     * @throws IllegalStateException if a limb of {@code c} is not held here (given back already, let go, or never
-     *     made in this scratch); nothing is given back then
+     * @throws IllegalStateException if {@code c} is not a whole ciphertext alive here (given back already, let go,
+     *     made elsewhere, or a view at a lower level of one made here), or the scratch is closed; nothing is given
+     *     back then
      */
     public void release(Ciphertext c) {
         letGo(c, true);
@@ -74,18 +91,22 @@ public final class Scratch implements AutoCloseable {
      * Lets {@code c}, made in this scratch, leave it: its limbs are no longer pooled and are the caller's for as
      * long as it likes (the computation's output). Returns {@code c}.
      *
-     * @throws IllegalStateException if a limb of {@code c} is not held here
+     * @throws IllegalStateException as {@link #release} does
      */
     public Ciphertext keep(Ciphertext c) {
         letGo(c, false);
         return c;
     }
 
-    /** Whether every limb of {@code c} is held here (it was made in this scratch and is still alive). */
+    /**
+     * Whether {@code c} is a whole ciphertext alive here: every polynomial made in this scratch, with all the limbs
+     * it holds (a view at a lower level is not).
+     */
     public boolean holds(Ciphertext c) {
         Objects.requireNonNull(c, "c is null");
         for (int i = 0; i <= c.degree(); i++) {
             RnsPoly p = c.poly(i, RawAccess.get());
+            if (sizes.getInt(p.limb(0)) != p.limbCount()) return false;
             for (int j = 0; j <= p.level(); j++) if (!held.contains(p.limb(j))) return false;
         }
         return true;
@@ -103,6 +124,7 @@ public final class Scratch implements AutoCloseable {
         closed = true;
         for (long[] a : held) pool.put(a);
         held.clear();
+        sizes.clear();
     }
 
     /** Every limb {@code c} reads back to the pool, or out of it for good; checked first, so a refusal moves none. */
@@ -110,9 +132,10 @@ public final class Scratch implements AutoCloseable {
         live();
         if (!holds(c))
             throw new IllegalStateException("a ciphertext " + (toPool ? "released" : "kept")
-                    + " from scratch must have been made there and be alive: a limb of it is not held here");
+                    + " from scratch must be a whole one made there and alive (not a view at a lower level)");
         for (int i = 0; i <= c.degree(); i++) {
             RnsPoly p = c.poly(i, RawAccess.get());
+            sizes.removeInt(p.limb(0));
             for (int j = 0; j <= p.level(); j++) {
                 long[] a = p.limb(j);
                 held.remove(a);

@@ -117,7 +117,7 @@ class PolynomialEvaluatorTest {
         // warm-up
         Evaluator scalar = new Evaluator(CkksContext.create(f.params, ScalarNttBackend.NAME), f.rlk, null);
         PolynomialEvaluator spe = new PolynomialEvaluator(scalar);
-        long[] allocated = new long[4];
+        long[] allocated = new long[4], pooled = new long[4];
         for (int run = 0; run < allocated.length; run++) {
             long before = SeededFuzz.allocatedBytes();
             try (Scratch s = scalar.scratch()) {
@@ -132,7 +132,10 @@ class PolynomialEvaluatorTest {
                                 "poly " + i + ", limb " + j);
             }
             allocated[run] = SeededFuzz.allocatedBytes() - before;
+            pooled[run] = scalar.pooledBytes();
         }
+        assertTrue(pooled[0] > 0);
+        assertEquals(pooled[0], pooled[3], "the first run's pool serves the later ones: it does not grow");
         // the first run fills the pool with the intermediates' live set (without a scratch every run allocated at
         // least that much); the output goes back at close, so a warm run borrows every limb it writes and allocates
         // only small objects (the plan, the terms' constants: a few limbs' worth at N = 2^11)

@@ -112,20 +112,28 @@ class ScratchTest {
         assertThrows(IllegalStateException.class, () -> s.keep(x), "kept after its release");
         Ciphertext y = ev.mulRelinMutable(a, a, s).freeze();
         Ciphertext view = ev.atLevel(y, 1);
-        s.release(view); // a view gives back the limbs it reads; the rest go at close
-        assertEquals(2 * (y.level() - 1), s.heldLimbs());
+        assertFalse(s.holds(view));
+        assertThrows(IllegalStateException.class, () -> s.release(view), "a view would free part of a live one");
+        assertEquals(2 * (y.level() + 1), s.heldLimbs(), "nothing given back");
+        assertTrue(s.holds(y.withScale(2 * y.scale())), "the same polynomials under another scale");
+        MutableCiphertext open = ev.mulRelinMutable(a, a, s);
         s.close();
         assertEquals(0, s.heldLimbs());
         s.close(); // a second close does nothing
         assertThrows(IllegalStateException.class, () -> ev.mulRelinMutable(a, a, s), "closed");
+        assertThrows(IllegalStateException.class, () -> open.mulInteger(2), "its limbs went back at close");
+        assertThrows(IllegalStateException.class, open::rescale);
         Evaluator other = f.evaluator(null);
         try (Scratch foreign = other.scratch()) {
-            assertThrows(IllegalArgumentException.class, () -> ev.mulRelinMutable(a, a, foreign));
+            long pooled = ev.pooledBytes(), otherPooled = other.pooledBytes();
+            assertThrows(WrongOperandException.class, () -> ev.mulRelinMutable(a, a, foreign));
             assertThrows(
-                    IllegalArgumentException.class,
+                    WrongOperandException.class,
                     () -> ev.linearCombinationMutable(
                             List.of(a), new double[] {1}, new double[] {1}, a.level(), a.scale(), foreign));
             assertEquals(0, foreign.heldLimbs(), "a refused scratch lends nothing");
+            assertEquals(pooled, ev.pooledBytes(), "and neither pool grew");
+            assertEquals(otherPooled, other.pooledBytes());
         }
     }
 }

@@ -48,7 +48,7 @@ class BootstrapCliTest {
             assertTrue(j.get("millis").has(k), k);
         for (String k : new String[] {"keys", "diagonals", "pooled", "peakRss", "allocatedWarm"})
             assertTrue(j.get("memoryBytes").has(k), k);
-        assertTrue(j.get("memoryBytes").get("pooled").asLong() > 0, "EvalMod's and the transforms' limbs stay pooled");
+        assertTrue(j.get("memoryBytes").get("pooled").asLong() > 0, "the pools' limbs are reported");
         assertEquals(-1, j.get("memoryBytes").get("allocatedWarm").asLong(), "one run: no warm bootstrap to measure");
         for (String k : new String[] {"K", "degree", "doubleAngle", "arcsineDegree", "messageRatio"})
             assertTrue(j.get("evalMod").has(k), k);

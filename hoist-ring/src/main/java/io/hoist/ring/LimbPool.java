@@ -12,7 +12,7 @@ import java.util.Set;
  * evaluation allocates (almost) nothing and touches no fresh pages. Thread-safe; arrays come back
  * with arbitrary contents unless {@link #getZeroed()} is used.
  *
- * <p>{@link #outstanding()} counts arrays handed out and not yet returned: a leak test checks it
+ * <p>{@link #outstanding()} counts arrays handed out and not yet returned or {@link #detach detached}: a leak test checks it
  * returns to its starting value after an evaluation, even one that failed. The pool knows every
  * array it has handed out (by identity), so a second return of the same array, or one it never
  * handed out, throws instead of letting two borrowers share one array later.
@@ -88,6 +88,8 @@ public final class LimbPool {
      * @throws IllegalStateException if the array is not out of this pool
      */
     public synchronized void detach(long[] a) {
+        if (a == null || a.length != n)
+            throw new IllegalArgumentException("only a limb of length " + n + " can be detached from this pool");
         if (!borrowed.remove(a))
             throw new IllegalStateException("a limb array that is not out of this pool cannot be detached from it");
         outstanding--;

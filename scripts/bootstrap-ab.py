@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""bootstrap-ab.py ROUNDS 'label|jar|jvm options' ... -- CLI ARGS
+
+Bootstrap reports of several builds side by side: each configuration runs ROUNDS times as a separate process,
+alternating (the order reversed every round), with the launcher's flags for `bootstrap` as of the forty-second
+session (`./hoist`: ParallelGC, a 512 MB young generation, the CompileThresholdScaling lines); a configuration's third
+field adds JVM options (e.g. -XX:UseAVX=2). Prints per run and then as medians [min-max]: a bootstrap, its first run,
+EvalMod, CoeffsToSlots, SlotsToCoeffs (ms), the young collections and their pauses over the whole process (from
+-Xlog:gc), peak RSS (GB, /usr/bin/time), the worst slot (bits) and, where the report has it, what a warm bootstrap
+allocates (MB). The command must print one JSON report (`--json`). Example:
+  scripts/bootstrap-ab.py 3 'old|/tmp/old.jar|' 'new|hoist-cli/target/hoist.jar|' \\
+      -- bootstrap --preset boot16 --runs 3 --json
+"""
+import json, os, re, statistics, subprocess, sys, tempfile, time
+
+JAVA = os.path.join(os.environ.get('JAVA_HOME', '/usr/lib/jvm/temurin-25-jdk-amd64'), 'bin', 'java')
+FLAGS = ['--add-modules', 'jdk.incubator.vector', '-XX:+UseParallelGC', '-XX:MaxRAMPercentage=75', '-Xmn512m',
+         '-XX:SurvivorRatio=4', '-XX:CompileCommand=quiet']
+FLAGS += [f'-XX:CompileCommand=CompileThresholdScaling,{c}::*,0.1' for c in
+          ('io.hoist.ring.Vector*', 'io.hoist.ring.Fma*', 'io.hoist.ring.Fused*', 'io.hoist.ring.MulModKernels',
+           'io.hoist.ring.ConstantTimeNttVector', 'io.hoist.ckks.SpecialFft')]
+if 2 <= (os.cpu_count() or 4) <= 3:
+    FLAGS.append('-XX:CICompilerCount=3')
+
+rounds = int(sys.argv[1])
+sep = sys.argv.index('--')
+cfgs = [(c.split('|') + [''])[:3] for c in sys.argv[2:sep]]
+args = sys.argv[sep + 1:]
+res = {c[0]: [] for c in cfgs}
+work = tempfile.mkdtemp()
+for r in range(rounds):
+    for label, jar, opts in (cfgs if r % 2 == 0 else cfgs[::-1]):
+        gc = os.path.join(work, f'gc-{label}-{r}.log')
+        t = time.time()
+        p = subprocess.run(['/usr/bin/time', '-f', '%M', JAVA] + FLAGS + opts.split() + [f'-Xlog:gc:file={gc}', '-jar', jar]
+                           + args, capture_output=True, text=True)
+        try:
+            d = json.loads(p.stdout)
+        except ValueError:
+            print(label, 'no JSON:', p.stdout[:300], p.stderr[-800:])
+            continue
+        m = d['millis']
+        pauses = [float(x) for x in re.findall(r'Pause.* ([0-9.]+)ms', open(gc).read())]
+        row = dict(total=m['total'], first=m.get('first', 0), evalMod=m['evalMod'], ctos=m['ctos'], stoc=m['stoc'],
+                   wall=(time.time() - t) * 1000, gcN=len(pauses), gcMs=sum(pauses),
+                   rss=int(p.stderr.strip().split('\n')[-1]) / 1024 / 1024, minBits=d['precision']['minBits'],
+                   allocMB=d['memoryBytes'].get('allocatedWarm', -1) / 1e6)
+        res[label].append(row)
+        print(r, f'{label:8s}', ' '.join(f'{k}={v:.2f}' if k in ('rss', 'minBits') else f'{k}={v:.0f}'
+                                          for k, v in row.items()), flush=True)
+print('--- medians [min-max]')
+for label, rows in res.items():
+    if not rows:
+        continue
+    cells = []
+    for k in rows[0]:
+        v = [x[k] for x in rows]
+        f = '.2f' if k in ('rss', 'minBits') else '.0f'
+        cells.append(f'{k}={statistics.median(v):{f}} [{min(v):{f}}-{max(v):{f}}]')
+    print(f'{label:8s}', ' '.join(cells))
