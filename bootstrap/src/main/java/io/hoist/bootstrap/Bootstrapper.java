@@ -17,6 +17,7 @@ import io.hoist.lt.dft.EncodedDft;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Schedule;
 import io.hoist.ring.Op;
+import io.hoist.ring.OpCounters;
 import io.hoist.ring.Parallel;
 import java.util.List;
 import java.util.Locale;
@@ -43,8 +44,8 @@ public final class Bootstrapper {
     public record Millis(double scaleDown, double modRaise, double cts, double evalMod, double stc, double total) {}
 
     /**
-     * The bootstrapped ciphertext, the stages' times and the counts of this call (the context's
-     * counters before and after: other threads' work on the same context is included).
+     * The bootstrapped ciphertext, the stages' times and the counts of this call alone ({@link OpCounters#count}:
+     * other bootstraps running on the same context meanwhile are not included).
      */
     public record Result(Ciphertext output, Millis millis, Map<Op, Long> counts) {
         public Result {
@@ -148,8 +149,11 @@ public final class Bootstrapper {
         Objects.requireNonNull(ct, "ct is null");
         if (!ct.params().equals(plan.ckks()))
             throw new ParameterMismatchException("ciphertext made under other parameters");
-        var counters = ctx.counters();
-        Map<Op, Long> before = counters.snapshot();
+        OpCounters.Counted<Result> r = OpCounters.count(() -> run(ct));
+        return new Result(r.value().output(), r.value().millis(), r.counts());
+    }
+
+    private Result run(Ciphertext ct) {
         long t0 = System.nanoTime();
         Ciphertext x = ct.level() == 0 ? ct : ev.atLevel(ct, 0);
         // ScaleDown: the nearest integer k to the planned Δ·k / scale, and the output scale corrected by what is left
@@ -185,7 +189,7 @@ public final class Bootstrapper {
         out = ev.withScale(out, plan.ckks().defaultScale() * raised / want);
         long t5 = System.nanoTime();
         Millis ms = new Millis(ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4), ms(t4, t5), ms(t0, t5));
-        return new Result(out, ms, counters.since(before));
+        return new Result(out, ms, Map.of());
     }
 
     private static double ms(long a, long b) {

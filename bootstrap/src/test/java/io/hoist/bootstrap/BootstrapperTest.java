@@ -30,6 +30,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -151,6 +154,34 @@ class BootstrapperTest {
         assertEquals(a.output(), b.output());
         for (Op op : Op.values()) // the transforms' batches are cut per thread: only the number of calls differs
         if (op != Op.NTT_CALLS) assertEquals(a.counts().get(op), b.counts().get(op), op.name());
+    }
+
+    /**
+     * Two bootstraps at once on one bootstrapper (two threads, its two EvalMod halves each on a worker too): each
+     * result counts only its own work, the counts of a bootstrap run alone, and gives the same bits.
+     */
+    @Test
+    void concurrentBootstrapsCountOnlyTheirOwnWork() throws Exception {
+        BootstrapParameters bp = BootstrapFixture.small(12, 11, 3, 2, EvalModParameters.lattigoDefault(), 32);
+        BootstrapFixture f = new BootstrapFixture(bp, BootstrapPlan.fewestKeys(bp));
+        Bootstrapper two = new Bootstrapper(
+                CkksContext.create(bp.ckks(), null, 2), f.plan, f.keys, Storage.PRECOMPUTED, Progress.NONE);
+        Ciphertext in = f.encryptAtLevel0(f.message(9));
+        Bootstrapper.Result alone = two.bootstrap(in);
+        ExecutorService callers = Executors.newFixedThreadPool(2);
+        try {
+            Future<Bootstrapper.Result> a = callers.submit(() -> two.bootstrap(in)),
+                    b = callers.submit(() -> two.bootstrap(in));
+            for (Bootstrapper.Result r : List.of(a.get(), b.get())) {
+                assertEquals(alone.output(), r.output());
+                for (Op op : Op.values()) // the transforms' batches run in place while the other caller holds the
+                    // workers: only the number of calls may differ
+                    if (op != Op.NTT_CALLS)
+                        assertEquals(alone.counts().get(op), r.counts().get(op), op.name());
+            }
+        } finally {
+            callers.shutdown();
+        }
     }
 
     @Test

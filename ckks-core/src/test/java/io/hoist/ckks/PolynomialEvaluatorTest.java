@@ -17,6 +17,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -149,6 +152,52 @@ class PolynomialEvaluatorTest {
                 Arguments.of(30, Basis.CHEBYSHEV, 0.0, 4.0),
                 Arguments.of(15, Basis.MONOMIAL, -1.0, 1.0),
                 Arguments.of(7, Basis.CHEBYSHEV, -1.0, 1.0));
+    }
+
+    /**
+     * Two evaluations at once on one evaluator: each result counts its own products, rescales and constant products
+     * (the plan's closed forms), not the other's, and both outputs equal the ones made alone.
+     */
+    @Test
+    void concurrentEvaluationsCountOnlyTheirOwnWork() throws Exception {
+        SplittableRandom r = new SplittableRandom(5);
+        double[] x = new double[f.params.slots()];
+        for (int i = 0; i < x.length; i++) x[i] = 2 * r.nextDouble() - 1;
+        Ciphertext ct = f.encryptor.encrypt(f.encoder.encode(ComplexVector.ofReal(x), f.params.maxLevel(), 0x1p50));
+        double[] c30 = new double[31], c7 = new double[8];
+        for (int j = 0; j < c30.length; j++) c30[j] = 1.0 / (1 + j);
+        for (int j = 0; j < c7.length; j++) c7[j] = 0.5 / (1 + j);
+        List<Polynomial> ps = List.of(Polynomial.chebyshev(-1, 1, c30), Polynomial.monomial(c7));
+        List<PolynomialEvaluator.Result> alone = new ArrayList<>();
+        for (Polynomial p : ps) alone.add(pe.evaluate(ct, p, 0x1p48));
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 3; round++) {
+                List<Future<PolynomialEvaluator.Result>> at = new ArrayList<>();
+                for (Polynomial p : ps) at.add(two.submit(() -> pe.evaluate(ct, p, 0x1p48)));
+                for (int k = 0; k < ps.size(); k++) {
+                    PolynomialEvaluator.Result got = at.get(k).get();
+                    PolynomialPlan plan = got.plan();
+                    assertEquals(
+                            plan.multiplications(),
+                            got.counts().get(Op.CT_MUL),
+                            ps.get(k).toString());
+                    assertEquals(
+                            plan.rescales(),
+                            got.counts().get(Op.RESCALE),
+                            ps.get(k).toString());
+                    assertEquals(
+                            plan.constantProducts(),
+                            got.counts().get(Op.CONST_MUL),
+                            ps.get(k).toString());
+                    assertEquals(alone.get(k).counts(), got.counts(), "every count as when alone");
+                    SchemeFixture.assertSameBits(
+                            alone.get(k).output(), got.output(), ps.get(k).toString());
+                }
+            }
+        } finally {
+            two.shutdown();
+        }
     }
 
     @Test

@@ -66,9 +66,14 @@ final class Pools {
             }
         };
         int helpers = Math.min(pool.workers.length, tasks.size() - 1);
+        // the workers count into the caller's scope (OpCounters.count) while they run its tasks
+        OpCounters scope = OpCounters.scope();
+        Runnable helping = scope == null
+                ? drain
+                : () -> ScopedValue.where(OpCounters.SCOPE, scope).run(drain);
         boolean held = helpers > 0 && pool.busy.tryLock(), interrupted;
         try {
-            if (held) for (int h = 0; h < helpers; h++) pool.workers[h].give(drain);
+            if (held) for (int h = 0; h < helpers; h++) pool.workers[h].give(helping);
             ScopedValue.where(IN_SECTION, Boolean.TRUE).run(drain);
             // cleared while waiting (a set flag would make every timed park return at once), restored after
             interrupted = Thread.interrupted();

@@ -54,4 +54,46 @@ class OpCountersTest {
         assertEquals(10, engine.get(Op.BCONV));
         assertEquals(Op.values().length, engine.snapshot().size());
     }
+
+    /**
+     * {@link OpCounters#count}: a scope receives the increments its work makes on the engine's set, also those the
+     * engine's workers make in its parallel sections, and none of a scope running beside it on another thread; an
+     * inner scope's counts reach the outer one's; the engine's set still gets everything.
+     */
+    @Test
+    void aScopeCountsItsOwnWorkOnEveryThreadAndNestedScopesAddUp() throws Exception {
+        OpCounters engine = new OpCounters();
+        int tasks = 64;
+        // two scopes at once on two threads, each fanning out over two threads of the shared workers
+        ExecutorService callers = Executors.newFixedThreadPool(2);
+        try {
+            Future<OpCounters.Counted<Map<Op, Long>>> a = callers.submit(() -> OpCounters.count(() -> {
+                Parallel.forEach(2, tasks, i -> engine.add(Op.MOD_MULS, 1));
+                OpCounters.Counted<Long> inner = OpCounters.count(() -> {
+                    Parallel.forEach(2, tasks, i -> engine.add(Op.BCONV, 2));
+                    return 7L;
+                });
+                assertEquals(7L, inner.value());
+                assertEquals(2L * tasks, inner.counts().get(Op.BCONV), "the inner scope: its own work");
+                assertEquals(0L, inner.counts().get(Op.MOD_MULS), "not the outer scope's earlier work");
+                return inner.counts();
+            }));
+            Future<OpCounters.Counted<Integer>> b = callers.submit(() -> OpCounters.count(() -> {
+                Parallel.forEach(2, tasks, i -> engine.add(Op.MOD_MULS, 10));
+                return 1;
+            }));
+            OpCounters.Counted<Map<Op, Long>> ra = a.get();
+            OpCounters.Counted<Integer> rb = b.get();
+            assertEquals((long) tasks, ra.counts().get(Op.MOD_MULS), "a's products only, from every thread");
+            assertEquals(2L * tasks, ra.counts().get(Op.BCONV), "with its inner scope's");
+            assertEquals(10L * tasks, rb.counts().get(Op.MOD_MULS), "b's products only");
+            assertEquals(0L, rb.counts().get(Op.BCONV));
+            assertEquals(11L * tasks, engine.get(Op.MOD_MULS), "the engine's set has both");
+            assertEquals(2L * tasks, engine.get(Op.BCONV));
+        } finally {
+            callers.shutdown();
+        }
+        engine.add(Op.MOD_MULS, 1); // outside any scope: the engine's set only
+        assertEquals(11L * tasks + 1, engine.get(Op.MOD_MULS));
+    }
 }

@@ -10,6 +10,7 @@ import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.MutableCiphertext;
 import io.hoist.ckks.Scratch;
 import io.hoist.ring.Op;
+import io.hoist.ring.OpCounters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -41,8 +42,8 @@ public final class PolynomialEvaluator {
     }
 
     /**
-     * The output and the counts of this evaluation: the context's counters read before and after,
-     * so work other threads run on the same context meanwhile is included.
+     * The output and the counts of this evaluation alone ({@link OpCounters#count}: work other threads run on the same
+     * context meanwhile is not included).
      */
     public record Result(Ciphertext output, PolynomialPlan plan, Map<Op, Long> counts) {
         public Result {
@@ -187,7 +188,7 @@ public final class PolynomialEvaluator {
      * sums) in {@code scratch}, each given back once the evaluation has no more use for it, and the output made
      * there too: the caller releases it when done with it, or keeps it (see {@link Scratch}). The input is only read.
      *
-     * @throws IllegalArgumentException if {@code scratch} is not of this evaluator's {@link Evaluator}
+     * @throws io.hoist.ckks.WrongOperandException if {@code scratch} is not of this evaluator's {@link Evaluator}
      */
     public Result evaluate(Ciphertext ct, Polynomial p, double targetScale, Scratch scratch) {
         Objects.requireNonNull(scratch, "scratch is null");
@@ -199,8 +200,11 @@ public final class PolynomialEvaluator {
         if (ct.level() < plan.depth())
             throw new LevelMismatchException(
                     "evaluating " + p + " takes " + plan.depth() + " levels; the ciphertext is at level " + ct.level());
-        var counters = ev.context().counters();
-        Map<Op, Long> before = counters.snapshot();
+        OpCounters.Counted<Ciphertext> out = OpCounters.count(() -> run(ct, p, plan, targetScale, scratch));
+        return new Result(out.value(), plan, out.counts());
+    }
+
+    private Ciphertext run(Ciphertext ct, Polynomial p, PolynomialPlan plan, double targetScale, Scratch scratch) {
         Ciphertext x = ct;
         if (plan.affine()) {
             double alpha = 2 / (p.upper() - p.lower()), beta = -(p.upper() + p.lower()) / (p.upper() - p.lower());
@@ -216,7 +220,7 @@ public final class PolynomialEvaluator {
         // every power is dead now; T_1 is the input itself unless the affine map made it here
         for (Map.Entry<Integer, Ciphertext> e : run.t.entrySet())
             if (e.getKey() != 1 || plan.affine()) scratch.release(e.getValue());
-        return new Result(out, plan, counters.since(before));
+        return out;
     }
 
     /**
