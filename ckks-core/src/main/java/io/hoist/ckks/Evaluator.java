@@ -35,6 +35,8 @@ public final class Evaluator {
     private final RotationKeySet rotations;
     /** Temporaries of key switching (digits, inner products, ModDown outputs) are borrowed here and returned. */
     private final LimbPool pool;
+    /** {@link #mulByI}'s i^e in the NTT domain, by e, made on first use. */
+    private final RnsPoly[] powersOfI = new RnsPoly[4];
 
     private final OperandChecks checks;
     private final Rotator rotator;
@@ -407,13 +409,87 @@ public final class Evaluator {
         Objects.requireNonNull(a, "a is null");
         checks.checkParams(a);
         int e = Math.floorMod(power, 4);
-        RnsPoly[] out = copyPolys(a);
-        if (e == 0) return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
-        RnsPoly mono = rq.newPoly(a.level(), Domain.COEFFICIENT);
-        mono.setCoefficient(e % 2 == 0 ? 0 : ctx.n() / 2, e >= 2 ? -1 : 1);
-        rq.ntt(mono);
-        for (RnsPoly p : out) rq.mulCoeffs(p, mono, p);
+        if (e == 0) return Ciphertext.wrap(RawAccess.get(), params, a.scale(), copyPolys(a));
+        RnsPoly mono = powerOfI(e, a.level());
+        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = rq.newPoly(a.level(), Domain.NTT);
+            rq.mulCoeffs(a.poly(i, RawAccess.get()), mono, out[i]);
+        }
         return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
+    }
+
+    /**
+     * {@link #mulByI} over a's own limbs: a was made in {@code scratch} and is spent (it may not be read afterwards);
+     * the result, held there, has the same residues as {@code mulByI(a, power)} without a new ciphertext.
+     *
+     * @throws IllegalStateException if a is not a whole ciphertext alive in {@code scratch}
+     */
+    public Ciphertext mulByIInPlace(Ciphertext a, int power, Scratch scratch) {
+        Objects.requireNonNull(a, "a is null");
+        checks.checkParams(a);
+        requireHeld(scratch, a);
+        int e = Math.floorMod(power, 4);
+        if (e == 0) return a;
+        RnsPoly mono = powerOfI(e, a.level());
+        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = a.poly(i, RawAccess.get());
+            rq.mulCoeffs(out[i], mono, out[i]);
+        }
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
+    }
+
+    /**
+     * [a + b, a − b] written over the limbs of b and a, both made in {@code scratch} and spent (neither may be read
+     * afterwards): the residues of {@link #add} and {@link #sub} without a new ciphertext (CoeffsToSlots' split of w
+     * and its conjugate). Both results are held in the scratch.
+     *
+     * @throws IllegalStateException if a or b is not a whole ciphertext alive in {@code scratch}
+     */
+    public List<Ciphertext> sumAndDifferenceInPlace(Ciphertext a, Ciphertext b, Scratch scratch) {
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(b, "b is null");
+        checks.checkPair(a, b, true);
+        if (a.degree() != b.degree())
+            throw new WrongOperandException("a degree-" + a.degree() + " and a degree-" + b.degree()
+                    + " ciphertext: the sum and difference in place need equal degrees");
+        requireHeld(scratch, a);
+        requireHeld(scratch, b);
+        RnsPoly[] sum = new RnsPoly[a.degree() + 1], diff = new RnsPoly[sum.length];
+        for (int i = 0; i < sum.length; i++) {
+            diff[i] = a.poly(i, RawAccess.get());
+            sum[i] = b.poly(i, RawAccess.get());
+            rq.sumAndDifference(diff[i], sum[i]);
+        }
+        return List.of(
+                Ciphertext.wrap(RawAccess.get(), params, a.scale(), sum),
+                Ciphertext.wrap(RawAccess.get(), params, a.scale(), diff));
+    }
+
+    private void requireHeld(Scratch scratch, Ciphertext a) {
+        Objects.requireNonNull(scratch, "scratch is null");
+        checkScratch(scratch);
+        if (!scratch.holds(a))
+            throw new IllegalStateException(
+                    "an operation in place takes a whole ciphertext made in its scratch and still alive there");
+    }
+
+    /**
+     * i^e as a ring element in the NTT domain (X^{N/2}, −1 or −X^{N/2}), read at {@code level}: transformed once and
+     * kept (made again only for a higher level), not at every call.
+     */
+    private RnsPoly powerOfI(int e, int level) {
+        synchronized (powersOfI) {
+            RnsPoly m = powersOfI[e];
+            if (m == null || m.level() < level) {
+                m = rq.newPoly(level, Domain.COEFFICIENT);
+                m.setCoefficient(e % 2 == 0 ? 0 : ctx.n() / 2, e >= 2 ? -1 : 1);
+                rq.ntt(m);
+                powersOfI[e] = m;
+            }
+            return m.atLevel(level);
+        }
     }
 
     // ------------------------------------------------------------------ multiplication

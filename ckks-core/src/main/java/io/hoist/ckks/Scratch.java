@@ -21,7 +21,11 @@ import java.util.Objects;
  * lower level ({@link Evaluator#atLevel}), {@link Ciphertext#withScale}, or the result of an operation that shares a
  * polynomial with its operand ({@link Evaluator#addConstant} and the plaintext {@code add}/{@code sub} share the
  * second). Only ciphertexts nobody else has seen belong here. A {@link MutableCiphertext} made here is spent when the
- * scratch closes. Not thread-safe: one per computation and thread (the pool behind it
+ * scratch closes. The evaluator's operations in place ({@link Evaluator#sumAndDifferenceInPlace},
+ * {@link Evaluator#mulByIInPlace}) take ciphertexts made here and spend them the same way: their results are new
+ * ciphertexts over the same limbs. A transform's result can be made here too
+ * ({@code LinearTransformEvaluator.evaluate(…, scratch)}, through {@link #newPoly}). Bootstrapping runs its
+ * polynomial, EvalMod and each DFT in one. Not thread-safe: one per computation and thread (the pool behind it
  * is shared and thread-safe).
  */
 public final class Scratch implements AutoCloseable {
@@ -44,8 +48,14 @@ public final class Scratch implements AutoCloseable {
         return pool == p;
     }
 
-    /** A polynomial of pooled limbs with arbitrary contents: the caller overwrites every coefficient. */
-    RnsPoly newPoly(int level) {
+    /**
+     * A polynomial at {@code level} in the NTT domain, of pooled limbs with arbitrary contents: for code that makes a
+     * ciphertext's polynomials itself (a transform's output) and overwrites every coefficient. The limbs are held here
+     * until the ciphertext made of them is released or kept.
+     *
+     * @throws IllegalStateException if the scratch is closed
+     */
+    public RnsPoly newPoly(int level) {
         live();
         long[][] limbs = new long[level + 1][];
         try {

@@ -97,6 +97,36 @@ class ScratchTest {
         }
     }
 
+    /**
+     * The split in place, a + b over b's limbs and a − b over a's, then the difference times i^power over its own:
+     * add, sub and mulByI's residues bit for bit; operands not made in the scratch are refused.
+     */
+    @ParameterizedTest(name = "power {0}")
+    @ValueSource(ints = {-1, 0, 1, 2, 3})
+    void inPlaceSumDifferenceAndMulByIEqualTheFreshOperations(int power) {
+        SplittableRandom r = new SplittableRandom(power + 20);
+        Ciphertext a = fresh(r), b = fresh(r);
+        Ciphertext wantSum = ev.add(a, b), wantDiff = ev.mulByI(ev.sub(a, b), power);
+        dirtyThePool(r, 8 * (f.params.maxLevel() + 1));
+        try (Scratch s = ev.scratch()) {
+            // copies of a and b made in the scratch: a linear combination with coefficient 1 at the same scale
+            Ciphertext sa = ev.linearCombinationMutable(
+                            List.of(a), new double[] {1}, new double[] {1}, a.level(), a.scale(), s)
+                    .freeze();
+            Ciphertext sb = ev.linearCombinationMutable(
+                            List.of(b), new double[] {1}, new double[] {1}, b.level(), b.scale(), s)
+                    .freeze();
+            SchemeFixture.assertSameBits(a, sa, "a copied");
+            assertThrows(IllegalStateException.class, () -> ev.sumAndDifferenceInPlace(a, sb, s), "a is not ours");
+            assertThrows(IllegalStateException.class, () -> ev.mulByIInPlace(a, power, s));
+            List<Ciphertext> sd = ev.sumAndDifferenceInPlace(sa, sb, s);
+            SchemeFixture.assertSameBits(wantSum, sd.get(0), "a + b");
+            Ciphertext diff = ev.mulByIInPlace(sd.get(1), power, s);
+            SchemeFixture.assertSameBits(wantDiff, diff, "(a − b)·i^" + power);
+            assertTrue(s.holds(sd.get(0)) && s.holds(diff));
+        }
+    }
+
     @Test
     void misuseIsRefusedAndChangesNothing() {
         SplittableRandom r = new SplittableRandom(99);

@@ -299,6 +299,16 @@ public interface LimbKernels {
     }
 
     /** out = a + b mod q, coefficient-wise over out's length (residues in [0, q)); out may alias a or b. */
+    /** a ← a − b and b ← a + b mod q in one pass: {@link #subMod} and {@link #addMod}'s residues. */
+    static void sumAndDifference(long[] a, long[] b, long q) {
+        for (int k = 0; k < a.length; k++) { // branch-free, as addMod and subMod
+            long x = a[k], y = b[k];
+            long d = x - y, s = x + y - q;
+            a[k] = d + ((d >> 63) & q);
+            b[k] = s + ((s >> 63) & q);
+        }
+    }
+
     static void addMod(long[] a, long[] b, long[] out, long q) {
         // branch-free (a + b − q, plus q where negative: q < 2^62, no overflow), so C2 vectorizes it
         for (int k = 0; k < out.length; k++) {

@@ -156,6 +156,16 @@ public final class Ring {
         out.domain = a.domain;
     }
 
+    /** In place, limb by limb: a becomes a − b and b becomes a + b ({@link #sub} and {@link #add}'s residues). */
+    public void sumAndDifference(RnsPoly a, RnsPoly b) {
+        same(a, b, b, "sumAndDifference");
+        if (a == b || a.limbs[0] == b.limbs[0])
+            throw new IllegalArgumentException("sumAndDifference writes both operands: they must not share limbs");
+        perLimb(a.limbCount(), (from, to) -> {
+            for (int i = from; i < to; i++) LimbKernels.sumAndDifference(a.limbs[i], b.limbs[i], prime(i));
+        });
+    }
+
     public void sub(RnsPoly a, RnsPoly b, RnsPoly out) {
         same(a, b, out, "sub");
         perLimb(a.limbCount(), (from, to) -> {

@@ -773,4 +773,23 @@ class LimbKernelsTest {
             }
         }
     }
+
+    /** The one-pass sum and difference equals subMod and addMod, residue for residue, at the edges of [0, q). */
+    @Test
+    void sumAndDifferenceEqualsAddModAndSubMod() {
+        SplittableRandom r = new SplittableRandom(17);
+        for (long q : new long[] {97, (1L << 40) - 87, (1L << 61) - 1}) {
+            long[] a = new long[1024], b = new long[1024];
+            for (int k = 0; k < a.length; k++) {
+                a[k] = k < 4 ? new long[] {0, q - 1, 0, q - 1}[k] : r.nextLong(q);
+                b[k] = k < 4 ? new long[] {0, q - 1, q - 1, 0}[k] : r.nextLong(q);
+            }
+            long[] sum = new long[a.length], diff = new long[a.length];
+            LimbKernels.addMod(a, b, sum, q);
+            LimbKernels.subMod(a, b, diff, q);
+            LimbKernels.sumAndDifference(a, b, q);
+            assertArrayEquals(diff, a, "a − b, q = " + q);
+            assertArrayEquals(sum, b, "a + b, q = " + q);
+        }
+    }
 }

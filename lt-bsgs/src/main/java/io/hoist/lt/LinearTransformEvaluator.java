@@ -11,6 +11,7 @@ import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.ScaleMismatchException;
+import io.hoist.ckks.Scratch;
 import io.hoist.ckks.WrongOperandException;
 import io.hoist.lt.exec.DiagonalEncoder;
 import io.hoist.lt.exec.EncodedDiagonals;
@@ -228,11 +229,20 @@ public final class LinearTransformEvaluator {
      * @throws WorkingSetTooSmallException if a phased schedule's budget is below what the grouping needs
      */
     public Evaluation evaluate(Ciphertext ct, EncodedTransform et, Schedule schedule) {
+        return evaluate(ct, et, schedule, null);
+    }
+
+    /**
+     * {@link #evaluate(Ciphertext, EncodedTransform, Schedule)} with the result made in {@code outputs} (pooled limbs,
+     * see {@link Scratch}; {@link Scratch#holds} tells whether it was: BSGS makes it in fresh memory), or in fresh
+     * memory where {@code outputs} is null. For a chain of transforms whose intermediate results nobody else sees.
+     */
+    public Evaluation evaluate(Ciphertext ct, EncodedTransform et, Schedule schedule, Scratch outputs) {
         Objects.requireNonNull(ct, "ct is null");
         Objects.requireNonNull(et, "et is null");
         Objects.requireNonNull(schedule, "schedule is null");
         check(ct, et);
-        Engine.Run r = engine.evaluate(ct, et.data(), schedule, outputScale(ct, et));
+        Engine.Run r = engine.evaluate(ct, et.data(), schedule, outputScale(ct, et), outputs);
         return new Evaluation(r.result(), r.counts(), r.grouping(), r.traffic());
     }
 
@@ -375,10 +385,15 @@ public final class LinearTransformEvaluator {
      * real/imaginary split of CoeffsToSlots.
      */
     public Evaluation conjugate(Ciphertext a) {
+        return conjugate(a, null);
+    }
+
+    /** {@link #conjugate(Ciphertext)} with the result made in {@code outputs} (pooled limbs), or fresh where null. */
+    public Evaluation conjugate(Ciphertext a, Scratch outputs) {
         Objects.requireNonNull(a, "a is null");
         if (!a.params().equals(params)) throw new ParameterMismatchException("ciphertext made under other parameters");
         if (a.degree() != 1) throw new WrongOperandException("conjugation needs a degree-1 ciphertext");
-        Engine.Run r = engine.conjugate(a);
+        Engine.Run r = engine.conjugate(a, outputs);
         return new Evaluation(r.result(), r.counts(), Optional.empty(), Optional.empty());
     }
 }

@@ -9,6 +9,7 @@ import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.Scratch;
 import io.hoist.ckks.WrongOperandException;
 import io.hoist.lt.EncodedTransform;
 import io.hoist.lt.Evaluation;
@@ -75,13 +76,20 @@ public final class DftEvaluator {
     public DftResult coeffsToSlots(Ciphertext ct, EncodedDft e) {
         requireKind(e, HomomorphicDft.Kind.COEFFS_TO_SLOTS);
         List<Map<Op, Long>> counts = new ArrayList<>();
-        Ciphertext x = runMatrices(ct, e, counts);
-        Evaluation conj = lt.conjugate(x);
-        Ciphertext re = ev.add(x, conj.result());
-        ImmutableList<Ciphertext> outs = e.dft().sparse()
-                ? ImmutableList.of(re)
-                : ImmutableList.of(re, ev.mulByI(ev.sub(x, conj.result()), -1)); // (w − w̄)/2 = i·Im w
-        return new DftResult(outs, ImmutableList.copyOf(counts), conj.counts());
+        try (Scratch scratch = ev.scratch()) {
+            Ciphertext x = runMatrices(ct, e, counts, scratch);
+            Evaluation conj = lt.conjugate(x, scratch);
+            Ciphertext w = conj.result();
+            ImmutableList<Ciphertext> outs;
+            if (e.dft().sparse()) outs = ImmutableList.of(ev.add(x, w));
+            else if (scratch.holds(x)) {
+                // w + w̄ over w̄'s limbs, w − w̄ over w's, then times −i in place: (w − w̄)/2 = i·Im w
+                List<Ciphertext> sd = ev.sumAndDifferenceInPlace(x, w, scratch);
+                Ciphertext im = ev.mulByIInPlace(sd.get(1), -1, scratch);
+                outs = ImmutableList.of(scratch.keep(sd.get(0)), scratch.keep(im));
+            } else outs = ImmutableList.of(ev.add(x, w), ev.mulByI(ev.sub(x, w), -1)); // a BSGS output: not ours
+            return new DftResult(outs, ImmutableList.copyOf(counts), conj.counts());
+        }
     }
 
     /**
@@ -97,11 +105,18 @@ public final class DftEvaluator {
         }
         Ciphertext x = want == 1 ? in.get(0) : ev.add(in.get(0), ev.mulByI(in.get(1), 1));
         List<Map<Op, Long>> counts = new ArrayList<>();
-        Ciphertext y = runMatrices(x, e, counts);
-        return new DftResult(ImmutableList.of(y), ImmutableList.copyOf(counts), ImmutableMap.of());
+        try (Scratch scratch = ev.scratch()) {
+            Ciphertext y = runMatrices(x, e, counts, scratch);
+            if (scratch.holds(y)) scratch.keep(y); // the caller's
+            return new DftResult(ImmutableList.of(y), ImmutableList.copyOf(counts), ImmutableMap.of());
+        }
     }
 
-    private Ciphertext runMatrices(Ciphertext ct, EncodedDft e, List<Map<Op, Long>> counts) {
+    /**
+     * The matrices in turn, each output made in {@code scratch} where the executor makes it and given back once the
+     * next matrix has read it; the last one is left there (the input is only read).
+     */
+    private Ciphertext runMatrices(Ciphertext ct, EncodedDft e, List<Map<Op, Long>> counts, Scratch scratch) {
         if (!ct.params().equals(ctx.params()))
             throw new ParameterMismatchException("ciphertext made under other parameters");
         int first = e.dft().levels().get(0);
@@ -111,8 +126,9 @@ public final class DftEvaluator {
         }
         Ciphertext x = ct;
         for (EncodedTransform m : e.matrices()) {
-            Evaluation r = lt.evaluate(x, m, m.rescales() ? lt.schedule() : Schedule.direct());
+            Evaluation r = lt.evaluate(x, m, m.rescales() ? lt.schedule() : Schedule.direct(), scratch);
             counts.add(r.counts());
+            if (x != ct && scratch.holds(x)) scratch.release(x);
             x = r.result();
         }
         return x;

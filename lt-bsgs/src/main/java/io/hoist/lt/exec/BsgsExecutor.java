@@ -8,6 +8,7 @@ import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.Scratch;
 import io.hoist.lt.plan.LtProgram;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
@@ -178,8 +179,17 @@ final class BsgsExecutor {
 
     /** A full rotation or conjugation (Decompose, KS-IP, 2 ModDowns, φ) counted in {@code c}, into new limbs. */
     Ciphertext automorphism(Ciphertext a, GaloisKey key, OpCounters c) {
+        return automorphism(a, key, c, null);
+    }
+
+    /** {@link #automorphism(Ciphertext, GaloisKey, OpCounters)} into limbs of {@code outputs}, or new ones if null. */
+    Ciphertext automorphism(Ciphertext a, GaloisKey key, OpCounters c, Scratch outputs) {
         Ring rq = ctx.ringQ();
-        return automorphism(a, key, rq.newPoly(a.level(), Domain.NTT), rq.newPoly(a.level(), Domain.NTT), c);
+        int level = a.level();
+        // the key switch writes every coefficient of both outputs
+        RnsPoly c0 = outputs == null ? rq.newPoly(level, Domain.NTT) : outputs.newPoly(level);
+        RnsPoly c1 = outputs == null ? rq.newPoly(level, Domain.NTT) : outputs.newPoly(level);
+        return automorphism(a, key, c0, c1, c);
     }
 
     /** {@link #automorphism(Ciphertext, GaloisKey, OpCounters)} into c0, c1 (at a's level), wrapped. */

@@ -10,6 +10,7 @@ import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.Scratch;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LtProgram;
@@ -210,6 +211,14 @@ public final class Engine {
 
     /** M·x by {@code schedule} at output scale {@code scale} (inputs checked by the caller). */
     public Run evaluate(Ciphertext ct, EncodedDiagonals et, Schedule schedule, double scale) {
+        return evaluate(ct, et, schedule, scale, null);
+    }
+
+    /**
+     * {@link #evaluate(Ciphertext, EncodedDiagonals, Schedule, double)} with the output made in {@code outputs}
+     * (pooled limbs) where the executor makes it, or in fresh memory where {@code outputs} is null (BSGS always).
+     */
+    public Run evaluate(Ciphertext ct, EncodedDiagonals et, Schedule schedule, double scale, Scratch outputs) {
         OpCounters c = ctx.counters().child();
         if (et.plan().algorithm() == Algorithm.BSGS) {
             if (schedule instanceof Schedule.Phased)
@@ -219,6 +228,7 @@ public final class Engine {
             return new Run(y, snapshot(c), Optional.empty(), Optional.empty());
         }
         try (ExecState st = state(et, ct, c)) {
+            st.outputsIn(outputs);
             if (schedule instanceof Schedule.Phased ph) {
                 requireFullKeys();
                 if (!et.rescales())
@@ -313,9 +323,10 @@ public final class Engine {
     }
 
     /** Slot-wise complex conjugation (φ_{2N−1} with its key switch). */
-    public Run conjugate(Ciphertext a) {
+    public Run conjugate(Ciphertext a, Scratch outputs) {
         OpCounters c = ctx.counters().child();
-        Ciphertext y = bsgs.automorphism(a, keys.get(ctx.params().galoisElementForConjugation(), "conjugation"), c);
+        Ciphertext y =
+                bsgs.automorphism(a, keys.get(ctx.params().galoisElementForConjugation(), "conjugation"), c, outputs);
         return new Run(y, snapshot(c), Optional.empty(), Optional.empty());
     }
 

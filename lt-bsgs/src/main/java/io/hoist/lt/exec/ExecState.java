@@ -7,6 +7,7 @@ import io.hoist.ckks.KeySwitcher;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.Scratch;
 import io.hoist.lt.plan.IntSequence;
 import io.hoist.lt.plan.LimbLayout;
 import io.hoist.lt.plan.LtProgram;
@@ -48,6 +49,8 @@ final class ExecState implements AutoCloseable {
     private final boolean[] external;
     /** The engine's holders of released buffers, their limbs back in the pool ({@link #borrow}). */
     private final BufferHolders holders;
+    /** Where the output's polynomials are made, or null for fresh memory ({@link #outputsIn}). */
+    private Scratch outputs;
 
     /** A state counting into {@code counters} (shared by the states of one block product). */
     ExecState(
@@ -113,14 +116,22 @@ final class ExecState implements AutoCloseable {
         return polys[id];
     }
 
+    /** Makes the output's polynomials in {@code scratch} (pooled limbs the steps overwrite) instead of fresh memory. */
+    void outputsIn(Scratch scratch) {
+        this.outputs = scratch;
+    }
+
     /** Buffer {@code id}, borrowed from the pool on first use (contents arbitrary), flagged {@code domain}. */
     PolyQP ensure(int id, Domain domain) {
         PolyQP p = polys[id];
         if (p == null) {
             LtProgram.Buffer b = prog.buffer(id);
-            if (b.role() == LtProgram.Role.OUTPUT)
-                p = PolyQP.qOnly(ctx.ringQ().newPoly(prog.rescales() ? level - 1 : level, domain));
-            else p = borrow(b.qOnly(), domain);
+            int outLevel = prog.rescales() ? level - 1 : level;
+            if (b.role() == LtProgram.Role.OUTPUT) {
+                RnsPoly q = outputs == null ? ctx.ringQ().newPoly(outLevel, domain) : outputs.newPoly(outLevel);
+                q.setDomain(domain);
+                p = PolyQP.qOnly(q);
+            } else p = borrow(b.qOnly(), domain);
             polys[id] = p;
         }
         return p;

@@ -9,6 +9,8 @@ import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.lt.EncodedTransform;
+import io.hoist.lt.LinearTransformEvaluator;
 import io.hoist.lt.LtFixture;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Cost;
@@ -91,6 +93,44 @@ class DftEvaluatorTest {
             DftResult back = ev.slotsToCoeffs(r.outputs(), ev.encode(plans.get(1), Storage.PRECOMPUTED, Progress.NONE));
             double rt = f.coefficientBits(cts, t, back.outputs().get(0));
             assertTrue(rt > 20, "round trip depth " + depth + ": " + rt + " bits");
+        }
+    }
+
+    /**
+     * CoeffsToSlots makes its matrices' outputs and the conjugate in pooled limbs and splits them in place; the halves
+     * equal the public operations composed in fresh memory (each matrix, the conjugation, add, sub, mulByI), bit for
+     * bit, also on a second run over warm pools, for every algorithm (BSGS leaves its outputs in fresh memory); so
+     * does SlotsToCoeffs.
+     */
+    @Test
+    void inPlaceSplitEqualsThePublicOperations() {
+        Fixture f = new Fixture(10, 9, 8);
+        HomomorphicDft cts = HomomorphicDft.coeffsToSlots(10, 9, 3, 8);
+        HomomorphicDft stc = HomomorphicDft.slotsToCoeffs(10, 9, 2, 5);
+        for (Algorithm a : Algorithm.values()) {
+            DftPlan pc = DftPlanner.perMatrix(cts, f.params, a, Objective.FEWEST_MULTS, 0);
+            DftPlan ps = DftPlanner.perMatrix(stc, f.params, a, Objective.FEWEST_MULTS, 0);
+            RotationKeySet keys = f.keys(List.of(pc, ps));
+            DftEvaluator dft = new DftEvaluator(f.ctx, keys, Schedule.direct());
+            LinearTransformEvaluator lt = new LinearTransformEvaluator(f.ctx, keys, Schedule.direct());
+            Evaluator ev = new Evaluator(f.ctx);
+            EncodedDft ec = dft.encode(pc, Storage.PRECOMPUTED, Progress.NONE);
+            EncodedDft es = dft.encode(ps, Storage.PRECOMPUTED, Progress.NONE);
+            Ciphertext in = f.encryptCoefficients(cts, f.randomValues(cts, 3), 8);
+            Ciphertext x = in;
+            for (EncodedTransform m : ec.matrices())
+                x = lt.evaluate(x, m, Schedule.direct()).result();
+            Ciphertext w = lt.conjugate(x).result();
+            List<Ciphertext> want = List.of(ev.add(x, w), ev.mulByI(ev.sub(x, w), -1));
+            Ciphertext y = ev.add(want.get(0), ev.mulByI(want.get(1), 1));
+            for (EncodedTransform m : es.matrices())
+                y = lt.evaluate(y, m, Schedule.direct()).result();
+            for (int run = 0; run < 2; run++) {
+                DftResult r = dft.coeffsToSlots(in, ec);
+                for (int h = 0; h < 2; h++)
+                    assertEquals(want.get(h), r.outputs().get(h), a + " run " + run + ", half " + h);
+                assertEquals(y, dft.slotsToCoeffs(r.outputs(), es).outputs().get(0), a + " run " + run + ", StC");
+            }
         }
     }
 
