@@ -11,6 +11,7 @@ import io.hoist.ckks.MissingRelinearizationKeyException;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.Progress;
+import io.hoist.ckks.Scratch;
 import io.hoist.lt.dft.DftEvaluator;
 import io.hoist.lt.dft.DftResult;
 import io.hoist.lt.dft.EncodedDft;
@@ -154,6 +155,14 @@ public final class Bootstrapper {
     }
 
     private Result run(Ciphertext ct) {
+        // every intermediate ciphertext of the stages below in pooled limbs, given back once read; only the output
+        // leaves
+        try (Scratch scratch = ev.scratch()) {
+            return run(ct, scratch);
+        }
+    }
+
+    private Result run(Ciphertext ct, Scratch scratch) {
         long t0 = System.nanoTime();
         Ciphertext x = ct.level() == 0 ? ct : ev.atLevel(ct, 0);
         // ScaleDown: the nearest integer k to the planned Δ·k / scale, and the output scale corrected by what is left
@@ -165,13 +174,14 @@ public final class Bootstrapper {
         double raised = x.scale() * k;
         if (k > 1) x = ev.mulInteger(x, k);
         boolean encapsulate = plan.parameters().encapsulation(); // the plan decides, not which keys came along
-        if (encapsulate) x = ev.switchKeys(x, keys.toSparse());
+        if (encapsulate) x = ev.switchKeys(x, keys.toSparse(), scratch);
         long t1 = System.nanoTime();
-        x = ModRaise.raise(ctx, x, plan.ctsLevel(), plan.evalModScale());
-        if (encapsulate) x = ev.switchKeys(x, keys.toDense());
-        for (long g : plan.traceElements()) x = ev.add(x, ev.automorphism(x, g));
+        x = next(scratch, x, ModRaise.raise(ctx, x, plan.ctsLevel(), plan.evalModScale(), scratch));
+        if (encapsulate) x = next(scratch, x, ev.switchKeys(x, keys.toDense(), scratch));
+        for (long g : plan.traceElements()) x = next(scratch, x, ev.add(x, ev.automorphism(x, g)));
         long t2 = System.nanoTime();
-        DftResult slots = dft.coeffsToSlots(x, cts);
+        DftResult slots = dft.coeffsToSlots(x, cts, scratch);
+        next(scratch, x, null);
         long t3 = System.nanoTime();
         // the real and imaginary halves are independent: on as many threads as halves, one per thread, each EvalMod's
         // steps on its thread alone (no section waits for the slower thread); on more threads every step splits over
@@ -183,13 +193,22 @@ public final class Bootstrapper {
             Parallel.forEach(
                     threads, halves.size(), i -> reduced[i] = evalMod.apply(halves.get(i), plan.evalModScale()));
         else for (int i = 0; i < reduced.length; i++) reduced[i] = evalMod.apply(halves.get(i), plan.evalModScale());
+        for (Ciphertext h : halves) next(scratch, h, null);
         long t4 = System.nanoTime();
-        Ciphertext out = dft.slotsToCoeffs(List.of(reduced), stc).outputs().get(0);
+        Ciphertext out =
+                dft.slotsToCoeffs(List.of(reduced), stc, scratch).outputs().get(0);
+        if (scratch.holds(out)) scratch.keep(out); // the caller's
         // read at Δ (times what ScaleDown's rounding left): the message itself
         out = ev.withScale(out, plan.ckks().defaultScale() * raised / want);
         long t5 = System.nanoTime();
         Millis ms = new Millis(ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4), ms(t4, t5), ms(t0, t5));
         return new Result(out, ms, Map.of());
+    }
+
+    /** {@code made}, once {@code dead} has been read: dead's limbs go back if it was made in the scratch. */
+    private static Ciphertext next(Scratch scratch, Ciphertext dead, Ciphertext made) {
+        if (dead != made && scratch.holds(dead)) scratch.release(dead);
+        return made;
     }
 
     private static double ms(long a, long b) {

@@ -4,6 +4,7 @@ import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.RawAccess;
+import io.hoist.ckks.Scratch;
 import io.hoist.ckks.WrongOperandException;
 import io.hoist.ring.Domain;
 import io.hoist.ring.NttTables;
@@ -20,6 +21,11 @@ public final class ModRaise {
 
     /** The raised ciphertext at {@code level}, read at {@code scale}. */
     public static Ciphertext raise(CkksContext ctx, Ciphertext ct, int level, double scale) {
+        return raise(ctx, ct, level, scale, null);
+    }
+
+    /** {@link #raise(CkksContext, Ciphertext, int, double)} made in {@code scratch}, or in fresh memory if null. */
+    public static Ciphertext raise(CkksContext ctx, Ciphertext ct, int level, double scale, Scratch scratch) {
         if (ct.level() != 0)
             throw new LevelMismatchException("ModRaise takes a level-0 ciphertext, got level " + ct.level());
         if (ct.degree() != 1)
@@ -33,7 +39,9 @@ public final class ModRaise {
         for (int i = 0; i < 2; i++) {
             long[] c = ct.poly(i, RawAccess.get()).limb(0).clone();
             ctx.engine().inverse(new long[][] {c}, new NttTables[] {rq.tables(0)}, 1, ctx.counters());
-            RnsPoly p = rq.newPoly(level, Domain.COEFFICIENT);
+            // every coefficient of every limb is written below
+            RnsPoly p = scratch == null ? rq.newPoly(level, Domain.COEFFICIENT) : scratch.newPoly(level);
+            p.setDomain(Domain.COEFFICIENT);
             for (int j = 0; j <= level; j++) {
                 long qj = rq.prime(j);
                 long[] dst = p.limb(j);

@@ -217,7 +217,7 @@ public final class Evaluator {
      * {@link #linearCombinationMutable(List, double[], double[], int, double)} made in {@code scratch} (pooled limbs;
      * see {@link Scratch}), or in fresh memory where it is null.
      *
-     * @throws WrongOperandException if {@code scratch} is another evaluator's
+     * @throws WrongOperandException if {@code scratch} was made for other parameters
      * @throws IllegalStateException if {@code scratch} is closed
      */
     public MutableCiphertext linearCombinationMutable(
@@ -354,6 +354,15 @@ public final class Evaluator {
      * (made at the ciphertext's level or above): the sparse-secret encapsulation of bootstrapping.
      */
     public Ciphertext switchKeys(Ciphertext a, SwitchingKey key) {
+        return switchKeys(a, key, null);
+    }
+
+    /**
+     * {@link #switchKeys(Ciphertext, SwitchingKey)} made in {@code scratch} (pooled limbs; see {@link Scratch}), or
+     * in fresh memory where it is null.
+     */
+    public Ciphertext switchKeys(Ciphertext a, SwitchingKey key, Scratch scratch) {
+        checkScratch(scratch);
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(key, "key is null");
         checks.checkRotatable(a);
@@ -364,7 +373,8 @@ public final class Evaluator {
                     "switching key made at level " + key.level() + " cannot switch a ciphertext at level " + a.level());
         PolyQP[] digits = rotator.decomposePooled(a.poly(1, RawAccess.get()));
         try {
-            RnsPoly c0 = rq.newPoly(a.level(), Domain.NTT), c1 = rq.newPoly(a.level(), Domain.NTT);
+            // the key switch writes every coefficient of both
+            RnsPoly c0 = newPoly(a.level(), scratch), c1 = newPoly(a.level(), scratch);
             ks.keySwitch(digits, key, 1, a.poly(0, RawAccess.get()), null, c0, c1, pool, ctx.counters());
             return Ciphertext.wrap(RawAccess.get(), params, a.scale(), c0, c1);
         } finally {
@@ -415,6 +425,33 @@ public final class Evaluator {
         for (int i = 0; i < out.length; i++) {
             out[i] = rq.newPoly(a.level(), Domain.NTT);
             rq.mulCoeffs(a.poly(i, RawAccess.get()), mono, out[i]);
+        }
+        return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
+    }
+
+    /**
+     * a + b·i^power (same level and scale) in one pass: {@code add(a, mulByI(b, power))}'s residues, one ciphertext
+     * made, in {@code scratch} (pooled limbs; see {@link Scratch}) or in fresh memory where it is null.
+     */
+    public Ciphertext addMulByI(Ciphertext a, Ciphertext b, int power, Scratch scratch) {
+        Objects.requireNonNull(a, "a is null");
+        Objects.requireNonNull(b, "b is null");
+        checkScratch(scratch);
+        checks.checkPair(a, b, true);
+        if (a.degree() != b.degree())
+            throw new WrongOperandException("a degree-" + a.degree() + " and a degree-" + b.degree()
+                    + " ciphertext: a + b·i^power takes equal degrees");
+        int e = Math.floorMod(power, 4);
+        RnsPoly[] out = new RnsPoly[a.degree() + 1];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = newPoly(a.level(), scratch);
+            RnsPoly pa = a.poly(i, RawAccess.get()), pb = b.poly(i, RawAccess.get());
+            if (e == 0) rq.add(pa, pb, out[i]);
+            else {
+                for (int j = 0; j <= a.level(); j++) System.arraycopy(pa.limb(j), 0, out[i].limb(j), 0, ctx.n());
+                out[i].setDomain(pa.domain());
+                rq.mulCoeffsAdd(pb, powerOfI(e, a.level()), out[i]); // out += b·i^e, as add(a, mulByI(b, e))
+            }
         }
         return Ciphertext.wrap(RawAccess.get(), params, a.scale(), out);
     }
@@ -609,7 +646,7 @@ public final class Evaluator {
      * {@link #mulRelinMutable(Ciphertext, Ciphertext)} made in {@code scratch} (pooled limbs; see {@link Scratch}),
      * or in fresh memory where it is null.
      *
-     * @throws WrongOperandException if {@code scratch} is another evaluator's
+     * @throws WrongOperandException if {@code scratch} was made for other parameters
      * @throws IllegalStateException if {@code scratch} is closed
      */
     public MutableCiphertext mulRelinMutable(Ciphertext a, Ciphertext b, Scratch scratch) {
@@ -638,16 +675,16 @@ public final class Evaluator {
     }
 
     /**
-     * A scratch for the intermediate ciphertexts of one computation on this evaluator, in its limb pool (see
-     * {@link Scratch}); close it when done.
+     * A scratch for the intermediate ciphertexts of one computation, in this evaluator's limb pool (see
+     * {@link Scratch}); close it when done. Any evaluator of the same parameters may make its results there.
      */
     public Scratch scratch() {
         return new Scratch(rq, pool);
     }
 
     private void checkScratch(Scratch scratch) {
-        if (scratch != null && !scratch.drawsFrom(pool))
-            throw new WrongOperandException("the scratch was made by another evaluator");
+        if (scratch != null && !scratch.ring().sameAs(rq))
+            throw new WrongOperandException("the scratch was made for other parameters (another ring)");
     }
 
     /** A polynomial at {@code level} in the NTT domain: pooled with arbitrary contents, or fresh zeros. */

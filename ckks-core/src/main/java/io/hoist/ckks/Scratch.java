@@ -43,9 +43,9 @@ public final class Scratch implements AutoCloseable {
         this.pool = pool;
     }
 
-    /** Whether this scratch borrows from {@code p} (an evaluator checks that the scratch is its own). */
-    boolean drawsFrom(LimbPool p) {
-        return pool == p;
+    /** The ring whose polynomials this scratch makes (an evaluator checks that it is its own, by value). */
+    Ring ring() {
+        return ring;
     }
 
     /**

@@ -127,6 +127,25 @@ class ScratchTest {
         }
     }
 
+    /** a + b·i^power in one pass, and a key switch, made in a scratch on garbage: the fresh operations' residues. */
+    @ParameterizedTest(name = "power {0}")
+    @ValueSource(ints = {0, 1, 2, 3, -1})
+    void addMulByIAndKeySwitchInScratchEqualTheFreshOperations(int power) {
+        SplittableRandom r = new SplittableRandom(power + 40);
+        Ciphertext a = fresh(r), b = fresh(r);
+        Ciphertext want = ev.add(a, ev.mulByI(b, power));
+        Ciphertext wantSwitched = ev.switchKeys(a, f.rlk.key());
+        SchemeFixture.assertSameBits(want, ev.addMulByI(a, b, power, null), "fresh");
+        dirtyThePool(r, 8 * (f.params.maxLevel() + 1));
+        try (Scratch s = ev.scratch()) {
+            Ciphertext got = ev.addMulByI(a, b, power, s);
+            SchemeFixture.assertSameBits(want, got, "a + b·i^" + power);
+            Ciphertext switched = ev.switchKeys(a, f.rlk.key(), s);
+            SchemeFixture.assertSameBits(wantSwitched, switched, "key switch");
+            assertTrue(s.holds(got) && s.holds(switched));
+        }
+    }
+
     @Test
     void misuseIsRefusedAndChangesNothing() {
         SplittableRandom r = new SplittableRandom(99);
@@ -154,8 +173,17 @@ class ScratchTest {
         assertThrows(IllegalStateException.class, () -> open.mulInteger(2), "its limbs went back at close");
         assertThrows(IllegalStateException.class, open::rescale);
         Evaluator other = f.evaluator(null);
-        try (Scratch foreign = other.scratch()) {
-            long pooled = ev.pooledBytes(), otherPooled = other.pooledBytes();
+        try (Scratch shared = other.scratch()) {
+            // another evaluator of the same parameters makes its results in this one's scratch, bit for bit
+            SchemeFixture.assertSameBits(
+                    ev.mulRelinMutable(a, a).freeze(),
+                    ev.mulRelinMutable(a, a, shared).freeze(),
+                    "shared");
+        }
+        SchemeFixture g = new SchemeFixture(10, new int[] {60, 45, 45}, new int[] {60}, 3);
+        Evaluator foreignEv = g.evaluator(null);
+        try (Scratch foreign = foreignEv.scratch()) {
+            long pooled = ev.pooledBytes(), otherPooled = foreignEv.pooledBytes();
             assertThrows(WrongOperandException.class, () -> ev.mulRelinMutable(a, a, foreign));
             assertThrows(
                     WrongOperandException.class,
@@ -163,7 +191,7 @@ class ScratchTest {
                             List.of(a), new double[] {1}, new double[] {1}, a.level(), a.scale(), foreign));
             assertEquals(0, foreign.heldLimbs(), "a refused scratch lends nothing");
             assertEquals(pooled, ev.pooledBytes(), "and neither pool grew");
-            assertEquals(otherPooled, other.pooledBytes());
+            assertEquals(otherPooled, foreignEv.pooledBytes());
         }
     }
 }

@@ -188,7 +188,7 @@ public final class PolynomialEvaluator {
      * sums) in {@code scratch}, each given back once the evaluation has no more use for it, and the output made
      * there too: the caller releases it when done with it, or keeps it (see {@link Scratch}). The input is only read.
      *
-     * @throws io.hoist.ckks.WrongOperandException if {@code scratch} is not of this evaluator's {@link Evaluator}
+     * @throws io.hoist.ckks.WrongOperandException if {@code scratch} was made for other parameters
      */
     public Result evaluate(Ciphertext ct, Polynomial p, double targetScale, Scratch scratch) {
         Objects.requireNonNull(scratch, "scratch is null");

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Runs CoeffsToSlots and SlotsToCoeffs: each matrix through the {@link LinearTransformEvaluator}
@@ -74,22 +75,39 @@ public final class DftEvaluator {
      * [Re | Im], both bit-reversed, at the input's scale.
      */
     public DftResult coeffsToSlots(Ciphertext ct, EncodedDft e) {
-        requireKind(e, HomomorphicDft.Kind.COEFFS_TO_SLOTS);
-        List<Map<Op, Long>> counts = new ArrayList<>();
         try (Scratch scratch = ev.scratch()) {
-            Ciphertext x = runMatrices(ct, e, counts, scratch);
-            Evaluation conj = lt.conjugate(x, scratch);
-            Ciphertext w = conj.result();
-            ImmutableList<Ciphertext> outs;
-            if (e.dft().sparse()) outs = ImmutableList.of(ev.add(x, w));
-            else if (scratch.holds(x)) {
-                // w + w̄ over w̄'s limbs, w − w̄ over w's, then times −i in place: (w − w̄)/2 = i·Im w
-                List<Ciphertext> sd = ev.sumAndDifferenceInPlace(x, w, scratch);
-                Ciphertext im = ev.mulByIInPlace(sd.get(1), -1, scratch);
-                outs = ImmutableList.of(scratch.keep(sd.get(0)), scratch.keep(im));
-            } else outs = ImmutableList.of(ev.add(x, w), ev.mulByI(ev.sub(x, w), -1)); // a BSGS output: not ours
-            return new DftResult(outs, ImmutableList.copyOf(counts), conj.counts());
+            return keepOutputs(coeffsToSlots(ct, e, scratch), scratch);
         }
+    }
+
+    /**
+     * {@link #coeffsToSlots(Ciphertext, EncodedDft)} with every intermediate ciphertext in {@code scratch}, each
+     * given back once read, and the outputs left there: the caller releases or keeps them ({@link Scratch#holds}
+     * tells which are there: a BSGS matrix makes its output in fresh memory, and the split then does too). The
+     * input is only read.
+     */
+    public DftResult coeffsToSlots(Ciphertext ct, EncodedDft e, Scratch scratch) {
+        requireKind(e, HomomorphicDft.Kind.COEFFS_TO_SLOTS);
+        Objects.requireNonNull(scratch, "scratch is null");
+        List<Map<Op, Long>> counts = new ArrayList<>();
+        Ciphertext x = runMatrices(ct, e, counts, scratch);
+        Evaluation conj = lt.conjugate(x, scratch);
+        Ciphertext w = conj.result();
+        ImmutableList<Ciphertext> outs;
+        if (scratch.holds(x) && scratch.holds(w)) {
+            // w + w̄ over w̄'s limbs, w − w̄ over w's, then times −i in place: (w − w̄)/2 = i·Im w
+            List<Ciphertext> sd = ev.sumAndDifferenceInPlace(x, w, scratch);
+            if (e.dft().sparse()) {
+                scratch.release(sd.get(1));
+                outs = ImmutableList.of(sd.get(0));
+            } else outs = ImmutableList.of(sd.get(0), ev.mulByIInPlace(sd.get(1), -1, scratch));
+        } else {
+            outs = e.dft().sparse()
+                    ? ImmutableList.of(ev.add(x, w))
+                    : ImmutableList.of(ev.add(x, w), ev.mulByI(ev.sub(x, w), -1));
+            if (scratch.holds(w)) scratch.release(w);
+        }
+        return new DftResult(outs, ImmutableList.copyOf(counts), conj.counts());
     }
 
     /**
@@ -97,19 +115,35 @@ public final class DftEvaluator {
      * sparse packing takes the one ciphertext [Re | Im]. The output's polynomial holds the coefficients.
      */
     public DftResult slotsToCoeffs(List<Ciphertext> in, EncodedDft e) {
+        try (Scratch scratch = ev.scratch()) {
+            return keepOutputs(slotsToCoeffs(in, e, scratch), scratch);
+        }
+    }
+
+    /**
+     * {@link #slotsToCoeffs(List, EncodedDft)} with Re + i·Im and every matrix's output in {@code scratch}, each given
+     * back once read, and the output left there for the caller ({@link Scratch#holds} tells whether it is). The
+     * inputs are only read.
+     */
+    public DftResult slotsToCoeffs(List<Ciphertext> in, EncodedDft e, Scratch scratch) {
         requireKind(e, HomomorphicDft.Kind.SLOTS_TO_COEFFS);
+        Objects.requireNonNull(scratch, "scratch is null");
         int want = e.dft().sparse() ? 1 : 2;
         if (in.size() != want) {
             throw new WrongOperandException("SlotsToCoeffs with " + (want == 1 ? "sparse" : "dense") + " packing takes "
                     + want + " ciphertext(s), got " + in.size());
         }
-        Ciphertext x = want == 1 ? in.get(0) : ev.add(in.get(0), ev.mulByI(in.get(1), 1));
+        Ciphertext x = want == 1 ? in.get(0) : ev.addMulByI(in.get(0), in.get(1), 1, scratch);
         List<Map<Op, Long>> counts = new ArrayList<>();
-        try (Scratch scratch = ev.scratch()) {
-            Ciphertext y = runMatrices(x, e, counts, scratch);
-            if (scratch.holds(y)) scratch.keep(y); // the caller's
-            return new DftResult(ImmutableList.of(y), ImmutableList.copyOf(counts), ImmutableMap.of());
-        }
+        Ciphertext y = runMatrices(x, e, counts, scratch);
+        if (x != in.get(0) && x != y) scratch.release(x);
+        return new DftResult(ImmutableList.of(y), ImmutableList.copyOf(counts), ImmutableMap.of());
+    }
+
+    /** The outputs made in {@code scratch} let go of it: the caller's, as from the methods without a scratch. */
+    private static DftResult keepOutputs(DftResult r, Scratch scratch) {
+        for (Ciphertext c : r.outputs()) if (scratch.holds(c)) scratch.keep(c);
+        return r;
     }
 
     /**
