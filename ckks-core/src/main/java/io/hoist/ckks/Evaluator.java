@@ -493,6 +493,8 @@ public final class Evaluator {
                     + " ciphertext: the sum and difference in place need equal degrees");
         requireHeld(scratch, a);
         requireHeld(scratch, b);
+        if (a.poly(0, RawAccess.get()).limb(0) == b.poly(0, RawAccess.get()).limb(0))
+            throw new WrongOperandException("the sum and difference in place write both operands: a and b are one");
         RnsPoly[] sum = new RnsPoly[a.degree() + 1], diff = new RnsPoly[sum.length];
         for (int i = 0; i < sum.length; i++) {
             diff[i] = a.poly(i, RawAccess.get());

@@ -25,8 +25,11 @@ import java.util.Objects;
  * {@link Evaluator#mulByIInPlace}) take ciphertexts made here and spend them the same way: their results are new
  * ciphertexts over the same limbs. A transform's result can be made here too
  * ({@code LinearTransformEvaluator.evaluate(…, scratch)}, through {@link #newPoly}). Bootstrapping runs its
- * polynomial, EvalMod and each DFT in one. Not thread-safe: one per computation and thread (the pool behind it
- * is shared and thread-safe).
+ * polynomial, EvalMod and each DFT in one.
+ *
+ * <p>Its bookkeeping is thread-safe: a transform's executor may make its outputs on several threads at once.
+ * Which ciphertext is dead is the computation's knowledge, so one computation owns a scratch; two computations
+ * running side by side (EvalMod's halves) take one each. The pool behind it is shared and thread-safe.
  */
 public final class Scratch implements AutoCloseable {
     private final Ring ring;
@@ -55,7 +58,7 @@ public final class Scratch implements AutoCloseable {
      *
      * @throws IllegalStateException if the scratch is closed
      */
-    public RnsPoly newPoly(int level) {
+    public synchronized RnsPoly newPoly(int level) {
         live();
         long[][] limbs = new long[level + 1][];
         try {
@@ -72,7 +75,7 @@ public final class Scratch implements AutoCloseable {
     }
 
     /** Gives back the top limb of {@code p}, made here, which a rescale has just dropped. */
-    void dropTop(RnsPoly p) {
+    synchronized void dropTop(RnsPoly p) {
         live();
         long[] top = p.limb(p.level());
         if (sizes.getInt(p.limb(0)) != p.limbCount() || !held.remove(top))
@@ -81,7 +84,7 @@ public final class Scratch implements AutoCloseable {
         pool.put(top);
     }
 
-    boolean isClosed() {
+    synchronized boolean isClosed() {
         return closed;
     }
 
@@ -93,7 +96,7 @@ public final class Scratch implements AutoCloseable {
      *     made elsewhere, or a view at a lower level of one made here), or the scratch is closed; nothing is given
      *     back then
      */
-    public void release(Ciphertext c) {
+    public synchronized void release(Ciphertext c) {
         letGo(c, true);
     }
 
@@ -103,7 +106,7 @@ public final class Scratch implements AutoCloseable {
      *
      * @throws IllegalStateException as {@link #release} does
      */
-    public Ciphertext keep(Ciphertext c) {
+    public synchronized Ciphertext keep(Ciphertext c) {
         letGo(c, false);
         return c;
     }
@@ -112,7 +115,7 @@ public final class Scratch implements AutoCloseable {
      * Whether {@code c} is a whole ciphertext alive here: every polynomial made in this scratch, with all the limbs
      * it holds (a view at a lower level is not).
      */
-    public boolean holds(Ciphertext c) {
+    public synchronized boolean holds(Ciphertext c) {
         Objects.requireNonNull(c, "c is null");
         for (int i = 0; i <= c.degree(); i++) {
             RnsPoly p = c.poly(i, RawAccess.get());
@@ -123,13 +126,13 @@ public final class Scratch implements AutoCloseable {
     }
 
     /** Limb arrays held (borrowed and not yet given back or let go). */
-    public int heldLimbs() {
+    public synchronized int heldLimbs() {
         return held.size();
     }
 
     /** Gives back everything still held; a second call does nothing. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) return;
         closed = true;
         for (long[] a : held) pool.put(a);

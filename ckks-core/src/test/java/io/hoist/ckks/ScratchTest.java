@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ring.RnsPoly;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -143,6 +147,24 @@ class ScratchTest {
             Ciphertext switched = ev.switchKeys(a, f.rlk.key(), s);
             SchemeFixture.assertSameBits(wantSwitched, switched, "key switch");
             assertTrue(s.holds(got) && s.holds(switched));
+        }
+    }
+
+    /** An executor's threads may make a transform's outputs at once: every limb is accounted for. */
+    @Test
+    void polynomialsMadeOnSeveralThreadsAtOnceAreAllHeld() throws Exception {
+        int threads = 4, each = 300, level = 2;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try (Scratch s = ev.scratch()) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++)
+                done.add(pool.submit(() -> {
+                    for (int k = 0; k < each; k++) s.newPoly(level);
+                }));
+            for (Future<?> d : done) d.get();
+            assertEquals(threads * each * (level + 1), s.heldLimbs());
+        } finally {
+            pool.shutdown();
         }
     }
 
