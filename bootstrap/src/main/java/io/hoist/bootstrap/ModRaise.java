@@ -26,6 +26,7 @@ public final class ModRaise {
 
     /** {@link #raise(CkksContext, Ciphertext, int, double)} made in {@code scratch}, or in fresh memory if null. */
     public static Ciphertext raise(CkksContext ctx, Ciphertext ct, int level, double scale, Scratch scratch) {
+        if (scratch != null) scratch.requireOpenFor(ctx.ringQ());
         if (ct.level() != 0)
             throw new LevelMismatchException("ModRaise takes a level-0 ciphertext, got level " + ct.level());
         if (ct.degree() != 1)

@@ -164,11 +164,13 @@ class BootstrapperTest {
     void concurrentBootstrapsCountOnlyTheirOwnWork() throws Exception {
         BootstrapParameters bp = BootstrapFixture.small(12, 11, 3, 2, EvalModParameters.lattigoDefault(), 32);
         BootstrapFixture f = new BootstrapFixture(bp, BootstrapPlan.fewestKeys(bp));
-        Bootstrapper two = new Bootstrapper(
-                CkksContext.create(bp.ckks(), null, 2), f.plan, f.keys, Storage.PRECOMPUTED, Progress.NONE);
+        CkksContext ctx2 = CkksContext.create(bp.ckks(), null, 2);
+        Bootstrapper two = new Bootstrapper(ctx2, f.plan, f.keys, Storage.PRECOMPUTED, Progress.NONE);
         Ciphertext in = f.encryptAtLevel0(f.message(9));
         two.bootstrap(in); // the first run also transforms mulByI's i^e once (counted there)
+        Map<Op, Long> before = ctx2.counters().snapshot();
         Bootstrapper.Result alone = two.bootstrap(in);
+        assertEquals(ctx2.counters().since(before), alone.counts(), "alone, its own counts are the context's");
         ExecutorService callers = Executors.newFixedThreadPool(2);
         try {
             Future<Bootstrapper.Result> a = callers.submit(() -> two.bootstrap(in)),

@@ -685,8 +685,7 @@ public final class Evaluator {
     }
 
     private void checkScratch(Scratch scratch) {
-        if (scratch != null && !scratch.ring().sameAs(rq))
-            throw new WrongOperandException("the scratch was made for other parameters (another ring)");
+        if (scratch != null) scratch.requireOpenFor(rq);
     }
 
     /** A polynomial at {@code level} in the NTT domain: pooled with arbitrary contents, or fresh zeros. */

@@ -27,9 +27,10 @@ import java.util.Objects;
  * ({@code LinearTransformEvaluator.evaluate(…, scratch)}, through {@link #newPoly}). Bootstrapping runs its
  * polynomial, EvalMod and each DFT in one.
  *
- * <p>Its bookkeeping is thread-safe: a transform's executor may make its outputs on several threads at once.
- * Which ciphertext is dead is the computation's knowledge, so one computation owns a scratch; two computations
- * running side by side (EvalMod's halves) take one each. The pool behind it is shared and thread-safe.
+ * <p>Its bookkeeping is thread-safe, so code that runs a computation's steps on several threads may make their
+ * results here (the locks are uncontended and cost nothing measurable). Which ciphertext is dead is the computation's
+ * knowledge, so one computation owns a scratch; two computations running side by side (EvalMod's halves) take one
+ * each. The pool behind it is shared and thread-safe.
  */
 public final class Scratch implements AutoCloseable {
     private final Ring ring;
@@ -46,9 +47,17 @@ public final class Scratch implements AutoCloseable {
         this.pool = pool;
     }
 
-    /** The ring whose polynomials this scratch makes (an evaluator checks that it is its own, by value). */
-    Ring ring() {
-        return ring;
+    /**
+     * Checks that this scratch is open and makes polynomials of {@code r} (the same degree and primes): what every
+     * operation that takes a scratch checks first, before any work.
+     *
+     * @throws WrongOperandException if it was made for another ring
+     * @throws IllegalStateException if it is closed
+     */
+    public synchronized void requireOpenFor(Ring r) {
+        if (!ring.sameAs(r))
+            throw new WrongOperandException("the scratch was made for other parameters (another ring)");
+        live();
     }
 
     /**

@@ -298,7 +298,6 @@ public interface LimbKernels {
         }
     }
 
-    /** out = a + b mod q, coefficient-wise over out's length (residues in [0, q)); out may alias a or b. */
     /** a ← a − b and b ← a + b mod q in one pass: {@link #subMod} and {@link #addMod}'s residues. */
     static void sumAndDifference(long[] a, long[] b, long q) {
         for (int k = 0; k < a.length; k++) { // branch-free, as addMod and subMod
@@ -309,6 +308,7 @@ public interface LimbKernels {
         }
     }
 
+    /** out = a + b mod q, coefficient-wise over out's length (residues in [0, q)); out may alias a or b. */
     static void addMod(long[] a, long[] b, long[] out, long q) {
         // branch-free (a + b − q, plus q where negative: q < 2^62, no overflow), so C2 vectorizes it
         for (int k = 0; k < out.length; k++) {

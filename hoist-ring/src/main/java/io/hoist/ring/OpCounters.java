@@ -58,14 +58,14 @@ public final class OpCounters {
      * workers that run its parallel sections, into whichever counter sets (see the class comment).
      */
     public static <T> Counted<T> count(Supplier<T> work) {
-        OpCounters sink = new OpCounters(SCOPE.isBound() ? SCOPE.get() : null);
+        OpCounters sink = new OpCounters(scope());
         T value = ScopedValue.where(SCOPE, sink).call(work::get);
         return new Counted<>(value, sink.snapshot());
     }
 
     /** The innermost scope's set on this thread, or null (for a worker to re-bind). */
     static OpCounters scope() {
-        return SCOPE.isBound() ? SCOPE.get() : null;
+        return SCOPE.isBound() ? SCOPE.get() : null; // orElse refuses a null default
     }
 
     public void increment(Op op) {

@@ -8,6 +8,9 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class OpCountersTest {
@@ -95,5 +98,33 @@ class OpCountersTest {
         }
         engine.add(Op.MOD_MULS, 1); // outside any scope: the engine's set only
         assertEquals(11L * tasks + 1, engine.get(Op.MOD_MULS));
+    }
+
+    /**
+     * The engine's worker counts into the caller's scope: of two tasks, the first waits until the second has started,
+     * so the second runs on the worker (unless another caller holds the workers: then the claim is not tested).
+     */
+    @Test
+    void aWorkerCountsIntoItsCallersScope() {
+        OpCounters engine = new OpCounters();
+        AtomicBoolean secondStarted = new AtomicBoolean();
+        AtomicReference<String> secondThread = new AtomicReference<>();
+        OpCounters.Counted<Integer> r = OpCounters.count(() -> {
+            Parallel.forEach(2, 2, i -> {
+                if (i == 0) {
+                    long deadline = System.nanoTime() + 5_000_000_000L;
+                    while (!secondStarted.get() && System.nanoTime() < deadline) Thread.onSpinWait();
+                } else {
+                    secondStarted.set(true);
+                    secondThread.set(Thread.currentThread().getName());
+                }
+                engine.add(Op.MOD_MULS, 1 + i);
+            });
+            return 0;
+        });
+        assertEquals(3L, r.counts().get(Op.MOD_MULS), "both tasks, on whichever thread");
+        assertEquals(3L, engine.get(Op.MOD_MULS));
+        Assumptions.assumeTrue(
+                secondThread.get().startsWith("hoist-"), "the workers were busy: both tasks ran on the caller");
     }
 }

@@ -24,6 +24,7 @@ import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Schedule;
 import io.hoist.lt.schedule.WorkingSetTooSmallException;
+import io.hoist.ring.Ring;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -45,6 +46,7 @@ import java.util.SortedMap;
  */
 public final class LinearTransformEvaluator {
     private final CkksParameters params;
+    private final Ring ringQ;
     private final Schedule schedule;
     private final DiagonalEncoder diagonals;
     private final Engine engine;
@@ -66,6 +68,7 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(keys, "keys is null");
         Objects.requireNonNull(schedule, "schedule is null");
         this.params = ctx.params();
+        this.ringQ = ctx.ringQ();
         if (!keys.params().equals(params))
             throw new ParameterMismatchException("rotation keys made under other parameters");
         this.schedule = schedule;
@@ -241,6 +244,7 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(ct, "ct is null");
         Objects.requireNonNull(et, "et is null");
         Objects.requireNonNull(schedule, "schedule is null");
+        if (outputs != null) outputs.requireOpenFor(ringQ);
         check(ct, et);
         Engine.Run r = engine.evaluate(ct, et.data(), schedule, outputScale(ct, et), outputs);
         return new Evaluation(r.result(), r.counts(), r.grouping(), r.traffic());
@@ -393,6 +397,7 @@ public final class LinearTransformEvaluator {
         Objects.requireNonNull(a, "a is null");
         if (!a.params().equals(params)) throw new ParameterMismatchException("ciphertext made under other parameters");
         if (a.degree() != 1) throw new WrongOperandException("conjugation needs a degree-1 ciphertext");
+        if (outputs != null) outputs.requireOpenFor(ringQ);
         Engine.Run r = engine.conjugate(a, outputs);
         return new Evaluation(r.result(), r.counts(), Optional.empty(), Optional.empty());
     }

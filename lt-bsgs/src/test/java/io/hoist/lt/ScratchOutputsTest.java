@@ -2,14 +2,17 @@ package io.hoist.lt;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Evaluator;
+import io.hoist.ckks.Progress;
 import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.Scratch;
+import io.hoist.ckks.WrongOperandException;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
@@ -91,6 +94,26 @@ class ScratchOutputsTest {
                     assertEquals(algo != Algorithm.BSGS, s.holds(got), what + ": made in the scratch");
                 }
             }
+        }
+        // a transform that keeps its level (a plain ModDown writes the output): pooled garbage there too
+        EncodedTransform keep = lte.encode(t, plan, level, Storage.PRECOMPUTED, 0x1p20, false, Progress.NONE);
+        Ciphertext wantKept = lte.evaluate(ct, keep, Schedule.direct()).result();
+        dirty(ev, r, 8, level);
+        try (Scratch s = ev.scratch()) {
+            Ciphertext got = lte.evaluate(ct, keep, Schedule.direct(), s).result();
+            assertEquals(level, got.level(), "no rescale");
+            assertSameBits(wantKept, got, plan.describe() + " without a rescale");
+        }
+        // a closed scratch, or one for other parameters, is refused before any work
+        Scratch closed = ev.scratch();
+        closed.close();
+        EncodedTransform et = lte.encode(t, plan, level, Storage.PRECOMPUTED);
+        assertThrows(IllegalStateException.class, () -> lte.evaluate(ct, et, Schedule.direct(), closed));
+        assertThrows(IllegalStateException.class, () -> lte.conjugate(ct, closed));
+        LtFixture other = LtFixture.byBeta(3);
+        try (Scratch foreign = new Evaluator(other.ctx).scratch()) {
+            assertThrows(WrongOperandException.class, () -> lte.evaluate(ct, et, Schedule.direct(), foreign));
+            assertEquals(0, foreign.heldLimbs());
         }
         Ciphertext want = lte.conjugate(ct).result();
         dirty(ev, r, 8, level);

@@ -88,13 +88,13 @@ public final class DftEvaluator {
      */
     public DftResult coeffsToSlots(Ciphertext ct, EncodedDft e, Scratch scratch) {
         requireKind(e, HomomorphicDft.Kind.COEFFS_TO_SLOTS);
-        Objects.requireNonNull(scratch, "scratch is null");
+        Objects.requireNonNull(scratch, "scratch is null").requireOpenFor(ctx.ringQ());
         List<Map<Op, Long>> counts = new ArrayList<>();
         Ciphertext x = runMatrices(ct, e, counts, scratch);
         Evaluation conj = lt.conjugate(x, scratch);
         Ciphertext w = conj.result();
         ImmutableList<Ciphertext> outs;
-        if (scratch.holds(x) && scratch.holds(w)) {
+        if (x != ct && scratch.holds(x) && scratch.holds(w)) {
             // w + w̄ over w̄'s limbs, w − w̄ over w's, then times −i in place: (w − w̄)/2 = i·Im w
             List<Ciphertext> sd = ev.sumAndDifferenceInPlace(x, w, scratch);
             if (e.dft().sparse()) {
@@ -106,6 +106,7 @@ public final class DftEvaluator {
                     ? ImmutableList.of(ev.add(x, w))
                     : ImmutableList.of(ev.add(x, w), ev.mulByI(ev.sub(x, w), -1));
             if (scratch.holds(w)) scratch.release(w);
+            if (x != ct && scratch.holds(x)) scratch.release(x);
         }
         return new DftResult(outs, ImmutableList.copyOf(counts), conj.counts());
     }
@@ -127,7 +128,7 @@ public final class DftEvaluator {
      */
     public DftResult slotsToCoeffs(List<Ciphertext> in, EncodedDft e, Scratch scratch) {
         requireKind(e, HomomorphicDft.Kind.SLOTS_TO_COEFFS);
-        Objects.requireNonNull(scratch, "scratch is null");
+        Objects.requireNonNull(scratch, "scratch is null").requireOpenFor(ctx.ringQ());
         int want = e.dft().sparse() ? 1 : 2;
         if (in.size() != want) {
             throw new WrongOperandException("SlotsToCoeffs with " + (want == 1 ? "sparse" : "dense") + " packing takes "

@@ -9,6 +9,7 @@ import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.ckks.Scratch;
 import io.hoist.lt.EncodedTransform;
 import io.hoist.lt.LinearTransformEvaluator;
 import io.hoist.lt.LtFixture;
@@ -125,6 +126,25 @@ class DftEvaluatorTest {
             Ciphertext y = ev.add(want.get(0), ev.mulByI(want.get(1), 1));
             for (EncodedTransform m : es.matrices())
                 y = lt.evaluate(y, m, Schedule.direct()).result();
+            // the bootstrapper's case: the input made in the same scratch is only read, and the outputs stay there
+            try (Scratch s = ev.scratch()) {
+                Ciphertext held = ev.linearCombinationMutable(
+                                List.of(in), new double[] {1}, new double[] {1}, in.level(), in.scale(), s)
+                        .freeze();
+                int before = s.heldLimbs();
+                DftResult r = dft.coeffsToSlots(held, ec, s);
+                assertEquals(in, held, a + ": the input is unchanged");
+                assertTrue(s.holds(held), a + ": and still held");
+                for (int h = 0; h < 2; h++) {
+                    assertEquals(want.get(h), r.outputs().get(h), a + " in the caller's scratch, half " + h);
+                    assertEquals(a != Algorithm.BSGS, s.holds(r.outputs().get(h)), a + ": made there");
+                }
+                if (a != Algorithm.BSGS)
+                    assertEquals(
+                            before + 2 * 2 * (r.outputs().get(0).level() + 1),
+                            s.heldLimbs(),
+                            a + ": the input and the two halves, nothing else");
+            }
             for (int run = 0; run < 2; run++) {
                 DftResult r = dft.coeffsToSlots(in, ec);
                 for (int h = 0; h < 2; h++)
