@@ -1,4 +1,5 @@
 // The program of scripts/bit-identity.sh (not part of the build): digests of linear-transform outputs from fixed seeds.
+import io.hoist.bootstrap.*;
 import io.hoist.ckks.*;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.random.Prng;
@@ -62,22 +63,22 @@ public class BitId {
      */
     static void boot() throws Exception {
         try (AutoCloseable seeds = Prng.insecureDeterministicSeedsForTesting(42)) {
-            io.hoist.bootstrap.BootstrapParameters bp = io.hoist.bootstrap.BootstrapParameters.builder().name("bitid12").logN(12).logSlots(11)
-                    .residualLogQ(60, 40).stc(45, 2).cts(56, 3).logP(61, 61, 61).evalMod(io.hoist.bootstrap.EvalModParameters.lattigoDefault())
+            BootstrapParameters bp = BootstrapParameters.builder().name("bitid12").logN(12).logSlots(11)
+                    .residualLogQ(60, 40).stc(45, 2).cts(56, 3).logP(61, 61, 61).evalMod(EvalModParameters.lattigoDefault())
                     .hammingWeight(192).ephemeralWeight(32).logScale(40).allowInsecure().build();
-            io.hoist.bootstrap.BootstrapPlan plan = io.hoist.bootstrap.BootstrapPlan.fewestKeys(bp);
+            BootstrapPlan plan = BootstrapPlan.fewestKeys(bp);
             CkksContext ctx = CkksContext.create(bp.ckks());
             SecretKey sk = new KeyGenerator(ctx).genSecretKey();
-            io.hoist.bootstrap.BootstrappingKeys keys = io.hoist.bootstrap.BootstrappingKeys.generate(ctx, sk, plan, Progress.NONE);
-            io.hoist.bootstrap.Bootstrapper boot = new io.hoist.bootstrap.Bootstrapper(ctx, plan, keys, Storage.PRECOMPUTED, Progress.NONE);
+            BootstrappingKeys keys = BootstrappingKeys.generate(ctx, sk, plan, Progress.NONE);
+            Bootstrapper boot = new Bootstrapper(ctx, plan, keys, Storage.PRECOMPUTED, Progress.NONE);
             Encoder enc = new Encoder(ctx);
-            Ciphertext in = Encryptor.withSecretKey(ctx, sk).encrypt(enc.encode(io.hoist.bootstrap.Messages.uniform(bp, 7), 0, bp.ckks().defaultScale()));
+            Ciphertext in = Encryptor.withSecretKey(ctx, sk).encrypt(enc.encode(Messages.uniform(bp, 7), 0, bp.ckks().defaultScale()));
             for (int run = 0; run < 2; run++) {
-                io.hoist.bootstrap.Bootstrapper.Result r = boot.bootstrap(in);
+                Bootstrapper.Result r = boot.bootstrap(in);
                 System.out.println("bootstrap n12 run " + run + " " + digest(r.output()) + " counts=" + new TreeMap<>(r.counts()));
             }
             // EvalMod with an arcsine, on a ciphertext of v in [-1/2, 1/2] at the top of a 60-bit chain
-            io.hoist.bootstrap.EvalModParameters em = new io.hoist.bootstrap.EvalModParameters(32, 62, 3, 8, 7, 60);
+            EvalModParameters em = new EvalModParameters(32, 62, 3, 8, 7, 60);
             int[] logQ = new int[em.depth() + 3];
             Arrays.fill(logQ, 60);
             CkksParameters params = CkksParameters.builder().logN(11).logQ(logQ).logP(61, 61).scale(0x1p60).allowInsecure().build();
@@ -90,7 +91,7 @@ public class BitId {
             for (int i = 0; i < v.length; i++) v[i] = r.nextDouble() - 0.5;
             Encoder e2 = new Encoder(c2);
             Ciphertext ct = Encryptor.withSecretKey(c2, s2).encrypt(e2.encode(ComplexVector.ofReal(v), params.maxLevel(), params.defaultScale()));
-            io.hoist.bootstrap.EvalMod mod = new io.hoist.bootstrap.EvalMod(ev, em);
+            EvalMod mod = new EvalMod(ev, em);
             for (int run = 0; run < 2; run++) System.out.println("evalMod arcsine run " + run + " " + digest(mod.apply(ct, 0x1p60)));
         }
     }

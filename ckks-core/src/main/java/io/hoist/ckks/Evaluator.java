@@ -515,8 +515,8 @@ public final class Evaluator {
     }
 
     /**
-     * i^e as a ring element in the NTT domain (X^{N/2}, −1 or −X^{N/2}), read at {@code level}: transformed once and
-     * kept (made again only for a higher level), not at every call.
+     * i^e as a ring element in the NTT domain (X^{N/2}, −1 or −X^{N/2}), read at {@code level}: transformed once
+     * and kept (made again only for a higher level), not at every call.
      */
     private RnsPoly powerOfI(int e, int level) {
         synchronized (powersOfI) {

@@ -12,8 +12,8 @@ import java.util.Set;
  * evaluation allocates (almost) nothing and touches no fresh pages. Thread-safe; arrays come back
  * with arbitrary contents unless {@link #getZeroed()} is used.
  *
- * <p>{@link #outstanding()} counts arrays handed out and not yet returned or {@link #detach detached}: a leak test checks it
- * returns to its starting value after an evaluation, even one that failed. The pool knows every
+ * <p>{@link #outstanding()} counts arrays handed out and not yet returned or {@link #detach detached}: a leak
+ * test checks it returns to its starting value after an evaluation, even one that failed. The pool knows every
  * array it has handed out (by identity), so a second return of the same array, or one it never
  * handed out, throws instead of letting two borrowers share one array later.
  */
@@ -85,6 +85,7 @@ public final class LimbPool {
      * Lets a borrowed array go for good: the pool forgets it and will not take it back (a result built in pooled
      * limbs that leaves for a caller, who keeps it as long as it likes). The garbage collector reclaims it later.
      *
+     * @throws IllegalArgumentException if the array is null or not a limb of this pool's length
      * @throws IllegalStateException if the array is not out of this pool
      */
     public synchronized void detach(long[] a) {
