@@ -191,13 +191,18 @@ public final class Bootstrapper {
         int threads = ctx.engine().threads();
         if (threads == halves.size())
             Parallel.forEach(
-                    threads, halves.size(), i -> reduced[i] = evalMod.apply(halves.get(i), plan.evalModScale()));
-        else for (int i = 0; i < reduced.length; i++) reduced[i] = evalMod.apply(halves.get(i), plan.evalModScale());
+                    threads,
+                    halves.size(),
+                    i -> reduced[i] = evalMod.apply(halves.get(i), plan.evalModScale(), scratch));
+        else
+            for (int i = 0; i < reduced.length; i++)
+                reduced[i] = evalMod.apply(halves.get(i), plan.evalModScale(), scratch);
         for (Ciphertext h : halves) next(scratch, h, null);
         long t4 = System.nanoTime();
         Ciphertext out =
                 dft.slotsToCoeffs(List.of(reduced), stc, scratch).outputs().get(0);
         if (scratch.holds(out)) scratch.keep(out); // the caller's
+        for (Ciphertext r : reduced) next(scratch, r, null);
         // read at Δ (times what ScaleDown's rounding left): the message itself
         out = ev.withScale(out, plan.ckks().defaultScale() * raised / want);
         long t5 = System.nanoTime();

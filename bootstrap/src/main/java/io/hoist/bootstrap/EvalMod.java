@@ -53,6 +53,15 @@ public final class EvalMod {
      * {@code outScale}.
      */
     public Ciphertext apply(Ciphertext ct, double outScale) {
+        return apply(ct, outScale, null);
+    }
+
+    /**
+     * {@link #apply(Ciphertext, double)} with the result made in {@code outputs} (a copy out of this call's own
+     * scratch, which holds the intermediates), or in fresh memory where it is null. Two calls on two threads may
+     * share {@code outputs}.
+     */
+    public Ciphertext apply(Ciphertext ct, double outScale, Scratch outputs) {
         Objects.requireNonNull(ct, "ct is null");
         if (ct.level() < depth())
             throw new LevelMismatchException(
@@ -85,7 +94,7 @@ public final class EvalMod {
                 scratch.release(y);
                 y = z;
             }
-            return scratch.keep(y);
+            return outputs == null ? scratch.keep(y) : outputs.copy(y);
         }
     }
 }

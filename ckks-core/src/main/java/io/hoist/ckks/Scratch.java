@@ -83,6 +83,26 @@ public final class Scratch implements AutoCloseable {
         return ring.wrap(limbs, Domain.NTT);
     }
 
+    /**
+     * A copy of {@code c} (any ciphertext of this ring) made here: for a result computed in one scratch that must
+     * outlive it in another (EvalMod's halves, each on its own thread, hand their results to the bootstrap's).
+     *
+     * @throws WrongOperandException if c is of another ring
+     * @throws IllegalStateException if the scratch is closed
+     */
+    public Ciphertext copy(Ciphertext c) {
+        Objects.requireNonNull(c, "c is null");
+        RnsPoly[] out = new RnsPoly[c.degree() + 1];
+        for (int i = 0; i < out.length; i++) {
+            RnsPoly p = c.poly(i, RawAccess.get());
+            if (!p.ring().sameAs(ring)) throw new WrongOperandException("a ciphertext of another ring");
+            out[i] = newPoly(p.level());
+            for (int j = 0; j <= p.level(); j++) System.arraycopy(p.limb(j), 0, out[i].limb(j), 0, ring.n());
+            out[i].setDomain(p.domain());
+        }
+        return Ciphertext.wrap(RawAccess.get(), c.params(), c.scale(), out);
+    }
+
     /** Gives back the top limb of {@code p}, made here, which a rescale has just dropped. */
     synchronized void dropTop(RnsPoly p) {
         live();

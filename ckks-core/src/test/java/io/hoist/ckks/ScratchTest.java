@@ -150,6 +150,24 @@ class ScratchTest {
         }
     }
 
+    /** A copy made in a scratch: the same residues and scale, held there; a ciphertext of another ring is refused. */
+    @Test
+    void aCopyIsMadeThereBitForBit() {
+        SplittableRandom r = new SplittableRandom(77);
+        Ciphertext a = ev.atLevel(fresh(r), 2);
+        dirtyThePool(r, 8 * (f.params.maxLevel() + 1));
+        try (Scratch s = ev.scratch()) {
+            Ciphertext c = s.copy(a);
+            SchemeFixture.assertSameBits(a, c, "copy");
+            assertTrue(s.holds(c));
+            assertEquals(2 * 3, s.heldLimbs());
+            SchemeFixture g = new SchemeFixture(10, new int[] {60, 45, 45}, new int[] {60}, 4);
+            Ciphertext foreign = g.encrypt(ComplexVector.random(r, g.params.slots()));
+            assertThrows(WrongOperandException.class, () -> s.copy(foreign));
+            assertEquals(2 * 3, s.heldLimbs(), "nothing made for a refused copy");
+        }
+    }
+
     /** An executor's threads may make a transform's outputs at once: every limb is accounted for. */
     @Test
     void polynomialsMadeOnSeveralThreadsAtOnceAreAllHeld() throws Exception {
