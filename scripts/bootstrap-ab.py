@@ -11,7 +11,9 @@ allocates (MB). The command must print one JSON report (`--json`). Example:
   scripts/bootstrap-ab.py 3 'old|/tmp/old.jar|' 'new|hoist-cli/target/hoist.jar|' \\
       -- bootstrap --preset boot16 --runs 3 --json
 """
-import json, os, re, statistics, subprocess, sys, tempfile, time
+import json, os, re, subprocess, sys, tempfile, time
+
+import abstats
 
 JAVA = os.path.join(os.environ.get('JAVA_HOME', '/usr/lib/jvm/temurin-25-jdk-amd64'), 'bin', 'java')
 FLAGS = ['--add-modules', 'jdk.incubator.vector', '-XX:+UseParallelGC', '-XX:MaxRAMPercentage=75', '-Xmn512m',
@@ -46,15 +48,5 @@ for r in range(rounds):
                    rss=int(p.stderr.strip().split('\n')[-1]) / 1024 / 1024, minBits=d['precision']['minBits'],
                    allocMB=d['memoryBytes'].get('allocatedWarm', -1) / 1e6)
         res[label].append(row)
-        print(r, f'{label:8s}', ' '.join(f'{k}={v:.2f}' if k in ('rss', 'minBits') else f'{k}={v:.0f}'
-                                          for k, v in row.items()), flush=True)
-print('--- medians [min-max]')
-for label, rows in res.items():
-    if not rows:
-        continue
-    cells = []
-    for k in rows[0]:
-        v = [x[k] for x in rows]
-        f = '.2f' if k in ('rss', 'minBits') else '.0f'
-        cells.append(f'{k}={statistics.median(v):{f}} [{min(v):{f}}-{max(v):{f}}]')
-    print(f'{label:8s}', ' '.join(cells))
+        abstats.print_row(r, label, row, ('rss', 'minBits'))
+abstats.print_medians(res, ('rss', 'minBits'))

@@ -10,7 +10,9 @@ Example, side by side with an older build:
   scripts/warm-start-ab.py 5 'old|/tmp/old/hoist-cli/target/hoist.jar|' 'new|hoist-cli/target/hoist.jar|' \\
       -- lt --preset n13 --n 4096 --algo th-bsgs --threads 1 --warmup 2 --runs 5 --json
 """
-import json, os, statistics, subprocess, sys, time
+import json, os, subprocess, sys, time
+
+import abstats
 
 JAVA = os.path.join(os.environ.get('JAVA_HOME', '/usr/lib/jvm/temurin-25-jdk-amd64'), 'bin', 'java')
 # the launcher's flags as of ec11d29 (./hoist); pass its later ones (huge pages since d6306ff, the JIT flags of
@@ -45,18 +47,8 @@ def main():
             if alloc is not None:
                 row['allocKB'] = alloc / 1024
             res[label].append(row)
-            print(f"{r} {label:8s} " + ' '.join(f"{k}={v:.2f}" if k == 'ratio' else f"{k}={v:.0f}"
-                                               for k, v in row.items()), flush=True)
-    print('--- medians [min-max]')
-    for label, rows in res.items():
-        if not rows:
-            continue
-        cells = []
-        for k in rows[0]:
-            v = [x[k] for x in rows]
-            f = '.2f' if k == 'ratio' else '.0f'
-            cells.append(f"{k}={statistics.median(v):{f}} [{min(v):{f}}-{max(v):{f}}]")
-        print(f"{label:8s} " + ' '.join(cells))
+            abstats.print_row(r, label, row, ('ratio',))
+    abstats.print_medians(res, ('ratio',))
 
 
 if __name__ == '__main__':

@@ -448,8 +448,7 @@ public final class Evaluator {
             RnsPoly pa = a.poly(i, RawAccess.get()), pb = b.poly(i, RawAccess.get());
             if (e == 0) rq.add(pa, pb, out[i]);
             else {
-                for (int j = 0; j <= a.level(); j++) System.arraycopy(pa.limb(j), 0, out[i].limb(j), 0, ctx.n());
-                out[i].setDomain(pa.domain());
+                pa.copyTo(out[i]);
                 rq.mulCoeffsAdd(pb, powerOfI(e, a.level()), out[i]); // out += b·i^e, as add(a, mulByI(b, e))
             }
         }

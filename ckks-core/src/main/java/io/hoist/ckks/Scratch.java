@@ -97,8 +97,7 @@ public final class Scratch implements AutoCloseable {
             RnsPoly p = c.poly(i, RawAccess.get());
             if (!p.ring().sameAs(ring)) throw new WrongOperandException("a ciphertext of another ring");
             out[i] = newPoly(p.level());
-            for (int j = 0; j <= p.level(); j++) System.arraycopy(p.limb(j), 0, out[i].limb(j), 0, ring.n());
-            out[i].setDomain(p.domain());
+            p.copyTo(out[i]);
         }
         return Ciphertext.wrap(RawAccess.get(), c.params(), c.scale(), out);
     }

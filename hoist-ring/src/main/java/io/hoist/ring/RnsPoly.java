@@ -68,6 +68,20 @@ public final class RnsPoly {
         return level == level() ? this : new RnsPoly(ring, Arrays.copyOf(limbs, level + 1), domain);
     }
 
+    /**
+     * Copies every limb into the first limbs of {@code dst} (a polynomial of the same degree with at least as many)
+     * and gives it this domain.
+     *
+     * @throws RingMismatchException if dst has another degree or fewer limbs
+     */
+    public void copyTo(RnsPoly dst) {
+        if (dst.ring.n() != ring.n() || dst.limbs.length < limbs.length)
+            throw new RingMismatchException("cannot copy " + limbs.length + " limbs of N = " + ring.n() + " into "
+                    + dst.limbs.length + " limbs of N = " + dst.ring.n());
+        for (int i = 0; i < limbs.length; i++) System.arraycopy(limbs[i], 0, dst.limbs[i], 0, limbs[i].length);
+        dst.domain = domain;
+    }
+
     public RnsPoly copy() {
         long[][] c = new long[limbs.length][];
         for (int i = 0; i < c.length; i++) c[i] = limbs[i].clone();

@@ -239,4 +239,16 @@ class RingTest {
                 RingMismatchException.class, () -> ring.mulCoeffsAdd(a, a, coeffAcc), "accumulator in another domain");
         assertThrows(RingMismatchException.class, () -> ring.newPoly(4, Domain.NTT));
     }
+
+    /** copyTo fills the first limbs of a polynomial with as many or more, takes the domain, and refuses fewer. */
+    @Test
+    void copyToFillsThePrefixAndTakesTheDomain() {
+        RnsPoly src = random(1, Domain.COEFFICIENT), dst = random(3, Domain.NTT);
+        long[] top = dst.limb(3).clone();
+        src.copyTo(dst);
+        for (int i = 0; i <= 1; i++) assertArrayEquals(src.limb(i), dst.limb(i), "limb " + i);
+        assertArrayEquals(top, dst.limb(3), "limbs past the source's untouched");
+        assertEquals(Domain.COEFFICIENT, dst.domain());
+        assertThrows(RingMismatchException.class, () -> dst.copyTo(src));
+    }
 }

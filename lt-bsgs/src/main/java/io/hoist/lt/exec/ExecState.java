@@ -101,13 +101,9 @@ final class ExecState implements AutoCloseable {
     /** Buffer {@code id} borrowed from the pool and filled with {@code src}'s residues. */
     void copyIn(int id, PolyQP src) {
         PolyQP dst = ensure(id, src.domain());
-        for (int j = 0; j < src.q().limbCount(); j++)
-            System.arraycopy(src.q().limb(j), 0, dst.q().limb(j), 0, n);
-        if (!src.isQOnly())
-            for (int j = 0; j < src.p().limbCount(); j++)
-                System.arraycopy(src.p().limb(j), 0, dst.p().limb(j), 0, n);
-        dst.q().setDomain(src.domain());
-        if (!dst.isQOnly()) dst.p().setDomain(src.domain());
+        src.q().copyTo(dst.q());
+        if (!src.isQOnly()) src.p().copyTo(dst.p());
+        else if (!dst.isQOnly()) dst.p().setDomain(src.domain());
     }
 
     // ---------------------------------------------------------------- buffers
