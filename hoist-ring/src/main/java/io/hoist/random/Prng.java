@@ -174,6 +174,33 @@ public final class Prng {
         }
     }
 
+    /**
+     * Calls of {@link #warmCipher}: C2 puts in the AES-CTR intrinsic where a compiled caller calls the loop, and
+     * compiles a caller without a loop of its own after about 5000 calls (HotSpot's Tier4InvocationThreshold).
+     */
+    static final int WARM_CIPHER_CALLS = 20000;
+
+    /** Bytes per call of {@link #warmCipher}: one AES block. */
+    static final int WARM_CIPHER_BYTES = 16;
+
+    /**
+     * Runs a throwaway key stream (an all-zero key: its bytes are discarded) in short calls, so that the JDK's
+     * AES-CTR loop reaches C2, and with it the AES-CTR intrinsic, before the kernels' compilations fill the
+     * queues: the kernel warm-up's first step. Left to keygen, that loop ran interpreted, one AES block per turn,
+     * for the first 3 s of a boot14 keygen (about a third of its processor time). Returns how many bytes it ran.
+     */
+    public static long warmCipher() {
+        Prng p = new Prng(new byte[SEED_BYTES], 0);
+        byte[] in = new byte[WARM_CIPHER_BYTES], out = new byte[WARM_CIPHER_BYTES];
+        long bytes = 0;
+        try {
+            for (int i = 0; i < WARM_CIPHER_CALLS; i++) bytes += p.cipher.update(in, 0, in.length, out, 0);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+        return bytes;
+    }
+
     /** Holds the lanes (every thread fills on the scalar twin) or lets them run again: for the kernel warm-up. */
     public static void holdLanes(boolean held) {
         lanesHeld = held;

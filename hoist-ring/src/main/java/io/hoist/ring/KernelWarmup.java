@@ -108,6 +108,7 @@ public final class KernelWarmup {
             LimbKernels k, NttBackend backend, int rounds, long[] primes, long[] others, int[] fusedTerms) {
         WARMING.set(true);
         try {
+            Prng.warmCipher(); // first: keygen streams AES-CTR from its start
             run(k, backend, rounds, primes, others, fusedTerms);
         } finally {
             WARMING.remove();

@@ -2,6 +2,7 @@ package io.hoist.random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -97,6 +98,17 @@ class PrngTest {
             Prng.holdLanes(false);
         }
         for (int k = 0; k < got.length; k++) assertEquals(one.uniform(q), got[k], "word " + k);
+    }
+
+    /** The warm-up's throwaway stream runs all its calls and leaves every other stream as it was. */
+    @Test
+    void warmCipherRunsItsCallsAndLeavesStreamsAlone() {
+        byte[] seed = Prng.newSeed();
+        long[] before = {Prng.of(seed, 3).nextLong(), Prng.of(seed, 4).nextLong()};
+        assertEquals((long) Prng.WARM_CIPHER_CALLS * Prng.WARM_CIPHER_BYTES, Prng.warmCipher());
+        assertEquals(before[0], Prng.of(seed, 3).nextLong());
+        assertEquals(before[1], Prng.of(seed, 4).nextLong());
+        assertNotEquals(before[0], before[1], "nonces separate streams");
     }
 
     /** The warm-up's call copies the zero words up to the vector that holds a word above q, and no further. */
