@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""bootstrap-ab.py ROUNDS 'label|jar|jvm options' ... -- CLI ARGS
+"""bootstrap-ab.py ROUNDS 'label|jar|jvm options[|more CLI args]' ... -- CLI ARGS
 
 Bootstrap reports of several builds side by side: each configuration runs ROUNDS times as a separate process,
 alternating (the order reversed every round), with the launcher's flags for `bootstrap` as of the forty-second
 session (`./hoist`: ParallelGC, a 512 MB young generation, the CompileThresholdScaling lines); a configuration's third
-field adds JVM options (e.g. -XX:UseAVX=2). Prints per run and then as medians [min-max]: a bootstrap, its first run,
-EvalMod, CoeffsToSlots, SlotsToCoeffs (ms), the young collections and their pauses over the whole process (from
--Xlog:gc), peak RSS (GB, /usr/bin/time), the worst slot (bits) and, where the report has it, what a warm bootstrap
+field adds JVM options (e.g. -XX:UseAVX=2), a fourth CLI arguments (e.g. --key-storage seeded). Prints per run and then as medians [min-max]: keygen, encoding, a
+bootstrap, its first run, EvalMod, CoeffsToSlots, SlotsToCoeffs (ms), the whole process (wall), the young collections
+and their pauses over the whole process (from -Xlog:gc), peak RSS (GB, /usr/bin/time), the worst slot (bits) and, where the report has it, what a warm bootstrap
 allocates (MB). The command must print one JSON report (`--json`). Example:
   scripts/bootstrap-ab.py 3 'old|/tmp/old.jar|' 'new|hoist-cli/target/hoist.jar|' \\
       -- bootstrap --preset boot16 --runs 3 --json
@@ -26,16 +26,16 @@ if 2 <= (os.cpu_count() or 4) <= 3:
 
 rounds = int(sys.argv[1])
 sep = sys.argv.index('--')
-cfgs = [(c.split('|') + [''])[:3] for c in sys.argv[2:sep]]
+cfgs = [(c.split('|') + ['', ''])[:4] for c in sys.argv[2:sep]]
 args = sys.argv[sep + 1:]
 res = {c[0]: [] for c in cfgs}
 work = tempfile.mkdtemp()
 for r in range(rounds):
-    for label, jar, opts in (cfgs if r % 2 == 0 else cfgs[::-1]):
+    for label, jar, opts, more in (cfgs if r % 2 == 0 else cfgs[::-1]):
         gc = os.path.join(work, f'gc-{label}-{r}.log')
         t = time.time()
         p = subprocess.run(['/usr/bin/time', '-f', '%M', JAVA] + FLAGS + opts.split() + [f'-Xlog:gc:file={gc}', '-jar', jar]
-                           + args, capture_output=True, text=True)
+                           + args + more.split(), capture_output=True, text=True)
         try:
             d = json.loads(p.stdout)
         except ValueError:
@@ -43,7 +43,7 @@ for r in range(rounds):
             continue
         m = d['millis']
         pauses = [float(x) for x in re.findall(r'Pause.* ([0-9.]+)ms', open(gc).read())]
-        row = dict(total=m['total'], first=m.get('first', 0), evalMod=m['evalMod'], ctos=m['ctos'], stoc=m['stoc'],
+        row = dict(keygen=m.get('keygen', 0), encode=m.get('encode', 0), total=m['total'], first=m.get('first', 0), evalMod=m['evalMod'], ctos=m['ctos'], stoc=m['stoc'],
                    wall=(time.time() - t) * 1000, gcN=len(pauses), gcMs=sum(pauses),
                    rss=int(p.stderr.strip().split('\n')[-1]) / 1024 / 1024, minBits=d['precision']['minBits'],
                    allocMB=d['memoryBytes'].get('allocatedWarm', -1) / 1e6)

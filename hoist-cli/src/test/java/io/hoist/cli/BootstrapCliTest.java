@@ -44,7 +44,7 @@ class BootstrapCliTest {
             assertTrue(j.get("levels").has(k), k);
         for (String k : new String[] {"minBits", "avgBits", "l2Bits"})
             assertTrue(j.get("precision").has(k), k);
-        for (String k : new String[] {"keygen", "encode", "modRaise", "ctos", "evalMod", "stoc", "total"})
+        for (String k : new String[] {"warmupWait", "keygen", "encode", "modRaise", "ctos", "evalMod", "stoc", "total"})
             assertTrue(j.get("millis").has(k), k);
         for (String k : new String[] {"keys", "diagonals", "pooled", "peakRss", "allocatedWarm"})
             assertTrue(j.get("memoryBytes").has(k), k);

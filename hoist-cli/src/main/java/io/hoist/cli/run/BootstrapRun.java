@@ -52,8 +52,12 @@ public final class BootstrapRun {
 
     public record Precision(double minBits, double avgBits, double l2Bits) {}
 
-    /** Stage times, medians over the runs; {@code first} is the first bootstrap's total (it pays for the JIT's last work). */
+    /**
+     * Stage times, medians over the runs; {@code first} is the first bootstrap's total (it pays for the JIT's last work);
+     * {@code warmupWait}: how long keygen waited for the kernel warm-up to end (0 without one).
+     */
     public record Millis(
+            double warmupWait,
             double keygen,
             double encode,
             double modRaise,
@@ -130,6 +134,7 @@ public final class BootstrapRun {
                 storage == Storage.PRECOMPUTED ? "use --storage compact" : null);
         CkksContext ctx = CkksContext.create(params, backend, threads);
         ctx.startKernelWarmup(plan.keySwitchLevels()); // every digit count the bootstrap's key switches take
+        double warmupWaitMs = WarmupWait.millis(ctx); // keygen after the warm-up, as the demo's
         long t0 = System.nanoTime();
         SecretKey sk = new KeyGenerator(ctx).genSecretKey();
         BootstrappingKeys keys;
@@ -203,6 +208,7 @@ public final class BootstrapRun {
                 new Levels(0, last.output().level(), plan.ctsLevel(), plan.evalModLevel(), plan.stcLevel()),
                 precision,
                 new Millis(
+                        warmupWaitMs,
                         keygenMs,
                         encodeMs,
                         median(results, r -> r.millis().scaleDown() + r.millis().modRaise()),

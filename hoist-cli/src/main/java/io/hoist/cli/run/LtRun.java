@@ -40,7 +40,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.CancellationException;
 
 /**
  * One encrypted matrix–vector product end to end: keys for exactly the plan, encode, encrypt,
@@ -131,13 +130,7 @@ public final class LtRun {
         int level = params.maxLevel();
         long t0 = System.nanoTime();
         if (awaitWarmup) {
-            try {
-                ctx.awaitKernelWarmup();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CancellationException("interrupted while waiting for the kernel warm-up");
-            }
-            warmupWaitMillis = (System.nanoTime() - t0) / 1e6;
+            warmupWaitMillis = WarmupWait.millis(ctx);
             t0 = System.nanoTime();
         }
         SecretKey sk;
