@@ -44,7 +44,8 @@ for r in range(rounds):
             continue
         m = d['millis']
         pauses = [float(x) for x in re.findall(r'Pause.* ([0-9.]+)ms', open(gc).read())]
-        row = dict(wait=m.get('warmupWait', 0), keygen=m.get('keygen', 0), encode=m.get('encode', 0), total=m['total'], first=m.get('first', 0), evalMod=m['evalMod'], ctos=m['ctos'], stoc=m['stoc'],
+        row = dict(wait=m.get('warmupWait', 0), keygen=m.get('keygen', 0), encode=m.get('encode', 0),
+                   total=m['total'], first=m.get('first', 0), evalMod=m['evalMod'], ctos=m['ctos'], stoc=m['stoc'],
                    wall=(time.time() - t) * 1000, gcN=len(pauses), gcMs=sum(pauses),
                    rss=int(p.stderr.strip().split('\n')[-1]) / 1024 / 1024, minBits=d['precision']['minBits'],
                    allocMB=d['memoryBytes'].get('allocatedWarm', -1) / 1e6)

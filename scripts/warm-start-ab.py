@@ -4,8 +4,9 @@
 Runs each configuration ROUNDS times, alternating (the order reversed every round), with the
 launcher's JVM flags, and prints keygen's wait for the kernel warm-up, keygen, encode, first and
 warm evaluation (ms), their ratio, wall time, peak RSS (MB) and, where the report has it, the bytes
-a warm evaluation allocates on the calling thread (KB) per run, then medians [min-max]. A configuration's fourth field is appended to
-the CLI args (e.g. `--storage compact`). The command must print one JSON report (`--json`).
+a warm evaluation allocates on the calling thread (KB) per run, then medians [min-max]. A
+configuration's fourth field is appended to the CLI args (e.g. `--storage compact`). The command
+must print one JSON report (`--json`).
 Example, side by side with an older build:
   scripts/warm-start-ab.py 5 'old|/tmp/old/hoist-cli/target/hoist.jar|' 'new|hoist-cli/target/hoist.jar|' \\
       -- lt --preset n13 --n 4096 --algo th-bsgs --threads 1 --warmup 2 --runs 5 --json
@@ -24,7 +25,7 @@ BASE = ['--add-modules', 'jdk.incubator.vector', '-XX:+UseParallelGC', '-XX:MaxR
 def main():
     rounds = int(sys.argv[1])
     sep = sys.argv.index('--')
-    cfgs = [(c.split('|') + [''])[:4] for c in sys.argv[2:sep]]
+    cfgs = [(c.split('|') + ['', ''])[:4] for c in sys.argv[2:sep]]
     args = sys.argv[sep + 1:]
     res = {c[0]: [] for c in cfgs}
     for r in range(rounds):
@@ -39,8 +40,8 @@ def main():
             except (ValueError, KeyError):
                 print(label, 'no JSON report:', p.stdout[:300], p.stderr[-500:])
                 continue
-            row = dict(wait=m.get('warmupWait', 0), keygen=m.get('keygen', 0), encode=m.get('encode', 0), first=m.get('firstEvaluate', 0),
-                       warm=m.get('evaluate', 0), wall=wall * 1000,
+            row = dict(wait=m.get('warmupWait', 0), keygen=m.get('keygen', 0), encode=m.get('encode', 0),
+                       first=m.get('firstEvaluate', 0), warm=m.get('evaluate', 0), wall=wall * 1000,
                        rss=int(p.stderr.strip().split('\n')[-1]) // 1024)
             row['ratio'] = row['first'] / row['warm'] if row['warm'] else 0
             alloc = report.get('memoryBytes', {}).get('allocatedPerEvaluate')

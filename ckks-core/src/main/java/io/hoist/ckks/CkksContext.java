@@ -148,9 +148,12 @@ public final class CkksContext {
         KernelWarmup.start(engine.kernels(), engine.backend(), digits, params.qpPrimes(params.maxLevel()));
     }
 
-    /** Waits until the kernel warm-up started in this JVM has ended (returns at once when none was started). */
-    public void awaitKernelWarmup() throws InterruptedException {
-        KernelWarmup.await();
+    /**
+     * Waits until the kernel warm-up started in this JVM has ended; returns whether one was still running (false at
+     * once when none was started or it has ended).
+     */
+    public boolean awaitKernelWarmup() throws InterruptedException {
+        return KernelWarmup.await();
     }
 
     public int alpha() {

@@ -175,10 +175,12 @@ public final class KernelWarmup {
         };
     }
 
-    /** Waits for a started warm-up (no-op otherwise). */
-    public static void await() throws InterruptedException {
+    /** Waits for a started warm-up to end; returns whether one was still running (false at once otherwise). */
+    public static boolean await() throws InterruptedException {
         Thread t = thread;
-        if (t != null) t.join();
+        if (t == null || !t.isAlive()) return false;
+        t.join();
+        return true;
     }
 
     /** The warm-up in the calling thread: {@code rounds} calls of every kernel and branch combination, every class. */

@@ -53,8 +53,8 @@ public final class BootstrapRun {
     public record Precision(double minBits, double avgBits, double l2Bits) {}
 
     /**
-     * Stage times, medians over the runs; {@code first} is the first bootstrap's total (it pays for the JIT's last work);
-     * {@code warmupWait}: how long keygen waited for the kernel warm-up to end (0 without one).
+     * Stage times, medians over the runs; {@code first} is the first bootstrap's total (it pays for the JIT's last
+     * work); {@code warmupWait}: how long keygen waited for the kernel warm-up to end (0 when it did not wait).
      */
     public record Millis(
             double warmupWait,
@@ -134,7 +134,7 @@ public final class BootstrapRun {
                 storage == Storage.PRECOMPUTED ? "use --storage compact" : null);
         CkksContext ctx = CkksContext.create(params, backend, threads);
         ctx.startKernelWarmup(plan.keySwitchLevels()); // every digit count the bootstrap's key switches take
-        double warmupWaitMs = WarmupWait.millis(ctx); // keygen after the warm-up, as the demo's
+        double warmupWaitMs = WarmupWait.onFewProcessors(ctx); // on 2–3 processors, keygen after the warm-up
         long t0 = System.nanoTime();
         SecretKey sk = new KeyGenerator(ctx).genSecretKey();
         BootstrappingKeys keys;

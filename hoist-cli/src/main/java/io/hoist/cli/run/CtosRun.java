@@ -55,7 +55,7 @@ public final class CtosRun {
 
     public record Precision(double minBits, double avgBits) {}
 
-    /** {@code warmupWait}: how long keygen waited for the kernel warm-up to end (0 without one). */
+    /** {@code warmupWait}: how long keygen waited for the kernel warm-up to end (0 when it did not wait). */
     record Millis(
             double warmupWait, double keygen, double encode, double firstEvaluate, double evaluate, double stoc) {}
 
@@ -128,7 +128,7 @@ public final class CtosRun {
                 memoryEstimate(plans, s.topLevel(), s.storage(), s.keyStorage()),
                 s.storage() == Storage.PRECOMPUTED ? "use --storage compact" : null);
 
-        double warmupWaitMs = WarmupWait.millis(ctx); // keygen after the warm-up, as bootstrapping's
+        double warmupWaitMs = WarmupWait.onFewProcessors(ctx); // on 2–3 processors, keygen after the warm-up
         long t0 = System.nanoTime();
         KeyGenerator kg = new KeyGenerator(ctx);
         SecretKey sk = kg.genSecretKey();

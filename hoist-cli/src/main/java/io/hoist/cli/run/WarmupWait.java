@@ -4,22 +4,34 @@ import io.hoist.ckks.CkksContext;
 import java.util.concurrent.CancellationException;
 
 /**
- * Keygen after the kernel warm-up: on few processors, keygen beside the warm-up ran on the scalar twins and shared
- * the processors with it and C2, and took longer than waiting did (docs/throughput.md, "Keygen after the warm-up"
- * and "Bootstrapping's keygen").
+ * Keygen after the kernel warm-up: on 2 processors, keygen beside the warm-up ran on the scalar twins and shared the
+ * processors with it and C2's threads, and took longer than waiting did (docs/throughput.md, "Keygen after the
+ * warm-up" and "Bootstrapping's keygen").
  */
 final class WarmupWait {
+    /**
+     * Processors up to which {@link #onFewProcessors} waits: the warm-up and C2's threads fill 2 or 3 (the launcher's
+     * CICompilerCount bound); beyond, keygen beside them keeps processors of its own. Measured on 2 only.
+     */
+    static final int MAX_PROCESSORS = 3;
+
     private WarmupWait() {}
 
-    /** Waits for the warm-up started in this JVM to end; returns how long it waited (ms, 0 when none runs). */
+    /** Waits for the warm-up started in this JVM to end; returns how long it waited (ms; 0 when none was running). */
     static double millis(CkksContext ctx) {
         long t0 = System.nanoTime();
+        boolean waited;
         try {
-            ctx.awaitKernelWarmup();
+            waited = ctx.awaitKernelWarmup();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for the kernel warm-up");
         }
-        return (System.nanoTime() - t0) / 1e6;
+        return waited ? (System.nanoTime() - t0) / 1e6 : 0;
+    }
+
+    /** {@link #millis} on at most {@link #MAX_PROCESSORS} processors; 0 without waiting on more. */
+    static double onFewProcessors(CkksContext ctx) {
+        return Runtime.getRuntime().availableProcessors() <= MAX_PROCESSORS ? millis(ctx) : 0;
     }
 }
