@@ -5,10 +5,10 @@ Bootstrap reports of several builds side by side: each configuration runs ROUNDS
 alternating (the order reversed every round), with the launcher's flags for `bootstrap` as of the forty-second
 session (`./hoist`: ParallelGC, a 512 MB young generation, the CompileThresholdScaling lines); a configuration's third
 field adds JVM options (e.g. -XX:UseAVX=2), a fourth CLI arguments (e.g. --key-storage seeded). Prints per run and
-then as medians [min-max]: keygen's wait for the kernel warm-up, keygen, encoding, a bootstrap, its first run, EvalMod,
-CoeffsToSlots, SlotsToCoeffs (ms), the whole process (wall), the young collections and their pauses over the whole
-process (from -Xlog:gc), peak RSS (GB, /usr/bin/time), the worst slot (bits) and, where the report has it, what a warm
-bootstrap allocates (MB). The command must print one JSON report (`--json`). Example:
+then as medians [min-max]: keygen's wait for the kernel warm-up, keygen, encoding, a bootstrap, its first run,
+ModRaise, EvalMod, CoeffsToSlots, SlotsToCoeffs (ms), the whole process (wall), the young collections and their pauses
+over the whole process (from -Xlog:gc), peak RSS (GB, /usr/bin/time), the worst slot (bits) and, where the report has
+it, what a warm bootstrap allocates (MB). The command must print one JSON report (`--json`). Example:
   scripts/bootstrap-ab.py 3 'old|/tmp/old.jar|' 'new|hoist-cli/target/hoist.jar|' \\
       -- bootstrap --preset boot16 --runs 3 --json
 """
@@ -45,7 +45,8 @@ for r in range(rounds):
         m = d['millis']
         pauses = [float(x) for x in re.findall(r'Pause.* ([0-9.]+)ms', open(gc).read())]
         row = dict(wait=m.get('warmupWait', 0), keygen=m.get('keygen', 0), encode=m.get('encode', 0),
-                   total=m['total'], first=m.get('first', 0), evalMod=m['evalMod'], ctos=m['ctos'], stoc=m['stoc'],
+                   total=m['total'], first=m.get('first', 0), modRaise=m.get('modRaise', 0), evalMod=m['evalMod'],
+                   ctos=m['ctos'], stoc=m['stoc'],
                    wall=(time.time() - t) * 1000, gcN=len(pauses), gcMs=sum(pauses),
                    rss=int(p.stderr.strip().split('\n')[-1]) / 1024 / 1024, minBits=d['precision']['minBits'],
                    allocMB=d['memoryBytes'].get('allocatedWarm', -1) / 1e6)
