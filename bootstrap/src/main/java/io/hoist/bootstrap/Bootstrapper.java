@@ -83,6 +83,9 @@ public final class Bootstrapper {
                 .sum();
         this.cts = dft.encode(plan.coeffsToSlotsPlan(), storage, (d, n) -> p.step(d, all));
         this.stc = dft.encode(plan.slotsToCoeffsPlan(), storage, (d, n) -> p.step(ctsCount + d, all));
+        // the basis conversions of every level a bootstrap switches keys at, built here and not in the first
+        // bootstrap: their BigInteger arithmetic there had C2 compile modInverse for 0.28 s beside it (boot14)
+        for (int level : plan.keySwitchLevels()) ctx.prepareKeySwitching(level);
     }
 
     /**
