@@ -118,7 +118,7 @@ public final class CtosRun {
     public static Report run(CtosSetup s, int depth, boolean quiet) {
         CkksParameters params = s.params();
         CkksContext ctx = CkksContext.create(params, s.backend(), s.threads());
-        ctx.startKernelWarmup(); // JIT warm-up beside the DFT plans
+        ctx.startKernelWarmup(); // JIT warm-up beside the DFT plans (and keygen on more than 3 processors)
         HomomorphicDft cts = s.cts(depth);
         List<HomomorphicDft> dfts = new ArrayList<>(List.of(cts));
         if (s.stocDepth() != null) dfts.add(s.stc());
