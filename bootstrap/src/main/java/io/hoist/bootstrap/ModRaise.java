@@ -39,14 +39,14 @@ public final class ModRaise {
         Ring rq = ctx.ringQ();
         LimbKernels kernels = ctx.engine().kernels();
         RnsPoly[] out = new RnsPoly[2];
-        long q0 = rq.prime(0), half = q0 >>> 1;
+        long q0 = rq.prime(0);
         for (int i = 0; i < 2; i++) {
             long[] c = ct.poly(i, RawAccess.get()).limb(0).clone();
             ctx.engine().inverse(new long[][] {c}, new NttTables[] {rq.tables(0)}, 1, ctx.counters());
             // centred: v − q_0 when v > q_0/2 (the rescale's form), then lifted to each q_j by the engine's kernel: a
             // division per coefficient and prime here made ModRaise 44–45 ms at boot16 on one thread (26–27 now), and
             // the first bootstrap ran it interpreted until C2 had compiled this method (0.2 s of C2)
-            for (int k = 0; k < c.length; k++) c[k] = ModArith.reduceOnce(c[k] + half, q0) - half;
+            LimbKernels.centre(c, q0);
             // every coefficient of every limb is written below
             RnsPoly p = scratch == null ? rq.newPoly(level, Domain.COEFFICIENT) : scratch.newPoly(level);
             p.setDomain(Domain.COEFFICIENT);

@@ -313,13 +313,8 @@ public final class KeySwitcher {
                 last[p] = rq.tables(level);
             }
             ctx.engine().inverse(centred, last, parts, c);
-            // the centred residue s = ((v + h) mod q_ℓ) − h, h = ⌊q_ℓ/2⌋, rounds the division instead of flooring it
-            long half = ql >>> 1;
-            for (long[] cp : centred) {
-                for (int k = 0; k < n; k++) {
-                    cp[k] = ModArith.reduceOnce(cp[k] + half, ql) - half;
-                }
-            }
+            // the centred residue rounds the division instead of flooring it
+            for (long[] cp : centred) LimbKernels.centre(cp, ql);
             Parallel.forEachChunk(ctx.engine().threads(), level, (from, to) -> {
                 long[][] conv = new long[parts][];
                 NttTables[] t = new NttTables[parts];

@@ -32,9 +32,9 @@ class EvaluatorThreadsTest {
     void chainsOnTwoThreadsEqualOneThread(long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         int top = f.params.maxLevel();
-        Ciphertext a = f.encrypt(ComplexVector.random(r, f.params.slots()));
-        Ciphertext b = f.encrypt(ComplexVector.random(r, f.params.slots()));
-        Ciphertext c = one.atLevel(f.encrypt(ComplexVector.random(r, f.params.slots())), top - 1);
+        Ciphertext a = f.encryptRandom(r);
+        Ciphertext b = f.encryptRandom(r);
+        Ciphertext c = one.atLevel(f.encryptRandom(r), top - 1);
         long k = r.nextLong(-1000, 1000);
         double re = r.nextDouble() * 2 - 1, im = r.nextDouble() * 2 - 1, w = (r.nextDouble() * 2 - 1) * 100;
         Ciphertext[][] got = new Ciphertext[2][];

@@ -41,7 +41,7 @@ class LinearCombinationTest {
         List<Ciphertext> terms = new ArrayList<>();
         double[] c = new double[m], cs = new double[m];
         for (int t = 0; t < m; t++) {
-            Ciphertext x = f.encrypt(ComplexVector.random(r, f.params.slots()));
+            Ciphertext x = f.encryptRandom(r);
             if (r.nextInt(3) == 0) x = ev.mul(x, x); // degree 2
             int at = level + r.nextInt(f.params.maxLevel() - level + 1);
             x = ev.atLevel(x, at);

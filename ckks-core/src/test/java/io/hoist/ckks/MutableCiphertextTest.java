@@ -30,10 +30,6 @@ class MutableCiphertextTest {
         ev = f.evaluator(null);
     }
 
-    private static Ciphertext fresh(SplittableRandom r) {
-        return f.encrypt(ComplexVector.random(r, f.params.slots()));
-    }
-
     /**
      * The polynomial evaluator's Chebyshev step, 2·T_a·T_b − T_{a−b} (or − 1) rescaled, and EvalMod's double angle, 2y²
      * − c rescaled, at random levels with random constants, the subtracted power at or above the product's level.
@@ -43,8 +39,8 @@ class MutableCiphertextTest {
     void chainsInPlaceEqualTheImmutableChains(long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         int level = 1 + r.nextInt(f.params.maxLevel());
-        Ciphertext a = ev.atLevel(fresh(r), level), b = ev.atLevel(fresh(r), level);
-        Ciphertext tc = ev.atLevel(fresh(r), level + r.nextInt(f.params.maxLevel() - level + 1));
+        Ciphertext a = ev.atLevel(f.encryptRandom(r), level), b = ev.atLevel(f.encryptRandom(r), level);
+        Ciphertext tc = ev.atLevel(f.encryptRandom(r), level + r.nextInt(f.params.maxLevel() - level + 1));
         long factor = 1 + r.nextInt(3);
         double constant = (r.nextDouble() * 2 - 1) * (1 + r.nextInt(100));
         boolean subtractPower = r.nextBoolean();
@@ -80,12 +76,12 @@ class MutableCiphertextTest {
     void linearCombinationsGoOnInPlace(long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         int level = 1 + r.nextInt(f.params.maxLevel());
-        Ciphertext x = fresh(r), y = fresh(r);
+        Ciphertext x = f.encryptRandom(r), y = f.encryptRandom(r);
         double target = f.params.defaultScale() * f.params.q(level);
         double[] c = {r.nextDouble() * 4 - 2, r.nextDouble() * 4 - 2};
         double[] cs = {target / x.scale(), target / y.scale()};
         double re = r.nextDouble() * 2 - 1, im = r.nextBoolean() ? 0 : r.nextDouble() * 2 - 1;
-        Ciphertext addend = ev.withScale(ev.atLevel(fresh(r), level), target);
+        Ciphertext addend = ev.withScale(ev.atLevel(f.encryptRandom(r), level), target);
         List<Ciphertext> inputs = List.of(x, y, addend), copies = List.of(x.copy(), y.copy(), addend.copy());
 
         Ciphertext want = ev.rescale(ev.add(
@@ -112,7 +108,7 @@ class MutableCiphertextTest {
     @ValueSource(ints = {0, 1, 2, 3, 4})
     void aRealConstantNeedsNoTransform(int level) {
         SplittableRandom r = new SplittableRandom(100 + level);
-        Ciphertext x = ev.atLevel(fresh(r), level);
+        Ciphertext x = ev.atLevel(f.encryptRandom(r), level);
         double re = (r.nextDouble() * 2 - 1) * 1000;
         Ring rq = f.ctx.ringQ();
         RnsPoly c = rq.newPoly(level, Domain.COEFFICIENT);
@@ -128,7 +124,7 @@ class MutableCiphertextTest {
     @Test
     void refusesWhatItCannotComputeByName() {
         SplittableRandom r = new SplittableRandom(21);
-        Ciphertext x = fresh(r), low = ev.atLevel(fresh(r), 1);
+        Ciphertext x = f.encryptRandom(r), low = ev.atLevel(f.encryptRandom(r), 1);
         MutableCiphertext m = ev.mutableCopy(low);
         assertThrows(LevelMismatchException.class, () -> m.add(x));
         assertThrows(LevelMismatchException.class, () -> ev.mutableCopy(x).addScaled(low, 1, 1));

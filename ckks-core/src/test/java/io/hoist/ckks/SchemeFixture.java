@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ring.RnsPoly;
+import java.util.SplittableRandom;
 
 /** The scheme's own client/server setup on small, explicitly insecure parameters, with {@link ReferenceKeys}. */
 final class SchemeFixture {
@@ -42,6 +43,11 @@ final class SchemeFixture {
 
     Ciphertext encrypt(ComplexVector v) {
         return encryptor.encrypt(encoder.encode(v, params.maxLevel(), params.defaultScale()));
+    }
+
+    /** A fresh encryption at the top level of slots random values drawn from {@code r}. */
+    Ciphertext encryptRandom(SplittableRandom r) {
+        return encrypt(ComplexVector.random(r, params.slots()));
     }
 
     ComplexVector decrypt(Ciphertext ct) {

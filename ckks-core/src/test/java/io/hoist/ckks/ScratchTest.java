@@ -32,10 +32,6 @@ class ScratchTest {
         ev = f.evaluator(null);
     }
 
-    private static Ciphertext fresh(SplittableRandom r) {
-        return f.encrypt(ComplexVector.random(r, f.params.slots()));
-    }
-
     /** Fills {@code limbs} pooled limbs with random words and gives them back: the next borrowers get garbage. */
     private static void dirtyThePool(SplittableRandom r, int limbs) {
         try (Scratch s = ev.scratch()) {
@@ -52,7 +48,7 @@ class ScratchTest {
     void chainsInScratchOnGarbageEqualTheFreshChains(long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         int level = 1 + r.nextInt(f.params.maxLevel());
-        Ciphertext a = ev.atLevel(fresh(r), level), b = ev.atLevel(fresh(r), level);
+        Ciphertext a = ev.atLevel(f.encryptRandom(r), level), b = ev.atLevel(f.encryptRandom(r), level);
         double c = (r.nextDouble() * 2 - 1) * (1 + r.nextInt(50));
         double constantScale = f.params.q(level);
 
@@ -109,7 +105,7 @@ class ScratchTest {
     @ValueSource(ints = {-1, 0, 1, 2, 3})
     void inPlaceSumDifferenceAndMulByIEqualTheFreshOperations(int power) {
         SplittableRandom r = new SplittableRandom(power + 20);
-        Ciphertext a = fresh(r), b = fresh(r);
+        Ciphertext a = f.encryptRandom(r), b = f.encryptRandom(r);
         Ciphertext wantSum = ev.add(a, b), wantDiff = ev.mulByI(ev.sub(a, b), power);
         dirtyThePool(r, 8 * (f.params.maxLevel() + 1));
         try (Scratch s = ev.scratch()) {
@@ -136,7 +132,7 @@ class ScratchTest {
     @ValueSource(ints = {0, 1, 2, 3, -1})
     void addMulByIAndKeySwitchInScratchEqualTheFreshOperations(int power) {
         SplittableRandom r = new SplittableRandom(power + 40);
-        Ciphertext a = fresh(r), b = fresh(r);
+        Ciphertext a = f.encryptRandom(r), b = f.encryptRandom(r);
         Ciphertext want = ev.add(a, ev.mulByI(b, power));
         Ciphertext wantSwitched = ev.switchKeys(a, f.rlk.key());
         SchemeFixture.assertSameBits(want, ev.addMulByI(a, b, power, null), "fresh");
@@ -154,7 +150,7 @@ class ScratchTest {
     @Test
     void aCopyIsMadeThereBitForBit() {
         SplittableRandom r = new SplittableRandom(77);
-        Ciphertext a = ev.atLevel(fresh(r), 2);
+        Ciphertext a = ev.atLevel(f.encryptRandom(r), 2);
         dirtyThePool(r, 8 * (f.params.maxLevel() + 1));
         try (Scratch s = ev.scratch()) {
             Ciphertext c = s.copy(a);
@@ -189,7 +185,7 @@ class ScratchTest {
     @Test
     void misuseIsRefusedAndChangesNothing() {
         SplittableRandom r = new SplittableRandom(99);
-        Ciphertext a = fresh(r);
+        Ciphertext a = f.encryptRandom(r);
         Scratch s = ev.scratch();
         Ciphertext x = ev.mulRelinMutable(a, a, s).freeze();
         int held = s.heldLimbs();

@@ -1,5 +1,6 @@
 package io.hoist.ring;
 
+import io.hoist.math.ModArith;
 import java.util.Arrays;
 
 /**
@@ -288,6 +289,15 @@ public interface LimbKernels {
             long d = a[k] - b[k];
             out[k] = d + ((d >> 63) & q);
         }
+    }
+
+    /**
+     * a[k] ← the centred representative of residue a[k] mod q, in (−q/2, q/2]: a[k] − q where a[k] &gt; ⌊q/2⌋ (the
+     * rescale's rounding, ModRaise's lift). In place.
+     */
+    static void centre(long[] a, long q) {
+        long half = q >>> 1;
+        for (int k = 0; k < a.length; k++) a[k] = ModArith.reduceOnce(a[k] + half, q) - half;
     }
 
     /** out = a + c mod q coefficient by coefficient, a's residues and c in [0, q) (out may be a). */

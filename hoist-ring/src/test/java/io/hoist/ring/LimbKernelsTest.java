@@ -792,4 +792,19 @@ class LimbKernelsTest {
             assertArrayEquals(sum, b, "a + b, q = " + q);
         }
     }
+
+    /** centre keeps residues up to ⌊q/2⌋ and takes the others below 0: the division's answer, at its edges too. */
+    @Test
+    void centreEqualsTheSignedResidue() {
+        SplittableRandom r = new SplittableRandom(19);
+        for (long q : new long[] {97, (1L << 40) - 87, (1L << 61) - 1}) {
+            long[] a = new long[1024], want = new long[a.length];
+            for (int k = 0; k < a.length; k++) {
+                a[k] = k < 4 ? new long[] {0, q / 2, q / 2 + 1, q - 1}[k] : r.nextLong(q);
+                want[k] = a[k] > q / 2 ? a[k] - q : a[k];
+            }
+            LimbKernels.centre(a, q);
+            assertArrayEquals(want, a, "q = " + q);
+        }
+    }
 }
