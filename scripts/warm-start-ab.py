@@ -2,7 +2,7 @@
 """warm-start-ab.py ROUNDS 'label|jar|jvm options[|more CLI args]' ... -- CLI ARGS
 
 Runs each configuration ROUNDS times, alternating (the order reversed every round), with the
-launcher's JVM flags, and prints keygen's wait for the kernel warm-up, keygen, encode, first and
+launcher's JVM flags, and prints keygen's wait for the kernel warm-up, the first evaluation's (ewait), keygen, encode, first and
 warm evaluation (ms), their ratio, wall time, peak RSS (MB) and, where the report has it, the bytes
 a warm evaluation allocates on the calling thread (KB) per run, then medians [min-max]. A
 configuration's fourth field is appended to the CLI args (e.g. `--storage compact`). The command
@@ -40,7 +40,8 @@ def main():
             except (ValueError, KeyError):
                 print(label, 'no JSON report:', p.stdout[:300], p.stderr[-500:])
                 continue
-            row = dict(wait=m.get('warmupWait', 0), keygen=m.get('keygen', 0), encode=m.get('encode', 0),
+            row = dict(wait=m.get('warmupWait', 0), ewait=m.get('evaluateWait', 0), keygen=m.get('keygen', 0),
+                       encode=m.get('encode', 0),
                        first=m.get('firstEvaluate', 0), warm=m.get('evaluate', 0), wall=wall * 1000,
                        rss=int(p.stderr.strip().split('\n')[-1]) // 1024)
             row['ratio'] = row['first'] / row['warm'] if row['warm'] else 0

@@ -56,7 +56,6 @@ public final class DemoCommand implements Callable<Integer> {
         Cost dhCost = dh.cost(params, params.maxLevel(), Storage.PRECOMPUTED);
         LtRun run = new LtRun(params, plan, Storage.PRECOMPUTED, Schedule.direct());
         run.quiet = engine.json;
-        run.awaitWarmup = true;
         run.run(ctx, t, r, false);
         if (engine.json) {
             System.out.println(LtReport.toJson(run, t)

@@ -44,8 +44,9 @@ class BootstrapCliTest {
             assertTrue(j.get("levels").has(k), k);
         for (String k : new String[] {"minBits", "avgBits", "l2Bits"})
             assertTrue(j.get("precision").has(k), k);
-        for (String k : new String[] {"warmupWait", "keygen", "encode", "modRaise", "ctos", "evalMod", "stoc", "total"})
-            assertTrue(j.get("millis").has(k), k);
+        for (String k : new String[] {
+            "warmupWait", "firstWait", "keygen", "encode", "modRaise", "ctos", "evalMod", "stoc", "total"
+        }) assertTrue(j.get("millis").has(k), k);
         for (String k : new String[] {"keys", "diagonals", "pooled", "peakRss", "allocatedWarm"})
             assertTrue(j.get("memoryBytes").has(k), k);
         assertTrue(j.get("memoryBytes").get("pooled").asLong() > 0, "the pools' limbs are reported");

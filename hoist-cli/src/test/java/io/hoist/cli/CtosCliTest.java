@@ -57,7 +57,7 @@ class CtosCliTest {
             assertTrue(j.get("countsMatch").asBoolean());
             assertTrue(j.get("precision").get("minBits").asDouble() > 20, r.out());
             assertTrue(j.get("roundTrip").get("minBits").asDouble() > 20, r.out());
-            for (String k : new String[] {"warmupWait", "keygen", "encode", "evaluate"})
+            for (String k : new String[] {"warmupWait", "evaluateWait", "keygen", "encode", "evaluate"})
                 assertTrue(j.get("millis").has(k));
         }
     }

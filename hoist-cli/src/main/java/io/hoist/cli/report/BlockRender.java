@@ -22,8 +22,7 @@ public final class BlockRender {
         blocks.put("inputCiphertexts", run.matrix.blockCols());
         blocks.put("outputCiphertexts", run.matrix.blockRows());
         Map<String, Object> precision = LtRun.precisionJson(run.precision);
-        Map<String, Object> millis = LtRun.millisJson(
-                run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis, run.evaluateMillisAll);
+        Map<String, Object> millis = run.millis.json();
         Map<String, Object> memory = new LinkedHashMap<>();
         memory.put("keys", run.keyBytes);
         memory.put("diagonals", run.diagonalBytes);
@@ -94,7 +93,7 @@ public final class BlockRender {
         Map<String, Object> cm = counts(run);
         for (var k : cm.keySet())
             System.out.printf(Locale.ROOT, "    %-22s %8d   %8d%n", k, (Long) cm.get(k), (Long) e.get(k));
-        LtReport.printTime(run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis);
+        LtReport.printTime(run.millis);
         System.out.println(
                 run.countsMatch()
                         ? "  counts match the closed forms (Decompose once per input ciphertext, not per block)"
@@ -105,7 +104,7 @@ public final class BlockRender {
                 run.trafficMatches(),
                 " (one block's)",
                 run.bitIdenticalToDirect,
-                run.evaluateMillis,
+                run.millis.evaluate,
                 run.directMillis);
     }
 }

@@ -96,11 +96,7 @@ public final class BootstrapRender {
                 t.stoc() / 1e3,
                 r.runs(),
                 r.runs() > 1 ? String.format(Locale.ROOT, "; the first %.2f s", t.first() / 1e3) : "");
-        if (t.warmupWait() > 0)
-            System.out.printf(
-                    Locale.ROOT,
-                    "  keygen started %.1f s later, when the kernel warm-up had ended%n",
-                    t.warmupWait() / 1e3);
+        LtReport.printWaits(t.warmupWait(), t.firstWait(), "bootstrap");
         System.out.printf(
                 Locale.ROOT,
                 "  memory: keys %.2f GB held %s, diagonals %.2f GB, pooled %.2f GB, peak RSS %.2f GB%s%n",

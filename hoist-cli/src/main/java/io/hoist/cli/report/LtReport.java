@@ -3,6 +3,7 @@ package io.hoist.cli.report;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.cli.options.ParamsOptions;
 import io.hoist.cli.run.LtRun;
+import io.hoist.cli.run.RunMillis;
 import io.hoist.lt.LinearTransform;
 import io.hoist.lt.schedule.Grouping;
 import io.hoist.lt.schedule.Schedule;
@@ -27,9 +28,7 @@ public final class LtReport {
 
     public static Json.Obj toJson(LtRun run, LinearTransform t) {
         Map<String, Object> precision = LtRun.precisionJson(run.precision);
-        Map<String, Object> millis = LtRun.millisJson(
-                run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis, run.evaluateMillisAll);
-        if (run.awaitWarmup) millis.put("warmupWait", run.warmupWaitMillis);
+        Map<String, Object> millis = run.millis.json();
         if (run.directMillisAll != null) {
             millis.put("directEvaluate", run.directMillis);
             millis.put("directEvaluateRuns", run.directMillisAll);
@@ -140,15 +139,32 @@ public final class LtReport {
         }
     }
 
-    /** The time line of the lt and block reports. */
-    public static void printTime(double keygen, double encode, double evaluate, double firstEvaluate) {
+    /** The time lines of the lt and block reports: the times, then the waits for the kernel warm-up if any. */
+    public static void printTime(RunMillis m) {
         System.out.printf(
                 Locale.ROOT,
                 "  time: keygen %.0f ms, encode %.0f ms, evaluate %.0f ms (first evaluation, with JIT warm-up: %.0f ms)%n",
-                keygen,
-                encode,
-                evaluate,
-                firstEvaluate);
+                m.keygen,
+                m.encode,
+                m.evaluate,
+                m.firstEvaluate);
+        printWaits(m.keygenWait, m.evaluateWait, "evaluation");
+    }
+
+    /**
+     * The lines for keygen's and the first {@code what}'s wait for the kernel warm-up (begun beside the test data or
+     * the plans), each only when it waited.
+     */
+    public static void printWaits(double keygenWait, double firstWait, String what) {
+        if (keygenWait > 0)
+            System.out.printf(
+                    Locale.ROOT, "  keygen started %.0f ms later, when the kernel warm-up had ended%n", keygenWait);
+        if (firstWait > 0)
+            System.out.printf(
+                    Locale.ROOT,
+                    "  the first %s started %.0f ms later, when the kernel warm-up had ended%n",
+                    what,
+                    firstWait);
     }
 
     public static void print(LtRun run, LinearTransform t) {
@@ -183,12 +199,7 @@ public final class LtReport {
         for (String k : m.keySet())
             System.out.printf(Locale.ROOT, "    %-22s %8d   %8d%n", k, (Long) m.get(k), (Long) e.get(k));
         System.out.printf(Locale.ROOT, "  modular multiplications (§6.2 model): %.4e%n", run.expected.modMuls());
-        printTime(run.keygenMillis, run.encodeMillis, run.evaluateMillis, run.firstEvaluateMillis);
-        if (run.awaitWarmup)
-            System.out.printf(
-                    Locale.ROOT,
-                    "  keygen started %.0f ms later, when the kernel warm-up (begun beside the random matrix) had ended%n",
-                    run.warmupWaitMillis);
+        printTime(run.millis);
         System.out.println(
                 run.countsMatch()
                         ? "  counts match the closed forms"
@@ -214,7 +225,7 @@ public final class LtReport {
                 run.trafficMatches(),
                 "",
                 run.bitIdenticalToDirect,
-                run.evaluateMillis,
+                run.millis.evaluate,
                 run.directMillis);
     }
 }

@@ -48,8 +48,9 @@ public final class BlockRun {
     public Cost expected;
     public Map<Op, Long> counts;
     public PrecisionStats precision;
-    public double keygenMillis, encodeMillis, firstEvaluateMillis, evaluateMillis;
-    public double[] evaluateMillisAll;
+    /** Its times: keygen, encoding, the evaluations and the waits for the kernel warm-up. */
+    public final RunMillis millis = new RunMillis();
+
     public int rotationKeys, nonzeroBlocks;
     public long keyBytes, diagonalBytes;
     public String backend;
@@ -93,10 +94,11 @@ public final class BlockRun {
         kernels = ctx.engine().kernelForms();
         threads = ctx.engine().threads();
         int level = params.maxLevel();
+        millis.keygenWait = WarmupWait.onFewProcessors(ctx);
         Keys made = keygen(ctx, plan, level, quiet);
         SecretKey sk = made.secret();
         RotationKeySet keys = made.rotations();
-        keygenMillis = made.millis();
+        millis.keygen = made.millis();
         rotationKeys = keys.size();
         keyBytes = keys.sizes().fullBytes();
 
@@ -106,7 +108,7 @@ public final class BlockRun {
         try (Bars bar = Bars.of("encode blocks", quiet)) {
             ebt = lte.encode(matrix, plan, level, storage, bar);
         }
-        encodeMillis = (System.nanoTime() - t0) / 1e6;
+        millis.encode = (System.nanoTime() - t0) / 1e6;
         diagonalBytes = ebt.memoryBytes();
         nonzeroBlocks = ebt.nonzeroBlocks();
         expected = ebt.cost();
@@ -116,10 +118,11 @@ public final class BlockRun {
         ComplexVector x = ComplexVector.random(new SplittableRandom(seed + 1), matrix.cols());
         List<Ciphertext> in = encryptColumns(params, matrix, x, enc, encoder, level);
 
+        millis.evaluateWait = WarmupWait.beforeTiming(ctx);
         t0 = System.nanoTime();
         BlockEvaluation ev = lte.evaluate(in, ebt); // pays the JIT's warm-up: reported apart
-        firstEvaluateMillis = (System.nanoTime() - t0) / 1e6;
-        evaluateMillisAll = new double[runs];
+        millis.firstEvaluate = (System.nanoTime() - t0) / 1e6;
+        millis.evaluateRuns = new double[runs];
         if (compareDirect) {
             bitIdenticalToDirect =
                     lte.evaluate(in, ebt, Schedule.direct()).outputs().equals(ev.outputs());
@@ -128,14 +131,14 @@ public final class BlockRun {
         for (int i = 0; i < runs; i++) { // with compareDirect the two schedules alternate, so drift hits both alike
             t0 = System.nanoTime();
             ev = lte.evaluate(in, ebt);
-            evaluateMillisAll[i] = (System.nanoTime() - t0) / 1e6;
+            millis.evaluateRuns[i] = (System.nanoTime() - t0) / 1e6;
             if (compareDirect) {
                 t0 = System.nanoTime();
                 lte.evaluate(in, ebt, Schedule.direct());
                 directMillisAll[i] = (System.nanoTime() - t0) / 1e6;
             }
         }
-        evaluateMillis = Quantiles.median().compute(evaluateMillisAll);
+        millis.evaluate = Quantiles.median().compute(millis.evaluateRuns);
         if (compareDirect) directMillis = Quantiles.median().compute(directMillisAll);
         counts = ev.counts();
         if (ev.traffic().isPresent()) {

@@ -54,10 +54,12 @@ public final class BootstrapRun {
 
     /**
      * Stage times, medians over the runs; {@code first} is the first bootstrap's total (it pays for the JIT's last
-     * work); {@code warmupWait}: how long keygen waited for the kernel warm-up to end (0 when it did not wait).
+     * work); {@code warmupWait} and {@code firstWait}: how long keygen and the first bootstrap waited for the kernel
+     * warm-up to end (0 when they did not wait).
      */
     public record Millis(
             double warmupWait,
+            double firstWait,
             double keygen,
             double encode,
             double modRaise,
@@ -155,6 +157,7 @@ public final class BootstrapRun {
         Ciphertext in = Encryptor.withSecretKey(ctx, sk).encrypt(encoder.encode(z, 0, params.defaultScale()));
         List<Bootstrapper.Result> results = new ArrayList<>();
         List<Long> allocated = new ArrayList<>();
+        double firstWaitMs = WarmupWait.beforeTiming(ctx);
         try (Bars bar = Bars.of("bootstrap", quiet)) {
             for (int i = 0; i < runs; i++) {
                 long a0 = allocatedAllThreads();
@@ -209,6 +212,7 @@ public final class BootstrapRun {
                 precision,
                 new Millis(
                         warmupWaitMs,
+                        firstWaitMs,
                         keygenMs,
                         encodeMs,
                         median(results, r -> r.millis().scaleDown() + r.millis().modRaise()),

@@ -55,9 +55,18 @@ public final class CtosRun {
 
     public record Precision(double minBits, double avgBits) {}
 
-    /** {@code warmupWait}: how long keygen waited for the kernel warm-up to end (0 when it did not wait). */
+    /**
+     * {@code warmupWait} and {@code evaluateWait}: how long keygen and the first evaluation waited for the kernel
+     * warm-up to end (0 when they did not wait).
+     */
     record Millis(
-            double warmupWait, double keygen, double encode, double firstEvaluate, double evaluate, double stoc) {}
+            double warmupWait,
+            double evaluateWait,
+            double keygen,
+            double encode,
+            double firstEvaluate,
+            double evaluate,
+            double stoc) {}
 
     record Memory(long keys, long seededKeys, long keysInMemory, long diagonals) {}
 
@@ -151,6 +160,7 @@ public final class CtosRun {
         double[] t = randomValues(cts, s.seed());
         Ciphertext in = Encryptor.withSecretKey(ctx, sk)
                 .encrypt(encoder.encodeCoefficients(cts.coefficientLayout(t), s.topLevel(), params.defaultScale()));
+        double evaluateWaitMs = WarmupWait.beforeTiming(ctx);
         t0 = System.nanoTime();
         DftResult r = ev.coeffsToSlots(in, encoded.get(0));
         double firstMs = (System.nanoTime() - t0) / 1e6;
@@ -224,6 +234,7 @@ public final class CtosRun {
                 precision,
                 new Millis(
                         warmupWaitMs,
+                        evaluateWaitMs,
                         keygenMs,
                         encodeMs,
                         firstMs,
@@ -375,5 +386,10 @@ public final class CtosRun {
                     Locale.ROOT,
                     "  keygen started %.0f ms later, when the kernel warm-up had ended%n",
                     r.millis().warmupWait());
+        if (r.millis().evaluateWait() > 0)
+            System.out.printf(
+                    Locale.ROOT,
+                    "  the first CoeffsToSlots started %.0f ms later, when the kernel warm-up had ended%n",
+                    r.millis().evaluateWait());
     }
 }

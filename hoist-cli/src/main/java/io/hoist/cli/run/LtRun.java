@@ -54,15 +54,9 @@ public final class LtRun {
     public Cost expected;
     Map<Op, Long> counts;
     public PrecisionStats precision;
-    public double keygenMillis, encodeMillis, evaluateMillis, firstEvaluateMillis;
-    /**
-     * Whether keygen waits for the kernel warm-up to end (started by the caller beside other work),
-     * and how long it waited: on 2 processors, keygen and encoding beside the warm-up cost the demo
-     * more than the wait (docs/throughput.md, "Keygen after the warm-up").
-     */
-    public boolean awaitWarmup;
+    /** Its times: keygen, encoding, the evaluations and the waits for the kernel warm-up. */
+    public final RunMillis millis = new RunMillis();
 
-    public double warmupWaitMillis;
     public int rotationKeys;
     public long keyBytes, seededKeyBytes, keyMemoryBytes, diagonalBytes;
     /** How the rotation keys are held in memory (seeded: a parts regenerated in each key inner product). */
@@ -81,7 +75,7 @@ public final class LtRun {
     public Path keyStore, secretFile;
     public int keysLoaded = -1, keysInStore = -1;
     public boolean quiet;
-    public double[] evaluateMillisAll, directMillisAll;
+    public double[] directMillisAll;
     public double directMillis = Double.NaN;
 
     public LtRun(CkksParameters params, Plan plan, Storage storage, Schedule schedule) {
@@ -128,11 +122,8 @@ public final class LtRun {
         kernels = ctx.engine().kernelForms();
         threads = ctx.engine().threads();
         int level = params.maxLevel();
+        millis.keygenWait = WarmupWait.onFewProcessors(ctx);
         long t0 = System.nanoTime();
-        if (awaitWarmup) {
-            warmupWaitMillis = WarmupWait.millis(ctx);
-            t0 = System.nanoTime();
-        }
         SecretKey sk;
         RotationKeySet keys;
         if (keyStore != null) {
@@ -152,7 +143,7 @@ public final class LtRun {
                 keys = kg.genRotationKeys(sk, level, plan.rotationKeys(params), bar, keyStorage);
             }
         }
-        keygenMillis = (System.nanoTime() - t0) / 1e6;
+        millis.keygen = (System.nanoTime() - t0) / 1e6;
         rotationKeys = keys.size();
         keyBytes = keys.sizes().fullBytes();
         seededKeyBytes = keys.sizes().seededBytes();
@@ -164,30 +155,31 @@ public final class LtRun {
         try (Bars bar = Bars.of("encode", quiet)) {
             et = lte.encode(t, plan, level, storage, bar);
         }
-        encodeMillis = (System.nanoTime() - t0) / 1e6;
+        millis.encode = (System.nanoTime() - t0) / 1e6;
         diagonalBytes = et.memoryBytes();
 
         Encoder encoder = new Encoder(ctx);
         ComplexVector x = ComplexVector.random(r, t.originalDimension());
         Ciphertext ct = Encryptor.withSecretKey(ctx, sk)
                 .encrypt(encoder.encode(t.replicate(x, params.slots()), level, params.defaultScale()));
+        millis.evaluateWait = WarmupWait.beforeTiming(ctx);
         long a0 = allocatedBytes();
         t0 = System.nanoTime();
         lte.evaluate(ct, et, schedule); // the first evaluation also pays the JIT's warm-up; reported separately
-        firstEvaluateMillis = (System.nanoTime() - t0) / 1e6;
+        millis.firstEvaluate = (System.nanoTime() - t0) / 1e6;
         for (int i = 0; i < warmup; i++) lte.evaluate(ct, et, schedule);
         long a1 = allocatedBytes();
         t0 = System.nanoTime();
         Evaluation ev = lte.evaluate(ct, et, schedule);
-        evaluateMillisAll = new double[runs];
-        evaluateMillisAll[0] = (System.nanoTime() - t0) / 1e6;
+        millis.evaluateRuns = new double[runs];
+        millis.evaluateRuns[0] = (System.nanoTime() - t0) / 1e6;
         long a2 = allocatedBytes();
         for (int i = 1; i < runs; i++) {
             t0 = System.nanoTime();
             lte.evaluate(ct, et, schedule);
-            evaluateMillisAll[i] = (System.nanoTime() - t0) / 1e6;
+            millis.evaluateRuns[i] = (System.nanoTime() - t0) / 1e6;
         }
-        evaluateMillis = Quantiles.median().compute(evaluateMillisAll);
+        millis.evaluate = Quantiles.median().compute(millis.evaluateRuns);
         if (a0 >= 0) {
             allocatedFirst = a1 - a0;
             allocatedWarm = a2 - a1;
@@ -213,10 +205,10 @@ public final class LtRun {
                 directMillisAll[i] = (System.nanoTime() - t0) / 1e6;
                 t0 = System.nanoTime();
                 lte.evaluate(ct, et, schedule);
-                evaluateMillisAll[i] = (System.nanoTime() - t0) / 1e6;
+                millis.evaluateRuns[i] = (System.nanoTime() - t0) / 1e6;
             }
             directMillis = Quantiles.median().compute(directMillisAll);
-            evaluateMillis = Quantiles.median().compute(evaluateMillisAll);
+            millis.evaluate = Quantiles.median().compute(millis.evaluateRuns);
         }
         ComplexVector got = new Decryptor(ctx, sk).decryptAndDecode(ev.result(), encoder);
         precision = PrecisionStats.of(t.replicate(t.apply(x), params.slots()), got);
@@ -305,17 +297,6 @@ public final class LtRun {
     }
 
     /** The stage times every LT report gives, in milliseconds. */
-    public static Map<String, Object> millisJson(
-            double keygen, double encode, double evaluate, double first, double[] runs) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("keygen", keygen);
-        m.put("encode", encode);
-        m.put("evaluate", evaluate);
-        m.put("firstEvaluate", first);
-        m.put("evaluateRuns", runs);
-        return m;
-    }
-
     public static Map<String, Object> expectedJson(Cost c) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("decompose", c.decompose());

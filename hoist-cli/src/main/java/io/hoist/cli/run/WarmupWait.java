@@ -6,7 +6,8 @@ import java.util.concurrent.CancellationException;
 /**
  * Keygen after the kernel warm-up: on 2 processors, keygen beside the warm-up ran on the scalar twins and shared the
  * processors with it and C2's threads, and took longer than waiting did (docs/throughput.md, "Keygen after the
- * warm-up" and "Bootstrapping's keygen").
+ * warm-up" and "Bootstrapping's keygen"). And no evaluation timed beside it: a small transform's "warm" evaluation
+ * took 5× its time there (docs/throughput.md, "No evaluation timed beside the warm-up").
  */
 final class WarmupWait {
     /**
@@ -28,6 +29,14 @@ final class WarmupWait {
             throw new CancellationException("interrupted while waiting for the kernel warm-up");
         }
         return waited ? (System.nanoTime() - t0) / 1e6 : 0;
+    }
+
+    /**
+     * Before the first timed evaluation, on any number of processors: while the warm-up runs, the other threads call
+     * the scalar twins and share the processors with it, so what was timed would be neither first nor warm.
+     */
+    static double beforeTiming(CkksContext ctx) {
+        return millis(ctx);
     }
 
     /** {@link #millis} on at most {@link #MAX_PROCESSORS} processors; 0 without waiting on more. */
