@@ -34,17 +34,17 @@ public final class KernelWarmup {
     private static final AtomicBoolean STARTED = new AtomicBoolean();
     private static volatile Thread thread;
     /**
-     * Set while the warm-up runs: the other threads then call the scalar twins ({@link #vectorsWarm}).
+     * Cleared while the warm-up runs: the other threads then call the scalar twins ({@link #vectorsWarm}).
      * A vector form runs boxed as interpreted or C1 code until C2 has compiled it, and the Vector API's
      * fallbacks it calls there flood C2's queue (docs/throughput.md, "Scalar twins while the vector
      * forms compile").
      */
-    private static volatile boolean gated;
+    private static volatile boolean vectorsOpen = true;
     /**
-     * The NTTs' gate, opened as soon as the warm-up has timed the vector forward transform faster than
+     * The NTTs' gate, open again as soon as the warm-up has timed the vector forward transform faster than
      * the scalar one on every prime class: key generation and encoding are mostly forward transforms.
      */
-    private static volatile boolean nttGated;
+    private static volatile boolean nttOpen = true;
     /** The warm-up's own threads, which run the vector forms to compile them. */
     private static final ThreadLocal<Boolean> WARMING = ThreadLocal.withInitial(() -> false);
     /**
@@ -93,8 +93,8 @@ public final class KernelWarmup {
 
     /** Shuts both gates: until they open, other threads run the scalar twins. */
     static void shutGates() {
-        gated = true;
-        nttGated = true;
+        vectorsOpen = false;
+        nttOpen = false;
         Prng.holdLanes(true);
     }
 
@@ -112,8 +112,8 @@ public final class KernelWarmup {
             run(k, backend, rounds, primes, others, fusedTerms);
         } finally {
             WARMING.remove();
-            nttGated = false;
-            gated = false;
+            nttOpen = true;
+            vectorsOpen = true;
             Prng.holdLanes(false);
         }
     }
@@ -122,14 +122,20 @@ public final class KernelWarmup {
      * Whether the calling thread runs the vector forms of {@link TunedLimbKernels} and {@link
      * TunedNttBackend}: always, except while a warm-up started by {@link #start}
      * compiles them (its own threads excepted). Every form is bit-identical, so this changes times only.
+     *
+     * <p>Without a branch on the gate (an open flag, {@code |}: neither {@code !} nor {@code ||}, which javac
+     * compiles to branches): what C2 compiled while the warm-up ran, from its
+     * thread's calls, had only ever seen the gate shut, and took an uncommon trap at its first call once the gate had
+     * opened: deoptimized and compiled again in the first evaluation or bootstrap ({@code BConv.convert} and the
+     * dispatch of {@code sumShoup}, 50 ms of C2 in every first boot14 bootstrap).
      */
     static boolean vectorsWarm() {
-        return !gated || WARMING.get();
+        return vectorsOpen | WARMING.get();
     }
 
     /** As {@link #vectorsWarm}, for the NTTs, whose gate opens first. */
     static boolean nttWarm() {
-        return !nttGated || WARMING.get();
+        return nttOpen | WARMING.get();
     }
 
     /** Rounds in a row, per prime, in which the vector forward NTT beats the scalar one before its gate opens. */
@@ -226,11 +232,11 @@ public final class KernelWarmup {
         // which run beside the warm-up, are mostly transforms and wait for them (scalar until then).
         // After `rounds` of them C2 has them in any case: the gate opens even where the scalar twin
         // stays faster on the warm-up's short limbs
-        for (int i = 0; i < rounds && nttGated; i++) {
+        for (int i = 0; i < rounds && !nttOpen; i++) {
             for (int pi = 0; pi < all.length; pi++) b.ntt(pi);
             b.cover();
         }
-        nttGated = false;
+        nttOpen = true;
         // a round holds no loop of its own, so this driver stays below C2's thresholds: compiling it,
         // with every kernel inlined, took 0.5 s of the only C2 thread on 2 processors and served no caller
         for (int i = 0; i < rounds; i++) {
@@ -418,7 +424,7 @@ public final class KernelWarmup {
         private final NttBackend scalarNtt = NttBackends.scalar();
         private final long[] wv = new long[MAX_TERMS], wsv = new long[MAX_TERMS];
         /**
-         * A basis conversion between the warm-up's primes (first half to the rest), run once a round:
+         * A basis conversion between the warm-up's primes (first half to the rest), run every round:
          * until it was, C2 compiled its estimate loop (on stack and whole) in the first evaluation
          * (docs/benchmarks.md, twenty-third session). Null with fewer than two distinct primes.
          */
@@ -426,6 +432,8 @@ public final class KernelWarmup {
 
         private final long[][] bIn, bY, bOut;
         private final long[] bU = new long[n];
+        private final OpCounters counters = new OpCounters(), childCounters = counters.child();
+        private final long[][] ew = new long[2][n];
 
         /** The fused dot products' numbers of terms: the largest every round, the others every round or in turn. */
         private final int[] fusedTerms;
@@ -518,12 +526,18 @@ public final class KernelWarmup {
                 k.dot2MontgomeryMulti(in[0], in[1], fPacked, fOff, true, terms, 2 - (i & 1), outA, outB, q, !acc);
             }
             long w = r.nextLong(q), ws = ModArith.shoupQuotient(w, q);
+            elementWise(w, q);
             k.mulShoup(in[0][0], w, ws, q, out[2], 0, n);
             k.subMulShoup(in[0][1], in[1][1], out[3], w, ws, q);
             weights(q, terms);
             k.sumShoup(in[1], 0, (i & 4) != 0 ? 1 : (i & 1) == 0 ? 3 : 8, wv, wsv, q, out[2], 0, n);
-            k.mulModSum(in[0][0], in[1][0], in[0][1], in[1][1], out[3], q);
-            k.mulMod(in[0][1], in[1][1], out[3], q, acc); // a tensor product's outer terms (and mulCoeffsAdd)
+            // a tensor product's outer terms (and mulCoeffsAdd), three calls a round: these dispatchers hold no loop,
+            // and with C2's queue full of the kernels their own compilation came at the warm-up's end or in the first
+            // bootstrap (40–60 ms there in half the boot14 runs)
+            for (int c = 0; c < 3; c++) {
+                k.mulModSum(in[c & 1][0], in[1 - (c & 1)][0], in[0][1], in[1][1], out[3], q);
+                k.mulMod(in[0][1], in[1][1], out[3], q, acc ^ (c == 1));
+            }
             signed(in[2][0], q);
             k.liftSigned(in[2][0], w, ws, q, out[1]);
             k.automorphismNtt(out[0], acc ? null : out[1], out[2], idx, q, acc);
@@ -532,15 +546,38 @@ public final class KernelWarmup {
             // the key switch adds with this directly, not through the kernels: until the warm-up ran it,
             // C2 compiled it (on stack and whole) in the first evaluation
             LimbKernels.addMod(out[0], out[1], out[2], q);
-            if (pi == 0) convert();
+            convert();
             ntt(pi);
             borrowAndReturn(i);
         }
 
+        /**
+         * Four conversions a round, with and without the centring multiple, with no counters, a set of its own, a
+         * child set and inside a counting scope (the bootstrap's), as the evaluations call it: C2 compiled it (on
+         * stack and whole, 50 ms) and the counters' add in every first bootstrap at boot14 when the warm-up called
+         * it once every few rounds with neither.
+         */
         private void convert() {
             if (bconv == null) return;
             bconv.prepare(bIn, bY, bU, n, null, k);
             bconv.convert(bY, bU, bOut, 0, bOut.length, n, null, k);
+            bconv.convert(bY, null, bOut, 0, bOut.length, n, counters, k);
+            bconv.convert(bY, bU, bOut, 0, bOut.length, n, childCounters, k);
+            OpCounters.count(() -> {
+                bconv.convert(bY, null, bOut, 0, bOut.length, n, childCounters, k);
+                return bOut;
+            });
+        }
+
+        /**
+         * The element-wise steps that EvalMod, ModRaise and the rescale call directly, not through the kernels: C2
+         * compiled them in the first bootstrap (sumAndDifference, centre and addScalarMod, 40 ms at boot14).
+         */
+        private void elementWise(long c, long q) {
+            LimbKernels.addScalarMod(in[0][0], c, ew[0], q);
+            System.arraycopy(in[1][0], 0, ew[1], 0, n);
+            LimbKernels.sumAndDifference(ew[0], ew[1], q);
+            LimbKernels.centre(ew[1], q);
         }
 
         /**
@@ -561,7 +598,7 @@ public final class KernelWarmup {
             backend.forward(limb0, tables[pi], 1);
             long vector = System.nanoTime() - t0;
             backend.inverse(limb0, tables[pi], 1);
-            if (nttGated) timeScalarTwin(pi, vector);
+            if (!nttOpen) timeScalarTwin(pi, vector);
         }
 
         /** Both FMA transforms modulo each {@link #fmaCoverage} prime, on the scalar twin's scratch limb reduced first. */
@@ -587,7 +624,7 @@ public final class KernelWarmup {
             long scalar = System.nanoTime() - t0;
             faster[pi] = vector < scalar ? faster[pi] + 1 : 0;
             for (int f : faster) if (f < NTT_FASTER_ROUNDS) return;
-            nttGated = false;
+            nttOpen = true;
         }
 
         private void fill(long q) {
