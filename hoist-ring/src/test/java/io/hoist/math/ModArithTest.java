@@ -71,6 +71,37 @@ class ModArithTest {
         assertThrows(IllegalArgumentException.class, () -> m.shoupQuotient(-1));
     }
 
+    /** floor(2^128 / q) in two words against BigInteger, for odd moduli of every size and the largest longs. */
+    @ParameterizedTest
+    @MethodSource("oddModuliOfEverySize")
+    void barrettConstantsAreTheBigIntegerQuotient(long q) {
+        for (long m : new long[] {q, Long.MAX_VALUE - 2 * (q % 1000), Long.MAX_VALUE}) {
+            BigInteger mu = BigInteger.ONE.shiftLeft(128).divide(BigInteger.valueOf(m));
+            assertEquals(mu.shiftRight(64).longValue(), ModArith.barrettHi(m), "high word, q = " + m);
+            assertEquals(mu.longValue(), ModArith.barrettLo(m), "low word, q = " + m);
+        }
+        assertThrows(IllegalArgumentException.class, () -> ModArith.barrettHi(q + 1), "even");
+    }
+
+    /** Inverses by the extended Euclidean algorithm against BigInteger.modInverse, and a shared factor refused. */
+    @ParameterizedTest
+    @MethodSource("oddModuliOfEverySize")
+    void invModIsBigIntegersModInverse(long q) {
+        SplittableRandom r = new SplittableRandom(q ^ 7);
+        BigInteger bq = BigInteger.valueOf(q);
+        for (int i = 0; i < 200; i++) {
+            long a = i < 3 ? new long[] {1, q - 1, -1}[i] : r.nextLong();
+            BigInteger ba = new BigInteger(Long.toUnsignedString(a));
+            if (!ba.gcd(bq).equals(BigInteger.ONE)) {
+                long shared = a;
+                assertThrows(ArithmeticException.class, () -> ModArith.invMod(shared, q), a + " mod " + q);
+                continue;
+            }
+            assertEquals(ba.modInverse(bq).longValue(), ModArith.invMod(a, q), a + " mod " + q);
+        }
+        assertThrows(ArithmeticException.class, () -> ModArith.invMod(3 * q, q), "a multiple of q");
+    }
+
     @Test
     void reduce128HandlesSumsOfSixteenProducts() {
         SplittableRandom r = new SplittableRandom(8);
