@@ -284,6 +284,11 @@ class CliTest {
             assertTrue(r.out().contains("\"countsMatch\":true"), r.out());
             assertTrue(r.out().contains("\"threads\":" + threads), r.out());
             assertTrue(r.out().contains("\"rotationKeys\":29"), r.out()); // 7 + 7 + 15
+            String memory = object(r.out(), "memoryBytes"), millis = object(r.out(), "millis");
+            for (String k : new String[] {"\"allocatedPerEvaluate\":", "\"allocatedFirstEvaluate\":"})
+                assertTrue(memory.contains(k), k + " missing: " + memory);
+            for (String k : new String[] {"\"warmupWait\":0.0", "\"evaluateWait\":0.0"})
+                assertTrue(millis.contains(k), k + " (the tests run without a warm-up) missing: " + millis);
         }
         // a matrix that fits one ciphertext takes one block of the smallest power of two
         Run small = smallLt("60", "--rows", "40", "--cols", "100", "--json");

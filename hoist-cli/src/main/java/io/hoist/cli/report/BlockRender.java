@@ -26,6 +26,8 @@ public final class BlockRender {
         Map<String, Object> memory = new LinkedHashMap<>();
         memory.put("keys", run.keyBytes);
         memory.put("diagonals", run.diagonalBytes);
+        memory.put("allocatedPerEvaluate", run.allocatedWarm);
+        memory.put("allocatedFirstEvaluate", run.allocatedFirst);
         if (run.directMillisAll != null) {
             millis.put("directEvaluate", run.directMillis);
             millis.put("directEvaluateRuns", run.directMillisAll);
@@ -88,6 +90,12 @@ public final class BlockRender {
                 run.rotationKeys,
                 run.keyBytes / 1e6);
         System.out.printf(Locale.ROOT, "  diagonals in memory: %.1f MB%n", run.diagonalBytes / 1e6);
+        if (run.allocatedWarm >= 0)
+            System.out.printf(
+                    Locale.ROOT,
+                    "  memory: %.1f MB allocated by the first evaluation, %.1f MB by a warm one (all threads)%n",
+                    run.allocatedFirst / 1e6,
+                    run.allocatedWarm / 1e6);
         var e = LtRun.expectedJson(run.expected);
         System.out.println("  counts         measured   closed form");
         Map<String, Object> cm = counts(run);

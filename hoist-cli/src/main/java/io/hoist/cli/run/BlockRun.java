@@ -50,6 +50,8 @@ public final class BlockRun {
     public PrecisionStats precision;
     /** Its times: keygen, encoding, the evaluations and the waits for the kernel warm-up. */
     public final RunMillis millis = new RunMillis();
+    /** Bytes allocated by all threads during the first and during the last timed evaluation (−1: not measurable). */
+    public long allocatedFirst = -1, allocatedWarm = -1;
 
     public int rotationKeys, nonzeroBlocks;
     public long keyBytes, diagonalBytes;
@@ -119,9 +121,11 @@ public final class BlockRun {
         List<Ciphertext> in = encryptColumns(params, matrix, x, enc, encoder, level);
 
         millis.evaluateWait = WarmupWait.beforeTiming(ctx);
+        long a0 = BootstrapRun.allocatedAllThreads();
         t0 = System.nanoTime();
         BlockEvaluation ev = lte.evaluate(in, ebt); // pays the JIT's warm-up: reported apart
         millis.firstEvaluate = (System.nanoTime() - t0) / 1e6;
+        if (a0 >= 0) allocatedFirst = BootstrapRun.allocatedAllThreads() - a0;
         millis.evaluateRuns = new double[runs];
         if (compareDirect) {
             bitIdenticalToDirect =
@@ -129,9 +133,11 @@ public final class BlockRun {
             directMillisAll = new double[runs];
         }
         for (int i = 0; i < runs; i++) { // with compareDirect the two schedules alternate, so drift hits both alike
+            a0 = BootstrapRun.allocatedAllThreads();
             t0 = System.nanoTime();
             ev = lte.evaluate(in, ebt);
             millis.evaluateRuns[i] = (System.nanoTime() - t0) / 1e6;
+            if (a0 >= 0) allocatedWarm = BootstrapRun.allocatedAllThreads() - a0;
             if (compareDirect) {
                 t0 = System.nanoTime();
                 lte.evaluate(in, ebt, Schedule.direct());
