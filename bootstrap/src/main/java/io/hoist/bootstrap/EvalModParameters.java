@@ -5,6 +5,7 @@ import io.hoist.ckks.poly.Chebyshev;
 import io.hoist.ckks.poly.Polynomial;
 import io.hoist.ckks.poly.PolynomialEvaluator;
 import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The approximate reduction modulo q_0 of bootstrapping (Han–Ki's scaled cosine, Lattigo's
@@ -103,8 +104,18 @@ public record EvalModParameters(
         return worst;
     }
 
-    /** The cosine polynomial on v ∈ [−1, 1]. */
+    /**
+     * The cosine polynomials made so far, by parameters: the interpolation solves its system in BigDecimal (tens of
+     * ms before C2 has it), and the plan's depth, the approximation error and EvalMod each asked for it again.
+     */
+    private static final ConcurrentHashMap<EvalModParameters, Polynomial> COSINES = new ConcurrentHashMap<>();
+
+    /** The cosine polynomial on v ∈ [−1, 1] (immutable; made once per parameters). */
     public Polynomial cosinePolynomial() {
+        return COSINES.computeIfAbsent(this, EvalModParameters::interpolateCosine);
+    }
+
+    private Polynomial interpolateCosine() {
         double c = Math.pow(amplitude(), 1.0 / (1 << doubleAngle));
         double kk = k, r = 1 << doubleAngle;
         return Chebyshev.interpolateAt(v -> c * Math.cos(2 * Math.PI * (kk * v - 0.25) / r), -1, 1, nodes());
