@@ -424,7 +424,7 @@ public final class KernelWarmup {
         private final NttBackend scalarNtt = NttBackends.scalar();
         private final long[] wv = new long[MAX_TERMS], wsv = new long[MAX_TERMS];
         /**
-         * A basis conversion between the warm-up's primes (first half to the rest), run every round:
+         * A basis conversion between the warm-up's primes (first half to the rest), run once a round:
          * until it was, C2 compiled its estimate loop (on stack and whole) in the first evaluation
          * (docs/benchmarks.md, twenty-third session). Null with fewer than two distinct primes.
          */
@@ -432,7 +432,6 @@ public final class KernelWarmup {
 
         private final long[][] bIn, bY, bOut;
         private final long[] bU = new long[n];
-        private final OpCounters counters = new OpCounters(), childCounters = counters.child();
         private final long[][] ew = new long[2][n];
 
         /** The fused dot products' numbers of terms: the largest every round, the others every round or in turn. */
@@ -546,27 +545,15 @@ public final class KernelWarmup {
             // the key switch adds with this directly, not through the kernels: until the warm-up ran it,
             // C2 compiled it (on stack and whole) in the first evaluation
             LimbKernels.addMod(out[0], out[1], out[2], q);
-            convert();
+            if (pi == 0) convert();
             ntt(pi);
             borrowAndReturn(i);
         }
 
-        /**
-         * Four conversions a round, with and without the centring multiple, with no counters, a set of its own, a
-         * child set and inside a counting scope (the bootstrap's), as the evaluations call it: C2 compiled it (on
-         * stack and whole, 50 ms) and the counters' add in every first bootstrap at boot14 when the warm-up called
-         * it once every few rounds with neither.
-         */
         private void convert() {
             if (bconv == null) return;
             bconv.prepare(bIn, bY, bU, n, null, k);
             bconv.convert(bY, bU, bOut, 0, bOut.length, n, null, k);
-            bconv.convert(bY, null, bOut, 0, bOut.length, n, counters, k);
-            bconv.convert(bY, bU, bOut, 0, bOut.length, n, childCounters, k);
-            OpCounters.count(() -> {
-                bconv.convert(bY, null, bOut, 0, bOut.length, n, childCounters, k);
-                return bOut;
-            });
         }
 
         /**
