@@ -3,7 +3,7 @@
 
 Runs each configuration ROUNDS times, alternating (the order reversed every round), with the
 launcher's JVM flags, and prints keygen's wait for the kernel warm-up, the first evaluation's (ewait), keygen, encode, first and
-warm evaluation (ms), their ratio, wall time, peak RSS (MB) and, where the report has it, the bytes
+warm evaluation (ms), their ratio, wall time, peak RSS (MB) and, where the report has it (lt, demo), the bytes
 a warm evaluation allocates on the calling thread (KB) per run, then medians [min-max]. A
 configuration's fourth field is appended to the CLI args (e.g. `--storage compact`). The command
 must print one JSON report (`--json`).

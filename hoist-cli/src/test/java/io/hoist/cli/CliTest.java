@@ -285,7 +285,8 @@ class CliTest {
             assertTrue(r.out().contains("\"threads\":" + threads), r.out());
             assertTrue(r.out().contains("\"rotationKeys\":29"), r.out()); // 7 + 7 + 15
             String memory = object(r.out(), "memoryBytes"), millis = object(r.out(), "millis");
-            for (String k : new String[] {"\"allocatedPerEvaluate\":", "\"allocatedFirstEvaluate\":"})
+            for (String k :
+                    new String[] {"\"allocatedPerEvaluateAllThreads\":", "\"allocatedFirstEvaluateAllThreads\":"})
                 assertTrue(memory.contains(k), k + " missing: " + memory);
             for (String k : new String[] {"\"warmupWait\":0.0", "\"evaluateWait\":0.0"})
                 assertTrue(millis.contains(k), k + " (the tests run without a warm-up) missing: " + millis);

@@ -175,6 +175,7 @@ public final class ModArith {
      * algorithm in longs: every remainder is below q and every Bézout coefficient of q's side within (−q, q).
      *
      * @throws ArithmeticException if a and q share a factor
+     * @throws IllegalArgumentException if q &lt; 2
      */
     public static long invMod(long a, long q) {
         if (q < 2) throw new IllegalArgumentException("modulus must be at least 2: " + q);

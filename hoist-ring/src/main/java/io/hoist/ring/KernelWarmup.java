@@ -123,11 +123,8 @@ public final class KernelWarmup {
      * TunedNttBackend}: always, except while a warm-up started by {@link #start}
      * compiles them (its own threads excepted). Every form is bit-identical, so this changes times only.
      *
-     * <p>Without a branch on the gate (an open flag, {@code |}: neither {@code !} nor {@code ||}, which javac
-     * compiles to branches): what C2 compiled while the warm-up ran, from its
-     * thread's calls, had only ever seen the gate shut, and took an uncommon trap at its first call once the gate had
-     * opened: deoptimized and compiled again in the first evaluation or bootstrap ({@code BConv.convert} and the
-     * dispatch of {@code sumShoup}, 50 ms of C2 in every first boot14 bootstrap).
+     * <p>No branch on the gate (an open flag and {@code |}; javac compiles {@code !} and {@code ||} to branches): code
+     * C2 compiled during the warm-up had seen it shut only, and deoptimized at its first call after it opened.
      */
     static boolean vectorsWarm() {
         return vectorsOpen | WARMING.get();

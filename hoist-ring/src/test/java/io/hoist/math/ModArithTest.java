@@ -102,6 +102,22 @@ class ModArithTest {
         assertThrows(ArithmeticException.class, () -> ModArith.invMod(3 * q, q), "a multiple of q");
     }
 
+    /** The same at 63 bits, beyond the kernels' moduli: the largest long and a prime below it. */
+    @Test
+    void invModAtSixtyThreeBits() {
+        SplittableRandom r = new SplittableRandom(63);
+        for (long q : new long[] {Long.MAX_VALUE, Long.MAX_VALUE - 24}) { // 2^63 − 25 is prime
+            BigInteger bq = BigInteger.valueOf(q);
+            for (int i = 0; i < 500; i++) {
+                long a = r.nextLong(1, q);
+                if (!BigInteger.valueOf(a).gcd(bq).equals(BigInteger.ONE)) continue;
+                assertEquals(BigInteger.valueOf(a).modInverse(bq).longValue(), ModArith.invMod(a, q), a + " mod " + q);
+            }
+        }
+        assertTrue(BigInteger.valueOf(Long.MAX_VALUE - 24).isProbablePrime(50));
+        assertThrows(IllegalArgumentException.class, () -> ModArith.invMod(3, 1));
+    }
+
     @Test
     void reduce128HandlesSumsOfSixteenProducts() {
         SplittableRandom r = new SplittableRandom(8);

@@ -26,8 +26,9 @@ public final class BlockRender {
         Map<String, Object> memory = new LinkedHashMap<>();
         memory.put("keys", run.keyBytes);
         memory.put("diagonals", run.diagonalBytes);
-        memory.put("allocatedPerEvaluate", run.allocatedWarm);
-        memory.put("allocatedFirstEvaluate", run.allocatedFirst);
+        // all threads, where lt's allocatedPerEvaluate counts the calling thread's
+        memory.put("allocatedPerEvaluateAllThreads", run.allocatedWarm);
+        memory.put("allocatedFirstEvaluateAllThreads", run.allocatedFirst);
         if (run.directMillisAll != null) {
             millis.put("directEvaluate", run.directMillis);
             millis.put("directEvaluateRuns", run.directMillisAll);

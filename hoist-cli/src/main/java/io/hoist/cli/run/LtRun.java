@@ -296,7 +296,6 @@ public final class LtRun {
         return m;
     }
 
-    /** The stage times every LT report gives, in milliseconds. */
     public static Map<String, Object> expectedJson(Cost c) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("decompose", c.decompose());

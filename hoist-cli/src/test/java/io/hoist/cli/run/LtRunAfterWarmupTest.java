@@ -24,13 +24,13 @@ class LtRunAfterWarmupTest {
         CkksParameters params = LtRunWarmupTest.PARAMS;
         String before = System.getProperty("hoist.warmup");
         System.setProperty("hoist.warmup", "true");
+        CkksContext ctx = CkksContext.create(params);
         try {
             SplittableRandom r = new SplittableRandom(5);
             LinearTransform t = LtRun.randomTransform(r, 32, 0);
             LtRun run =
                     new LtRun(params, Plan.of(t, Algorithm.TH_BSGS, 2, 4, 4), Storage.PRECOMPUTED, Schedule.direct());
             run.quiet = true;
-            CkksContext ctx = CkksContext.create(params);
             run.run(ctx, t, r, false);
             assertTrue(run.countsMatch(), "counts match the closed forms");
             assertFalse(ctx.awaitKernelWarmup(), "the warm-up had ended when the run ended");
@@ -38,6 +38,7 @@ class LtRunAfterWarmupTest {
                 assertTrue(
                         run.millis.keygenWait > 0, "on 2–3 processors keygen waits for the warm-up started beside it");
         } finally {
+            ctx.awaitKernelWarmup(); // the gates open again for the tests that follow in this JVM, however this ends
             if (before == null) System.clearProperty("hoist.warmup");
             else System.setProperty("hoist.warmup", before);
         }
