@@ -156,15 +156,7 @@ public final class LtReport {
      * the plans), each only when it waited.
      */
     public static void printWaits(double keygenWait, double firstWait, String what) {
-        if (keygenWait > 0)
-            System.out.printf(
-                    Locale.ROOT, "  keygen started %.0f ms later, when the kernel warm-up had ended%n", keygenWait);
-        if (firstWait > 0)
-            System.out.printf(
-                    Locale.ROOT,
-                    "  the first %s started %.0f ms later, when the kernel warm-up had ended%n",
-                    what,
-                    firstWait);
+        for (String line : RunMillis.waitLines(keygenWait, firstWait, what)) System.out.println(line);
     }
 
     public static void print(LtRun run, LinearTransform t) {

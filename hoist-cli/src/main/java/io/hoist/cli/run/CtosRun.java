@@ -381,15 +381,8 @@ public final class CtosRun {
                                 ", SlotsToCoeffs %.0f ms",
                                 r.millis().stoc()),
                 r.memoryBytes().diagonals() / 1e6);
-        if (r.millis().warmupWait() > 0)
-            System.out.printf(
-                    Locale.ROOT,
-                    "  keygen started %.0f ms later, when the kernel warm-up had ended%n",
-                    r.millis().warmupWait());
-        if (r.millis().evaluateWait() > 0)
-            System.out.printf(
-                    Locale.ROOT,
-                    "  the first CoeffsToSlots started %.0f ms later, when the kernel warm-up had ended%n",
-                    r.millis().evaluateWait());
+        for (String line :
+                RunMillis.waitLines(r.millis().warmupWait(), r.millis().evaluateWait(), "CoeffsToSlots"))
+            System.out.println(line);
     }
 }

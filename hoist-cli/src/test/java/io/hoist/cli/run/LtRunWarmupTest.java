@@ -12,6 +12,7 @@ import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Schedule;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,6 +48,18 @@ class LtRunWarmupTest {
             assertEquals(
                     0, Double.parseDouble(m.group(1)), "no warm-up runs in the tests (hoist.warmup=false): no wait");
         }
+    }
+
+    /** The text reports name each wait only when it happened. */
+    @Test
+    void waitLinesOnlyForWaitsTaken() {
+        assertEquals(List.of(), RunMillis.waitLines(0, 0, "bootstrap"));
+        assertEquals(
+                List.of("  keygen started 1700 ms later, when the kernel warm-up had ended"),
+                RunMillis.waitLines(1700.2, 0, "evaluation"));
+        assertEquals(
+                List.of("  the first CoeffsToSlots started 12 ms later, when the kernel warm-up had ended"),
+                RunMillis.waitLines(0, 12.4, "CoeffsToSlots"));
     }
 
     /** Without a warm-up running, WarmupWait returns at once and says it waited 0 ms; bootstrap and ctos share it. */
