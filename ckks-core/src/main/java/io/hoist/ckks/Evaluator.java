@@ -514,6 +514,20 @@ public final class Evaluator {
     }
 
     /**
+     * Makes {@link #mulByI}'s i^power for every level up to {@code level} now, at setup: otherwise the first call
+     * at a level transforms it, and that call's counts include those transforms (CoeffsToSlots' first evaluation
+     * would count more than its second).
+     *
+     * @throws LevelMismatchException if {@code level} is outside [0, maxLevel]
+     */
+    public void prepareMulByI(int power, int level) {
+        if (level < 0 || level > params.maxLevel())
+            throw new LevelMismatchException("level " + level + " is outside [0, " + params.maxLevel() + "]");
+        int e = Math.floorMod(power, 4);
+        if (e != 0) powerOfI(e, level);
+    }
+
+    /**
      * i^e as a ring element in the NTT domain (X^{N/2}, −1 or −X^{N/2}), read at {@code level}: transformed once
      * and kept (made again only for a higher level), not at every call.
      */

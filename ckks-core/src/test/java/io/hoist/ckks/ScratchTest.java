@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hoist.ring.Op;
+import io.hoist.ring.OpCounters;
 import io.hoist.ring.RnsPoly;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,6 +127,30 @@ class ScratchTest {
             SchemeFixture.assertSameBits(wantDiff, diff, "(a − b)·i^" + power);
             assertTrue(s.holds(sd.get(0)) && s.holds(diff));
         }
+    }
+
+    /**
+     * mulByI's i^power made at setup: a later call, also at a lower level, transforms nothing and gives the same
+     * residues; an evaluator without it counts its table's transforms at the first call; levels outside the
+     * parameters are refused.
+     */
+    @ParameterizedTest(name = "power {0}")
+    @ValueSource(ints = {-1, 1, 2})
+    void preparedMulByICountsNoTransform(int power) {
+        SplittableRandom r = new SplittableRandom(power + 60);
+        Ciphertext a = f.encryptRandom(r);
+        Ciphertext low = ev.dropLevel(a, 1);
+        Evaluator prepared = new Evaluator(f.ctx);
+        prepared.prepareMulByI(power, a.level());
+        for (Ciphertext x : List.of(a, low)) {
+            OpCounters.Counted<Ciphertext> c = OpCounters.count(() -> prepared.mulByI(x, power));
+            SchemeFixture.assertSameBits(ev.mulByI(x, power), c.value(), "level " + x.level());
+            assertEquals(0L, c.counts().get(Op.NTT_LIMBS), "level " + x.level());
+        }
+        OpCounters.Counted<Ciphertext> cold = OpCounters.count(() -> new Evaluator(f.ctx).mulByI(low, power));
+        assertEquals(low.level() + 1L, cold.counts().get(Op.NTT_LIMBS), "the table's transforms at the first call");
+        assertThrows(LevelMismatchException.class, () -> prepared.prepareMulByI(power, f.params.maxLevel() + 1));
+        assertThrows(LevelMismatchException.class, () -> prepared.prepareMulByI(power, -1));
     }
 
     /** a + b·i^power in one pass, and a key switch, made in a scratch on garbage: the fresh operations' residues. */

@@ -66,6 +66,13 @@ public final class DftEvaluator {
                     (d, n) -> progress.step(before + d, all)));
             done += dft.matrices().get(i).diagonalCount();
         }
+        // dense packing multiplies by −i after CoeffsToSlots and by i before SlotsToCoeffs: their tables now, so
+        // that the first evaluation counts what the others do
+        if (!dft.sparse()) {
+            boolean cts = dft.kind() == HomomorphicDft.Kind.COEFFS_TO_SLOTS;
+            ev.prepareMulByI(
+                    cts ? -1 : 1, cts ? dft.outputLevel() : dft.levels().get(0));
+        }
         return new EncodedDft(plan, ImmutableList.copyOf(out));
     }
 

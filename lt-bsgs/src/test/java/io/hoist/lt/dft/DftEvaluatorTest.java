@@ -19,9 +19,11 @@ import io.hoist.lt.plan.Objective;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.schedule.Schedule;
 import io.hoist.ring.Op;
+import io.hoist.ring.OpCounters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -152,6 +154,33 @@ class DftEvaluatorTest {
                 assertEquals(y, dft.slotsToCoeffs(r.outputs(), es).outputs().get(0), a + " run " + run + ", StC");
             }
         }
+    }
+
+    /**
+     * Dense packing's ±i tables are made when the DFT is encoded, so a first CoeffsToSlots or SlotsToCoeffs counts
+     * exactly what every later one does (it counted the transforms of its table before).
+     */
+    @Test
+    void firstDenseEvaluationCountsWhatTheSecondDoes() {
+        Fixture f = new Fixture(10, 9, 8);
+        HomomorphicDft cts = HomomorphicDft.coeffsToSlots(10, 9, 3, 8);
+        HomomorphicDft stc = HomomorphicDft.slotsToCoeffs(10, 9, 2, 5);
+        List<DftPlan> plans =
+                DftPlanner.joint(List.of(cts, stc), f.params, Algorithm.TH_BSGS, Objective.FEWEST_KEYS, 0);
+        DftEvaluator dft = new DftEvaluator(f.ctx, f.keys(plans), Schedule.direct());
+        EncodedDft ec = dft.encode(plans.get(0), Storage.PRECOMPUTED, Progress.NONE);
+        EncodedDft es = dft.encode(plans.get(1), Storage.PRECOMPUTED, Progress.NONE);
+        Ciphertext in = f.encryptCoefficients(cts, f.randomValues(cts, 11), 8);
+        List<Map<Op, Long>> ctsCounts = new ArrayList<>(), stcCounts = new ArrayList<>();
+        for (int run = 0; run < 2; run++) {
+            OpCounters.Counted<DftResult> c = OpCounters.count(() -> dft.coeffsToSlots(in, ec));
+            ctsCounts.add(c.counts());
+            stcCounts.add(OpCounters.count(() -> dft.slotsToCoeffs(c.value().outputs(), es))
+                    .counts());
+        }
+        assertTrue(ctsCounts.get(0).get(Op.NTT_LIMBS) > 0);
+        assertEquals(ctsCounts.get(1), ctsCounts.get(0), "CoeffsToSlots, first and second");
+        assertEquals(stcCounts.get(1), stcCounts.get(0), "SlotsToCoeffs, first and second");
     }
 
     @Test
