@@ -35,7 +35,7 @@ public final class Evaluator {
     private final RotationKeySet rotations;
     /** Temporaries of key switching (digits, inner products, ModDown outputs) are borrowed here and returned. */
     private final LimbPool pool;
-    /** {@link #mulByI}'s i^e in the NTT domain, by e, made on first use. */
+    /** {@link #mulByI}'s i^e in the NTT domain, by e, made on first use or by {@link #prepareMulByI}. */
     private final RnsPoly[] powersOfI = new RnsPoly[4];
 
     private final OperandChecks checks;
@@ -514,15 +514,16 @@ public final class Evaluator {
     }
 
     /**
-     * Makes {@link #mulByI}'s i^power for every level up to {@code level} now, at setup: otherwise the first call
-     * at a level transforms it, and that call's counts include those transforms (CoeffsToSlots' first evaluation
-     * would count more than its second).
+     * Makes the i^power that {@link #mulByI}, {@link #mulByIInPlace} and {@link #addMulByI} multiply by, for every
+     * level up to {@code level}, now, at setup: otherwise the first call transforms it, and that call's counts
+     * include those transforms (CoeffsToSlots' first evaluation would count more than its second). A power divisible
+     * by 4 needs nothing; a later call above {@code level} still makes (and counts) a table of its own.
      *
      * @throws LevelMismatchException if {@code level} is outside [0, maxLevel]
      */
     public void prepareMulByI(int power, int level) {
         if (level < 0 || level > params.maxLevel())
-            throw new LevelMismatchException("level " + level + " is outside [0, " + params.maxLevel() + "]");
+            throw new LevelMismatchException("level " + level + " outside [0, " + params.maxLevel() + "]");
         int e = Math.floorMod(power, 4);
         if (e != 0) powerOfI(e, level);
     }

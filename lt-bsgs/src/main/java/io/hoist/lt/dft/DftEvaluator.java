@@ -45,7 +45,10 @@ public final class DftEvaluator {
         return lt.pooledBytes() + ev.pooledBytes();
     }
 
-    /** Encodes every matrix's diagonals for its plan at its level. */
+    /**
+     * Encodes every matrix's diagonals for its plan at its level; for dense packing it also makes the ±i table of
+     * the real/imaginary split (see {@link Evaluator#prepareMulByI}).
+     */
     public EncodedDft encode(DftPlan plan, Storage storage, Progress progress) {
         if (!plan.params().equals(ctx.params())) throw new ParameterMismatchException("plan made for other parameters");
         List<EncodedTransform> out = new ArrayList<>();
@@ -141,6 +144,7 @@ public final class DftEvaluator {
             throw new WrongOperandException("SlotsToCoeffs with " + (want == 1 ? "sparse" : "dense") + " packing takes "
                     + want + " ciphertext(s), got " + in.size());
         }
+        requireStart(in.get(0), e); // before Re + i·Im, which would make its table at a wrong level first
         Ciphertext x = want == 1 ? in.get(0) : ev.addMulByI(in.get(0), in.get(1), 1, scratch);
         List<Map<Op, Long>> counts = new ArrayList<>();
         Ciphertext y = runMatrices(x, e, counts, scratch);
@@ -159,13 +163,7 @@ public final class DftEvaluator {
      * next matrix has read it; the last one is left there (the input is only read).
      */
     private Ciphertext runMatrices(Ciphertext ct, EncodedDft e, List<Map<Op, Long>> counts, Scratch scratch) {
-        if (!ct.params().equals(ctx.params()))
-            throw new ParameterMismatchException("ciphertext made under other parameters");
-        int first = e.dft().levels().get(0);
-        if (ct.level() != first) {
-            throw new LevelMismatchException(e.dft().kind().label() + " starts at level " + first
-                    + ", the ciphertext is at level " + ct.level());
-        }
+        requireStart(ct, e);
         Ciphertext x = ct;
         for (EncodedTransform m : e.matrices()) {
             Evaluation r = lt.evaluate(x, m, m.rescales() ? lt.schedule() : Schedule.direct(), scratch);
@@ -174,6 +172,17 @@ public final class DftEvaluator {
             x = r.result();
         }
         return x;
+    }
+
+    /** The ciphertext a DFT starts from: these parameters, at its first matrix's level. */
+    private void requireStart(Ciphertext ct, EncodedDft e) {
+        if (!ct.params().equals(ctx.params()))
+            throw new ParameterMismatchException("ciphertext made under other parameters");
+        int first = e.dft().levels().get(0);
+        if (ct.level() != first) {
+            throw new LevelMismatchException(e.dft().kind().label() + " starts at level " + first
+                    + ", the ciphertext is at level " + ct.level());
+        }
     }
 
     private static void requireKind(EncodedDft e, HomomorphicDft.Kind kind) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Evaluator;
+import io.hoist.ckks.LevelMismatchException;
 import io.hoist.ckks.MissingRotationKeyException;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.Progress;
@@ -181,6 +182,10 @@ class DftEvaluatorTest {
         assertTrue(ctsCounts.get(0).get(Op.NTT_LIMBS) > 0);
         assertEquals(ctsCounts.get(1), ctsCounts.get(0), "CoeffsToSlots, first and second");
         assertEquals(stcCounts.get(1), stcCounts.get(0), "SlotsToCoeffs, first and second");
+        // an input above SlotsToCoeffs' level is refused before Re + i·Im could make a table at its level
+        long ntts = f.ctx.counters().get(Op.NTT_LIMBS);
+        assertThrows(LevelMismatchException.class, () -> dft.slotsToCoeffs(List.of(in, in), es));
+        assertEquals(ntts, f.ctx.counters().get(Op.NTT_LIMBS), "nothing transformed");
     }
 
     @Test
