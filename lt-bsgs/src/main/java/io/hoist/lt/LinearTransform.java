@@ -233,9 +233,19 @@ public final class LinearTransform implements Diagonals {
     public ComplexVector apply(ComplexVector x) {
         Objects.requireNonNull(x, "x is null");
         ComplexVector xs = pad(x, n);
-        ComplexVector y = ComplexVector.zeros(n);
-        for (var e : diagonals.int2ObjectEntrySet()) y = y.add(e.getValue().mul(xs.rotate(e.getIntKey())));
-        return y;
+        // y += f_r ⊙ Rot_r(x) per diagonal into two arrays, with ComplexVector's mul and add in the same order, so the
+        // same bits; composing them made three vectors per diagonal (0.8 GB for the demo's 4096², half a second)
+        double[] yr = new double[n], yi = new double[n];
+        for (var e : diagonals.int2ObjectEntrySet()) {
+            ComplexVector f = e.getValue();
+            for (int t = 0, s = Math.floorMod(e.getIntKey(), n); t < n; t++) {
+                double fr = f.re(t), fi = f.im(t), xr = xs.re(s), xi = xs.im(s);
+                yr[t] = yr[t] + (fr * xr - fi * xi);
+                yi[t] = yi[t] + (fr * xi + fi * xr);
+                if (++s == n) s = 0;
+            }
+        }
+        return new ComplexVector(yr, yi);
     }
 
     /** x (length ≤ n) zero-padded to n and repeated to fill {@code slots}. */

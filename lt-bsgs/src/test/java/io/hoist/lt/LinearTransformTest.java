@@ -33,6 +33,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * All four algorithms against plaintext M·x at N = 2^10 and 2^11, dense and sparse, several splits,
@@ -210,6 +211,25 @@ class LinearTransformTest {
         for (int d : new int[] {3, 59}) assertEquals(dense.diagonal(d), t.diagonal(d), "diagonal " + d);
         ComplexVector x = ComplexVector.random(r, n);
         assertEquals(dense.apply(x), t.apply(x));
+    }
+
+    /**
+     * apply's one pass per diagonal gives the bits of Σ_r f_r ⊙ Rot_r(x) composed from ComplexVector's operations in
+     * index order, for dense and sparse transforms and inputs shorter than the dimension.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void applyEqualsTheComposedOperationsBitForBit(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        int n = 1 << (3 + r.nextInt(6));
+        Map<Integer, ComplexVector> diags = new HashMap<>();
+        for (int i = 1 + r.nextInt(n); i > 0; i--) diags.put(r.nextInt(n), ComplexVector.random(r, n));
+        LinearTransform t = LinearTransform.fromDiagonals(n, diags);
+        ComplexVector x = ComplexVector.random(r, 1 + r.nextInt(n));
+        ComplexVector xs = new ComplexVector(Arrays.copyOf(x.re(), n), Arrays.copyOf(x.im(), n));
+        ComplexVector want = ComplexVector.zeros(n);
+        for (int d : t.diagonalIndices()) want = want.add(t.diagonal(d).mul(xs.rotate(d)));
+        assertEquals(want, t.apply(x), "n " + n + ", " + t.diagonalCount() + " diagonals, x of " + x.length());
     }
 
     @Test
