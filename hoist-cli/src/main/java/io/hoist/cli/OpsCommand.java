@@ -26,6 +26,7 @@ import io.hoist.cli.report.Json;
 import io.hoist.cli.run.LtRun;
 import io.hoist.cli.run.LtSizes;
 import io.hoist.cli.run.MemoryCheck;
+import io.hoist.cli.run.WarmupWait;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.ring.Domain;
 import io.hoist.ring.Op;
@@ -68,9 +69,32 @@ public final class OpsCommand implements Callable<Integer> {
 
     @Option(
             names = "--warmup",
-            defaultValue = "2",
-            description = "untimed repetitions per operation before timing, default ${DEFAULT-VALUE}")
-    int warmup;
+            description = "untimed repetitions per operation before timing (default: at least " + MIN_WARMUP_RUNS
+                    + ", and as many more as fill " + WARMUP_MILLIS + " ms)")
+    Integer warmup;
+
+    /**
+     * The default warm-up: a count alone fits one ring degree only. Two untimed runs per operation timed the JIT at the
+     * default n14 (rotate 11.0–11.2 ms against 2.8 ms warm, 8 hoisted / 8 plain 0.18–0.37 against 0.64), while at
+     * N = 2^16 they already took 0.3–1.8 s (docs/benchmarks.md, forty-sixth session).
+     */
+    static final int MIN_WARMUP_RUNS = 2;
+
+    static final long WARMUP_MILLIS = 500;
+
+    /**
+     * Runs {@code op} untimed: {@code count} times, or with no count at least {@link #MIN_WARMUP_RUNS} times and until
+     * {@code millis} have passed. Returns the runs.
+     */
+    static int warmUp(Integer count, long millis, Runnable op) {
+        int runs = 0;
+        long end = System.nanoTime() + millis * 1_000_000;
+        while (count != null ? runs < count : runs < MIN_WARMUP_RUNS || System.nanoTime() - end < 0) {
+            op.run();
+            runs++;
+        }
+        return runs;
+    }
 
     @Mixin
     KeyStorageOptions keyStorageOptions;
@@ -81,12 +105,20 @@ public final class OpsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private record Result(String name, double micros, Double precisionBits, Map<Op, Long> counts) {}
+    private record Result(String name, double micros, Double precisionBits, Map<Op, Long> counts, int warmupRuns) {}
+
+    /**
+     * The hoisting figure of issue 22's table: the time of {@code hoisted} (8 rotations sharing one Decompose) over
+     * that of 8 plain rotations, each timed as the median of its runs.
+     */
+    static double hoistedOverPlain(double hoistedMicros, double rotateMicros) {
+        return hoistedMicros / (8 * rotateMicros);
+    }
 
     @Override
     public Integer call() {
         CliSupport.bounded("--runs", runs, 1, LtSizes.MAX_RUNS);
-        CliSupport.bounded("--warmup", warmup, 0, LtSizes.MAX_RUNS);
+        if (warmup != null) CliSupport.bounded("--warmup", warmup, 0, LtSizes.MAX_RUNS);
         CkksParameters params = paramsOptions.build("n14");
         MemoryCheck.require(
                 "ops at these parameters (10 switching keys and working ciphertexts)",
@@ -98,6 +130,10 @@ public final class OpsCommand implements Callable<Integer> {
             System.out.println("backend " + ctx.engine().backend().name() + "; kernels: "
                     + ctx.engine().kernelSummary() + "; generating keys…");
         }
+        // the kernels compiled with complete profiles before anything is timed, as lt's and ctos's evaluations are:
+        // with 2 untimed runs per operation, ops at n13–n14 timed interpreted and C1 code (rotate 16 ms, 8 hoisted 7)
+        ctx.startKernelWarmup();
+        double warmupWait = WarmupWait.onFewProcessors(ctx); // keygen after it on 2–3 processors
         SplittableRandom rnd = new SplittableRandom(7);
         long t0 = System.nanoTime();
         KeyGenerator kg = new KeyGenerator(ctx);
@@ -124,6 +160,7 @@ public final class OpsCommand implements Callable<Integer> {
         Ciphertext prod = ev.mulRelin(cx, cy);
         PolyQP[] digits = ev.decompose(cx);
 
+        warmupWait += WarmupWait.beforeTiming(ctx);
         List<Result> results = new ArrayList<>();
         results.add(measure(
                 "encode", counters, () -> enc.encode(x, top, scale), pt -> PrecisionStats.of(x, enc.decode(pt))));
@@ -210,6 +247,10 @@ public final class OpsCommand implements Callable<Integer> {
                         dec.decryptAndDecode(
                                 Ciphertext.wrap(RawAccess.get(), params, cx.scale(), p, ks.modDown(pc1)), enc))));
 
+        Map<String, Double> micros = new LinkedHashMap<>();
+        for (Result r : results) micros.put(r.name(), r.micros());
+        double heldRatio = hoistedOverPlain(micros.get("rotateHoisted8"), micros.get("rotate"));
+        double eachRatio = hoistedOverPlain(micros.get("rotateHoisted8Each"), micros.get("rotate"));
         if (engine.json) {
             Map<String, Object> ops = new LinkedHashMap<>();
             for (Result r : results) {
@@ -217,6 +258,7 @@ public final class OpsCommand implements Callable<Integer> {
                 o.put("micros", r.micros());
                 o.put("precisionBits", r.precisionBits());
                 o.put("counts", countsJson(r.counts()));
+                o.put("warmupRuns", r.warmupRuns());
                 ops.put(r.name(), o);
             }
             System.out.println(Json.obj()
@@ -232,8 +274,10 @@ public final class OpsCommand implements Callable<Integer> {
                     .put("threads", ctx.engine().threads())
                     .put("keyStorage", held.name().toLowerCase(Locale.ROOT))
                     .put("keyMemoryBytes", rot.memoryBytes() + rlk.key().memoryBytes())
+                    .put("warmupWaitMillis", warmupWait)
                     .put("keygenMillis", keygenMillis)
-                    .put("ops", ops));
+                    .put("ops", ops)
+                    .put("hoistedOverPlain", Json.obj().put("held", heldRatio).put("each", eachRatio)));
         } else {
             System.out.printf(
                     Locale.ROOT,
@@ -250,6 +294,11 @@ public final class OpsCommand implements Callable<Integer> {
                         r.precisionBits() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.precisionBits()),
                         countsText(r.counts()));
             }
+            System.out.printf(
+                    Locale.ROOT,
+                    "8 hoisted rotations / 8 plain rotations: %.2f (held at once), %.2f (handed out one at a time)%n",
+                    heldRatio,
+                    eachRatio);
             System.out.println(
                     "precision = worst slot, −log2 of the L2 error against plaintext arithmetic (key-switching steps: through the");
             System.out.println("rotation / ciphertext they produce)");
@@ -276,7 +325,7 @@ public final class OpsCommand implements Callable<Integer> {
         Map<Op, Long> counts = counters.since(before);
         PrecisionStats p = check.apply(first);
         first = null; // no result outlives its run: a kept one would add its size to the peak RSS measured here
-        for (int i = 0; i < warmup; i++) Objects.requireNonNull(op.get(), name);
+        int warmed = warmUp(warmup, WARMUP_MILLIS, () -> Objects.requireNonNull(op.get(), name));
         long[] times = new long[runs];
         for (int i = 0; i < runs; i++) {
             long s = System.nanoTime();
@@ -284,7 +333,8 @@ public final class OpsCommand implements Callable<Integer> {
             times[i] = System.nanoTime() - s;
             Objects.requireNonNull(r, name); // the results are used, so no run can be optimised away
         }
-        return new Result(name, Quantiles.median().compute(times) / 1e3, p == null ? null : p.minBits(), counts);
+        return new Result(
+                name, Quantiles.median().compute(times) / 1e3, p == null ? null : p.minBits(), counts, warmed);
     }
 
     static Map<String, Long> countsJson(Map<Op, Long> counts) {

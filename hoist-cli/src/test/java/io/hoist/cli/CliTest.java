@@ -195,6 +195,61 @@ class CliTest {
     }
 
     @Test
+    void opsReportsEveryOperationAndTheHoistingRatioOfItsOwnTimes() {
+        Run r = run(
+                "ops",
+                "--logN",
+                "10",
+                "--logQ",
+                "50,40",
+                "--logP",
+                "60",
+                "--insecure",
+                "--runs",
+                "1",
+                "--warmup",
+                "0",
+                "--json");
+        assertEquals(0, r.code(), r.out());
+        JsonNode j = json(r), ops = j.get("ops");
+        for (String op : new String[] {"rotate", "rotateHoisted8", "rotateHoisted8Each", "decompose", "modDown"}) {
+            assertTrue(ops.has(op), op + " missing: " + r.out());
+            assertEquals(0, ops.get(op).get("warmupRuns").asInt(), op);
+        }
+        // one Decompose shared by the eight key switches, in both forms
+        for (String op : new String[] {"rotateHoisted8", "rotateHoisted8Each"}) {
+            JsonNode c = ops.get(op).get("counts");
+            assertEquals(1, c.get("decompose").asLong(), op);
+            assertEquals(8, c.get("ksInnerProduct").asLong(), op);
+        }
+        double rotate = ops.get("rotate").get("micros").asDouble();
+        JsonNode ratio = j.get("hoistedOverPlain");
+        assertEquals(
+                ops.get("rotateHoisted8").get("micros").asDouble() / (8 * rotate),
+                ratio.get("held").asDouble(),
+                1e-12);
+        assertEquals(
+                ops.get("rotateHoisted8Each").get("micros").asDouble() / (8 * rotate),
+                ratio.get("each").asDouble(),
+                1e-12);
+    }
+
+    @Test
+    void opsWarmsUpByCountOrByTime() {
+        int[] calls = {0};
+        assertEquals(3, OpsCommand.warmUp(3, 10_000, () -> calls[0]++));
+        assertEquals(0, OpsCommand.warmUp(0, 10_000, () -> calls[0]++));
+        assertEquals(3, calls[0]);
+        // no count: at least the minimum, however long each run takes, and runs until the time has passed
+        calls[0] = 0;
+        assertEquals(OpsCommand.MIN_WARMUP_RUNS, OpsCommand.warmUp(null, 0, () -> calls[0]++));
+        long t0 = System.nanoTime();
+        int runs = OpsCommand.warmUp(null, 50, () -> calls[0]++);
+        assertTrue(System.nanoTime() - t0 >= 50_000_000L);
+        assertTrue(runs > OpsCommand.MIN_WARMUP_RUNS, runs + " runs in 50 ms");
+    }
+
+    @Test
     void scheduleTable2MeetsThePapersReductionAndPrintsTheContractedJson() {
         Run r = run("schedule", "--table2", "--json");
         assertEquals(0, r.code(), r.out());

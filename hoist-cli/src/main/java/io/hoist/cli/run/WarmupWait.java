@@ -9,7 +9,7 @@ import java.util.concurrent.CancellationException;
  * warm-up" and "Bootstrapping's keygen"). And no evaluation timed beside it: a small transform's "warm" evaluation
  * took 5× its time there (docs/throughput.md, "No evaluation timed beside the warm-up").
  */
-final class WarmupWait {
+public final class WarmupWait {
     /**
      * Processors up to which {@link #onFewProcessors} waits: the warm-up and C2's threads fill 2 or 3 (the launcher's
      * CICompilerCount bound); beyond, keygen beside them keeps processors of its own. Measured on 2 only.
@@ -35,12 +35,12 @@ final class WarmupWait {
      * Before the first timed evaluation, on any number of processors: while the warm-up runs, the other threads call
      * the scalar twins and share the processors with it, so what was timed would be neither first nor warm.
      */
-    static double beforeTiming(CkksContext ctx) {
+    public static double beforeTiming(CkksContext ctx) {
         return millis(ctx);
     }
 
     /** {@link #millis} on at most {@link #MAX_PROCESSORS} processors; 0 without waiting on more. */
-    static double onFewProcessors(CkksContext ctx) {
+    public static double onFewProcessors(CkksContext ctx) {
         return Runtime.getRuntime().availableProcessors() <= MAX_PROCESSORS ? millis(ctx) : 0;
     }
 }
