@@ -75,7 +75,7 @@ public final class OpsCommand implements Callable<Integer> {
 
     /**
      * The default warm-up: a count alone fits one ring degree only. Two untimed runs per operation timed the JIT at the
-     * default n14 (rotate 11.0–11.2 ms against 2.8 ms warm, 8 hoisted / 8 plain 0.18–0.37 against 0.64), while at
+     * default n14 (rotate 4.4–10.4 ms against 2.8 ms warm, 8 hoisted / 8 plain 0.28–0.56 against 0.64), while at
      * N = 2^16 they already took 0.3–1.8 s (docs/benchmarks.md, forty-sixth session).
      */
     static final int MIN_WARMUP_RUNS = 2;
@@ -130,8 +130,8 @@ public final class OpsCommand implements Callable<Integer> {
             System.out.println("backend " + ctx.engine().backend().name() + "; kernels: "
                     + ctx.engine().kernelSummary() + "; generating keys…");
         }
-        // the kernels compiled with complete profiles before anything is timed, as lt's and ctos's evaluations are:
-        // with 2 untimed runs per operation, ops at n13–n14 timed interpreted and C1 code (rotate 16 ms, 8 hoisted 7)
+        // the kernels compiled with complete profiles before anything is timed, as lt's and ctos's evaluations are
+        // (without it, and with 0.5 s of untimed runs, ops at n14 still timed mulRelin at 6.5–18 ms against 3.0 warm)
         ctx.startKernelWarmup();
         double warmupWait = WarmupWait.onFewProcessors(ctx); // keygen after it on 2–3 processors
         SplittableRandom rnd = new SplittableRandom(7);

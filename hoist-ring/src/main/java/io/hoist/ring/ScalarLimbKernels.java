@@ -166,8 +166,11 @@ public final class ScalarLimbKernels implements LimbKernels {
     @Override
     public void subMulShoup(long[] a, long[] b, long[] out, long w, long ws, long q) {
         for (int k = 0; k < out.length; k++) {
+            // branch-free, as liftSigned: C2 made the branch a conditional move from an evaluation's profile, but a
+            // jump from the kernel warm-up's, which then mispredicted half the time (UseAVX=2, 2^16: 300 against
+            // 72 µs per limb, a rescale 1.2× as long; docs/benchmarks.md, forty-sixth session)
             long d = a[k] - b[k];
-            if (d < 0) d += q;
+            d += (d >> 63) & q;
             out[k] = ModArith.mulShoup(d, w, ws, q);
         }
     }
