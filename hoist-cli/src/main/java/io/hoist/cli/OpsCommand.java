@@ -26,6 +26,7 @@ import io.hoist.cli.report.Json;
 import io.hoist.cli.run.LtRun;
 import io.hoist.cli.run.LtSizes;
 import io.hoist.cli.run.MemoryCheck;
+import io.hoist.cli.run.RunMillis;
 import io.hoist.cli.run.WarmupWait;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.ring.Domain;
@@ -133,7 +134,7 @@ public final class OpsCommand implements Callable<Integer> {
         // the kernels compiled with complete profiles before anything is timed, as lt's and ctos's evaluations are
         // (without it, and with 0.5 s of untimed runs, ops at n14 still timed mulRelin at 6.5–18 ms against 3.0 warm)
         ctx.startKernelWarmup();
-        double warmupWait = WarmupWait.onFewProcessors(ctx); // keygen after it on 2–3 processors
+        double keygenWait = WarmupWait.onFewProcessors(ctx); // keygen after it on 2–3 processors
         SplittableRandom rnd = new SplittableRandom(7);
         long t0 = System.nanoTime();
         KeyGenerator kg = new KeyGenerator(ctx);
@@ -160,7 +161,7 @@ public final class OpsCommand implements Callable<Integer> {
         Ciphertext prod = ev.mulRelin(cx, cy);
         PolyQP[] digits = ev.decompose(cx);
 
-        warmupWait += WarmupWait.beforeTiming(ctx);
+        double timingWait = WarmupWait.beforeTiming(ctx);
         List<Result> results = new ArrayList<>();
         results.add(measure(
                 "encode", counters, () -> enc.encode(x, top, scale), pt -> PrecisionStats.of(x, enc.decode(pt))));
@@ -274,7 +275,8 @@ public final class OpsCommand implements Callable<Integer> {
                     .put("threads", ctx.engine().threads())
                     .put("keyStorage", held.name().toLowerCase(Locale.ROOT))
                     .put("keyMemoryBytes", rot.memoryBytes() + rlk.key().memoryBytes())
-                    .put("warmupWaitMillis", warmupWait)
+                    .put("warmupWaitMillis", keygenWait) // as the other commands' warmupWait and evaluateWait
+                    .put("timingWaitMillis", timingWait)
                     .put("keygenMillis", keygenMillis)
                     .put("ops", ops)
                     .put("hoistedOverPlain", Json.obj().put("held", heldRatio).put("each", eachRatio)));
@@ -294,14 +296,15 @@ public final class OpsCommand implements Callable<Integer> {
                         r.precisionBits() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.precisionBits()),
                         countsText(r.counts()));
             }
+            System.out.println(
+                    "precision = worst slot, −log2 of the L2 error against plaintext arithmetic (key-switching steps: through the");
+            System.out.println("rotation / ciphertext they produce)");
             System.out.printf(
                     Locale.ROOT,
                     "8 hoisted rotations / 8 plain rotations: %.2f (held at once), %.2f (handed out one at a time)%n",
                     heldRatio,
                     eachRatio);
-            System.out.println(
-                    "precision = worst slot, −log2 of the L2 error against plaintext arithmetic (key-switching steps: through the");
-            System.out.println("rotation / ciphertext they produce)");
+            RunMillis.waitLines(keygenWait, timingWait, "timed operation").forEach(System.out::println);
         }
         for (Result r : results) {
             if (r.precisionBits() != null && r.precisionBits() < LtRun.PRECISION_FLOOR_BITS) {
