@@ -99,6 +99,7 @@ public final class DftEvaluator {
     public DftResult coeffsToSlots(Ciphertext ct, EncodedDft e, Scratch scratch) {
         requireKind(e, HomomorphicDft.Kind.COEFFS_TO_SLOTS);
         Objects.requireNonNull(scratch, "scratch is null").requireOpenFor(ctx.ringQ());
+        requireStart(ct, e);
         List<Map<Op, Long>> counts = new ArrayList<>();
         Ciphertext x = runMatrices(ct, e, counts, scratch);
         Evaluation conj = lt.conjugate(x, scratch);
@@ -163,8 +164,7 @@ public final class DftEvaluator {
      * next matrix has read it; the last one is left there (the input is only read).
      */
     private Ciphertext runMatrices(Ciphertext ct, EncodedDft e, List<Map<Op, Long>> counts, Scratch scratch) {
-        requireStart(ct, e);
-        Ciphertext x = ct;
+        Ciphertext x = ct; // checked by the caller (requireStart)
         for (EncodedTransform m : e.matrices()) {
             Evaluation r = lt.evaluate(x, m, m.rescales() ? lt.schedule() : Schedule.direct(), scratch);
             counts.add(r.counts());
