@@ -286,11 +286,14 @@ public final class OpsCommand implements Callable<Integer> {
                     "keys (sk, pk, rlk, 8 rotation keys) in %.0f ms; rotation keys: %s%n",
                     keygenMillis,
                     rot.sizes());
-            System.out.printf("%-15s %12s %10s   %s%n", "operation", "median µs", "prec bits", "counts (one run)");
+            // as wide as the longest name ("rotateHoisted8Each" overran a fixed 15)
+            int width = results.stream().mapToInt(r -> r.name().length()).max().orElse(0);
+            String name = "%-" + Math.max(width, "operation".length()) + "s";
+            System.out.printf(name + " %12s %10s   %s%n", "operation", "median µs", "prec bits", "counts (one run)");
             for (Result r : results) {
                 System.out.printf(
                         Locale.ROOT,
-                        "%-15s %12.1f %10s   %s%n",
+                        name + " %12.1f %10s   %s%n",
                         r.name(),
                         r.micros(),
                         r.precisionBits() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.precisionBits()),

@@ -254,6 +254,29 @@ class CliTest {
     }
 
     @Test
+    void opsTableKeepsItsColumnsForTheLongestName() {
+        Run r = run(
+                "ops", "--logN", "10", "--logQ", "50,40", "--logP", "60", "--insecure", "--runs", "1", "--warmup", "0");
+        assertEquals(0, r.code(), r.out());
+        List<String> lines = r.out().lines().toList();
+        String header = lines.stream()
+                .filter(l -> l.startsWith("operation "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(r.out()));
+        int end = header.indexOf("median µs") + "median µs".length();
+        Pattern row = Pattern.compile("^(encode|encrypt|decrypt|add|mulRelin|rescale|rotate\\w*|decompose|innerProduct"
+                + "|modDown) +(\\d+\\.\\d) ");
+        int rows = 0;
+        for (String l : lines) {
+            Matcher m = row.matcher(l);
+            if (!m.find()) continue;
+            rows++;
+            assertEquals(end, m.end(2), "the median column moved: " + l);
+        }
+        assertEquals(12, rows, r.out());
+    }
+
+    @Test
     void opsWarmsUpByCountOrByTime() {
         int[] calls = {0};
         assertEquals(3, OpsCommand.warmUp(3, 10_000, () -> calls[0]++));

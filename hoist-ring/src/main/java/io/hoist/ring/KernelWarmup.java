@@ -365,6 +365,23 @@ public final class KernelWarmup {
         if (f != null) throw new IllegalStateException("kernel warm-up failed on a fresh thread", f);
     }
 
+    /**
+     * Every coefficient of {@code limbs} uniform below q, from {@code seed}: kernels branch on their data (a carry, a
+     * correction by q), and C2 lays each branch out from the profile it has. On the warm-up's earlier limbs, zero but
+     * one coefficient in 97, it made a jump of what real data takes half the time: warm `ops` at boot16 ran 5–7 %
+     * slower with the warm-up than without (docs/benchmarks.md, forty-seventh session). A multiplicative sequence
+     * scaled by q: about 1 ns a coefficient.
+     */
+    static void fillUniform(long[][][] limbs, long q, long seed) {
+        long s = seed | 1;
+        for (long[][] a : limbs)
+            for (long[] limb : a)
+                for (int c = 0; c < limb.length; c++) {
+                    s *= 0x9E3779B97F4A7C15L;
+                    limb[c] = Math.unsignedMultiplyHigh(s ^ (s >>> 29), q);
+                }
+    }
+
     /** The warm-up's limbs and tables, and one round of kernel calls. */
     private static final class Bench {
         /** Past every prime's Montgomery chunk: the chunk loop runs more than once. */
@@ -612,7 +629,7 @@ public final class KernelWarmup {
         }
 
         private void fill(long q) {
-            for (long[][] a : in) for (long[] limb : a) for (int c = 0; c < n; c += 97) limb[c] = r.nextLong(q);
+            fillUniform(in, q, r.nextLong());
         }
 
         /** The terms' factors packed; residues of a wider prime's round are cut below 2^31 first (results are discarded). */

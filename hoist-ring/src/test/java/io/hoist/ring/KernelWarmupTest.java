@@ -134,6 +134,31 @@ class KernelWarmupTest {
      * higher degree. The engine runs FMA transforms from four lanes on.
      */
     @Test
+    void warmupLimbsAreFilledDenselyAndUniformlyBelowTheirPrime() {
+        // the warm-up profiles every kernel on these: mostly zeros made C2 lay out data branches wrongly
+        for (long q : new long[] {
+            Primes.nttPrimes(8, 30, 1).get(0), Primes.nttPrimes(8, 61, 1).get(0)
+        }) {
+            long[][][] limbs = new long[3][40][256];
+            KernelWarmup.fillUniform(limbs, q, 7);
+            long total = 0, zeros = 0, upper = 0;
+            for (long[][] a : limbs)
+                for (long[] limb : a)
+                    for (long x : limb) {
+                        assertTrue(x >= 0 && x < q, x + " not below " + q);
+                        total++;
+                        if (x == 0) zeros++;
+                        if (x >= q / 2) upper++;
+                    }
+            assertEquals(0, zeros, "zeros modulo " + q);
+            assertEquals(0.5, (double) upper / total, 0.02, "share in the upper half modulo " + q);
+            long[][][] again = new long[3][40][256];
+            KernelWarmup.fillUniform(again, q, 8);
+            assertFalse(Arrays.deepEquals(limbs, again), "another seed, the same limbs");
+        }
+    }
+
+    @Test
     void coveragePrimesTakeEveryFmaPassKind() {
         assumeTrue(FmaNtt.L >= 4, "FMA transforms run from four lanes on");
         Set<String> warmed = new TreeSet<>(), all = new TreeSet<>();
