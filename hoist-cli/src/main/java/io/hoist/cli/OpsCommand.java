@@ -288,12 +288,18 @@ public final class OpsCommand implements Callable<Integer> {
                     rot.sizes());
             // as wide as the longest name ("rotateHoisted8Each" overran a fixed 15)
             int width = results.stream().mapToInt(r -> r.name().length()).max().orElse(0);
-            String name = "%-" + Math.max(width, "operation".length()) + "s";
-            System.out.printf(name + " %12s %10s   %s%n", "operation", "median µs", "prec bits", "counts (one run)");
+            String nameColumn = "%-" + Math.max(width, "operation".length()) + "s";
+            System.out.printf(
+                    Locale.ROOT,
+                    nameColumn + " %12s %10s   %s%n",
+                    "operation",
+                    "median µs",
+                    "prec bits",
+                    "counts (one run)");
             for (Result r : results) {
                 System.out.printf(
                         Locale.ROOT,
-                        name + " %12.1f %10s   %s%n",
+                        nameColumn + " %12.1f %10s   %s%n",
                         r.name(),
                         r.micros(),
                         r.precisionBits() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.precisionBits()),

@@ -368,9 +368,9 @@ public final class KernelWarmup {
     /**
      * Every coefficient of {@code limbs} uniform below q, from {@code seed}: kernels branch on their data (a carry, a
      * correction by q), and C2 lays each branch out from the profile it has. On the warm-up's earlier limbs, zero but
-     * one coefficient in 97, it made a jump of what real data takes half the time: warm `ops` at boot16 ran 5–7 %
-     * slower with the warm-up than without (docs/benchmarks.md, forty-seventh session). A multiplicative sequence
-     * scaled by q: about 1 ns a coefficient.
+     * one coefficient in 97, it laid out as a rarely taken jump a branch that real data takes half the time: warm
+     * `ops` at boot16 ran 5–7 % slower with the warm-up than without (docs/benchmarks.md, forty-seventh session). A
+     * multiplicative sequence scaled by q: about 1 ns a coefficient.
      */
     static void fillUniform(long[][][] limbs, long q, long seed) {
         long s = seed | 1;
@@ -628,17 +628,15 @@ public final class KernelWarmup {
             nttOpen = true;
         }
 
+        /** Inputs and outputs dense below q: accumulating calls add into outputs that held another prime's residues. */
         private void fill(long q) {
             fillUniform(in, q, r.nextLong());
+            fillUniform(new long[][][] {out, quad0, quad1}, q, r.nextLong());
         }
 
-        /** The terms' factors packed; residues of a wider prime's round are cut below 2^31 first (results are discarded). */
+        /** The terms' factors packed (this round's prime packs, so {@link #fill} left them below 2^31). */
         private void pack(int terms) {
-            for (int t = 0; t < terms; t++) {
-                long[] limb = in[2][t];
-                for (int c = 0; c < n; c++) limb[c] &= PackedLimbs.MAX_Q - 1;
-                PackedLimbs.pack(limb, packed[t]);
-            }
+            for (int t = 0; t < terms; t++) PackedLimbs.pack(in[2][t], packed[t]);
         }
 
         private void weights(long q, int terms) {

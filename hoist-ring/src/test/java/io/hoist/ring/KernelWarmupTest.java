@@ -128,16 +128,13 @@ class KernelWarmupTest {
         }
     }
 
-    /**
-     * The FMA transforms' drivers dispatch on a fixed plan of pass kinds: the coverage primes at the warm-up's
-     * degree take every kind in both directions, so C2 compiles no kind as a trap for a first evaluation at a
-     * higher degree. The engine runs FMA transforms from four lanes on.
-     */
     @Test
     void warmupLimbsAreFilledDenselyAndUniformlyBelowTheirPrime() {
         // the warm-up profiles every kernel on these: mostly zeros made C2 lay out data branches wrongly
         for (long q : new long[] {
-            Primes.nttPrimes(8, 30, 1).get(0), Primes.nttPrimes(8, 61, 1).get(0)
+            Primes.nttPrimes(8, 30, 1).get(0),
+            Primes.nttPrimes(8, 61, 1).get(0),
+            Primes.nttPrimes(8, 62, 1).get(0)
         }) {
             long[][][] limbs = new long[3][40][256];
             KernelWarmup.fillUniform(limbs, q, 7);
@@ -158,6 +155,11 @@ class KernelWarmupTest {
         }
     }
 
+    /**
+     * The FMA transforms' drivers dispatch on a fixed plan of pass kinds: the coverage primes at the warm-up's
+     * degree take every kind in both directions, so C2 compiles no kind as a trap for a first evaluation at a
+     * higher degree. The engine runs FMA transforms from four lanes on.
+     */
     @Test
     void coveragePrimesTakeEveryFmaPassKind() {
         assumeTrue(FmaNtt.L >= 4, "FMA transforms run from four lanes on");
