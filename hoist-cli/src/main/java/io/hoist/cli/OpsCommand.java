@@ -297,13 +297,14 @@ public final class OpsCommand implements Callable<Integer> {
                     "prec bits",
                     "counts (one run)");
             for (Result r : results) {
-                System.out.printf(
+                String line = String.format(
                         Locale.ROOT,
-                        nameColumn + " %12.1f %10s   %s%n",
+                        nameColumn + " %12.1f %10s   %s",
                         r.name(),
                         r.micros(),
                         r.precisionBits() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.precisionBits()),
                         countsText(r.counts()));
+                System.out.println(line.stripTrailing()); // add counts nothing: no blanks left after it
             }
             System.out.println(
                     "precision = worst slot, −log2 of the L2 error against plaintext arithmetic (key-switching steps: through the");

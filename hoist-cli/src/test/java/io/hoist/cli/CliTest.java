@@ -272,6 +272,7 @@ class CliTest {
             if (!m.find()) continue;
             rows++;
             assertEquals(end, m.end(2), "the median column moved: " + l);
+            assertEquals(l.stripTrailing(), l, "blanks at the end of a row");
         }
         assertEquals(12, rows, r.out());
     }
