@@ -368,9 +368,9 @@ public final class KernelWarmup {
     /**
      * Every coefficient of {@code limbs} uniform below q, from {@code seed}: kernels branch on their data (a carry, a
      * correction by q), and C2 lays each branch out from the profile it has. On the warm-up's earlier limbs, zero but
-     * one coefficient in 97, it laid out as a rarely taken jump a branch that real data takes half the time: warm
-     * `ops` at boot16 ran 5–7 % slower with the warm-up than without (docs/benchmarks.md, forty-seventh session). A
-     * multiplicative sequence scaled by q: about 1 ns a coefficient.
+     * one coefficient in 97, it laid out as a rarely taken jump a branch that real data takes half the time (the scalar
+     * subMulShoup, 4× slower under UseAVX=2: docs/benchmarks.md, forty-sixth and forty-seventh sessions). A
+     * multiplicative sequence scaled by q: about 0.5 ns a coefficient.
      */
     static void fillUniform(long[][][] limbs, long q, long seed) {
         long s = seed | 1;
