@@ -304,7 +304,7 @@ public final class OpsCommand implements Callable<Integer> {
                         r.micros(),
                         r.precisionBits() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.precisionBits()),
                         countsText(r.counts()));
-                System.out.println(line.stripTrailing()); // add counts nothing: no blanks left after it
+                System.out.println(line.stripTrailing()); // a row without counts (add) ends at its precision
             }
             System.out.println(
                     "precision = worst slot, −log2 of the L2 error against plaintext arithmetic (key-switching steps: through the");

@@ -409,6 +409,8 @@ public final class KernelWarmup {
 
         private final int[][] fOff4 = new int[4][MAX_TERMS];
         private final long[][] quad0 = new long[4][n], quad1 = new long[4][n];
+        /** Every output limb, refilled each round by {@link #fill}. */
+        private final long[][][] outputs = {out, quad0, quad1};
         /** Word offsets of the terms' factors: given, as an evaluation gives them for diagonals held in slabs. */
         private final int[][] fOff = new int[2][MAX_TERMS];
 
@@ -631,7 +633,7 @@ public final class KernelWarmup {
         /** Inputs and outputs dense below q: accumulating calls add into outputs that held another prime's residues. */
         private void fill(long q) {
             fillUniform(in, q, r.nextLong());
-            fillUniform(new long[][][] {out, quad0, quad1}, q, r.nextLong());
+            fillUniform(outputs, q, r.nextLong());
         }
 
         /** The terms' factors packed (this round's prime packs, so {@link #fill} left them below 2^31). */
