@@ -175,6 +175,7 @@ public final class CkksParameters {
 
     @Override
     public boolean equals(Object o) {
+        if (o == this) return true; // every key switch checks its key's parameters, nearly always the context's own
         return o instanceof CkksParameters c
                 && c.logN == logN
                 && c.logSlots == logSlots

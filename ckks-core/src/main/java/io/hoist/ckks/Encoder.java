@@ -58,15 +58,15 @@ public final class Encoder {
     /** Encodes into QP (Q limbs up to {@code level} plus all P limbs): the form of linear-transform diagonals. */
     public PlaintextQP encodeQP(ComplexVector values, int level, double scale) {
         Objects.requireNonNull(values, "values is null");
-        checkScale(scale, level);
         checkLevel(level);
+        checkScale(scale, level);
         double[] real = embed(values, scale);
         double logQP = ctx.params().logQ() - logQSuffix(level) + ctx.params().logP();
         RnsPoly q = toPoly(ctx.ringQ(), level, real, logQP, "Q_" + level + "·P");
         RnsPoly p = toPoly(ctx.ringP(), ctx.alpha() - 1, real, logQP, "Q_" + level + "·P");
         ctx.ringQ().ntt(q);
         ctx.ringP().ntt(p);
-        return new PlaintextQP(ctx.params(), PolyQP.of(q, p), scale);
+        return PlaintextQP.wrap(RawAccess.get(), ctx.params(), PolyQP.of(q, p), scale);
     }
 
     /**
@@ -209,6 +209,7 @@ public final class Encoder {
     /** The N coefficients of a plaintext (centred CRT) divided by its scale: the inverse of {@link #encodeCoefficients}. */
     public double[] coefficients(Plaintext pt) {
         Objects.requireNonNull(pt, "pt is null");
+        checkParams(pt);
         RnsPoly c = pt.poly(RawAccess.get()).copy();
         if (c.domain() == Domain.NTT) ctx.ringQ().intt(c);
         double[] out = centeredCoefficients(c);
@@ -219,6 +220,7 @@ public final class Encoder {
     /** Decodes a plaintext into its {@code slots} complex values. */
     public ComplexVector decode(Plaintext pt) {
         Objects.requireNonNull(pt, "pt is null");
+        checkParams(pt);
         RnsPoly c = pt.poly(RawAccess.get()).copy();
         if (c.domain() == Domain.NTT) ctx.ringQ().intt(c);
         return decodeCoefficients(c, pt.scale());
@@ -236,6 +238,11 @@ public final class Encoder {
         }
         fft.forward(re, im, slots);
         return new ComplexVector(re, im);
+    }
+
+    private void checkParams(Plaintext pt) {
+        if (!pt.params().equals(ctx.params()))
+            throw new ParameterMismatchException("plaintext encoded under other parameters than this encoder's");
     }
 
     private double logQSuffix(int level) {

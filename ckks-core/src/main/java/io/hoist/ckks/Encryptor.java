@@ -91,8 +91,7 @@ public final class Encryptor {
         if (!sc.params().equals(ctx.params()))
             throw new ParameterMismatchException("seeded ciphertext made under other parameters");
         RnsPoly a = Sampler.uniformNtt(Prng.of(sc.seed(), 0), ctx.ringQ(), sc.level());
-        return Ciphertext.wrap(
-                RawAccess.get(), ctx.params(), sc.scale(), sc.c0().copy(), a);
+        return Ciphertext.wrap(RawAccess.get(), ctx.params(), sc.scale(), sc.c0(), a);
     }
 
     private void checkPlaintext(Plaintext pt) {

@@ -115,6 +115,7 @@ public final class Evaluator {
 
     public Ciphertext negate(Ciphertext a) {
         Objects.requireNonNull(a, "a is null");
+        checks.checkParams(a);
         RnsPoly[] out = new RnsPoly[a.degree() + 1];
         for (int i = 0; i < out.length; i++) {
             out[i] = rq.newPoly(a.level(), Domain.NTT);
@@ -818,17 +819,26 @@ public final class Evaluator {
         Objects.requireNonNull(a, "a is null");
         Objects.requireNonNull(digits, "digits is null");
         checks.checkRotatable(a);
+        int level = ks.checkDigits(digits);
+        if (level != a.level())
+            throw new LevelMismatchException(
+                    "digits at level " + level + " for a ciphertext at level " + a.level() + ": decompose it again");
         if (Math.floorMod(k, params.slots()) == 0)
-            return new CiphertextQP(
-                    params, ks.timesP(a.poly(0, RawAccess.get())), ks.timesP(a.poly(1, RawAccess.get())), a.scale());
+            return CiphertextQP.wrap(
+                    RawAccess.get(),
+                    params,
+                    ks.timesP(a.poly(0, RawAccess.get())),
+                    ks.timesP(a.poly(1, RawAccess.get())),
+                    a.scale());
         GaloisKey key = rotations.forRotation(k);
         PolyQP[] r = ks.switchAndPermute(digits, ks.timesP(a.poly(0, RawAccess.get())), key);
-        return new CiphertextQP(params, r[0], r[1], a.scale());
+        return CiphertextQP.wrap(RawAccess.get(), params, r[0], r[1], a.scale());
     }
 
     /** ModDown of both parts of a QP ciphertext: back to Q at the same level and scale. */
     public Ciphertext modDown(CiphertextQP c) {
         Objects.requireNonNull(c, "c is null");
+        checks.checkParams(c);
         return Ciphertext.wrap(
                 RawAccess.get(), params, c.scale(), ks.modDown(c.a(RawAccess.get())), ks.modDown(c.b(RawAccess.get())));
     }
@@ -836,6 +846,8 @@ public final class Evaluator {
     /** ModDown merged with rescale of both parts: level ℓ−1, scale / q_ℓ. */
     public Ciphertext modDownRescale(CiphertextQP c) {
         Objects.requireNonNull(c, "c is null");
+        checks.checkParams(c);
+        if (c.level() == 0) throw new LevelMismatchException("modDownRescale needs a level above 0 to rescale from");
         return Ciphertext.wrap(
                 RawAccess.get(),
                 params,

@@ -10,6 +10,7 @@ import io.hoist.ring.NttPermutation;
 import io.hoist.ring.Op;
 import io.hoist.ring.OpCounters;
 import io.hoist.ring.Parallel;
+import io.hoist.ring.RingMismatchException;
 import io.hoist.ring.RnsPoly;
 import java.util.Arrays;
 import java.util.Objects;
@@ -51,9 +52,17 @@ final class KeyInnerProduct {
             long[] t0,
             long[] t1,
             OpCounters c) {
-        int level = digits[0].level();
+        int level = checkDigits(digits);
         checkKey(key, level);
         int beta = digits.length;
+        int limbs = level + 1 + ctx.alpha();
+        if (from < 0 || to > limbs || from > to)
+            throw new IllegalArgumentException("limb range [" + from + ", " + to + ") outside [0, " + limbs + ")");
+        checkOutput(outA, level, to, "outA");
+        checkOutput(outB, level, to, "outB");
+        if (addend != null && addend.level() != level)
+            throw new LevelMismatchException(
+                    "the addend is at level " + addend.level() + ", the digits at level " + level);
         NttPermutation idx =
                 g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);
         if (idx != null && (t0 == null || t1 == null))
@@ -162,7 +171,7 @@ final class KeyInnerProduct {
      * level than the digits (its first ℓ+1 Q limbs are used).
      */
     public PolyQP[] innerProduct(PolyQP[] digits, SwitchingKey key) {
-        int level = digits[0].level();
+        int level = checkDigits(digits);
         PolyQP t0 = PolyQP.zero(ctx, level, Domain.NTT), t1 = PolyQP.zero(ctx, level, Domain.NTT);
         int limbs = level + 1 + ctx.alpha();
         switchAndPermute(digits, key, 1, null, t0, t1, false, 0, limbs, null, null, counters);
@@ -176,6 +185,43 @@ final class KeyInnerProduct {
         c.increment(Op.KS_INNER_PRODUCT);
         c.add(Op.LIMBS_READ, (storage == KeyStorage.SEEDED ? 2L : 3L) * beta * limbs);
         c.add(Op.LIMBS_WRITTEN, 2L * limbs);
+    }
+
+    /**
+     * The digits' level, after checking that they are Decompose's digits at one level under this context: β(ℓ) of
+     * them, each with its P limbs, of this ring's degree and in the NTT domain. Fewer digits would give a wrong
+     * product, not an error.
+     */
+    int checkDigits(PolyQP[] digits) {
+        Objects.requireNonNull(digits, "digits is null");
+        if (digits.length == 0) throw new WrongOperandException("no digits: pass Decompose's output");
+        for (int t = 0; t < digits.length; t++)
+            if (digits[t] == null) throw new WrongOperandException("digit " + t + " is null");
+        int level = digits[0].level();
+        if (level < 0 || level > ctx.params().maxLevel())
+            throw new LevelMismatchException(
+                    "digits at level " + level + " outside [0, " + ctx.params().maxLevel() + "]");
+        int beta = ctx.params().beta(level);
+        if (digits.length != beta)
+            throw new WrongOperandException(
+                    "Decompose at level " + level + " gives " + beta + " digits, got " + digits.length);
+        for (int t = 0; t < digits.length; t++) {
+            PolyQP d = digits[t];
+            if (d.level() != level)
+                throw new LevelMismatchException("digit " + t + " is at level " + d.level() + ", digit 0 at " + level);
+            if (d.isQOnly()) throw new WrongOperandException("digit " + t + " has no P limbs");
+            if (d.domain() != Domain.NTT) throw new WrongOperandException("digit " + t + " is not in the NTT domain");
+            if (!d.q().ring().sameAs(ctx.ringQ()) || !d.p().ring().sameAs(ctx.ringP()))
+                throw new RingMismatchException("digit " + t + " belongs to another ring than this context's");
+        }
+        return level;
+    }
+
+    private static void checkOutput(PolyQP out, int level, int to, String name) {
+        Objects.requireNonNull(out, name + " is null");
+        if (out.level() != level)
+            throw new LevelMismatchException(name + " is at level " + out.level() + ", the digits at level " + level);
+        if (to > level + 1 && out.isQOnly()) throw new WrongOperandException(name + " has no P limbs");
     }
 
     void checkKey(SwitchingKey key, int level) {
@@ -193,7 +239,7 @@ final class KeyInnerProduct {
      * Algorithms 1–2 otherwise. Allocates its result; counts one KS-IP.
      */
     public PolyQP[] switchAndPermute(PolyQP[] digits, PolyQP a, GaloisKey key) {
-        int level = digits[0].level();
+        int level = checkDigits(digits);
         PolyQP oa = PolyQP.zero(ctx, level, Domain.NTT), ob = PolyQP.zero(ctx, level, Domain.NTT);
         int limbs = level + 1 + ctx.alpha();
         switchAndPermute(
@@ -224,7 +270,7 @@ final class KeyInnerProduct {
             RnsPoly out1,
             LimbPool pool,
             OpCounters cnt) {
-        int level = digits[0].level(), lq = level + 1, alpha = ctx.alpha(), beta = digits.length;
+        int level = checkDigits(digits), lq = level + 1, alpha = ctx.alpha(), beta = digits.length;
         checkKey(key, level);
         NttPermutation perm =
                 g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);

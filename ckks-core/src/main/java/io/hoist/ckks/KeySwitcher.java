@@ -156,6 +156,11 @@ public final class KeySwitcher {
      * (T0, T1) = (Σ_t D_t ⊙ SWK[t].b, Σ_t D_t ⊙ SWK[t].a) over Q_ℓ·P, NTT; the key may sit at a higher
      * level than the digits (its first ℓ+1 Q limbs are used).
      */
+    /** The level of Decompose's digits after {@link KeyInnerProduct#checkDigits}'s checks. */
+    int checkDigits(PolyQP[] digits) {
+        return keyInnerProduct.checkDigits(digits);
+    }
+
     public PolyQP[] innerProduct(PolyQP[] digits, SwitchingKey key) {
         return keyInnerProduct.innerProduct(digits, key);
     }

@@ -17,6 +17,11 @@ final class OperandChecks {
             throw new ParameterMismatchException("ciphertext made under other parameters than this evaluator's");
     }
 
+    void checkParams(CiphertextQP c) {
+        if (!c.params().equals(params))
+            throw new ParameterMismatchException("QP ciphertext made under other parameters than this evaluator's");
+    }
+
     void checkRotatable(Ciphertext a) {
         checkParams(a);
         if (a.degree() != 1)

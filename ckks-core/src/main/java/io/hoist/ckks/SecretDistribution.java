@@ -24,6 +24,18 @@ public record SecretDistribution(int hammingWeight) {
         return hammingWeight > 0;
     }
 
+    // equals and hashCode written out: every key switch compares its key's parameters, these among them, and a record's
+    // own go through an invokedynamic bootstrap, run as method-handle chains until compiled
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SecretDistribution d && d.hammingWeight == hammingWeight;
+    }
+
+    @Override
+    public int hashCode() {
+        return hammingWeight;
+    }
+
     @Override
     public String toString() {
         return sparse() ? "sparse ternary (h=" + hammingWeight + ")" : "uniform ternary";

@@ -24,16 +24,28 @@ public final class SwitchingKey {
     private final byte[] seed;
 
     /**
-     * A key with both parts stored; {@code seed} (may be null) must be the one the a parts were expanded from
-     * (checked, by one limb, before the key is held or written seeded).
+     * A key with both parts stored, copied from {@code b} and {@code a}; {@code seed} (may be null) must be the one
+     * the a parts were expanded from (checked, by one limb, before the key is held or written seeded).
      */
     public SwitchingKey(CkksParameters params, PolyQP[] b, PolyQP[] a, byte[] seed) {
-        this(params, b, Objects.requireNonNull(a, "a is null"), seed, true);
+        this(params, copies(b, "b"), copies(Objects.requireNonNull(a, "a is null"), "a"), seed, true);
+    }
+
+    /** {@link #SwitchingKey(CkksParameters, PolyQP[], PolyQP[], byte[])} taking over the parts, not copying them. */
+    public static SwitchingKey wrap(RawAccess access, CkksParameters params, PolyQP[] b, PolyQP[] a, byte[] seed) {
+        Objects.requireNonNull(access, "access is null");
+        return new SwitchingKey(params, b, Objects.requireNonNull(a, "a is null"), seed, true);
     }
 
     private SwitchingKey(CkksParameters params, PolyQP[] b, PolyQP[] a, byte[] seed, boolean check) {
+        Objects.requireNonNull(params, "params is null");
+        Objects.requireNonNull(b, "b is null");
         if (b.length == 0 || (a != null && b.length != a.length))
             throw new WrongOperandException("a switching key needs β ≥ 1 matching (b, a) pairs");
+        for (int t = 0; t < b.length; t++) {
+            checkPart(params, b[t], "b part of digit " + t);
+            if (a != null) checkPart(params, a[t], "a part of digit " + t);
+        }
         int level = b[0].level();
         for (int t = 0; t < b.length; t++) {
             if (b[t].level() != level || (a != null && a[t].level() != level))
@@ -52,10 +64,44 @@ public final class SwitchingKey {
         this.seed = seed == null ? null : seed.clone();
     }
 
-    /** A key with {@link KeyStorage#SEEDED} storage: its b parts and the seed its a parts expand from. */
+    /** A key with {@link KeyStorage#SEEDED} storage: its b parts (copied) and the seed its a parts expand from. */
     public static SwitchingKey seeded(CkksParameters params, PolyQP[] b, byte[] seed) {
         Objects.requireNonNull(seed, "seed is null");
+        return new SwitchingKey(params, copies(b, "b"), null, seed, true);
+    }
+
+    /** {@link #seeded(CkksParameters, PolyQP[], byte[])} taking over the b parts, not copying them. */
+    public static SwitchingKey seeded(RawAccess access, CkksParameters params, PolyQP[] b, byte[] seed) {
+        Objects.requireNonNull(access, "access is null");
+        Objects.requireNonNull(seed, "seed is null");
         return new SwitchingKey(params, b, null, seed, true);
+    }
+
+    private static PolyQP[] copies(PolyQP[] parts, String name) {
+        Objects.requireNonNull(parts, name + " is null");
+        PolyQP[] out = new PolyQP[parts.length];
+        for (int t = 0; t < parts.length; t++)
+            out[t] = Objects.requireNonNull(parts[t], name + " part of digit " + t + " is null")
+                    .copy();
+        return out;
+    }
+
+    /**
+     * A part must be a QP polynomial of the parameters' rings in the NTT domain: the key inner products read its
+     * limbs as residues modulo the context's primes, so another ring's would give a wrong product, not an error.
+     */
+    private static void checkPart(CkksParameters params, PolyQP x, String what) {
+        if (x == null) throw new WrongOperandException(what + " is null");
+        if (x.isQOnly()) throw new WrongOperandException(what + " has no P limbs");
+        if (x.domain() != Domain.NTT) throw new WrongOperandException(what + " is not in the NTT domain");
+        if (!ringOf(params, x.q().ring(), params.qPrimes()) || !ringOf(params, x.p().ring(), params.pPrimes()))
+            throw new ParameterMismatchException(what + " belongs to another ring than the key's parameters");
+    }
+
+    private static boolean ringOf(CkksParameters params, Ring r, long[] primes) {
+        if (r.logN() != params.logN() || r.maxLevel() != primes.length - 1) return false;
+        for (int i = 0; i < primes.length; i++) if (r.prime(i) != primes[i]) return false;
+        return true;
     }
 
     public CkksParameters params() {

@@ -15,7 +15,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * Tables are immutable and shared: {@link #of} caches them per (logN, q).
  */
 public final class NttTables {
-    private record Key(int logN, long q) {}
+    // equals and hashCode written out, as in Automorphism's key: no invokedynamic bootstrap on a look-up
+    private record Key(int logN, long q) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.logN == logN && k.q == q;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(q) * 31 + logN;
+        }
+    }
 
     private static final Map<Key, NttTables> CACHE = new ConcurrentHashMap<>();
 

@@ -14,7 +14,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * (docs/ring.md, "Subring NTTs"). Immutable; holds only the M coefficients of a'.
  */
 public final class SubringPoly {
-    private record Key(int logN, long q, int logG) {}
+    // equals and hashCode written out, as in Automorphism's key: no invokedynamic bootstrap on a look-up
+    private record Key(int logN, long q, int logG) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.logN == logN && k.q == q && k.logG == logG;
+        }
+
+        @Override
+        public int hashCode() {
+            return (Long.hashCode(q) * 31 + logN) * 31 + logG;
+        }
+    }
 
     /** The size-M tables (as the engine takes them) and, for each run u of g outputs, the index of its value in their output. */
     private static final class Runs {

@@ -11,6 +11,7 @@ import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.PublicKey;
+import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.RelinearizationKey;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.Sampler;
@@ -285,7 +286,9 @@ public final class KeyGenerator {
                     limbs.put(t);
                 }
         }
-        return a != null ? new SwitchingKey(params, b, a, seed) : SwitchingKey.seeded(params, b, seed);
+        return a != null
+                ? SwitchingKey.wrap(RawAccess.get(), params, b, a, seed)
+                : SwitchingKey.seeded(RawAccess.get(), params, b, seed);
     }
 
     /** b_t = −a_t·s_out + e_t + P·s_in·𝟙_t for every digit t (NTT, Montgomery form), in place in {@code b}. */

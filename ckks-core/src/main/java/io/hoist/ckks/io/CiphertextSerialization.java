@@ -57,7 +57,7 @@ public final class CiphertextSerialization {
                 ct.level(),
                 ct.scale(),
                 KeySerialization.qBytes(p, ct.level()) + Prng.SEED_BYTES);
-        Envelope.writeLimbs(b, ct.c0());
+        Envelope.writeLimbs(b, ct.c0(RawAccess.get()));
         b.put(ct.seed());
         return Envelope.finish(b);
     }

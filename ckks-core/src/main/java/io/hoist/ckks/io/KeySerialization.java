@@ -200,14 +200,17 @@ public final class KeySerialization {
             b.get(seed);
             if (!h.limbStreams())
                 return new GaloisKey(
-                        g, new SwitchingKey(p, bs, SwitchingKey.legacyUniformParts(ctx, seed, level), null));
-            if (storage == KeyStorage.SEEDED) return new GaloisKey(g, SwitchingKey.seeded(p, bs, seed));
+                        g,
+                        SwitchingKey.wrap(
+                                RawAccess.get(), p, bs, SwitchingKey.legacyUniformParts(ctx, seed, level), null));
+            if (storage == KeyStorage.SEEDED)
+                return new GaloisKey(g, SwitchingKey.seeded(RawAccess.get(), p, bs, seed));
             as = SwitchingKey.uniformParts(ctx, seed, level);
         } else {
             as = new PolyQP[beta];
             for (int t = 0; t < beta; t++) as[t] = readQP(b, ctx, level, "switching key");
         }
-        return new GaloisKey(g, new SwitchingKey(p, bs, as, seed));
+        return new GaloisKey(g, SwitchingKey.wrap(RawAccess.get(), p, bs, as, seed));
     }
 
     /** Body bytes of a switching key of {@code kind} at {@code level}. */
