@@ -31,7 +31,7 @@ public final class BfvParameters {
                 "seal16384",
                 of(
                         16384,
-                        1032193,
+                        786433, // Batching(16384, 20): 1032193 is not ≡ 1 mod 2N = 32768 (the review of 2026-12-07)
                         0xfffffffd8001L,
                         0xfffffffa0001L,
                         0xfffffff00001L,

@@ -232,5 +232,11 @@ class BfvRoundTripTest {
                 InvalidBfvParametersException.class, () -> BfvParameters.insecure(1024, 40961, 1099510054913L, 40961));
         assertTrue(BfvParameters.preset("seal16384").secure());
         assertEquals(438, BfvParameters.preset("seal16384").totalPrimeBits());
+        // SEAL's PlainModulus::Batching(16384, 20): the largest 20-bit prime ≡ 1 mod 2N, so the preset batches
+        for (String name : new String[] {"seal4096", "seal8192", "seal16384", "small4096"}) {
+            BfvParameters p = BfvParameters.preset(name);
+            assertEquals(1, p.t() % (2L * p.n()), name + ": t ≡ 1 mod 2N");
+        }
+        assertEquals(786433, BfvParameters.preset("seal16384").t());
     }
 }

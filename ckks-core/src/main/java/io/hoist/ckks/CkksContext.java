@@ -161,31 +161,38 @@ public final class CkksContext {
     }
     /** [P]_{q_j}. */
     public long pModQ(int j) {
+        params.q(j); // checks j
         return pModQ[j];
     }
 
     /** Prime of QP limb j at level ℓ: q_j for j ≤ ℓ, p_{j−ℓ−1} after. */
     public long primeQP(int level, int j) {
+        checkQP(level, j);
         return j <= level ? params.q(j) : params.p(j - level - 1);
     }
 
     /** NTT tables of QP limb j at level ℓ. */
     public NttTables tablesQP(int level, int j) {
+        checkQP(level, j);
         return j <= level ? ringQ.tables(j) : ringP.tables(j - level - 1);
     }
 
     /** The digit that Q prime j belongs to. */
     public int digitOf(int j) {
+        params.q(j); // checks j
         return j / params.alpha();
     }
 
     /** First Q prime index of digit t. */
     public int digitStart(int t) {
+        checkDigit(t);
         return t * params.alpha();
     }
 
     /** One past the last Q prime index of digit t at level ℓ (the last digit may be shorter). */
     public int digitEnd(int t, int level) {
+        checkDigit(t);
+        params.q(level); // checks the level
         return Math.min((t + 1) * params.alpha(), level + 1);
     }
 
@@ -267,5 +274,18 @@ public final class CkksContext {
     @Override
     public String toString() {
         return "CkksContext[" + params + ", backend=" + engine.backend().name() + "]";
+    }
+
+    private void checkQP(int level, int j) {
+        if (level < 0 || level > params.maxLevel())
+            throw new LevelMismatchException("level " + level + " outside [0, " + params.maxLevel() + "]");
+        if (j < 0 || j > level + params.alpha())
+            throw new WrongOperandException(
+                    "no QP limb " + j + " at level " + level + ": limbs 0 … " + (level + params.alpha()));
+    }
+
+    private void checkDigit(int t) {
+        if (t < 0 || t >= params.beta())
+            throw new WrongOperandException("no digit " + t + ": digits 0 … " + (params.beta() - 1));
     }
 }

@@ -89,6 +89,7 @@ public final class CkksParameters {
     }
 
     public long q(int i) {
+        if (i < 0 || i >= q.length) throw new LevelMismatchException("no prime q_" + i + ": q_0 … q_" + (q.length - 1));
         return q[i];
     }
 
@@ -101,6 +102,8 @@ public final class CkksParameters {
     }
 
     public long p(int i) {
+        if (i < 0 || i >= p.length)
+            throw new WrongOperandException("no special prime p_" + i + ": p_0 … p_" + (p.length - 1));
         return p[i];
     }
 
@@ -135,6 +138,8 @@ public final class CkksParameters {
 
     /** β at level ℓ: ⌈(ℓ+1)/α⌉ digits. */
     public int beta(int level) {
+        if (level < 0 || level > maxLevel())
+            throw new LevelMismatchException("level " + level + " outside [0, " + maxLevel() + "]");
         return (level + 1 + p.length - 1) / p.length;
     }
 

@@ -31,6 +31,7 @@ public final class ComplexVector {
     }
 
     public static ComplexVector zeros(int n) {
+        checkLength(n);
         return wrap(new double[n], new double[n]);
     }
 
@@ -58,6 +59,7 @@ public final class ComplexVector {
 
     /** Uniform in the unit square [−1, 1] + i[−1, 1] (test data, not key material). */
     public static ComplexVector random(SplittableRandom r, int n) {
+        checkLength(n);
         double[] a = new double[n], b = new double[n];
         for (int i = 0; i < n; i++) {
             a[i] = 2 * r.nextDouble() - 1;
@@ -75,6 +77,7 @@ public final class ComplexVector {
     }
 
     public ComplexVector add(ComplexVector o) {
+        checkSameLength(o);
         double[] a = new double[length()], b = new double[length()];
         for (int i = 0; i < a.length; i++) {
             a[i] = re[i] + o.re[i];
@@ -84,6 +87,7 @@ public final class ComplexVector {
     }
 
     public ComplexVector sub(ComplexVector o) {
+        checkSameLength(o);
         double[] a = new double[length()], b = new double[length()];
         for (int i = 0; i < a.length; i++) {
             a[i] = re[i] - o.re[i];
@@ -94,6 +98,7 @@ public final class ComplexVector {
 
     /** Slot-wise product. */
     public ComplexVector mul(ComplexVector o) {
+        checkSameLength(o);
         double[] a = new double[length()], b = new double[length()];
         for (int i = 0; i < a.length; i++) {
             a[i] = re[i] * o.re[i] - im[i] * o.im[i];
@@ -142,5 +147,14 @@ public final class ComplexVector {
     @Override
     public String toString() {
         return "ComplexVector[n=" + length() + "]";
+    }
+
+    private void checkSameLength(ComplexVector o) {
+        if (o.length() != length())
+            throw new WrongOperandException("vectors of " + length() + " and " + o.length() + " slots");
+    }
+
+    private static void checkLength(int n) {
+        if (n < 0) throw new IllegalArgumentException("slot count must be >= 0: " + n);
     }
 }

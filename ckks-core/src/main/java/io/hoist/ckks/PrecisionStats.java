@@ -34,7 +34,10 @@ public record PrecisionStats(Summary real, Summary imag, Summary l2, double maxA
     private static final double FLOOR_BITS = 60;
 
     public static PrecisionStats of(ComplexVector want, ComplexVector got) {
-        int n = Math.min(want.length(), got.length());
+        if (want.length() != got.length())
+            throw new WrongOperandException(
+                    "comparing " + got.length() + " slots against " + want.length() + " expected ones");
+        int n = want.length();
         if (n == 0) throw new IllegalArgumentException("no slots to compare");
         double[] br = new double[n], bi = new double[n], bl = new double[n];
         double maxAbs = 0;

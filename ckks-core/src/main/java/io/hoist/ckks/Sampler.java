@@ -14,6 +14,10 @@ public final class Sampler {
 
     /** Discrete Gaussian of width σ, rounded and bounded at 6σ, as signed coefficients. */
     public static long[] gaussian(Prng prng, int n, double sigma) {
+        checkLength(n);
+        // a non-positive or non-finite width would never meet the rejection bound: refused, not looped on
+        if (!(sigma > 0) || Double.isInfinite(sigma))
+            throw new IllegalArgumentException("sigma must be a positive finite number: " + sigma);
         long[] out = new long[n];
         double bound = 6 * sigma;
         for (int i = 0; i < n; i += 2) {
@@ -34,6 +38,10 @@ public final class Sampler {
 
     /** Ternary coefficients: uniform over {−1, 0, 1}, or exactly h nonzero ±1 if the distribution is sparse. */
     public static long[] ternary(Prng prng, int n, SecretDistribution dist) {
+        checkLength(n);
+        if (dist.hammingWeight() > n)
+            throw new IllegalArgumentException(
+                    "Hamming weight " + dist.hammingWeight() + " exceeds the " + n + " coefficients");
         long[] out = new long[n];
         if (!dist.sparse()) {
             for (int i = 0; i < n; i++) out[i] = prng.uniform(3) - 1;
@@ -97,5 +105,9 @@ public final class Sampler {
             long[] l = p.limb(i);
             for (int k = 0; k < l.length; k++) l[k] = prng.uniform(q);
         }
+    }
+
+    private static void checkLength(int n) {
+        if (n < 0) throw new IllegalArgumentException("coefficient count must be >= 0: " + n);
     }
 }

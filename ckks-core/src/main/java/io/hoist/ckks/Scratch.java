@@ -69,6 +69,8 @@ public final class Scratch implements AutoCloseable {
      */
     public synchronized RnsPoly newPoly(int level) {
         live();
+        if (level < 0 || level > ring.maxLevel())
+            throw new LevelMismatchException("level " + level + " outside [0, " + ring.maxLevel() + "]");
         long[][] limbs = new long[level + 1][];
         try {
             for (int j = 0; j <= level; j++) {

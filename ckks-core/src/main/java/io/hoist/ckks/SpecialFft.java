@@ -100,7 +100,7 @@ public final class SpecialFft {
 
     /** Decode direction: coefficient-side values → slot values, in place ({@code size} a power of two ≤ N/2). */
     public void forward(double[] re, double[] im, int size) {
-        checkSize(size);
+        checkArrays(re, im, size);
         bitReverse(re, im, size);
         int len = 2;
         if (size >= 8) {
@@ -112,6 +112,7 @@ public final class SpecialFft {
 
     /** Encode direction: slot values → coefficient-side values, in place, including bit reversal and 1/size. */
     public void inverse(double[] re, double[] im, int size) {
+        checkArrays(re, im, size);
         inverseStages(re, im, size);
         bitReverse(re, im, size);
         for (int i = 0; i < size; i++) {
@@ -468,5 +469,12 @@ public final class SpecialFft {
             throw new IllegalArgumentException(
                     "FFT size must be a power of two ≤ N/2 = " + ringDegree / 2 + ", got " + size);
         }
+    }
+
+    private void checkArrays(double[] re, double[] im, int size) {
+        checkSize(size);
+        if (re.length < size || im.length < size)
+            throw new IllegalArgumentException(
+                    "an FFT of size " + size + " on arrays of " + re.length + " and " + im.length + " values");
     }
 }

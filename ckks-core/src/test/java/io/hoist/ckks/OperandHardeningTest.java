@@ -3,10 +3,13 @@ package io.hoist.ckks;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hoist.random.Prng;
 import io.hoist.ring.Domain;
 import io.hoist.ring.OpCounters;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -170,5 +173,63 @@ class OperandHardeningTest {
         assertEquals(c0, sc.c0().limb(0)[0]);
         assertEquals(sc, new SeededCiphertext(sc.params(), sc.c0(), sc.seed(), sc.scale()));
         assertEquals(sc.hashCode(), new SeededCiphertext(sc.params(), sc.c0(), sc.seed(), sc.scale()).hashCode());
+    }
+
+    @Test
+    void samplersRefuseWidthsAndSizesThatWouldLoopOrMisallocate() {
+        Prng prng = Prng.of(Prng.newSeed(), 0);
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            for (double sigma : new double[] {-1, 0, Double.NaN, Double.POSITIVE_INFINITY})
+                assertThrows(IllegalArgumentException.class, () -> Sampler.gaussian(prng, 8, sigma));
+        });
+        assertThrows(IllegalArgumentException.class, () -> Sampler.gaussian(prng, -1, 3.2));
+        assertThrows(
+                IllegalArgumentException.class, () -> Sampler.ternary(prng, -1, SecretDistribution.uniformTernary()));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> Sampler.ternary(prng, 4, SecretDistribution.sparseTernary(5)));
+        assertTrue(e.getMessage().contains("Hamming weight 5"), e.getMessage());
+        assertEquals(
+                4,
+                Arrays.stream(Sampler.ternary(prng, 4, SecretDistribution.sparseTernary(4)))
+                        .filter(x -> x != 0)
+                        .count());
+    }
+
+    @Test
+    void vectorsOfDifferentLengthsAreRefusedNotTruncated() {
+        ComplexVector three = ComplexVector.ofReal(1, 2, 3), two = ComplexVector.ofReal(1, 2);
+        assertThrows(WrongOperandException.class, () -> three.add(two));
+        assertThrows(WrongOperandException.class, () -> two.sub(three));
+        assertThrows(WrongOperandException.class, () -> two.mul(three));
+        assertThrows(WrongOperandException.class, () -> PrecisionStats.of(ComplexVector.ofReal(1), three));
+        assertThrows(IllegalArgumentException.class, () -> ComplexVector.zeros(-1));
+        assertEquals(5.0, three.add(three).re(1) + 1);
+    }
+
+    @Test
+    void indicesOfPrimesLimbsAndDigitsAreChecked() {
+        CkksParameters p = F.params;
+        assertThrows(LevelMismatchException.class, () -> p.q(p.maxLevel() + 1));
+        assertThrows(WrongOperandException.class, () -> p.p(p.alpha()));
+        assertThrows(LevelMismatchException.class, () -> p.beta(-7));
+        assertThrows(LevelMismatchException.class, () -> p.beta(p.maxLevel() + 1));
+        assertThrows(WrongOperandException.class, () -> F.ctx.primeQP(0, 1 + p.alpha()));
+        assertThrows(LevelMismatchException.class, () -> F.ctx.tablesQP(p.maxLevel() + 1, 0));
+        assertThrows(WrongOperandException.class, () -> F.ctx.digitStart(p.beta()));
+        assertThrows(LevelMismatchException.class, () -> F.ctx.pModQ(p.maxLevel() + 1));
+        assertEquals(p.p(0), F.ctx.primeQP(0, 1));
+        byte[] seed = Prng.newSeed();
+        for (int level : new int[] {-5, -1, p.maxLevel() + 1}) {
+            assertThrows(LevelMismatchException.class, () -> SwitchingKey.uniformParts(F.ctx, seed, level));
+            assertThrows(LevelMismatchException.class, () -> SwitchingKey.legacyUniformParts(F.ctx, seed, level));
+        }
+        SpecialFft fft = new SpecialFft(p.logN());
+        assertThrows(IllegalArgumentException.class, () -> fft.forward(new double[1], new double[1], 4));
+        assertThrows(IllegalArgumentException.class, () -> fft.inverse(new double[4], new double[2], 4));
+        Evaluator ev = new Evaluator(F.ctx);
+        try (Scratch s = ev.scratch()) {
+            assertThrows(LevelMismatchException.class, () -> s.newPoly(-1));
+            assertThrows(LevelMismatchException.class, () -> s.newPoly(p.maxLevel() + 1));
+        }
     }
 }

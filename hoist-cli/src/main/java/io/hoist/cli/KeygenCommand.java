@@ -1,5 +1,6 @@
 package io.hoist.cli;
 
+import io.hoist.InsecureSecretKeyAccess;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.RotationKeySet;
@@ -114,7 +115,7 @@ public final class KeygenCommand implements Callable<Integer> {
         }
         double keygen = (System.nanoTime() - t0) / 1e6;
         t0 = System.nanoTime();
-        KeyPairId id = KeyFiles.writePair(out, secretOut, keys, sk, seeded);
+        KeyPairId id = KeyFiles.writePair(out, secretOut, keys, sk, seeded, InsecureSecretKeyAccess.get());
         double write = (System.nanoTime() - t0) / 1e6;
         Report r;
         try {

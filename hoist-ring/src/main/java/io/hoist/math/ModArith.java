@@ -158,8 +158,9 @@ public final class ModArith {
                 .longValue();
     }
 
-    /** base^exp mod q. */
+    /** base^exp mod q for exp ≥ 0 (a negative exponent is refused, not read as unsigned). */
     public static long powMod(long base, long exp, long q) {
+        if (exp < 0) throw new IllegalArgumentException("negative exponent " + exp + ": invert the base first");
         long muHi = barrettHi(q), muLo = barrettLo(q);
         long result = 1 % q, b = Long.remainderUnsigned(base, q);
         while (exp != 0) {

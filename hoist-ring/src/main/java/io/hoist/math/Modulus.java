@@ -16,6 +16,9 @@ public record Modulus(long q, long muHi, long muLo) {
         if (q < 3 || (q & 1) == 0 || 64 - Long.numberOfLeadingZeros(q) > ModArith.MAX_BITS) {
             throw new IllegalArgumentException("modulus must be odd, >= 3 and below 2^" + ModArith.MAX_BITS + ": " + q);
         }
+        // the constants are public record components: ones of another modulus would give wrong products silently
+        if (muHi != ModArith.barrettHi(q) || muLo != ModArith.barrettLo(q))
+            throw new IllegalArgumentException("muHi, muLo are not floor(2^128/q) for q = " + q + ": use Modulus.of");
     }
 
     public static Modulus of(long q) {

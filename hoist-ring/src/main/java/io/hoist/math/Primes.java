@@ -48,14 +48,11 @@ public final class Primes {
      * skipping any in {@code exclude}; in decreasing order.
      */
     public static List<Long> nttPrimes(int logN, int bits, int count, Collection<Long> exclude) {
-        if (logN < 1 || logN > 20) throw new IllegalArgumentException("logN out of range [1, 20]: " + logN);
-        if (bits < logN + 2 || bits > ModArith.MAX_BITS) {
-            throw new IllegalArgumentException(
-                    "prime size must be in [" + (logN + 2) + ", " + ModArith.MAX_BITS + "] bits: " + bits);
-        }
+        checkSize(logN, bits);
+        if (count < 0) throw new IllegalArgumentException("prime count must be >= 0: " + count);
         long step = 2L << logN;
         long lowest = 1L << (bits - 1);
-        List<Long> out = new ArrayList<>(count);
+        List<Long> out = new ArrayList<>(Math.min(count, 64));
         for (long c = (1L << bits) - step + 1; c > lowest && out.size() < count; c -= step) {
             if (!exclude.contains(c) && isPrime(c)) out.add(c);
         }
@@ -71,6 +68,7 @@ public final class Primes {
      * asked for when there are enough, fewer when the size runs out.
      */
     public static int nttPrimeCount(int logN, int bits, int limit, Collection<Long> exclude) {
+        checkSize(logN, bits);
         long step = 2L << logN;
         long lowest = 1L << (bits - 1);
         int found = 0;
@@ -106,5 +104,13 @@ public final class Primes {
             }
         }
         throw new IllegalArgumentException("no primitive 2N-th root modulo " + q);
+    }
+
+    private static void checkSize(int logN, int bits) {
+        if (logN < 1 || logN > 20) throw new IllegalArgumentException("logN out of range [1, 20]: " + logN);
+        if (bits < logN + 2 || bits > ModArith.MAX_BITS) {
+            throw new IllegalArgumentException(
+                    "prime size must be in [" + (logN + 2) + ", " + ModArith.MAX_BITS + "] bits: " + bits);
+        }
     }
 }

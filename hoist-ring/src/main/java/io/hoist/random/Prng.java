@@ -102,14 +102,22 @@ public final class Prng {
 
     private static volatile Prng testSeeds;
 
+    /** The system property that lets {@link #insecureDeterministicSeedsForTesting} install its seeds. */
+    public static final String TEST_SEEDS_PROPERTY = "hoist.insecure.testSeeds";
+
     /**
      * For tests that freeze the wire format (golden digests) only: until the returned handle is
      * closed, every seed this JVM draws — secret keys, noise, uniform parts, seeded ciphertexts —
      * comes from the AES-CTR stream of {@code seed}, so the same calls give the same bytes. Keys
-     * made meanwhile are known to anyone who knows the seed: never use them. One at a time.
+     * made meanwhile are known to anyone who knows the seed: never use them. One at a time. Refused unless the JVM
+     * runs with {@code -D}{@value #TEST_SEEDS_PROPERTY}{@code =true} (the test runs set it): no other code in a
+     * production JVM can make its keys predictable.
      */
     @MustBeClosed
     public static AutoCloseable insecureDeterministicSeedsForTesting(long seed) {
+        if (!Boolean.getBoolean(TEST_SEEDS_PROPERTY))
+            throw new IllegalStateException("deterministic test seeds are refused: tests start their JVM with -D"
+                    + TEST_SEEDS_PROPERTY + "=true");
         byte[] key = ByteBuffer.allocate(SEED_BYTES).putLong(seed).array();
         synchronized (Prng.class) {
             if (testSeeds != null) throw new IllegalStateException("deterministic test seeds are installed already");

@@ -50,6 +50,8 @@ public final class Automorphism {
     }
 
     static long checkG(int logN, long g) {
+        if (logN < 0 || logN > NttTables.MAX_LOG_N)
+            throw new IllegalArgumentException("logN outside [0, " + NttTables.MAX_LOG_N + "]: " + logN);
         long twoN = 2L << logN;
         long r = Math.floorMod(g, twoN);
         if ((r & 1) == 0) throw new IllegalArgumentException("Galois element must be odd, got " + g);
@@ -93,6 +95,7 @@ public final class Automorphism {
         long gg = checkG(logN, g);
         int n = 1 << logN;
         if (in == out) throw new IllegalArgumentException("automorphism cannot run in place");
+        checkLengths(in.length, out.length, n);
         long mask = (2L << logN) - 1;
         long j = 0;
         for (int i = 0; i < n; i++, j = (j + gg) & mask) {
@@ -106,6 +109,7 @@ public final class Automorphism {
     public static void applyNtt(long[] in, long[] out, NttPermutation p) {
         int[] idx = p.table;
         if (in == out) throw new IllegalArgumentException("automorphism cannot run in place");
+        checkLengths(in.length, out.length, idx.length);
         for (int t = 0; t < idx.length; t++) out[t] = in[idx[t]];
     }
 
@@ -118,6 +122,8 @@ public final class Automorphism {
         int[] idx = p.table;
         if (out == x || out == y) throw new IllegalArgumentException("automorphism cannot run in place");
         final int n = idx.length;
+        checkLengths(x.length, out.length, n);
+        if (y != null && y.length != n) throw new RingMismatchException("addend of " + y.length + " for N = " + n);
         if (y == null && !accumulate) {
             applyNtt(x, out, p);
             return;
@@ -135,5 +141,10 @@ public final class Automorphism {
             }
             out[t] = v;
         }
+    }
+
+    private static void checkLengths(int in, int out, int n) {
+        if (in != n || out != n)
+            throw new RingMismatchException("automorphism of N = " + n + " given limbs of " + in + " and " + out);
     }
 }

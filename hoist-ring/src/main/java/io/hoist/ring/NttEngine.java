@@ -160,6 +160,10 @@ public final class NttEngine {
 
     private void run(long[][] limbs, NttTables[] tables, int count, boolean forward, OpCounters counters) {
         if (count == 0) return;
+        // the batch's shape before any table is read: a count past the arrays is refused with its numbers
+        if (count < 0 || count > limbs.length || count > tables.length)
+            throw new IllegalArgumentException("batch of " + count + " limbs, but " + limbs.length + " limbs and "
+                    + tables.length + " tables given");
         int refused = 0;
         for (int i = 0; i < count; i++) if (!backend.accepts(tables[i])) refused++;
         if (refused == 0) {

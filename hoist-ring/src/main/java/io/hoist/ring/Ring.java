@@ -65,15 +65,21 @@ public final class Ring {
     }
 
     public Modulus modulus(int i) {
-        return tables[i].modulus();
+        return tables[checkPrime(i)].modulus();
     }
 
     public long prime(int i) {
-        return tables[i].q();
+        return tables[checkPrime(i)].q();
     }
 
     public NttTables tables(int i) {
-        return tables[i];
+        return tables[checkPrime(i)];
+    }
+
+    private int checkPrime(int i) {
+        if (i < 0 || i >= tables.length)
+            throw new RingMismatchException("no prime " + i + " in a ring of " + tables.length);
+        return i;
     }
 
     /** A zero polynomial at {@code level} in {@code domain}. */

@@ -86,6 +86,8 @@ public final class RnsBasis {
 
     /** The basis of the first {@code count} primes. */
     public RnsBasis prefix(int count) {
+        if (count < 1 || count > primes.length)
+            throw new IllegalArgumentException("a prefix of " + count + " primes of a basis of " + primes.length);
         return new RnsBasis(Arrays.copyOf(primes, count));
     }
 

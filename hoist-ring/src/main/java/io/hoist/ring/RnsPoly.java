@@ -50,6 +50,8 @@ public final class RnsPoly {
 
     /** The live limb array of prime i (no copy: hot paths write through it). */
     public long[] limb(int i) {
+        if (i < 0 || i >= limbs.length)
+            throw new RingMismatchException("no limb " + i + " in a polynomial of " + limbs.length + " limbs");
         return limbs[i];
     }
 
@@ -90,17 +92,20 @@ public final class RnsPoly {
 
     /** Sets coefficient k of every limb from a signed integer. */
     public void setCoefficient(int k, long value) {
+        checkCoefficient(k);
         for (int i = 0; i < limbs.length; i++) limbs[i][k] = ring.modulus(i).fromSigned(value);
     }
 
     /** Sets coefficient k of every limb from an integer of any size. */
     public void setCoefficient(int k, BigInteger value) {
+        checkCoefficient(k);
         for (int i = 0; i < limbs.length; i++)
             limbs[i][k] = value.mod(BigInteger.valueOf(ring.prime(i))).longValue();
     }
 
     /** CRT-reconstructed coefficient k in [0, Q_level) — slow; tests and decoding. */
     public BigInteger coefficient(int k) {
+        checkCoefficient(k);
         long[] r = new long[limbs.length];
         for (int i = 0; i < r.length; i++) r[i] = limbs[i][k];
         return (limbs.length == ring.basis().size()
@@ -122,5 +127,10 @@ public final class RnsPoly {
     @Override
     public String toString() {
         return "RnsPoly[level=" + level() + ", " + domain + ", N=" + ring.n() + "]";
+    }
+
+    private void checkCoefficient(int k) {
+        if (k < 0 || k >= ring.n())
+            throw new RingMismatchException("no coefficient " + k + " in a polynomial of N = " + ring.n());
     }
 }

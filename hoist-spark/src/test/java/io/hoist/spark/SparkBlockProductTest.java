@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.primitives.Bytes;
+import io.hoist.InsecureSecretKeyAccess;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -274,7 +275,7 @@ class SparkBlockProductTest {
         try (ObjectOutputStream o = new ObjectOutputStream(closure)) {
             o.writeObject(job);
         }
-        byte[] secret = KeySerialization.writeSecretKey(sk);
+        byte[] secret = KeySerialization.writeSecretKey(sk, InsecureSecretKeyAccess.get());
         byte[] window = Arrays.copyOfRange(secret, secret.length / 2, secret.length / 2 + 256); // 32 residues of s
         assertTrue(indexOf(secret, window) >= 0, "the probe itself works");
         assertEquals(-1, indexOf(closure.toByteArray(), window), "the job description");

@@ -3,6 +3,7 @@ package io.hoist.keygen;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.google.common.hash.Hashing;
+import io.hoist.InsecureSecretKeyAccess;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -65,7 +66,7 @@ class FormatFreezeTest {
                     ComplexVector.random(new SplittableRandom(7), p.slots()), p.maxLevel(), p.defaultScale());
             Ciphertext ct = Encryptor.withPublicKey(ctx, pk).encrypt(pt);
             got.put("parameters", sha(ParametersSerialization.write(p)));
-            got.put("secretKey", sha(KeySerialization.writeSecretKey(sk)));
+            got.put("secretKey", sha(KeySerialization.writeSecretKey(sk, InsecureSecretKeyAccess.get())));
             got.put("publicKey", sha(KeySerialization.write(pk)));
             got.put("relinearizationKey", sha(KeySerialization.write(rlk, false)));
             got.put("relinearizationKeySeeded", sha(KeySerialization.write(rlk, true)));

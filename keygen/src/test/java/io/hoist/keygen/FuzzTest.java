@@ -2,6 +2,7 @@ package io.hoist.keygen;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hoist.InsecureSecretKeyAccess;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -63,7 +64,7 @@ class FuzzTest {
         var gk = f.kg.genGaloisKey(f.sk, f.params.galoisElementForRotation(1), 1);
         seeds = Map.of(
                 "parameters", ParametersSerialization.write(f.params),
-                "secretKey", KeySerialization.writeSecretKey(f.sk),
+                "secretKey", KeySerialization.writeSecretKey(f.sk, InsecureSecretKeyAccess.get()),
                 "publicKey", KeySerialization.write(f.pk),
                 "relinKeySeeded", KeySerialization.write(f.rlk, true),
                 "galoisKey", KeySerialization.write(gk, false),
@@ -74,7 +75,7 @@ class FuzzTest {
                 "plaintext", CiphertextSerialization.write(pt));
         readers = Map.of(
                 "parameters", ParametersSerialization::read,
-                "secretKey", b -> KeySerialization.readSecretKey(b, ctx),
+                "secretKey", b -> KeySerialization.readSecretKey(b, ctx, InsecureSecretKeyAccess.get()),
                 "publicKey", b -> KeySerialization.readPublicKey(b, ctx),
                 "relinKeySeeded", b -> KeySerialization.readRelinearizationKey(b, ctx),
                 "galoisKey", b -> KeySerialization.readGaloisKey(b, ctx),
@@ -83,7 +84,7 @@ class FuzzTest {
                 "plaintext", b -> CiphertextSerialization.readPlaintext(b, ctx));
         writers = Map.of(
                 "parameters", o -> ParametersSerialization.write((CkksParameters) o),
-                "secretKey", o -> KeySerialization.writeSecretKey((SecretKey) o),
+                "secretKey", o -> KeySerialization.writeSecretKey((SecretKey) o, InsecureSecretKeyAccess.get()),
                 "publicKey", o -> KeySerialization.write((PublicKey) o),
                 "relinKeySeeded", o -> KeySerialization.write((RelinearizationKey) o, true),
                 "galoisKey", o -> KeySerialization.write((GaloisKey) o, false),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hoist.InsecureSecretKeyAccess;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -63,7 +64,10 @@ class SerializationTest {
         CkksContext ctx = f.ctx;
         CkksParameters p2 = ParametersSerialization.read(ParametersSerialization.write(f.params));
         assertEquals(f.params, p2);
-        SecretKey sk = KeySerialization.readSecretKey(KeySerialization.writeSecretKey(f.sk), ctx);
+        SecretKey sk = KeySerialization.readSecretKey(
+                KeySerialization.writeSecretKey(f.sk, InsecureSecretKeyAccess.get()),
+                ctx,
+                InsecureSecretKeyAccess.get());
         assertTrue(f.sk.equalsKey(sk), "the secret key reads back");
         PublicKey pk = KeySerialization.readPublicKey(KeySerialization.write(f.pk), ctx);
         assertEquals(f.pk.b(), pk.b());
@@ -174,7 +178,10 @@ class SerializationTest {
         byte[] huge = good.clone();
         ByteBuffer.wrap(huge).order(ByteOrder.LITTLE_ENDIAN).putLong(60, Long.MAX_VALUE / 2);
         assertRefused(read, huge, "body length");
-        assertRefused(b -> KeySerialization.readSecretKey(b, f.ctx), good, "expected a secret key");
+        assertRefused(
+                b -> KeySerialization.readSecretKey(b, f.ctx, InsecureSecretKeyAccess.get()),
+                good,
+                "expected a secret key");
         CkksFixture other = fixture(11);
         assertRefused(b -> CiphertextSerialization.readCiphertext(b, other.ctx), good, "other parameters");
         // a residue ≥ its prime, with the checksum fixed up: the body check catches it

@@ -299,7 +299,7 @@ class LinearTransformTest {
             assertEquals(a, lte.evaluate(ct, pre, Schedule.phased(1 << 20)).result(), p.algorithm() + ": phased");
             LinearTransformEvaluator two = new LinearTransformEvaluator(CkksContext.create(f.params, null, 2), keys);
             assertEquals(a, two.evaluate(ct, two.encode(t, p, f.params.maxLevel(), Storage.PRECOMPUTED)), "2 threads");
-            assertTrue(f.precision(t.apply(x), a).minBits() > MIN_BITS);
+            assertTrue(f.precision(t.replicate(t.apply(x), f.params.slots()), a).minBits() > MIN_BITS);
             // Q limbs 33, 30, 30 bits and the P limb 35: two of the Q limbs packed
             long words = 0;
             for (int d : p.indices()) words += (long) n * (lq - 2) + n + (p.baby(d) == 0 ? 0 : n);

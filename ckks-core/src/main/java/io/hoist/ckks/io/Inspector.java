@@ -112,7 +112,8 @@ public final class Inspector {
             String params = null;
             if (ok && h.kind() == ObjectKind.PARAMETERS) {
                 try {
-                    if (size > FileChecks.MAX_OBJECT_BYTES)
+                    // no allocation sized by the file: a parameters body is small, whatever the header says
+                    if (h.bodyLength() > ParametersSerialization.MAX_BODY_BYTES || size > FileChecks.MAX_OBJECT_BYTES)
                         throw new MalformedDataException("a parameters file of " + size + " bytes");
                     byte[] all = new byte[(int) size];
                     read(ch, ByteBuffer.wrap(all), 0);
@@ -184,7 +185,7 @@ public final class Inspector {
             long g = ib.getLong(), off = ib.getLong(), len = ib.getLong();
             int want = ib.getInt();
             gs.add(g);
-            if (off < indexBytes || len < 0 || off + len > h.bodyLength()) {
+            if (off < indexBytes || len < 0 || off > h.bodyLength() - len) { // no sum that could overflow
                 damage = "key " + i + " lies outside the body";
                 break;
             }

@@ -1,5 +1,6 @@
 package io.hoist.ckks.io;
 
+import io.hoist.SecretKeyAccess;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.RotationKeySet;
 import io.hoist.ckks.SecretKey;
@@ -58,12 +59,14 @@ public final class KeyFiles {
      * @throws FileRefusedException if the targets are refused (nothing is written)
      * @throws UncheckedIOException if a write fails (the previous files are left as they were)
      */
-    public static KeyPairId writePair(Path store, Path secret, RotationKeySet keys, SecretKey sk, boolean seeded) {
+    public static KeyPairId writePair(
+            Path store, Path secret, RotationKeySet keys, SecretKey sk, boolean seeded, SecretKeyAccess access) {
+        Objects.requireNonNull(access, "access is null");
         checkPairTargets(store, secret);
         Objects.requireNonNull(keys, "the key set is null");
         Objects.requireNonNull(sk, "the secret key is null");
         KeyPairId id = KeyPairId.random();
-        byte[] secretBytes = KeySerialization.writeSecretKey(sk, id);
+        byte[] secretBytes = KeySerialization.writeSecretKey(sk, id, access);
         Path secretTmp = null, storeTmp = null, backup = null;
         boolean secretPlaced = false, keepBackup = false;
         try {
@@ -140,8 +143,10 @@ public final class KeyFiles {
      * @throws FileRefusedException if {@code secret} is not a regular file
      * @throws MalformedDataException if the file is damaged or made under other parameters
      */
-    public static SecretKey readSecretKeyFor(KeyStore store, Path storePath, Path secret, CkksContext ctx) {
+    public static SecretKey readSecretKeyFor(
+            KeyStore store, Path storePath, Path secret, CkksContext ctx, SecretKeyAccess access) {
         Objects.requireNonNull(store, "the key store is null");
+        Objects.requireNonNull(access, "access is null");
         Objects.requireNonNull(ctx, "the context is null");
         byte[] data = FileChecks.readObject(secret, "the secret key");
         Optional<KeyPairId> mine = KeySerialization.secretKeyPairId(data);
@@ -153,6 +158,6 @@ public final class KeyFiles {
                     + mine.map(KeyPairId::toString).orElse("none")
                     + "); use the secret-key file hoist keygen wrote with this store");
         }
-        return KeySerialization.readSecretKey(data, ctx);
+        return KeySerialization.readSecretKey(data, ctx, access);
     }
 }

@@ -1,6 +1,6 @@
 package io.hoist.ckks.io;
 
-import io.hoist.InsecureSecretKeyAccess;
+import io.hoist.SecretKeyAccess;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.GaloisKey;
@@ -37,14 +37,15 @@ public final class KeySerialization {
 
     // ---------------------------------------------------------------- secret key
 
-    /** The secret key's own file: handle it as secret material. */
-    public static byte[] writeSecretKey(SecretKey sk) {
-        return writeSecretKey(sk, null);
+    /** The secret key's own file: handle it as secret material ({@code access}: the caller reaches s, as it says). */
+    public static byte[] writeSecretKey(SecretKey sk, SecretKeyAccess access) {
+        return writeSecretKey(sk, null, access);
     }
 
     /** The secret key's own file carrying {@code pairId} (null: none), the id of the key store written with it. */
-    public static byte[] writeSecretKey(SecretKey sk, KeyPairId pairId) {
+    public static byte[] writeSecretKey(SecretKey sk, KeyPairId pairId, SecretKeyAccess access) {
         Objects.requireNonNull(sk, "the secret key is null");
+        Objects.requireNonNull(access, "access is null");
         CkksParameters p = sk.params();
         int prefix = pairId == null ? 0 : KeyPairId.BYTES;
         ByteBuffer b = Envelope.start(
@@ -55,13 +56,15 @@ public final class KeySerialization {
                 0,
                 prefix + qpBytes(p, p.maxLevel()));
         if (pairId != null) b.put(pairId.toBytes());
-        PolyQP s = sk.material(InsecureSecretKeyAccess.get());
+        PolyQP s = sk.material(access);
         Envelope.writeLimbs(b, s.q());
         Envelope.writeLimbs(b, s.p());
         return Envelope.finish(b);
     }
 
-    public static SecretKey readSecretKey(byte[] data, CkksContext ctx) {
+    /** A secret key from its file ({@code access}: the caller takes the secret material it reads). */
+    public static SecretKey readSecretKey(byte[] data, CkksContext ctx, SecretKeyAccess access) {
+        Objects.requireNonNull(access, "access is null");
         CkksParameters p = ctx.params();
         Header h = Envelope.header(data);
         if (h.kind() == ObjectKind.SECRET_KEY && h.level() != p.maxLevel())
@@ -69,7 +72,7 @@ public final class KeySerialization {
         ByteBuffer b = Envelope.open(
                 data, h, ObjectKind.SECRET_KEY, p, (h.paired() ? KeyPairId.BYTES : 0) + qpBytes(p, p.maxLevel()));
         if (h.paired()) b.position(KeyPairId.BYTES);
-        return new SecretKey(p, readQP(b, ctx, p.maxLevel(), "secret key"), InsecureSecretKeyAccess.get());
+        return new SecretKey(p, readQP(b, ctx, p.maxLevel(), "secret key"), access);
     }
 
     /**

@@ -17,6 +17,8 @@ import java.util.Arrays;
  */
 public final class ParametersSerialization {
     private static final int MAX_PRIMES = 1024;
+    /** The longest parameters body: two prime counts and chains of MAX_PRIMES, the scale, σ, the secret and a name. */
+    static final long MAX_BODY_BYTES = 6 + 8L * 2 * MAX_PRIMES + 20 + 1 + 64;
 
     private ParametersSerialization() {}
 
@@ -55,7 +57,7 @@ public final class ParametersSerialization {
         if (h.kind() != ObjectKind.PARAMETERS)
             throw new MalformedDataException(
                     "expected parameters, found a " + h.kind().label());
-        if (h.bodyLength() < 6 || h.bodyLength() > 6 + 8L * 2 * MAX_PRIMES + 20 + 1 + 64)
+        if (h.bodyLength() < 6 || h.bodyLength() > MAX_BODY_BYTES)
             throw new MalformedDataException("parameters body of " + h.bodyLength() + " bytes");
         if (data.length < Header.SIZE + 6) throw new MalformedDataException("truncated parameters");
         ByteBuffer peek = ByteBuffer.wrap(data, Header.SIZE, 6).order(ByteOrder.LITTLE_ENDIAN);

@@ -2,6 +2,7 @@ package io.hoist.cli.run;
 
 import com.google.common.math.Quantiles;
 import com.sun.management.ThreadMXBean;
+import io.hoist.InsecureSecretKeyAccess;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
@@ -104,7 +105,7 @@ public final class LtRun {
      */
     public static void checkKeyPair(CkksContext ctx, Path keyStore, Path secretFile) {
         try (KeyStore store = KeyStore.open(keyStore, ctx, false)) {
-            KeyFiles.readSecretKeyFor(store, keyStore, secretFile, ctx);
+            KeyFiles.readSecretKeyFor(store, keyStore, secretFile, ctx, InsecureSecretKeyAccess.get());
         }
     }
 
@@ -128,7 +129,7 @@ public final class LtRun {
         RotationKeySet keys;
         if (keyStore != null) {
             try (KeyStore store = KeyStore.open(keyStore, ctx, true)) {
-                sk = KeyFiles.readSecretKeyFor(store, keyStore, secretFile, ctx);
+                sk = KeyFiles.readSecretKeyFor(store, keyStore, secretFile, ctx, InsecureSecretKeyAccess.get());
                 if (store.level() < level)
                     throw new LevelMismatchException("the key store holds keys at level " + store.level()
                             + ", the transform runs at level " + level);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.common.primitives.Bytes;
+import io.hoist.InsecureSecretKeyAccess;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.RotationKeySet;
@@ -83,14 +84,15 @@ class KeyFilesTest {
     void aFailureAtAnyStepLeavesThePreviousPairAsItWas(int step, @TempDir Path dir) throws IOException {
         Path store = dir.resolve("keys.hks"), secret = dir.resolve("keys.hsk");
         Pair old = freshPair();
-        KeyPairId oldId = KeyFiles.writePair(store, secret, old.keys(), old.sk(), false);
+        KeyPairId oldId = KeyFiles.writePair(store, secret, old.keys(), old.sk(), false, InsecureSecretKeyAccess.get());
         TreeMap<String, byte[]> before = snapshot(dir);
         KeyFiles.hook = k -> {
             if (k == step) throw new IOException("injected failure at step " + k);
         };
         Pair next = freshPair();
         UncheckedIOException e = assertThrows(
-                UncheckedIOException.class, () -> KeyFiles.writePair(store, secret, next.keys(), next.sk(), true));
+                UncheckedIOException.class,
+                () -> KeyFiles.writePair(store, secret, next.keys(), next.sk(), true, InsecureSecretKeyAccess.get()));
         assertTrue(
                 e.getMessage().contains("injected failure at step " + step)
                         && e.getMessage().contains("the previous files are unchanged"),
@@ -98,10 +100,10 @@ class KeyFilesTest {
         assertSameState(before, snapshot(dir));
         try (KeyStore s = KeyStore.open(store, ctx, false)) {
             assertEquals(oldId, s.pairId().orElseThrow());
-            SecretKey back = KeyFiles.readSecretKeyFor(s, store, secret, ctx);
+            SecretKey back = KeyFiles.readSecretKeyFor(s, store, secret, ctx, InsecureSecretKeyAccess.get());
             assertArrayEquals(
-                    KeySerialization.writeSecretKey(old.sk()),
-                    KeySerialization.writeSecretKey(back),
+                    KeySerialization.writeSecretKey(old.sk(), InsecureSecretKeyAccess.get()),
+                    KeySerialization.writeSecretKey(back, InsecureSecretKeyAccess.get()),
                     "the old secret reads back");
         }
     }
@@ -115,7 +117,13 @@ class KeyFilesTest {
         Pair next = freshPair();
         assertThrows(
                 UncheckedIOException.class,
-                () -> KeyFiles.writePair(dir.resolve("k.hks"), dir.resolve("k.hsk"), next.keys(), next.sk(), false));
+                () -> KeyFiles.writePair(
+                        dir.resolve("k.hks"),
+                        dir.resolve("k.hsk"),
+                        next.keys(),
+                        next.sk(),
+                        false,
+                        InsecureSecretKeyAccess.get()));
         assertTrue(snapshot(dir).isEmpty(), "nothing written: " + snapshot(dir).keySet());
     }
 
@@ -123,7 +131,7 @@ class KeyFilesTest {
     void thePairCarriesOneRandomIdAndNoSecretInTheStore(@TempDir Path dir) throws IOException {
         Pair p = freshPair();
         Path store = dir.resolve("k.hks"), secret = dir.resolve("k.hsk");
-        KeyPairId id = KeyFiles.writePair(store, secret, p.keys(), p.sk(), true);
+        KeyPairId id = KeyFiles.writePair(store, secret, p.keys(), p.sk(), true, InsecureSecretKeyAccess.get());
         assertEquals(
                 id, KeySerialization.secretKeyPairId(Files.readAllBytes(secret)).orElseThrow());
         byte[] sBytes = Files.readAllBytes(secret), kBytes = Files.readAllBytes(store);
@@ -139,7 +147,8 @@ class KeyFilesTest {
         assertEquals(id.toString(), i.keyPairId());
         assertEquals(2, i.galoisElements().size());
         assertFalse(
-                KeyFiles.writePair(store, secret, p.keys(), p.sk(), true).equals(id),
+                KeyFiles.writePair(store, secret, p.keys(), p.sk(), true, InsecureSecretKeyAccess.get())
+                        .equals(id),
                 "each pair written gets a fresh id");
     }
 
@@ -147,25 +156,28 @@ class KeyFilesTest {
     void aStoreAndASecretOfDifferentPairsAreRefusedBeforeDecryption(@TempDir Path dir) throws IOException {
         Pair a = freshPair(), b = freshPair();
         Path sa = dir.resolve("a.hks"), ka = dir.resolve("a.hsk"), sb = dir.resolve("b.hks"), kb = dir.resolve("b.hsk");
-        KeyFiles.writePair(sa, ka, a.keys(), a.sk(), false);
-        KeyFiles.writePair(sb, kb, b.keys(), b.sk(), false);
+        KeyFiles.writePair(sa, ka, a.keys(), a.sk(), false, InsecureSecretKeyAccess.get());
+        KeyFiles.writePair(sb, kb, b.keys(), b.sk(), false, InsecureSecretKeyAccess.get());
         try (KeyStore s = KeyStore.open(sa, ctx, false)) {
-            KeyPairMismatchException e =
-                    assertThrows(KeyPairMismatchException.class, () -> KeyFiles.readSecretKeyFor(s, sa, kb, ctx));
+            KeyPairMismatchException e = assertThrows(
+                    KeyPairMismatchException.class,
+                    () -> KeyFiles.readSecretKeyFor(s, sa, kb, ctx, InsecureSecretKeyAccess.get()));
             assertTrue(
                     e.getMessage().contains(sa.toString()) && e.getMessage().contains(kb.toString()), e.getMessage());
         }
         Path unpaired = dir.resolve("old.hsk"), unpairedStore = dir.resolve("old.hks");
-        Formats.writeAtomically(unpaired, KeySerialization.writeSecretKey(a.sk()));
+        Formats.writeAtomically(unpaired, KeySerialization.writeSecretKey(a.sk(), InsecureSecretKeyAccess.get()));
         KeyStore.write(unpairedStore, a.keys(), false);
         try (KeyStore s = KeyStore.open(sa, ctx, false);
                 KeyStore u = KeyStore.open(unpairedStore, ctx, false)) {
-            assertTrue(
-                    assertThrows(KeyPairMismatchException.class, () -> KeyFiles.readSecretKeyFor(s, sa, unpaired, ctx))
-                            .getMessage()
-                            .contains("and none"));
+            assertTrue(assertThrows(
+                            KeyPairMismatchException.class,
+                            () -> KeyFiles.readSecretKeyFor(s, sa, unpaired, ctx, InsecureSecretKeyAccess.get()))
+                    .getMessage()
+                    .contains("and none"));
             assertThrows(
-                    KeyPairMismatchException.class, () -> KeyFiles.readSecretKeyFor(u, unpairedStore, unpaired, ctx));
+                    KeyPairMismatchException.class,
+                    () -> KeyFiles.readSecretKeyFor(u, unpairedStore, unpaired, ctx, InsecureSecretKeyAccess.get()));
             assertEquals(
                     2,
                     u.load(List.of(ctx.params().galoisElementForRotation(1))).size() + 1,
@@ -178,42 +190,58 @@ class KeyFilesTest {
             throws Exception {
         Pair p = freshPair();
         Path same = dir.resolve("same.bin");
-        FileRefusedException e =
-                assertThrows(FileRefusedException.class, () -> KeyFiles.writePair(same, same, p.keys(), p.sk(), false));
+        FileRefusedException e = assertThrows(
+                FileRefusedException.class,
+                () -> KeyFiles.writePair(same, same, p.keys(), p.sk(), false, InsecureSecretKeyAccess.get()));
         assertTrue(e.getMessage().contains("would be the same file"), e.getMessage());
         assertThrows(
                 FileRefusedException.class,
-                () -> KeyFiles.writePair(same, dir.resolve(".").resolve("same.bin"), p.keys(), p.sk(), false));
+                () -> KeyFiles.writePair(
+                        same,
+                        dir.resolve(".").resolve("same.bin"),
+                        p.keys(),
+                        p.sk(),
+                        false,
+                        InsecureSecretKeyAccess.get()));
         Path store = dir.resolve("k.hks"), secret = dir.resolve("k.hsk");
-        KeyFiles.writePair(store, secret, p.keys(), p.sk(), false);
+        KeyFiles.writePair(store, secret, p.keys(), p.sk(), false, InsecureSecretKeyAccess.get());
         Path link = dir.resolve("link.hsk");
         Files.createLink(link, store);
         TreeMap<String, byte[]> before = snapshot(dir);
         assertThrows(
                 FileRefusedException.class,
-                () -> KeyFiles.writePair(store, link, p.keys(), p.sk(), false),
+                () -> KeyFiles.writePair(store, link, p.keys(), p.sk(), false, InsecureSecretKeyAccess.get()),
                 "a hard link to the store");
         Path sym = dir.resolve("sym.hsk");
         Files.createSymbolicLink(sym, dir.resolve("elsewhere.hsk"));
         before = snapshot(dir);
         assertThrows(
                 FileRefusedException.class,
-                () -> KeyFiles.writePair(dir.resolve("n.hks"), sym, p.keys(), p.sk(), false),
+                () -> KeyFiles.writePair(
+                        dir.resolve("n.hks"), sym, p.keys(), p.sk(), false, InsecureSecretKeyAccess.get()),
                 "a symbolic link");
         Path sub = Files.createDirectory(dir.resolve("sub"));
         assertThrows(
                 FileRefusedException.class,
-                () -> KeyFiles.writePair(dir.resolve("n.hks"), sub, p.keys(), p.sk(), false),
+                () -> KeyFiles.writePair(
+                        dir.resolve("n.hks"), sub, p.keys(), p.sk(), false, InsecureSecretKeyAccess.get()),
                 "a directory");
         Path fifo = SpecialFiles.fifo(dir);
         if (fifo != null)
             assertThrows(
                     FileRefusedException.class,
-                    () -> KeyFiles.writePair(dir.resolve("n.hks"), fifo, p.keys(), p.sk(), false),
+                    () -> KeyFiles.writePair(
+                            dir.resolve("n.hks"), fifo, p.keys(), p.sk(), false, InsecureSecretKeyAccess.get()),
                     "a FIFO");
         assertThrows(
                 FileRefusedException.class,
-                () -> KeyFiles.writePair(dir.resolve("n.hks"), dir.resolve("missing/n.hsk"), p.keys(), p.sk(), false),
+                () -> KeyFiles.writePair(
+                        dir.resolve("n.hks"),
+                        dir.resolve("missing/n.hsk"),
+                        p.keys(),
+                        p.sk(),
+                        false,
+                        InsecureSecretKeyAccess.get()),
                 "a missing directory");
         TreeMap<String, byte[]> after = snapshot(dir);
         after.keySet().removeAll(Set.of("sub", "fifo"));
@@ -229,7 +257,13 @@ class KeyFilesTest {
         Pair p = freshPair();
         FileRefusedException e = assertThrows(
                 FileRefusedException.class,
-                () -> KeyFiles.writePair(real.resolve("k.bin"), link.resolve("k.bin"), p.keys(), p.sk(), false));
+                () -> KeyFiles.writePair(
+                        real.resolve("k.bin"),
+                        link.resolve("k.bin"),
+                        p.keys(),
+                        p.sk(),
+                        false,
+                        InsecureSecretKeyAccess.get()));
         assertTrue(e.getMessage().contains("would be the same file"), e.getMessage());
         assertTrue(snapshot(real).isEmpty(), "nothing written");
     }

@@ -35,6 +35,8 @@ import java.util.List;
  */
 public final class TransformSerialization {
     private static final int MAX_N = 1 << 16;
+    /** The longest plan body: algorithm, dimension, three split factors, the count and MAX_N diagonal indices. */
+    private static final long MAX_PLAN_BODY = 1 + 4 + 1 + 4L * 3 + 4 + 4L * MAX_N;
 
     private TransformSerialization() {}
 
@@ -50,7 +52,7 @@ public final class TransformSerialization {
         if (h.kind() != ObjectKind.PLAN)
             throw new MalformedDataException(
                     "expected a plan, found a " + h.kind().label());
-        if (h.bodyLength() > 12 + 4L * 3 + 4L * MAX_N)
+        if (h.bodyLength() > MAX_PLAN_BODY)
             throw new MalformedDataException("plan body of " + h.bodyLength() + " bytes");
         ByteBuffer b = Formats.open(data, h, ObjectKind.PLAN, null, h.bodyLength());
         Plan p = parsePlan(b, (int) h.bodyLength());
@@ -88,6 +90,10 @@ public final class TransformSerialization {
             if (max < 10 + 4 * parts) throw new MalformedDataException("truncated plan");
             int[] split = new int[parts];
             for (int i = 0; i < parts; i++) split[i] = b.getInt();
+            // one object, one encoding: a diagonal plan's one factor is its dimension
+            if (a == Algorithm.DIAGONAL && split[0] != n)
+                throw new MalformedDataException(
+                        "a diagonal plan of dimension " + n + " stores the factor " + split[0]);
             int count = b.getInt();
             if (count < 1 || count > n || max != 10 + 4 * parts + 4L * count)
                 throw new MalformedDataException("plan with " + count + " diagonals in " + max + " bytes");
@@ -146,7 +152,7 @@ public final class TransformSerialization {
         int planLen = ByteBuffer.wrap(data, Header.SIZE, 4)
                 .order(ByteOrder.LITTLE_ENDIAN)
                 .getInt();
-        if (planLen < 10 || planLen > 14 + 4L * MAX_N || data.length < Header.SIZE + 4L + planLen + 4)
+        if (planLen < 10 || planLen > MAX_PLAN_BODY || data.length < Header.SIZE + 4L + planLen + 4)
             throw new MalformedDataException("encoded transform with a plan of " + planLen + " bytes");
         int count = ByteBuffer.wrap(data, Header.SIZE + 4 + planLen, 4)
                 .order(ByteOrder.LITTLE_ENDIAN)
@@ -217,7 +223,7 @@ public final class TransformSerialization {
         ByteBuffer b = Formats.open(data, h, ObjectKind.BLOCK_ROW_PARTIAL, p, h.bodyLength());
         try {
             int planLen = b.getInt();
-            if (planLen < 10 || planLen > 14 + 4L * MAX_N || planLen > b.remaining())
+            if (planLen < 10 || planLen > MAX_PLAN_BODY || planLen > b.remaining())
                 throw new MalformedDataException("partial with a plan of " + planLen + " bytes");
             ByteBuffer pb = b.slice().order(ByteOrder.LITTLE_ENDIAN);
             pb.limit(planLen);

@@ -136,6 +136,10 @@ public final class Plan {
         for (int f : s) {
             if (f < 1) throw new InvalidTransformException("split factors must be ≥ 1: " + Arrays.toString(s));
             prod *= f;
+            // the running product of factors ≥ 1 only grows: past n it cannot come back, and it never overflows
+            if (prod > n)
+                throw new InvalidTransformException(
+                        "split " + Arrays.toString(s) + " multiplies past the dimension " + n);
         }
         if (prod != n)
             throw new InvalidTransformException(
