@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -275,7 +276,7 @@ public final class CkksParameters {
         }
 
         public Builder secret(SecretDistribution s) {
-            this.secret = s;
+            this.secret = Objects.requireNonNull(s, "the secret distribution is null");
             return this;
         }
 

@@ -8,6 +8,7 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 
 /** Galois keys by Galois element: exactly the keys generated, immutable. */
 public final class RotationKeySet {
@@ -15,7 +16,8 @@ public final class RotationKeySet {
     private final Long2ObjectMap<GaloisKey> keys;
 
     public RotationKeySet(CkksParameters params, Collection<GaloisKey> keys) {
-        this.params = params;
+        this.params = Objects.requireNonNull(params, "params is null");
+        Objects.requireNonNull(keys, "keys is null");
         Long2ObjectOpenHashMap<GaloisKey> m = new Long2ObjectOpenHashMap<>();
         for (GaloisKey k : keys) {
             if (!k.key().params().equals(params))

@@ -7,6 +7,7 @@ import io.hoist.ring.LimbKernels;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
 import io.hoist.ring.ScalarLimbKernels;
+import java.util.Arrays;
 
 /** Samples the small and uniform polynomials of the scheme from a {@link Prng}. */
 public final class Sampler {
@@ -46,18 +47,49 @@ public final class Sampler {
         if (!dist.sparse()) {
             for (int i = 0; i < n; i++) out[i] = prng.uniform(3) - 1;
         } else {
-            int h = dist.hammingWeight();
-            int[] idx = new int[n];
-            for (int i = 0; i < n; i++) idx[i] = i;
-            for (int i = 0; i < h; i++) { // partial Fisher–Yates: the first h positions are a uniform h-subset
-                int j = i + (int) prng.uniform(n - i);
-                int t = idx[i];
-                idx[i] = idx[j];
-                idx[j] = t;
-                out[idx[i]] = (prng.nextLong() & 1) == 0 ? 1 : -1;
-            }
+            sparseTernary(prng, dist.hammingWeight(), out);
         }
         return out;
+    }
+
+    /**
+     * Exactly h nonzero ±1 (uniform signs) at a uniform h-subset of positions, data-obliviously: every coefficient
+     * gets a random 62-bit key, the first h start as ±1 and the rest as 0, and a bitonic sorting network over the keys
+     * carries the values along. The compare-exchanges follow a fixed pattern and swap by masks, so no branch and no
+     * memory address depends on the secret (a Fisher–Yates shuffle writes at secret positions). Sorting by independent
+     * keys applies a uniform permutation (ties, of probability below n²/2^63, only keep an order).
+     */
+    static void sparseTernary(Prng prng, int h, long[] out) {
+        int n = out.length;
+        int m = Integer.highestOneBit(Math.max(1, n - 1)) << (n > 1 ? 1 : 0);
+        long[] key = new long[m], val = new long[m];
+        for (int k = 0; k < n; k++) {
+            key[k] = prng.nextLong() >>> 2;
+            long sign = 1 - 2 * (prng.nextLong() & 1);
+            val[k] = sign & -(long) ((k - h) >>> 31); // ±1 for k < h, 0 after: a mask, not a branch
+        }
+        for (int k = n; k < m; k++) key[k] = (1L << 62) + k; // padding sorts after every coefficient
+        for (int size = 2; size <= m; size <<= 1) {
+            for (int half = size >> 1; half > 0; half >>= 1) {
+                for (int i = 0; i < m; i++) {
+                    int l = i ^ half;
+                    if (l <= i) continue; // public indices only
+                    long a = key[i], b = key[l];
+                    // both below 2^63: b − a is negative exactly when a > b; descending runs swap the other way
+                    long greater = (b - a) >> 63, less = (a - b) >> 63;
+                    long swap = (i & size) == 0 ? greater : less;
+                    long dk = (a ^ b) & swap;
+                    key[i] = a ^ dk;
+                    key[l] = b ^ dk;
+                    long dv = (val[i] ^ val[l]) & swap;
+                    val[i] ^= dv;
+                    val[l] ^= dv;
+                }
+            }
+        }
+        System.arraycopy(val, 0, out, 0, n);
+        Arrays.fill(key, 0);
+        Arrays.fill(val, 0);
     }
 
     /** Signed coefficients into a polynomial of {@code ring} at {@code level} (coefficient domain). */

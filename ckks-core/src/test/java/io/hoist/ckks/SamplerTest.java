@@ -32,6 +32,37 @@ class SamplerTest {
     }
 
     /**
+     * The oblivious sampler's positions and signs are uniform: over 20000 draws of h = 4 among n = 12 (a length the
+     * sorting network pads), each position is nonzero about h/n of the time and each sign half of that, within five
+     * standard deviations; no draw reaches past n.
+     */
+    @Test
+    void sparseTernaryPositionsAndSignsAreUniform() {
+        int n = 12, h = 4, draws = 20000;
+        Prng prng = Prng.of(new byte[Prng.SEED_BYTES], 1);
+        int[] hits = new int[n], plus = new int[n];
+        for (int d = 0; d < draws; d++) {
+            long[] s = new long[n];
+            Sampler.sparseTernary(prng, h, s);
+            int weight = 0;
+            for (int k = 0; k < n; k++) {
+                if (s[k] != 0) {
+                    weight++;
+                    hits[k]++;
+                }
+                if (s[k] == 1) plus[k]++;
+            }
+            assertEquals(h, weight);
+        }
+        double p = (double) h / n, mean = draws * p, sd = Math.sqrt(draws * p * (1 - p));
+        for (int k = 0; k < n; k++) {
+            assertTrue(Math.abs(hits[k] - mean) < 5 * sd, "position " + k + ": " + hits[k] + " against " + mean);
+            double half = hits[k] / 2.0, sdSign = Math.sqrt(hits[k] / 4.0);
+            assertTrue(Math.abs(plus[k] - half) < 5 * sdSign, "signs at " + k + ": " + plus[k] + " of " + hits[k]);
+        }
+    }
+
+    /**
      * Signed coefficients lifted to every limb, on the scalar and the default engine, against BigInteger:
      * random signs (the case a branch on the sign mispredicts), the edges ±(2^63 − 1), ±q, ±(q ± 1), 0, and
      * primes from 20 to 62 bits (the vector lift hands 2^61 and up to its scalar twin).
