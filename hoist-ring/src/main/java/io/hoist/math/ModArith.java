@@ -59,8 +59,7 @@ public final class ModArith {
 
     /** x·w mod q in [0, q). */
     public static long mulShoup(long x, long w, long wShoup, long q) {
-        long r = mulShoupLazy(x, w, wShoup, q);
-        return r >= q ? r - q : r;
+        return reduceOnce(mulShoupLazy(x, w, wShoup, q), q); // a mask, not a branch: secret operands pass here
     }
 
     /**
@@ -102,9 +101,8 @@ public final class ModArith {
     public static long reduce128(long hi, long lo, long q, long muHi, long muLo) {
         long t = hi * muHi + Math.unsignedMultiplyHigh(hi, muLo) + Math.unsignedMultiplyHigh(lo, muHi);
         long r = lo - t * q;
-        if (Long.compareUnsigned(r, q << 1) >= 0) r -= q << 1;
-        if (r >= q) r -= q;
-        return r;
+        // masked, not branched: decryption and key generation multiply by the secret here on the scalar kernels
+        return reduceOnce(subIfAtLeast(r, q << 1), q);
     }
 
     /** a·b mod q for a, b &lt; q (or any a·b &lt; 2^128). */

@@ -36,13 +36,14 @@ public final class ScalarNttBackend extends LimbNttBackend {
         final int n = tb.n();
         final long q = tb.q(), twoQ = q << 1;
         final long[] w = tb.psiRev, ws = tb.psiRevShoup;
+        final boolean small = q < 1L << 61;
         for (int m = 1, t = n >>> 1; m < n; m <<= 1, t >>>= 1) {
             for (int i = 0; i < m; i++) {
                 final long wi = w[m + i], wsi = ws[m + i];
                 final int j1 = 2 * i * t, j2 = j1 + t;
                 for (int j = j1; j < j2; j++) {
-                    long u = a[j];
-                    if (Long.compareUnsigned(u, twoQ) >= 0) u -= twoQ;
+                    // masked: a secret key's transform runs here too
+                    long u = small ? ModArith.reduceOnce(a[j], twoQ) : ModArith.subIfAtLeast(a[j], twoQ);
                     long v = ModArith.mulShoupLazy(a[j + t], wi, wsi, q);
                     a[j] = u + v;
                     a[j + t] = u - v + twoQ;
@@ -57,6 +58,7 @@ public final class ScalarNttBackend extends LimbNttBackend {
         final int n = tb.n();
         final long q = tb.q(), twoQ = q << 1;
         final long[] w = tb.psiInvRev, ws = tb.psiInvRevShoup;
+        final boolean small = q < 1L << 61;
         int t = 1;
         for (int m = n; m > 2; m >>>= 1, t <<= 1) {
             final int h = m >>> 1;
@@ -65,9 +67,8 @@ public final class ScalarNttBackend extends LimbNttBackend {
                 final int j2 = j1 + t;
                 for (int j = j1; j < j2; j++) {
                     long u = a[j], v = a[j + t];
-                    long s = u + v;
-                    if (Long.compareUnsigned(s, twoQ) >= 0) s -= twoQ;
-                    a[j] = s;
+                    // masked either way; the signed mask is shorter and exact while 4q stays below 2^63
+                    a[j] = small ? ModArith.reduceOnce(u + v, twoQ) : ModArith.subIfAtLeast(u + v, twoQ);
                     a[j + t] = ModArith.mulShoupLazy(u - v + twoQ, wi, wsi, q);
                 }
             }
@@ -84,10 +85,7 @@ public final class ScalarNttBackend extends LimbNttBackend {
     static void reduceFrom4q(long[] a, long q) {
         final long twoQ = q << 1;
         for (int j = 0; j < a.length; j++) {
-            long x = a[j];
-            if (Long.compareUnsigned(x, twoQ) >= 0) x -= twoQ;
-            if (x >= q) x -= q;
-            a[j] = x;
+            a[j] = ModArith.reduceOnce(ModArith.subIfAtLeast(a[j], twoQ), q);
         }
     }
 }
