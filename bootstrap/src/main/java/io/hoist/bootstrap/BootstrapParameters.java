@@ -333,6 +333,8 @@ public final class BootstrapParameters {
 
         /** Message slots 2^v (default logN − 1, dense packing). */
         public Builder logSlots(int v) {
+            // negative values are refused, not read as "all slots": only the builder's own default is
+            if (v < 1) throw new InvalidParametersException("logSlots must be ≥ 1: " + v);
             this.logSlots = v;
             return this;
         }

@@ -3,6 +3,7 @@ package io.hoist.bootstrap;
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.LevelMismatchException;
+import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.Scratch;
 import io.hoist.ckks.WrongOperandException;
@@ -12,6 +13,7 @@ import io.hoist.ring.LimbKernels;
 import io.hoist.ring.NttTables;
 import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
+import java.util.Objects;
 
 /**
  * ModRaise: a level-0 ciphertext (c_0, c_1) mod q_0 read as centred integers and taken to every
@@ -28,6 +30,11 @@ public final class ModRaise {
 
     /** {@link #raise(CkksContext, Ciphertext, int, double)} made in {@code scratch}, or in fresh memory if null. */
     public static Ciphertext raise(CkksContext ctx, Ciphertext ct, int level, double scale, Scratch scratch) {
+        Objects.requireNonNull(ctx, "ctx is null");
+        Objects.requireNonNull(ct, "ct is null");
+        // another parameter set's residues would be raised with this context's primes and relabelled: a wrong answer
+        if (!ct.params().equals(ctx.params()))
+            throw new ParameterMismatchException("ModRaise of a ciphertext made under other parameters");
         if (scratch != null) scratch.requireOpenFor(ctx.ringQ());
         if (ct.level() != 0)
             throw new LevelMismatchException("ModRaise takes a level-0 ciphertext, got level " + ct.level());

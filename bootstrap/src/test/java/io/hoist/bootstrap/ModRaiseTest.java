@@ -2,11 +2,14 @@ package io.hoist.bootstrap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.Evaluator;
+import io.hoist.ckks.InvalidParametersException;
+import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.Scratch;
 import io.hoist.ring.Domain;
@@ -14,6 +17,7 @@ import io.hoist.ring.Ring;
 import io.hoist.ring.RnsPoly;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -76,5 +80,25 @@ class ModRaiseTest {
                 assertArrayEquals(want.limb(j), pooled.poly(i, RawAccess.get()).limb(j), "pooled part " + i);
             }
         }
+    }
+
+    /** A level-0 ciphertext of another parameter set of the same degree is refused, not raised with these primes. */
+    @Test
+    void aCiphertextOfOtherParametersIsRefused() {
+        CkksParameters other = CkksParameters.builder()
+                .logN(10)
+                .logSlots(9)
+                .logQ(45, 40, 60, 30)
+                .logP(61)
+                .scale(0x1p40)
+                .allowInsecure()
+                .build();
+        Ring ro = CkksContext.create(other).ringQ();
+        RnsPoly[] polys = {ro.newPoly(0, Domain.NTT), ro.newPoly(0, Domain.NTT)};
+        Ciphertext ct = Ciphertext.wrap(RawAccess.get(), other, other.defaultScale(), polys);
+        assertThrows(ParameterMismatchException.class, () -> ModRaise.raise(CkksContext.create(PARAMS), ct, 1, 0x1p40));
+        assertThrows(
+                InvalidParametersException.class,
+                () -> BootstrapParameters.builder().logSlots(-7));
     }
 }

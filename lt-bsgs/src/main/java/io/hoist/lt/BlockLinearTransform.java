@@ -227,7 +227,7 @@ public final class BlockLinearTransform {
         if (part.length() != blockDim)
             throw new InvalidTransformException(
                     "a block column's vector has " + blockDim + " entries, got " + part.length());
-        if (slots % blockDim != 0)
+        if (slots < blockDim || slots % blockDim != 0)
             throw new InvalidTransformException("block dimension " + blockDim + " does not divide " + slots + " slots");
         double[] a = new double[slots], c = new double[slots];
         for (int t = 0; t < slots; t++) {
@@ -241,6 +241,10 @@ public final class BlockLinearTransform {
     public ComplexVector joinOutput(List<ComplexVector> parts) {
         if (parts.size() != blockRows())
             throw new InvalidTransformException(parts.size() + " output parts for " + blockRows() + " block rows");
+        for (int k = 0; k < parts.size(); k++)
+            if (parts.get(k).length() < blockDim)
+                throw new InvalidTransformException(
+                        "output part " + k + " has " + parts.get(k).length() + " entries, a block row " + blockDim);
         double[] a = new double[rows], c = new double[rows];
         for (int i = 0; i < rows; i++) {
             ComplexVector p = parts.get(i / blockDim);

@@ -57,6 +57,8 @@ public final class LinearTransform implements Diagonals {
     public static LinearTransform dense(double[][] re, double[][] im) {
         Objects.requireNonNull(re, "re is null");
         int d = re.length;
+        if (im != null && im.length != d)
+            throw new InvalidTransformException("the real part has " + d + " rows, the imaginary part " + im.length);
         for (int i = 0; i < d; i++) {
             if (re[i].length != d || (im != null && im[i].length != d))
                 throw new InvalidTransformException("matrix is not square: row " + i);
@@ -186,7 +188,7 @@ public final class LinearTransform implements Diagonals {
      * a map whose output is periodic.
      */
     public LinearTransform periodicExtension(int dimension) {
-        if (dimension % n != 0 || Integer.bitCount(dimension) != 1)
+        if (dimension < n || dimension % n != 0 || Integer.bitCount(dimension) != 1)
             throw new InvalidTransformException("dimension " + dimension + " is not a power-of-two multiple of " + n);
         Int2ObjectAVLTreeMap<ComplexVector> d = new Int2ObjectAVLTreeMap<>();
         for (var e : diagonals.int2ObjectEntrySet()) d.put(e.getIntKey(), replicate(e.getValue(), dimension));
@@ -251,7 +253,7 @@ public final class LinearTransform implements Diagonals {
     /** x (length ≤ n) zero-padded to n and repeated to fill {@code slots}. */
     public ComplexVector replicate(ComplexVector x, int slots) {
         Objects.requireNonNull(x, "x is null");
-        if (slots % n != 0)
+        if (slots < n || slots % n != 0)
             throw new InvalidTransformException("transform dimension " + n + " does not divide " + slots + " slots");
         ComplexVector xs = pad(x, n);
         double[] a = new double[slots], b = new double[slots];

@@ -170,6 +170,8 @@ public final class EncodedDiagonals {
      * use before anything is encoded.
      */
     public static long wordsPerDiagonal(CkksParameters params, int level, Storage storage, Algorithm algorithm) {
+        if (level < 0 || level > params.maxLevel())
+            throw new LevelMismatchException("level " + level + " outside [0, " + params.maxLevel() + "]");
         if (storage == Storage.COMPACT) return params.n();
         if (algorithm == Algorithm.BSGS) return (long) (level + 1) * params.n();
         long words = 0;
@@ -195,7 +197,8 @@ public final class EncodedDiagonals {
         return packed[j];
     }
 
-    public RnsPoly q(int r) {
+    /** Diagonal r's BSGS polynomial itself, shared (package-private: the executors read it, nobody writes it). */
+    RnsPoly q(int r) {
         return q.get(r);
     }
 

@@ -33,6 +33,9 @@ import java.util.SortedSet;
  * Decompose only if any rotation follows it — for dense sets this changes nothing.
  */
 public final class Plan {
+    /** The largest dimension: the slots of N = 2^17, the largest ring. */
+    public static final int MAX_DIMENSION = 1 << 16;
+
     private final Algorithm algorithm;
     private final int n;
     private final int[] split;
@@ -113,6 +116,10 @@ public final class Plan {
 
     /** A plan for a dense n×n matrix (all n diagonals), e.g. for count studies without a matrix. */
     public static Plan dense(int n, Algorithm algorithm, int... split) {
+        // checked before the n indices are made: a huge n would be an allocation, not an error
+        if (n < 1 || Integer.bitCount(n) != 1 || n > MAX_DIMENSION)
+            throw new InvalidTransformException(
+                    "transform dimension must be a power of two up to " + MAX_DIMENSION + ": " + n);
         IntAVLTreeSet all = new IntAVLTreeSet();
         for (int r = 0; r < n; r++) all.add(r);
         return forIndices(n, all, algorithm, split);
@@ -299,7 +306,6 @@ public final class Plan {
     /** Plans are equal when algorithm, dimension, split and diagonal set are: everything else follows from those. */
     @Override
     public boolean equals(Object o) {
-        Objects.requireNonNull(o, "o is null");
         return o instanceof Plan p
                 && p.algorithm == algorithm
                 && p.n == n

@@ -4,6 +4,7 @@ import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.Plan;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongAVLTreeSet;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -54,8 +55,19 @@ public final class JointPlanner {
             if (c.isEmpty()) throw new InvalidTransformException("a matrix has no candidate plan");
             slots.add(new Slot(nonDominated(c)));
         }
-        int floor = fixed.length; // every matrix needs at least its own fewest keys
-        for (Slot sl : slots) floor = Math.max(floor, fixed.length + sl.cands.get(0).keys.length);
+        // every matrix needs at least its own fewest keys besides the fixed ones: the size of their union, since a key
+        // in both (or twice in a candidate) counts once
+        LongOpenHashSet fixedSet = new LongOpenHashSet(fixed);
+        int floor = fixedSet.size();
+        for (Slot sl : slots) {
+            int least = Integer.MAX_VALUE;
+            for (Candidate c : sl.cands) {
+                LongOpenHashSet u = new LongOpenHashSet(fixedSet);
+                for (long k : c.keys) u.add(k);
+                least = Math.min(least, u.size());
+            }
+            floor = Math.max(floor, least);
+        }
         if (floor > budget) {
             throw new InvalidTransformException("no choice of splits keeps the union of rotation keys within " + budget
                     + " (at least " + floor + " are needed)");

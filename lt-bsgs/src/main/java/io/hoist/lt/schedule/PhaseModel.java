@@ -25,6 +25,10 @@ public final class PhaseModel {
      */
     public PhaseModel(LimbLayout layout, Storage storage, int n1, int n2, int n3) {
         InvalidTransformException.check(n1 >= 1 && n2 >= 1 && n3 >= 1, "factors must be ≥ 1");
+        // the counts below multiply the factors as ints: a dimension past any transform's would overflow them
+        InvalidTransformException.check(
+                (long) n1 * n2 * n3 <= Plan.MAX_DIMENSION,
+                "factors multiply past the largest dimension " + Plan.MAX_DIMENSION);
         this.lay = layout;
         this.storage = storage;
         this.n1 = n1;
