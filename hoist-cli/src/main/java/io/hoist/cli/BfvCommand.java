@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -51,6 +53,19 @@ public final class BfvCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
+
+    /**
+     * Refuses options of {@code ./hoist bfv} itself given before a subcommand's name: picocli runs only the
+     * subcommand, so they would be ignored ({@code bfv --preset seal8192 params} wrote seal4096's parameters).
+     */
+    static void refuseOwnOptionsBefore(CommandSpec sub) {
+        CommandSpec parent = sub.parent();
+        if (parent == null || parent.commandLine().getParseResult() == null) return;
+        List<OptionSpec> given = parent.commandLine().getParseResult().matchedOptions();
+        if (!given.isEmpty())
+            throw new IllegalArgumentException(given.getFirst().longestName() + " before '" + sub.name()
+                    + "' belongs to ./hoist bfv's timed run; give " + sub.name() + "'s own options after its name");
+    }
 
     /** The set the options name: a preset, or --logN/--logQ/--t. */
     static BfvParameters params(String preset, Integer logN, List<Integer> logQ, Long t) {

@@ -10,7 +10,9 @@ import io.hoist.cli.run.Bars;
 import io.hoist.ring.KernelChoice;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code hoist bfv ct-check}: the dudect-style timing test of decryption; exit 1 on a leak. */
 @Command(
@@ -34,8 +36,12 @@ public final class BfvCtCheckCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
+        BfvCommand.refuseOwnOptionsBefore(spec);
         if (samples < 1000 || samples > 100_000_000L)
             throw new IllegalArgumentException("--samples must be in [1000, 10^8], got " + samples);
         BfvParameters p = BfvParameters.preset(preset);

@@ -11,7 +11,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code hoist bfv decrypt}: decrypts a SEAL ciphertext file (full or seeded) and prints its slots. */
 @Command(
@@ -34,8 +36,12 @@ public final class BfvDecryptCommand implements Callable<Integer> {
     @Option(names = "--json", description = "one JSON object: the first K values and the noise budget left")
     boolean json;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
+        BfvCommand.refuseOwnOptionsBefore(spec);
         BfvContext ctx = BfvFiles.context(params);
         var access = InsecureSecretKeyAccess.get();
         var sk = SealFormat.readSecretKey(ctx, BfvFiles.read(secretKey, BfvFiles.maxKeyBytes(ctx)), access);

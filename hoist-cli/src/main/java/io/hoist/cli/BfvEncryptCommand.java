@@ -17,7 +17,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code hoist bfv encrypt}: batch-encodes integers and encrypts them into a SEAL ciphertext file. */
 @Command(
@@ -82,8 +84,12 @@ public final class BfvEncryptCommand implements Callable<Integer> {
         return v;
     }
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
+        BfvCommand.refuseOwnOptionsBefore(spec);
         BfvContext ctx = BfvFiles.context(params);
         long t = ctx.params().t();
         long[] v = input.values != null

@@ -3,12 +3,12 @@ package io.hoist.cli;
 import io.hoist.bfv.BfvContext;
 import io.hoist.bfv.BfvParameters;
 import io.hoist.bfv.seal.SealFormat;
+import io.hoist.ckks.io.Formats;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /** SEAL files for the bfv subcommands: each read checks its header's size against the context before reading the rest. */
 final class BfvFiles {
@@ -39,15 +39,11 @@ final class BfvFiles {
         return SealFormat.ciphertextBytes(ctx.n(), ctx.dataLevelSize(), false);
     }
 
-    /** Writes through a temporary file and a rename, so a reader never sees half a file. */
+    /**
+     * Writes through a temporary file and a rename, so a reader never sees half a file (the CKKS files' writer: a
+     * directory or other non-file target is refused first, and a failed write leaves no temporary file behind).
+     */
     static void write(Path p, byte[] bytes) {
-        try {
-            Path dir = p.toAbsolutePath().getParent();
-            Path tmp = Files.createTempFile(dir, ".hoist-", ".tmp");
-            Files.write(tmp, bytes);
-            Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + p + ": " + e.getMessage(), e);
-        }
+        Formats.writeAtomically(p, bytes);
     }
 }

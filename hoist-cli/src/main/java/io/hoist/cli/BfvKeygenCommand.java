@@ -10,7 +10,9 @@ import io.hoist.bfv.seal.SealFormat;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code hoist bfv keygen}: a secret key and its public key, in SEAL's format. */
 @Command(
@@ -27,8 +29,12 @@ public final class BfvKeygenCommand implements Callable<Integer> {
     @Option(names = "--public-out", description = "the public key file to write")
     Path publicOut;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
+        BfvCommand.refuseOwnOptionsBefore(spec);
         BfvContext ctx = BfvFiles.context(params);
         SecretKeyAccess access = InsecureSecretKeyAccess.get(); // the user asked for the key file
         BfvKeyGenerator kg = new BfvKeyGenerator(ctx);

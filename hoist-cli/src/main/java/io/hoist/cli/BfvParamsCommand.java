@@ -5,7 +5,9 @@ import io.hoist.bfv.seal.SealFormat;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code hoist bfv params}: writes a preset's EncryptionParameters in SEAL's format. */
 @Command(
@@ -19,8 +21,12 @@ public final class BfvParamsCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, description = "the params file to write")
     Path out;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() {
+        BfvCommand.refuseOwnOptionsBefore(spec);
         BfvParameters p = BfvParameters.preset(preset);
         BfvFiles.write(out, SealFormat.write(p));
         System.out.println("wrote " + out + ": " + p);

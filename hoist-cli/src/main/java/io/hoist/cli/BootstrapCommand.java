@@ -12,6 +12,7 @@ import io.hoist.cli.options.ParamsOptions;
 import io.hoist.cli.options.Parsers;
 import io.hoist.cli.report.BootstrapRender;
 import io.hoist.cli.report.Json;
+import io.hoist.cli.report.Plots;
 import io.hoist.cli.run.BootstrapRun;
 import io.hoist.cli.run.BootstrapSweep;
 import io.hoist.lt.plan.Algorithm;
@@ -159,7 +160,12 @@ public final class BootstrapCommand implements Callable<Integer> {
         BootstrapParameters bp = parameters();
         Storage st = diagonalStorage.storage();
         if (sweep) {
-            int[] d = ParamsOptions.parseRange(sweepDepths, "--sweep-depths", 1, bp.logSlots());
+            // the default range ends at the slots' depth when there are fewer than 2^5 slots; a given one is checked
+            String depths = CliSupport.given(spec, "--sweep-depths")
+                    ? sweepDepths
+                    : "2.." + Math.max(2, Math.min(5, bp.logSlots()));
+            int[] d = ParamsOptions.parseRange(depths, "--sweep-depths", 1, bp.logSlots());
+            Plots.requireTarget(plot); // before the sweep, not after it
             BootstrapSweep.Report r = BootstrapSweep.run(
                     bp,
                     d[0],

@@ -9,6 +9,7 @@ import io.hoist.cli.options.ParamsOptions;
 import io.hoist.cli.options.Parsers;
 import io.hoist.cli.report.CtosSweepRender;
 import io.hoist.cli.report.Json;
+import io.hoist.cli.report.Plots;
 import io.hoist.cli.run.CtosRun;
 import io.hoist.cli.run.CtosSetup;
 import io.hoist.cli.run.CtosSweep;
@@ -149,6 +150,11 @@ public final class CtosCommand implements Callable<Integer> {
             if (sweepMaxMb < 1 || sweepMaxMb > 10_000_000)
                 throw new IllegalArgumentException("--sweep-max-mb must be in [1, 10000000], got " + sweepMaxMb);
             int[] runDepths = runDepths(s.logSlots());
+            for (String o : new String[] {"--stoc", "--algo", "--depth"})
+                if (CliSupport.given(spec, o))
+                    throw new IllegalArgumentException(
+                            o + " does not combine with --sweep (the sweep runs every algorithm and depth)");
+            Plots.requireTarget(plot); // before the sweep, not after it
             CtosSweep.Report r = CtosSweep.run(s, sweepMaxMb * 1_000_000L, runDepths[0], runDepths[1], engine.json);
             if (plot != null) {
                 CtosSweepRender.plot(r, plot);
@@ -225,6 +231,9 @@ public final class CtosCommand implements Callable<Integer> {
         Algorithm a = algo.equalsIgnoreCase("any") ? null : Algorithm.parse(algo);
         String on = objective.toLowerCase(Locale.ROOT);
         Objective o = Parsers.dftObjective(objective, keyBudget, joint);
+        if (on.equals("lattigo") && CliSupport.given(spec, "--algo") && a != Algorithm.DH_BSGS)
+            throw new IllegalArgumentException(
+                    "--objective lattigo is Lattigo's DH-BSGS rule; it takes no --algo " + algo);
         if (on.equals("lattigo")) a = Algorithm.DH_BSGS;
         if (runs < 0 || runs > 100) throw new IllegalArgumentException("--runs must be in [0, 100]");
         return new CtosSetup(

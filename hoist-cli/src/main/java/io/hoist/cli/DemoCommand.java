@@ -42,12 +42,13 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() {
         CkksParameters params = CkksParameters.preset("n13");
         int n = params.slots();
+        int threads = engine.threads(); // checked before anything is printed
         if (!engine.json) {
             System.out.println("Hoist demo — encrypted matrix–vector product y = M·x with triple-hoisted BSGS");
             System.out.println("parameters " + ParamsOptions.describe(params));
             System.out.printf("building a random dense %d×%d complex matrix…%n", n, n);
         }
-        CkksContext ctx = CkksContext.create(params, engine.backend, engine.threads());
+        CkksContext ctx = CkksContext.create(params, engine.backend, threads);
         ctx.startKernelWarmup(); // beside the random matrix and the plans, not only keygen and encoding
         SplittableRandom r = new SplittableRandom(seed);
         LinearTransform t = LtRun.randomTransform(r, n, 0);

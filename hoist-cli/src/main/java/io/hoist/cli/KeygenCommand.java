@@ -91,11 +91,12 @@ public final class KeygenCommand implements Callable<Integer> {
         int dim = planOptions.n != null ? planOptions.n : params.slots();
         LtSizes.checkDimension(dim, params);
         int padded = LinearTransform.paddedDimension(dim);
+        // the keys of the padded dimension, as lt plans a matrix of --n rows: every diagonal of the padded matrix
         Plan plan = planOptions.split != null
-                ? Plan.dense(dim, a, planOptions.split)
+                ? Plan.dense(padded, a, planOptions.split)
                 : Plan.autoForIndices(
-                        dim,
-                        LtSizes.allIndices(dim),
+                        padded,
+                        LtSizes.allIndices(padded),
                         params,
                         params.maxLevel(),
                         a,

@@ -124,6 +124,9 @@ public final class LtCommand implements Callable<Integer> {
         Algorithm a = Algorithm.parse(planOptions.algo);
         CliSupport.bounded("--warmup", warmup, 0, LtSizes.MAX_RUNS);
         CliSupport.bounded("--runs", runs, 1, LtSizes.MAX_RUNS);
+        CliSupport.requireCompanion(spec, "--block", blockOptions.given(), "--rows or --cols");
+        CliSupport.requireCompanion(
+                spec, "--objective", planOptions.split == null, "no --split (a given split is not searched)");
         if (blockOptions.given()) return callBlocks(params, a);
         int dim = planOptions.n != null ? planOptions.n : params.slots();
         LtSizes.checkDimension(dim, params);

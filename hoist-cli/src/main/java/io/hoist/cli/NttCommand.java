@@ -118,7 +118,13 @@ public final class NttCommand implements Callable<Integer> {
         CliSupport.requireCompanion(spec, "--mode", b instanceof FpgaSimBackend, "--backend fpga-sim");
         if (b instanceof FpgaSimBackend)
             b = new FpgaSimBackend(FpgaTimingModel.PAPER, fpgaMode, null); // fresh statistics, chosen mode
-        if (sweep != null) return sweep(b);
+        if (sweep != null) {
+            // a sweep issues its own calls of 1 … b limbs, untimed: these options would be ignored
+            for (String o : new String[] {"--limbs", "--runs", "--warmup", "--threads"})
+                CliSupport.requireCompanion(spec, o, false, "a timed run (not --sweep-limbs)");
+            Plots.requireTarget(plot);
+            return sweep(b);
+        }
         NttBackend scalar = NttBackends.scalar();
         int n = 1 << logN;
         // the simulated kernel needs q ≡ 1 mod 2^17 (its WLM multiplier), so draw its primes as for N = 2^16
@@ -137,10 +143,14 @@ public final class NttCommand implements Callable<Integer> {
 
         boolean bitExact = sameOutputs(b, scalar, input, tables);
         boolean device = b instanceof FpgaSimBackend;
-        if (device) {
+        if (device) { // simulator wall time is not the point: few calls, said in the output
+            if (CliSupport.given(spec, "--runs") && runs > 3
+                    || CliSupport.given(spec, "--warmup") && warmupSeconds > 0.5)
+                throw new IllegalArgumentException(
+                        "fpga-sim times at most 3 calls after at most 0.5 s of warm-up (its modelled time is the point)");
             runs = Math.min(runs, 3);
             warmupSeconds = Math.min(warmupSeconds, 0.5);
-        } // simulator wall time is not the point
+        }
         Timing timing = time(b, input, tables);
         Timing scalarTiming = b == scalar || engine.json ? null : time(scalar, input, tables);
         NttStats.Snapshot stats = b.stats().snapshot();
@@ -223,10 +233,7 @@ public final class NttCommand implements Callable<Integer> {
         NttTables[] tables = primes.stream().map(q -> NttTables.of(logN, q)).toArray(NttTables[]::new);
         List<String> labels = new ArrayList<>();
         double[][] series = new double[3][to - from + 1];
-        System.out.printf(
-                "fpga-sim (%s), N = 2^%d, %d-bit primes: modelled time per limb by limbs per call%n",
-                sim.mode().name().toLowerCase(Locale.ROOT), logN, bits);
-        System.out.printf("%6s %12s %10s %10s %10s%n", "limbs", "µs/limb", "H2C", "kernel", "C2H");
+        List<SweepPoint> points = new ArrayList<>();
         for (int k = from; k <= to; k++) {
             sim.resetStats();
             long[][] limbsK = new long[k][n];
@@ -237,14 +244,31 @@ public final class NttCommand implements Callable<Integer> {
             series[1][i] = st.kernelMicros() / k;
             series[2][i] = st.c2hMicros() / k;
             labels.add(Integer.toString(k));
+            points.add(new SweepPoint(k, st.deviceMicros() / k, series[0][i], series[1][i], series[2][i]));
+        }
+        String modeName = sim.mode().name().toLowerCase(Locale.ROOT);
+        if (engine.json) {
+            System.out.println(Json.write(Json.obj()
+                    .put("backend", sim.name())
+                    .put("mode", modeName)
+                    .put("logN", logN)
+                    .put("bits", bits)
+                    .put("points", points)
+                    .put("plot", plot == null ? null : plot.toAbsolutePath().toString())));
+        } else {
             System.out.printf(
-                    Locale.ROOT,
-                    "%6d %12.1f %10.1f %10.1f %10.1f%n",
-                    k,
-                    st.deviceMicros() / k,
-                    series[0][i],
-                    series[1][i],
-                    series[2][i]);
+                    "fpga-sim (%s), N = 2^%d, %d-bit primes: modelled time per limb by limbs per call%n",
+                    modeName, logN, bits);
+            System.out.printf("%6s %12s %10s %10s %10s%n", "limbs", "µs/limb", "H2C", "kernel", "C2H");
+            for (SweepPoint pt : points)
+                System.out.printf(
+                        Locale.ROOT,
+                        "%6d %12.1f %10.1f %10.1f %10.1f%n",
+                        pt.limbs(),
+                        pt.microsPerLimb(),
+                        pt.h2cMicrosPerLimb(),
+                        pt.kernelMicrosPerLimb(),
+                        pt.c2hMicrosPerLimb());
         }
         if (plot != null) {
             Plots.save(
@@ -258,10 +282,18 @@ public final class NttCommand implements Callable<Integer> {
                             new String[] {"host→card", "kernel", "card→host"},
                             true),
                     plot);
-            System.out.println("plot written to " + plot.toAbsolutePath());
+            if (!engine.json) System.out.println("plot written to " + plot.toAbsolutePath());
         }
         return 0;
     }
+
+    /** One call size of a sweep: the modelled device time per limb and its three stages (µs). */
+    record SweepPoint(
+            int limbs,
+            double microsPerLimb,
+            double h2cMicrosPerLimb,
+            double kernelMicrosPerLimb,
+            double c2hMicrosPerLimb) {}
 
     /** Forward then inverse on both backends from the same inputs; every output word must match. */
     private static boolean sameOutputs(NttBackend b, NttBackend ref, long[][] input, NttTables[] tables) {

@@ -90,6 +90,7 @@ public final class OffloadCommand implements Callable<Integer> {
         CkksParameters params = paramsOptions.build("n14");
         CliSupport.requireCompanion(spec, "--algo", op.equalsIgnoreCase("lt"), "--op lt");
         CliSupport.requireCompanion(spec, "--n", op.equalsIgnoreCase("lt"), "--op lt");
+        if (op.equalsIgnoreCase("lt")) CliSupport.bounded("--n", n, 1, params.slots());
         MemoryCheck.require(
                 "offload at these parameters (keys and working ciphertexts)",
                 MemoryCheck.keysAndCiphertexts(params, op.equalsIgnoreCase("lt") ? 2L * n : 2, 64),

@@ -121,6 +121,10 @@ public final class OpsCommand implements Callable<Integer> {
         CliSupport.bounded("--runs", runs, 1, LtSizes.MAX_RUNS);
         if (warmup != null) CliSupport.bounded("--warmup", warmup, 0, LtSizes.MAX_RUNS);
         CkksParameters params = paramsOptions.build("n14");
+        // rotations by 1 … 8 and their hoisted form need 8 distinct steps: with fewer slots they would collapse
+        if (params.slots() <= 8)
+            throw new IllegalArgumentException("ops rotates by 1 … 8 and needs more than 8 slots; --logSlots "
+                    + params.logSlots() + " gives " + params.slots());
         MemoryCheck.require(
                 "ops at these parameters (10 switching keys and working ciphertexts)",
                 MemoryCheck.keysAndCiphertexts(params, 10, 64),

@@ -194,8 +194,10 @@ public final class ScheduleCommand implements Callable<Integer> {
         boolean secure;
         int dim;
         if (table2) {
-            if (paramsOptions.preset != null || paramsOptions.logN != null)
-                throw new IllegalArgumentException("give either --table2 or parameters, not both");
+            for (String o :
+                    new String[] {"--preset", "--logN", "--logQ", "--logP", "--logScale", "--logSlots", "--insecure"})
+                if (CliSupport.given(spec, o))
+                    throw new IllegalArgumentException("give either --table2 or parameters (" + o + "), not both");
             layout = LimbLayout.table2();
             if (wordBits != null) layout = new LimbLayout(layout.logN(), layout.level(), layout.alpha(), wordBits);
             setting = "table2";
@@ -213,10 +215,13 @@ public final class ScheduleCommand implements Callable<Integer> {
                     "--n must be a power of two in [2, N/2 = " + layout.n() / 2 + "], got " + dim);
         }
         Storage st = diagonalStorage.storage();
+        // bounded above too: a cast to long would saturate, an infinite rate would model nothing
+        if (!(onchipMb >= 1e-6) || onchipMb > 1e9)
+            throw new IllegalArgumentException("--onchip-mb must be in [10^-6, 10^9] (one byte up), got " + onchipMb);
         long budget = (long) (onchipMb * 1e6);
-        if (!(onchipMb > 0) || budget <= 0) throw new IllegalArgumentException("--onchip-mb must be positive");
-        if (!(bandwidthGbs > 0) || !(clockMhz > 0) || pes < 1)
-            throw new IllegalArgumentException("--bandwidth-gbs, --clock-mhz and --pes must be positive");
+        if (!(bandwidthGbs > 0) || bandwidthGbs > 1e6 || !(clockMhz > 0) || clockMhz > 1e6 || pes < 1)
+            throw new IllegalArgumentException(
+                    "--bandwidth-gbs and --clock-mhz must be in (0, 10^6] and --pes positive");
         LatencyModel model = new LatencyModel(bandwidthGbs * 1e9, clockMhz * 1e6, pes, budget);
         ScheduleCompiler.Goal gl = switch (goal.toLowerCase(Locale.ROOT)) {
             case "traffic" -> ScheduleCompiler.Goal.TRAFFIC;
@@ -225,6 +230,8 @@ public final class ScheduleCommand implements Callable<Integer> {
         };
 
         ScheduleCompiler.Result chosen;
+        if (split != null && search)
+            throw new IllegalArgumentException("--search finds the split: give --split or --search, not both");
         if (split != null) {
             Plan plan = Plan.dense(dim, a, split);
             LtProgram prog = LtProgram.compile(plan, layout);

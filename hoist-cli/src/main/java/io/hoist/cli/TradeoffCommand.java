@@ -184,8 +184,9 @@ public final class TradeoffCommand implements Callable<Integer> {
     }
 
     private long budgetBytes() {
-        if (!(budgetMb >= 0) || budgetMb > 1e6)
-            throw new IllegalArgumentException("--budget-mb must be in [0, 10^6], got " + budgetMb);
+        if (!(budgetMb >= 0) || budgetMb > 1e6 || (budgetMb > 0 && budgetMb < 1e-6))
+            throw new IllegalArgumentException(
+                    "--budget-mb must be 0 or in [10^-6, 10^6] (a byte up), got " + budgetMb);
         return (long) (budgetMb * 1e6);
     }
 
@@ -193,12 +194,15 @@ public final class TradeoffCommand implements Callable<Integer> {
         if (algos == null) return List.of(Algorithm.values());
         List<Algorithm> out = new ArrayList<>();
         for (String a : algos) out.add(Algorithm.parse(a.trim()));
+        if (out.isEmpty()) throw new IllegalArgumentException("--algo names no algorithm");
         return out;
     }
 
     List<LimbLayout> layouts() {
         if (wordBits < 1 || wordBits > 64)
             throw new IllegalArgumentException("--word-bits must be in [1, 64], got " + wordBits);
+        if (logN.length == 0) throw new IllegalArgumentException("--logN names no ring degree");
+        if (levels.length == 0) throw new IllegalArgumentException("--levels names no level");
         List<LimbLayout> out = new ArrayList<>();
         for (int k : logN) {
             if (k < 4 || k > 17) throw new IllegalArgumentException("--logN must be in [4, 17], got " + k);
@@ -230,14 +234,9 @@ public final class TradeoffCommand implements Callable<Integer> {
             return out;
         }
         List<Integer> out = new ArrayList<>();
-        for (String s : alpha.split(",")) {
-            try {
-                out.add(Integer.parseInt(s.trim()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(
-                        "--alpha wants a comma list of integers or 'all', got '" + alpha + "'");
-            }
-        }
+        for (String s : alpha.split(","))
+            out.add(CliSupport.parseInt(s, "--alpha wants a comma list of integers or 'all'"));
+        if (out.isEmpty()) throw new IllegalArgumentException("--alpha names no α (a comma list of integers or 'all')");
         return out;
     }
 
@@ -250,13 +249,7 @@ public final class TradeoffCommand implements Callable<Integer> {
             for (long n = lo; n <= Math.min(r[1], max); n <<= 1) out.add((int) n);
         } else {
             for (String s : sizes.split(",")) {
-                int n;
-                try {
-                    n = Integer.parseInt(s.trim());
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(
-                            "--n wants sizes like 32768, 64,256 or 16..32768, got '" + sizes + "'");
-                }
+                int n = CliSupport.parseInt(s, "--n (sizes like 32768, 64,256 or 16..32768)");
                 if (n < 2 || Integer.bitCount(n) != 1)
                     throw new IllegalArgumentException("--n: " + n + " is not a power of two ≥ 2");
                 if (n > max)

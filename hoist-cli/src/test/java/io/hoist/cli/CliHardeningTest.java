@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hoist.cli.report.Json;
 import io.hoist.testing.SpecialFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -251,5 +255,98 @@ class CliHardeningTest {
         CliTest.Run exact = CliTest.run(
                 "lt", "--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--n", "4", "--json");
         assertFalse(exact.out().contains("paddedFrom"), exact.out());
+    }
+
+    /** The review of the forty-eighth session: each of these was accepted, ignored, leaked an exception or misread. */
+    @Test
+    void optionsThatWereIgnoredOrLeakedAreRefusedWithOneLine(@TempDir Path dir) {
+        String dirTarget = dir.toString();
+        String[][] bad = {
+            {"lt", "--runs", "99999999999"},
+            {"tradeoff", "--logN", ",", "--n", "16", "--levels", "3", "--alpha", "1"},
+            {"tradeoff", "--logN", "10", "--n", "16", "--levels", "3", "--alpha", "1", "--algo", ","},
+            {"tradeoff", "--logN", "10", "--n", "١٦", "--levels", "3", "--alpha", "1"},
+            {"lt", "--preset", "n13", "--n", "64", "--block", "3"},
+            {"lt", "--preset", "n13", "--n", "64", "--objective", "fewest-mults", "--split", "4,4,4"},
+            {"schedule", "--table2", "--logQ", "60,40", "--logP", "61"},
+            {"schedule", "--preset", "n13", "--n", "64", "--onchip-mb", "1e30"},
+            {"schedule", "--preset", "n13", "--n", "64", "--search", "--split", "4,4,4"},
+            {
+                "bfv",
+                "--preset",
+                "seal8192",
+                "params",
+                "--out",
+                dir.resolve("p.seal").toString()
+            },
+            {"bfv", "params", "--out", dirTarget},
+            {"ntt", "--logN", "10", "--backend", "fpga-sim", "--sweep-limbs", "1..2", "--limbs", "5"},
+            {"ntt", "--logN", "10", "--backend", "fpga-sim", "--sweep-limbs", "1..2", "--plot", "x.pdf"},
+            {"ops", "--logN", "10", "--logQ", "45,35", "--logP", "45", "--insecure", "--logSlots", "3"},
+            {"demo", "--threads", "0"},
+        };
+        String[] expect = {
+            "out of range",
+            "--logN names no ring degree",
+            "--algo names no algorithm",
+            "--n",
+            "--block goes with --rows or --cols",
+            "--objective goes with no --split",
+            "--table2 or parameters (--logQ)",
+            "--onchip-mb must be in",
+            "give --split or --search",
+            "--preset before 'params'",
+            "",
+            "--limbs goes with a timed run",
+            "plots are written as .svg or .png",
+            "needs more than 8 slots",
+            "--threads",
+        };
+        for (int i = 0; i < bad.length; i++) {
+            String line = oneLine(CliTest.run(bad[i]), String.join(" ", bad[i]));
+            assertTrue(line.contains(expect[i]), String.join(" ", bad[i]) + " → " + line);
+        }
+        try (var files = Files.list(dir)) {
+            assertEquals(
+                    List.of(),
+                    files.filter(f -> f.getFileName().toString().endsWith(".tmp"))
+                            .toList(),
+                    "no temporary file is left behind");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void aSweepsJsonIsJsonAndNonFiniteNumbersAreNull() {
+        CliTest.Run r = CliTest.run("ntt", "--logN", "10", "--backend", "fpga-sim", "--sweep-limbs", "1..2", "--json");
+        assertEquals(0, r.code(), r.out());
+        assertTrue(r.out().strip().startsWith("{") && r.out().contains("\"points\":[{\"limbs\":1"), r.out());
+        assertEquals("{\"a\":null}", Json.write(Map.of("a", Double.NaN)));
+        assertEquals("[null,1.5]", Json.write(new double[] {Double.POSITIVE_INFINITY, 1.5}));
+        assertEquals("{\"x\":null,\"y\":2.0}", Json.write(new Pair(Double.NEGATIVE_INFINITY, 2.0)));
+    }
+
+    record Pair(double x, Double y) {}
+
+    /** keygen plans the padded dimension, as lt does: a key store for --n 3 serves lt --n 3. */
+    @Test
+    void keygenForAPaddedDimensionServesLt(@TempDir Path dir) {
+        String store = dir.resolve("k.hks").toString(),
+                secret = dir.resolve("k.hsk").toString();
+        String[] ring = {"--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--n", "3"};
+        CliTest.Run k = CliTest.run(
+                concat(new String[] {"keygen"}, ring, new String[] {"--out", store, "--secret-out", secret}));
+        assertEquals(0, k.code(), k.out());
+        CliTest.Run r = CliTest.run(
+                concat(new String[] {"lt"}, ring, new String[] {"--keys", store, "--secret", secret, "--json"}));
+        assertEquals(0, r.code(), r.out());
+        assertTrue(r.out().contains("\"paddedFrom\":3"), r.out());
+    }
+
+    private static String[] concat(String[]... parts) {
+        List<String> all = new ArrayList<>();
+        for (String[] p : parts) all.addAll(List.of(p));
+        return all.toArray(String[]::new);
     }
 }

@@ -19,7 +19,7 @@ public final class CliSupport {
 
     /** Converters, and the two error handlers; {@code describe} turns a command's exception into its line. */
     public static CommandLine configure(CommandLine cl, Function<Exception, String> describe) {
-        CommandLine.ITypeConverter<Integer> toInt = s -> Integer.valueOf(integer(s, "an integer"));
+        CommandLine.ITypeConverter<Integer> toInt = CliSupport::int32;
         CommandLine.ITypeConverter<Long> toLong = s -> Long.valueOf(integer(s, "an integer"));
         CommandLine.ITypeConverter<Double> toDouble = CliSupport::decimal;
         cl.registerConverter(Integer.class, toInt).registerConverter(int.class, toInt);
@@ -63,6 +63,23 @@ public final class CliSupport {
 
     static String oneLine(String s) {
         return s == null ? "" : s.strip().replaceAll("\\s*\\R\\s*", "; ");
+    }
+
+    /** An int option's value: ASCII digits within the int range (a long beyond it is out of range, not a leak). */
+    private static Integer int32(String s) {
+        long v = Long.parseLong(integer(s, "an integer"));
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)
+            throw new CommandLine.TypeConversionException("'" + s + "' is out of range");
+        return (int) v;
+    }
+
+    /** A list element given as a string ({@code --logN 10,11}): ASCII digits within the int range. */
+    public static int parseInt(String s, String option) {
+        try {
+            return int32(s);
+        } catch (CommandLine.TypeConversionException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+        }
     }
 
     private static String integer(String s, String what) {

@@ -42,8 +42,11 @@ public final class CtosSweepRender {
             List<Double> x = new ArrayList<>(), y = new ArrayList<>(), tx = new ArrayList<>(), ty = new ArrayList<>();
             for (CtosSweep.Point p : r.points()) {
                 if (!p.algo().equals(a.cliName())) continue;
-                x.add((double) p.depth());
-                y.add((double) p.rotationKeys());
+                // a point whose planning failed has no keys to draw (and 0 has no place on the log axis)
+                if (p.rotationKeys() > 0) {
+                    x.add((double) p.depth());
+                    y.add((double) p.rotationKeys());
+                }
                 if (p.millis() != null) {
                     tx.add((double) p.depth());
                     ty.add(p.millis());

@@ -1,9 +1,14 @@
 package io.hoist.cli.report;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,7 +17,32 @@ import java.util.Map;
  * strings, booleans, arrays, maps and records. Non-finite doubles become null (JSON has no NaN).
  */
 public final class Json {
-    public static final ObjectMapper MAPPER = JsonMapper.builder().build();
+    public static final ObjectMapper MAPPER =
+            JsonMapper.builder().addModule(nonFiniteAsNull()).build();
+
+    /** Doubles, boxed or not, anywhere in a value (records' fields too): NaN and the infinities as null. */
+    private static SimpleModule nonFiniteAsNull() {
+        StdSerializer<Double> s = new StdSerializer<>(Double.class) {
+            @Override
+            public void serialize(Double v, JsonGenerator g, SerializerProvider p) throws IOException {
+                if (Double.isFinite(v)) g.writeNumber(v);
+                else g.writeNull();
+            }
+        };
+        StdSerializer<double[]> a = new StdSerializer<>(double[].class) {
+            @Override
+            public void serialize(double[] v, JsonGenerator g, SerializerProvider p) throws IOException {
+                g.writeStartArray(v, v.length);
+                for (double x : v) s.serialize(x, g, p);
+                g.writeEndArray();
+            }
+        };
+        SimpleModule m = new SimpleModule("non-finite doubles as null");
+        m.addSerializer(Double.class, s);
+        m.addSerializer(Double.TYPE, s);
+        m.addSerializer(double[].class, a);
+        return m;
+    }
 
     private Json() {}
 

@@ -66,6 +66,18 @@ public final class Plots {
         return c;
     }
 
+    /**
+     * Checks a plot's path before the work that fills it: an .svg or .png file that can be written (a long sweep
+     * should not end in a refusal of its output).
+     */
+    public static void requireTarget(Path file) {
+        if (file == null) return;
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (!name.endsWith(".png") && !name.endsWith(".svg"))
+            throw new IllegalArgumentException("plots are written as .svg or .png, not " + file.getFileName());
+        FileChecks.requireWritableTarget(file, "the plot");
+    }
+
     /** Writes {@code chart} to {@code file} (.svg or .png). */
     public static void save(Chart<?, ?> chart, Path file) {
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);

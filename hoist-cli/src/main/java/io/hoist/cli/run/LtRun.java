@@ -168,8 +168,9 @@ public final class LtRun {
         t0 = System.nanoTime();
         lte.evaluate(ct, et, schedule); // the first evaluation also pays the JIT's warm-up; reported separately
         millis.firstEvaluate = (System.nanoTime() - t0) / 1e6;
+        long a1 = allocatedBytes(); // the first evaluation's own, before the warm-up's evaluations add theirs
         for (int i = 0; i < warmup; i++) lte.evaluate(ct, et, schedule);
-        long a1 = allocatedBytes();
+        long aw = allocatedBytes();
         t0 = System.nanoTime();
         Evaluation ev = lte.evaluate(ct, et, schedule);
         millis.evaluateRuns = new double[runs];
@@ -183,7 +184,7 @@ public final class LtRun {
         millis.evaluate = Quantiles.median().compute(millis.evaluateRuns);
         if (a0 >= 0) {
             allocatedFirst = a1 - a0;
-            allocatedWarm = a2 - a1;
+            allocatedWarm = a2 - aw;
         }
         pooledBytes = lte.pooledBytes();
         counts = ev.counts();
