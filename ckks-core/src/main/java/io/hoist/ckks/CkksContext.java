@@ -277,11 +277,15 @@ public final class CkksContext {
     }
 
     private void checkQP(int level, int j) {
+        // the exceptions are made out of line: primeQP and tablesQP stay small enough to inline in the kernels' loops
+        if (level < 0 || level > params.maxLevel() || j < 0 || j > level + params.alpha()) throw badQP(level, j);
+    }
+
+    private CkksException badQP(int level, int j) {
         if (level < 0 || level > params.maxLevel())
-            throw new LevelMismatchException("level " + level + " outside [0, " + params.maxLevel() + "]");
-        if (j < 0 || j > level + params.alpha())
-            throw new WrongOperandException(
-                    "no QP limb " + j + " at level " + level + ": limbs 0 … " + (level + params.alpha()));
+            return new LevelMismatchException("level " + level + " outside [0, " + params.maxLevel() + "]");
+        return new WrongOperandException(
+                "no QP limb " + j + " at level " + level + ": limbs 0 … " + (level + params.alpha()));
     }
 
     private void checkDigit(int t) {

@@ -90,8 +90,13 @@ public final class CkksParameters {
     }
 
     public long q(int i) {
-        if (i < 0 || i >= q.length) throw new LevelMismatchException("no prime q_" + i + ": q_0 … q_" + (q.length - 1));
+        if (i < 0 || i >= q.length) throw noPrime("q", i, q.length); // out of line: a small, inlined accessor
         return q[i];
+    }
+
+    private static CkksException noPrime(String chain, int i, int count) {
+        String what = "no prime " + chain + "_" + i + ": " + chain + "_0 … " + chain + "_" + (count - 1);
+        return chain.equals("q") ? new LevelMismatchException(what) : new WrongOperandException(what);
     }
 
     public long[] qPrimes() {
@@ -103,8 +108,7 @@ public final class CkksParameters {
     }
 
     public long p(int i) {
-        if (i < 0 || i >= p.length)
-            throw new WrongOperandException("no special prime p_" + i + ": p_0 … p_" + (p.length - 1));
+        if (i < 0 || i >= p.length) throw noPrime("p", i, p.length);
         return p[i];
     }
 

@@ -52,17 +52,8 @@ final class KeyInnerProduct {
             long[] t0,
             long[] t1,
             OpCounters c) {
-        int level = checkDigits(digits);
-        checkKey(key, level);
+        int level = checkSwitch(digits, key, addend, outA, outB, from, to);
         int beta = digits.length;
-        int limbs = level + 1 + ctx.alpha();
-        if (from < 0 || to > limbs || from > to)
-            throw new IllegalArgumentException("limb range [" + from + ", " + to + ") outside [0, " + limbs + ")");
-        checkOutput(outA, level, to, "outA");
-        checkOutput(outB, level, to, "outB");
-        if (addend != null && addend.level() != level)
-            throw new LevelMismatchException(
-                    "the addend is at level " + addend.level() + ", the digits at level " + level);
         NttPermutation idx =
                 g == 1 ? null : Automorphism.nttPermutation(ctx.params().logN(), g);
         if (idx != null && (t0 == null || t1 == null))
@@ -217,8 +208,24 @@ final class KeyInnerProduct {
         return level;
     }
 
+    /** The range kernel's operands, checked in one call; returns the digits' level. */
+    private int checkSwitch(
+            PolyQP[] digits, SwitchingKey key, PolyQP addend, PolyQP outA, PolyQP outB, int from, int to) {
+        int level = checkDigits(digits);
+        checkKey(key, level);
+        int limbs = level + 1 + ctx.alpha();
+        if (from < 0 || to > limbs || from > to)
+            throw new IllegalArgumentException("limb range [" + from + ", " + to + ") outside [0, " + limbs + ")");
+        checkOutput(outA, level, to, "outA");
+        checkOutput(outB, level, to, "outB");
+        if (addend != null && addend.level() != level)
+            throw new LevelMismatchException(
+                    "the addend is at level " + addend.level() + ", the digits at level " + level);
+        return level;
+    }
+
     private static void checkOutput(PolyQP out, int level, int to, String name) {
-        Objects.requireNonNull(out, name + " is null");
+        if (out == null) throw new NullPointerException(name + " is null"); // the message only when thrown
         if (out.level() != level)
             throw new LevelMismatchException(name + " is at level " + out.level() + ", the digits at level " + level);
         if (to > level + 1 && out.isQOnly()) throw new WrongOperandException(name + " has no P limbs");

@@ -77,9 +77,12 @@ public final class Ring {
     }
 
     private int checkPrime(int i) {
-        if (i < 0 || i >= tables.length)
-            throw new RingMismatchException("no prime " + i + " in a ring of " + tables.length);
+        if (i < 0 || i >= tables.length) throw noPrime(i);
         return i;
+    }
+
+    private RingMismatchException noPrime(int i) { // out of line: the accessors stay small enough to inline
+        return new RingMismatchException("no prime " + i + " in a ring of " + tables.length);
     }
 
     /** A zero polynomial at {@code level} in {@code domain}. */

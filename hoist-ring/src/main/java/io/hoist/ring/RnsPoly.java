@@ -50,8 +50,8 @@ public final class RnsPoly {
 
     /** The live limb array of prime i (no copy: hot paths write through it). */
     public long[] limb(int i) {
-        if (i < 0 || i >= limbs.length)
-            throw new RingMismatchException("no limb " + i + " in a polynomial of " + limbs.length + " limbs");
+        // the message is built out of line: this accessor stays small enough for C2 to inline everywhere
+        if (i < 0 || i >= limbs.length) throw noLimb(i);
         return limbs[i];
     }
 
@@ -127,6 +127,10 @@ public final class RnsPoly {
     @Override
     public String toString() {
         return "RnsPoly[level=" + level() + ", " + domain + ", N=" + ring.n() + "]";
+    }
+
+    private RingMismatchException noLimb(int i) {
+        return new RingMismatchException("no limb " + i + " in a polynomial of " + limbs.length + " limbs");
     }
 
     private void checkCoefficient(int k) {
