@@ -101,6 +101,7 @@ public final class BlockLinearTransform {
      * a function of (seed, i, j) alone, so any worker regenerates any block without the others.
      */
     public static Entries randomEntries(long seed, int cols) {
+        if (cols < 1) throw new InvalidTransformException("a matrix of " + cols + " columns");
         double s = 1 / Math.sqrt(cols);
         return (i, j) -> firstDouble(seed * GOLDEN + (long) i * cols + j) * s;
     }
@@ -128,6 +129,9 @@ public final class BlockLinearTransform {
 
     /** The smallest power-of-two block dimension holding an m×n matrix in one ciphertext, or the slot count when it does not fit. */
     public static int blockDimensionFor(int rows, int cols, int slots) {
+        if (rows < 1 || cols < 1 || slots < 1 || Integer.bitCount(slots) != 1)
+            throw new InvalidTransformException(
+                    "block dimension for " + rows + "×" + cols + " over " + slots + " slots (a power of two)");
         int largest = Math.max(rows, cols);
         return largest >= slots ? slots : Math.min(LinearTransform.paddedDimension(largest), slots);
     }

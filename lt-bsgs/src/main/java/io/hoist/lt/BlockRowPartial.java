@@ -95,6 +95,8 @@ public final class BlockRowPartial {
 
     /** Partial polynomial i (U_{0,k}, U_{1,k} per giant step, in program order), a copy. */
     public PolyQP sum(int i) {
+        if (i < 0 || i >= sums.length)
+            throw new InvalidTransformException("no polynomial " + i + " in a partial of " + sums.length);
         PolyQP p = sums[i];
         return p.copy();
     }

@@ -20,6 +20,7 @@ import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LimbLayout;
 import io.hoist.lt.plan.Plan;
+import io.hoist.lt.plan.PlanSearch;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.planning.JointPlanner;
 import io.hoist.lt.schedule.PhaseModel;
@@ -117,5 +118,14 @@ class LtApiHardeningTest {
         List<List<JointPlanner.Candidate>> twice =
                 List.of(List.of(new JointPlanner.Candidate(p, new long[] {5, 5}, 1)));
         assertDoesNotThrow(() -> JointPlanner.choose(twice, new long[0], 1, false));
+    }
+
+    @Test
+    void smallHelpersRefuseIndicesAndSizesOutsideTheirRange() {
+        assertThrows(InvalidTransformException.class, () -> PlanSearch.powerOfTwoSplits(12, 2));
+        assertThrows(InvalidTransformException.class, () -> PlanSearch.powerOfTwoSplits(16, 4));
+        assertEquals(5, PlanSearch.powerOfTwoSplits(16, 2).size());
+        assertThrows(InvalidTransformException.class, () -> BlockLinearTransform.blockDimensionFor(5, 5, 6));
+        assertThrows(InvalidTransformException.class, () -> BlockLinearTransform.randomEntries(1, 0));
     }
 }

@@ -266,10 +266,12 @@ public final class HomomorphicDft {
     }
     /** How many matrices share matrix i's level (1 by default). */
     public int sharing(int i) {
+        checkLevelIndex(i);
         return perLevel.get(i);
     }
     /** Whether matrix i rescales (the last matrix of its level). */
     public boolean rescales(int i) {
+        checkMatrixIndex(i);
         return i == depth - 1 || !levels.get(i + 1).equals(levels.get(i));
     }
     /** Matrix i's plaintext scale at {@code q}, its level's prime: q^{1/k} for the k matrices sharing a level, the last taking the remainder. */
@@ -282,6 +284,7 @@ public final class HomomorphicDft {
 
     /** The smallest offset between two diagonals of matrix i (its stride, 2^k), as reported. */
     public int stride(int i) {
+        checkMatrixIndex(i);
         var idx = matrices.get(i).diagonalIndices();
         int g = 0;
         for (int r : idx) g = gcd(g, r);
@@ -296,5 +299,15 @@ public final class HomomorphicDft {
     public String toString() {
         return kind.label() + "[logN=" + logN + ", logSlots=" + logSlots + ", depth=" + depth + ", merge=" + merge
                 + ", levels=" + levels + "]";
+    }
+
+    private void checkMatrixIndex(int i) {
+        if (i < 0 || i >= matrices.size())
+            throw new InvalidTransformException("no matrix " + i + " in a factorization of " + matrices.size());
+    }
+
+    private void checkLevelIndex(int i) {
+        if (i < 0 || i >= perLevel.size())
+            throw new InvalidTransformException("no level " + i + " in a factorization over " + perLevel.size());
     }
 }

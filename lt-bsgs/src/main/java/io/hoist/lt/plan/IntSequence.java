@@ -32,6 +32,8 @@ public final class IntSequence {
     }
 
     public int get(int i) {
+        if (i < 0 || i >= values.length)
+            throw new IndexOutOfBoundsException("no element " + i + " of " + values.length);
         return values[i];
     }
 

@@ -80,6 +80,9 @@ public final class PlanSearch {
     }
 
     public static List<int[]> powerOfTwoSplits(int n, int parts) {
+        if (n < 1 || Integer.bitCount(n) != 1)
+            throw new InvalidTransformException("power-of-two splits of " + n + ", not a power of two");
+        if (parts < 1 || parts > 3) throw new InvalidTransformException("splits of 1 to 3 factors, not " + parts);
         int e = Integer.numberOfTrailingZeros(n);
         List<int[]> out = new ArrayList<>();
         if (parts == 1) {

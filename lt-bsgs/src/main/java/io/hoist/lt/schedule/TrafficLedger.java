@@ -1,6 +1,7 @@
 package io.hoist.lt.schedule;
 
 import com.google.common.collect.ImmutableList;
+import io.hoist.lt.plan.InvalidTransformException;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -55,6 +56,8 @@ public final class TrafficLedger {
     }
 
     public PhaseTraffic phase(int p) {
+        if (p < 1 || p > phases.size())
+            throw new InvalidTransformException("no phase " + p + ": phases 1 … " + phases.size());
         return phases.get(p - 1);
     }
 
