@@ -2,6 +2,7 @@ package io.hoist.ckks;
 
 import io.hoist.ring.Automorphism;
 import io.hoist.ring.NttTables;
+import io.hoist.ring.Ring;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -97,6 +98,22 @@ public final class CkksParameters {
     private static CkksException noPrime(String chain, int i, int count) {
         String what = "no prime " + chain + "_" + i + ": " + chain + "_0 … " + chain + "_" + (count - 1);
         return chain.equals("q") ? new LevelMismatchException(what) : new WrongOperandException(what);
+    }
+
+    /** Whether {@code r} is this parameter set's Q ring: degree N and the primes q_0 … q_L (on any engine). */
+    public boolean isRingQ(Ring r) {
+        return sameChain(r, q);
+    }
+
+    /** Whether {@code r} is this parameter set's P ring: degree N and the special primes p_0 … p_{α−1}. */
+    public boolean isRingP(Ring r) {
+        return sameChain(r, p);
+    }
+
+    private boolean sameChain(Ring r, long[] primes) {
+        if (r.logN() != logN || r.maxLevel() != primes.length - 1) return false;
+        for (int i = 0; i < primes.length; i++) if (r.prime(i) != primes[i]) return false;
+        return true;
     }
 
     public long[] qPrimes() {

@@ -94,14 +94,8 @@ public final class SwitchingKey {
         if (x == null) throw new WrongOperandException(what + " is null");
         if (x.isQOnly()) throw new WrongOperandException(what + " has no P limbs");
         if (x.domain() != Domain.NTT) throw new WrongOperandException(what + " is not in the NTT domain");
-        if (!ringOf(params, x.q().ring(), params.qPrimes()) || !ringOf(params, x.p().ring(), params.pPrimes()))
+        if (!params.isRingQ(x.q().ring()) || !params.isRingP(x.p().ring()))
             throw new ParameterMismatchException(what + " belongs to another ring than the key's parameters");
-    }
-
-    private static boolean ringOf(CkksParameters params, Ring r, long[] primes) {
-        if (r.logN() != params.logN() || r.maxLevel() != primes.length - 1) return false;
-        for (int i = 0; i < primes.length; i++) if (r.prime(i) != primes[i]) return false;
-        return true;
     }
 
     public CkksParameters params() {

@@ -14,7 +14,6 @@ import io.hoist.lt.plan.LimbLayout;
 import io.hoist.lt.plan.LtProgram;
 import io.hoist.lt.plan.Plan;
 import io.hoist.ring.Domain;
-import io.hoist.ring.Ring;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -149,8 +148,7 @@ public final class BlockRowPartial {
                 throw new InvalidTransformException(
                         "partial polynomial " + i + " does not have the shape of the plan's sums");
             // residues modulo other primes would finish into a wrong ciphertext, not an error
-            if (!ringOf(u.q().ring(), params.qPrimes(), params.logN())
-                    || (!u.isQOnly() && !ringOf(u.p().ring(), params.pPrimes(), params.logN())))
+            if (!params.isRingQ(u.q().ring()) || (!u.isQOnly() && !params.isRingP(u.p().ring())))
                 throw new ParameterMismatchException(
                         "partial polynomial " + i + " belongs to another ring than the partial's parameters");
             copy[i] = u.copy();
@@ -234,11 +232,5 @@ public final class BlockRowPartial {
     public String toString() {
         return "BlockRowPartial[row " + blockRow + ", columns " + columns + ", " + plan.describe() + ", level " + level
                 + "]";
-    }
-
-    private static boolean ringOf(Ring r, long[] primes, int logN) {
-        if (r.logN() != logN || r.maxLevel() != primes.length - 1) return false;
-        for (int i = 0; i < primes.length; i++) if (r.prime(i) != primes[i]) return false;
-        return true;
     }
 }
