@@ -82,7 +82,7 @@ public final class Encryptor {
         rq.neg(c0, c0);
         rq.add(c0, e, c0);
         rq.add(c0, pt.poly(RawAccess.get()), c0);
-        return new SeededCiphertext(ctx.params(), c0, seed, pt.scale());
+        return SeededCiphertext.wrap(RawAccess.get(), ctx.params(), c0, seed, pt.scale());
     }
 
     /** Rebuilds the full ciphertext of a seeded one (server side; needs no key). */

@@ -6,20 +6,46 @@ import java.util.Objects;
 
 /**
  * A symmetric-key ciphertext whose uniform part c_1 = a is stored as a 256-bit seed: half the
- * bytes of a full ciphertext to upload. {@link Encryptor#expand} rebuilds the full ciphertext. Immutable: c_0 and
- * the seed are copied in and out ({@link #c0(RawAccess)} shares c_0).
+ * bytes of a full ciphertext to upload. {@link Encryptor#expand} rebuilds the full ciphertext. Immutable: the
+ * constructor and {@link #c0()} copy c_0, {@link #wrap} and {@link #c0(RawAccess)} share it; the seed is copied in and
+ * out.
  */
-public record SeededCiphertext(CkksParameters params, RnsPoly c0, byte[] seed, double scale) {
-    public SeededCiphertext {
-        Objects.requireNonNull(params, "params is null");
-        c0 = Objects.requireNonNull(c0, "c0 is null").copy();
-        seed = Objects.requireNonNull(seed, "seed is null").clone();
+public final class SeededCiphertext {
+    private final CkksParameters params;
+    private final RnsPoly c0;
+    private final byte[] seed;
+    private final double scale;
+
+    /** A seeded ciphertext of a copy of {@code c0}. */
+    public SeededCiphertext(CkksParameters params, RnsPoly c0, byte[] seed, double scale) {
+        this(RawAccess.get(), params, Objects.requireNonNull(c0, "c0 is null").copy(), seed, scale);
+    }
+
+    private SeededCiphertext(RawAccess shared, CkksParameters params, RnsPoly c0, byte[] seed, double scale) {
+        Objects.requireNonNull(shared, "access is null");
+        this.params = Objects.requireNonNull(params, "params is null");
+        this.c0 = Objects.requireNonNull(c0, "c0 is null");
+        this.seed = Objects.requireNonNull(seed, "seed is null").clone();
         if (!(scale > 0) || Double.isInfinite(scale))
             throw new InvalidScaleException("scale must be positive and finite: " + scale);
+        this.scale = scale;
+    }
+
+    /** A seeded ciphertext taking over {@code c0} (the encryptor's or a reader's fresh polynomial), not copying it. */
+    public static SeededCiphertext wrap(
+            RawAccess access, CkksParameters params, RnsPoly c0, byte[] seed, double scale) {
+        return new SeededCiphertext(Objects.requireNonNull(access, "access is null"), params, c0, seed, scale);
+    }
+
+    public CkksParameters params() {
+        return params;
+    }
+
+    public double scale() {
+        return scale;
     }
 
     /** A copy of c_0. */
-    @Override
     public RnsPoly c0() {
         return c0.copy();
     }
@@ -30,7 +56,7 @@ public record SeededCiphertext(CkksParameters params, RnsPoly c0, byte[] seed, d
         return c0;
     }
 
-    @Override
+    /** A copy of the seed. */
     public byte[] seed() {
         return seed.clone();
     }
@@ -43,7 +69,6 @@ public record SeededCiphertext(CkksParameters params, RnsPoly c0, byte[] seed, d
         return 8L * c0.limbCount() * c0.n() + seed.length;
     }
 
-    // by content: the record's own would compare the seed arrays by identity
     @Override
     public boolean equals(Object o) {
         return o instanceof SeededCiphertext s

@@ -214,8 +214,9 @@ public final class ModArith {
      */
     public static long redc(long hi, long lo, long q, long negInv) {
         long m = lo * negInv;
-        long u = hi + Math.unsignedMultiplyHigh(m, q) + (lo != 0 ? 1 : 0);
-        return Long.compareUnsigned(u, q) >= 0 ? u - q : u;
+        // the carry and the correction by masks, not branches: keygen's b − a·s reaches here on the scalar kernels
+        long u = hi + Math.unsignedMultiplyHigh(m, q) + ((lo | -lo) >>> 63);
+        return reduceOnce(u, q); // u < 2q < 2^63
     }
 
     /** x·2^64 mod q: x into Montgomery form. */

@@ -70,7 +70,7 @@ public final class CiphertextSerialization {
         RnsPoly c0 = KeySerialization.readQ(b, ctx, h.level(), "seeded ciphertext");
         byte[] seed = new byte[Prng.SEED_BYTES];
         b.get(seed);
-        return new SeededCiphertext(p, c0, seed, h.scale());
+        return SeededCiphertext.wrap(RawAccess.get(), p, c0, seed, h.scale());
     }
 
     public static byte[] write(Plaintext pt) {
