@@ -15,6 +15,9 @@ import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PolyQP;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
+import io.hoist.lt.dft.DftFactorization;
+import io.hoist.lt.dft.DftPlanner;
+import io.hoist.lt.dft.HomomorphicDft;
 import io.hoist.lt.exec.EncodedDiagonals;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.InvalidTransformException;
@@ -24,6 +27,7 @@ import io.hoist.lt.plan.PlanSearch;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.planning.JointPlanner;
 import io.hoist.lt.schedule.PhaseModel;
+import io.hoist.lt.schedule.TrafficLedger;
 import io.hoist.ring.RnsPoly;
 import java.util.ArrayList;
 import java.util.List;
@@ -127,5 +131,18 @@ class LtApiHardeningTest {
         assertEquals(5, PlanSearch.powerOfTwoSplits(16, 2).size());
         assertThrows(InvalidTransformException.class, () -> BlockLinearTransform.blockDimensionFor(5, 5, 6));
         assertThrows(InvalidTransformException.class, () -> BlockLinearTransform.randomEntries(1, 0));
+    }
+
+    @Test
+    void dftHelpersAndLedgersRefuseOrAcceptWithoutSurprises() {
+        assertThrows(
+                InvalidTransformException.class,
+                () -> DftFactorization.indexSets(32, 1, HomomorphicDft.Kind.COEFFS_TO_SLOTS));
+        assertThrows(
+                InvalidTransformException.class,
+                () -> DftFactorization.mergeChain(3, -1, HomomorphicDft.Kind.COEFFS_TO_SLOTS));
+        assertThrows(InvalidTransformException.class, () -> DftPlanner.lattigoN1(List.of(0, 1), 16, 32));
+        TrafficLedger.PhaseTraffic empty = new TrafficLedger.PhaseTraffic(1, "none", Map.of(), Map.of(), 0, 0);
+        assertEquals(0, empty.read());
     }
 }

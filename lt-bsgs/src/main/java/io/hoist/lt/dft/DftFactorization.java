@@ -27,6 +27,7 @@ public final class DftFactorization {
      * d_{−h}[bot] = ω̄), decode direction m = 2 … n (d_0[a] = 1, d_{+h}[a] = ω, d_{−h}[b] = 1, d_0[b] = −ω).
      */
     public static List<LinearTransform> stages(SpecialFft fft, int logSlots, HomomorphicDft.Kind kind) {
+        checkLogSlots(logSlots);
         int n = 1 << logSlots;
         ImmutableList.Builder<LinearTransform> out = ImmutableList.builder();
         for (int e = 1; e <= logSlots; e++) {
@@ -92,6 +93,9 @@ public final class DftFactorization {
      * direction and mirrored for the decode direction (spec §9.2).
      */
     public static int[] mergeChain(int logSlots, int depth, HomomorphicDft.Kind kind) {
+        checkLogSlots(logSlots);
+        if (depth < 1 || depth > logSlots)
+            throw new InvalidTransformException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
         int[] merge = new int[depth];
         int left = logSlots;
         for (int i = 0; i < depth; i++) {
@@ -109,6 +113,7 @@ public final class DftFactorization {
      * Dense packing only (sparse packing adds the repack offsets).
      */
     public static List<? extends SortedSet<Integer>> indexSets(int logSlots, int depth, HomomorphicDft.Kind kind) {
+        checkLogSlots(logSlots);
         if (depth < 1 || depth > logSlots)
             throw new InvalidTransformException("depth must be in [1, logSlots = " + logSlots + "], got " + depth);
         int n = 1 << logSlots;
@@ -130,5 +135,11 @@ public final class DftFactorization {
             out.add(ImmutableSortedSet.copyOf(set));
         }
         return out.build();
+    }
+
+    /** A DFT over 2^logSlots slots: 1 … 16 (N ≤ 2^17); past 30 the shifts would wrap. */
+    private static void checkLogSlots(int logSlots) {
+        if (logSlots < 1 || logSlots > 16)
+            throw new InvalidTransformException("logSlots must be in [1, 16], got " + logSlots);
     }
 }

@@ -5,6 +5,7 @@ import com.google.common.collect.ImmutableSortedSet;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.LevelMismatchException;
 import io.hoist.lt.plan.Algorithm;
+import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.Objective;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.Storage;
@@ -55,6 +56,8 @@ public final class DftPlanner {
 
     /** Lattigo's N1 for a diagonal index set of dimension n (spec §9.2). */
     public static int lattigoN1(Collection<Integer> diags, int n, int logRatio) {
+        if (logRatio < 0 || logRatio > 30) // 1 << 32 would wrap to 1
+        throw new InvalidTransformException("logRatio must be in [0, 30], got " + logRatio);
         double maxRatio = 1 << logRatio;
         for (int n1 = 1; n1 < n; n1 <<= 1) {
             LongOpenHashSet giant = new LongOpenHashSet(), baby = new LongOpenHashSet();

@@ -54,7 +54,7 @@ public final class DiagonalEncoder {
     }
 
     public void checkEncode(int dimension, int level, double scale, boolean rescale) {
-        if (params.slots() % dimension != 0) {
+        if (dimension < 1 || params.slots() % dimension != 0) {
             throw new InvalidTransformException(
                     "transform dimension " + dimension + " does not divide the " + params.slots() + " slots");
         }

@@ -230,7 +230,11 @@ public final class EncodedDiagonals {
 
     /** Compact diagonal r's words (N signed integers) appended to {@code out}. */
     public void compactInto(int r, LongBuffer out) {
-        out.put(compact.get(r));
+        long[] words = compact.get(r);
+        if (out.remaining() < words.length)
+            throw new InvalidTransformException(
+                    "a compact diagonal has " + words.length + " words, the buffer room for " + out.remaining());
+        out.put(words);
     }
 
     /**

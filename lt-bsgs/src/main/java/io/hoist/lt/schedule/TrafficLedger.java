@@ -27,8 +27,15 @@ public final class TrafficLedger {
             long peakResidentBytes) {
         /** The maps copied, read-only, in {@link LedgerKind} order. */
         public PhaseTraffic {
-            readBytes = Collections.unmodifiableMap(new EnumMap<>(readBytes));
-            writeBytes = Collections.unmodifiableMap(new EnumMap<>(writeBytes));
+            readBytes = Collections.unmodifiableMap(copy(readBytes));
+            writeBytes = Collections.unmodifiableMap(copy(writeBytes));
+        }
+
+        // EnumMap's copy constructor refuses an empty map that is not an EnumMap: a phase may move nothing
+        private static EnumMap<LedgerKind, Long> copy(Map<LedgerKind, Long> m) {
+            EnumMap<LedgerKind, Long> out = new EnumMap<>(LedgerKind.class);
+            out.putAll(m);
+            return out;
         }
 
         public long read() {
