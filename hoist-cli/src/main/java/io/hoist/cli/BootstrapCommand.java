@@ -180,7 +180,7 @@ public final class BootstrapCommand implements Callable<Integer> {
             if (plot != null) BootstrapRender.plot(r, plot);
             if (engine.json()) System.out.println(Json.write(r));
             else BootstrapRender.print(r);
-            return 0;
+            return r.points().stream().allMatch(p -> p.error() != null) ? 1 : 0; // every point failed: not a success
         }
         BootstrapRun.Report r = BootstrapRun.run(
                 bp,

@@ -349,4 +349,26 @@ class CliHardeningTest {
         for (String[] p : parts) all.addAll(List.of(p));
         return all.toArray(String[]::new);
     }
+
+    /** A bootstrapping sweep whose every point fails says so: null figures, not zeros, and a non-zero exit. */
+    @Test
+    void aSweepOfFailedPointsIsNotASuccess() {
+        CliTest.Run r = CliTest.run(
+                "bootstrap",
+                "--logN",
+                "10",
+                "--logSlots",
+                "3",
+                "--sweep",
+                "--sweep-depths",
+                "1..1",
+                "--sweep-count-only",
+                "--objective",
+                "budget",
+                "--key-budget",
+                "1",
+                "--json");
+        assertNotEquals(0, r.code(), r.out());
+        assertTrue(r.out().contains("\"galoisKeys\":null") && !r.out().contains("\"outputLevel\":-1"), r.out());
+    }
 }

@@ -22,12 +22,17 @@ import io.hoist.lt.exec.EncodedDiagonals;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.InvalidTransformException;
 import io.hoist.lt.plan.LimbLayout;
+import io.hoist.lt.plan.LtProgram;
 import io.hoist.lt.plan.Plan;
 import io.hoist.lt.plan.PlanSearch;
 import io.hoist.lt.plan.Storage;
 import io.hoist.lt.planning.JointPlanner;
+import io.hoist.lt.schedule.Grouping;
+import io.hoist.lt.schedule.PhaseHooks;
 import io.hoist.lt.schedule.PhaseModel;
+import io.hoist.lt.schedule.SixPhaseWalk;
 import io.hoist.lt.schedule.TrafficLedger;
+import io.hoist.lt.schedule.WorkingSetTooSmallException;
 import io.hoist.ring.RnsPoly;
 import java.util.ArrayList;
 import java.util.List;
@@ -144,5 +149,14 @@ class LtApiHardeningTest {
         assertThrows(InvalidTransformException.class, () -> DftPlanner.lattigoN1(List.of(0, 1), 16, 32));
         TrafficLedger.PhaseTraffic empty = new TrafficLedger.PhaseTraffic(1, "none", Map.of(), Map.of(), 0, 0);
         assertEquals(0, empty.read());
+    }
+
+    @Test
+    void aWalkOverItsBudgetIsTheTypedWorkingSetError() {
+        LtProgram prog = LtProgram.compile(Plan.dense(4, Algorithm.DIAGONAL), new LimbLayout(10, 2, 1, 64));
+        WorkingSetTooSmallException e = assertThrows(
+                WorkingSetTooSmallException.class,
+                () -> SixPhaseWalk.walk(prog, Storage.PRECOMPUTED, Grouping.minimal(), 1, PhaseHooks.NONE));
+        assertTrue(e.getMessage().contains("over its budget of 1 bytes"), e.getMessage());
     }
 }

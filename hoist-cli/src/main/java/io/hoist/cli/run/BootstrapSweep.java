@@ -13,14 +13,15 @@ import java.util.function.BiFunction;
 public final class BootstrapSweep {
     private BootstrapSweep() {}
 
+    /** A point; the plan's figures are null where planning failed ({@code error} says why), not made-up zeros. */
     public record Point(
             int ctosDepth,
             String algo,
-            int galoisKeys,
-            double keyGB,
-            double logQP,
-            boolean secure,
-            int outputLevel,
+            Integer galoisKeys,
+            Double keyGB,
+            Double logQP,
+            Boolean secure,
+            Integer outputLevel,
             Double minBits,
             Double avgBits,
             Double totalMs,
@@ -49,7 +50,8 @@ public final class BootstrapSweep {
                     p = bp.withDepths(d, bp.stcDepth(), true);
                     plan = planner.apply(p, a);
                 } catch (RuntimeException e) {
-                    points.add(new Point(d, a.cliName(), 0, 0, 0, false, -1, null, null, null, null, message(e)));
+                    points.add(new Point(
+                            d, a.cliName(), null, null, null, null, null, null, null, null, null, message(e)));
                     continue;
                 }
                 int keys = plan.galoisElements().size();

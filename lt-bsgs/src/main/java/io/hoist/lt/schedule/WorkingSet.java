@@ -125,9 +125,12 @@ final class WorkingSet {
 
     private void check() {
         ledger.peak(phase, resident);
-        if (resident > budget) {
-            throw new IllegalStateException("the schedule holds " + resident + " bytes in phase " + phase
-                    + ", over its budget of " + budget + " bytes");
+        if (resident > budget) { // a grouping too large for the caller's budget: the caller's to fix, so typed
+            throw new WorkingSetTooSmallException(
+                    "the schedule holds " + resident + " bytes in phase " + phase + ", over its budget of " + budget
+                            + " bytes",
+                    budget,
+                    resident);
         }
     }
 
