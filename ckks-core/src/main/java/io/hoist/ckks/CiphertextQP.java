@@ -28,8 +28,7 @@ public final class CiphertextQP {
         this.params = Objects.requireNonNull(params, "params is null");
         this.a = Objects.requireNonNull(a, "a is null");
         this.b = Objects.requireNonNull(b, "b is null");
-        if (!(scale > 0) || Double.isInfinite(scale))
-            throw new InvalidScaleException("scale must be positive and finite: " + scale);
+        InvalidScaleException.requirePositiveFinite(scale, "a QP ciphertext");
         if (a.level() != b.level())
             throw new LevelMismatchException(
                     "the parts of a QP ciphertext are at levels " + a.level() + " and " + b.level());

@@ -282,8 +282,7 @@ public final class CkksContext {
     }
 
     private CkksException badQP(int level, int j) {
-        if (level < 0 || level > params.maxLevel())
-            return new LevelMismatchException("level " + level + " outside [0, " + params.maxLevel() + "]");
+        params.checkLevel(level);
         return new WrongOperandException(
                 "no QP limb " + j + " at level " + level + ": limbs 0 … " + (level + params.alpha()));
     }

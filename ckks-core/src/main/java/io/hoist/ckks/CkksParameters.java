@@ -159,9 +159,15 @@ public final class CkksParameters {
     }
 
     /** β at level ℓ: ⌈(ℓ+1)/α⌉ digits. */
-    public int beta(int level) {
+    /** {@code level} if it lies in [0, L], else a {@link LevelMismatchException} naming it: every level check's. */
+    public int checkLevel(int level) {
         if (level < 0 || level > maxLevel())
             throw new LevelMismatchException("level " + level + " outside [0, " + maxLevel() + "]");
+        return level;
+    }
+
+    public int beta(int level) {
+        checkLevel(level);
         return (level + 1 + p.length - 1) / p.length;
     }
 

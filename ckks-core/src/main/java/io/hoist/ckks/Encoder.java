@@ -268,10 +268,7 @@ public final class Encoder {
     }
 
     private void checkLevel(int level) {
-        if (level < 0 || level > ctx.params().maxLevel()) {
-            throw new LevelMismatchException(
-                    "level " + level + " outside [0, " + ctx.params().maxLevel() + "]");
-        }
+        ctx.params().checkLevel(level);
     }
 
     /** values → N real coefficients times the scale (not yet rounded). */

@@ -188,10 +188,7 @@ final class KeyInnerProduct {
         if (digits.length == 0) throw new WrongOperandException("no digits: pass Decompose's output");
         for (int t = 0; t < digits.length; t++)
             if (digits[t] == null) throw new WrongOperandException("digit " + t + " is null");
-        int level = digits[0].level();
-        if (level < 0 || level > ctx.params().maxLevel())
-            throw new LevelMismatchException(
-                    "digits at level " + level + " outside [0, " + ctx.params().maxLevel() + "]");
+        int level = ctx.params().checkLevel(digits[0].level());
         int beta = ctx.params().beta(level);
         if (digits.length != beta)
             throw new WrongOperandException(

@@ -26,8 +26,7 @@ public final class Plaintext {
     private Plaintext(CkksParameters params, RnsPoly poly, double scale, boolean checked) {
         Objects.requireNonNull(params, "params is null");
         Objects.requireNonNull(poly, "poly is null");
-        if (!(scale > 0) || Double.isInfinite(scale))
-            throw new InvalidScaleException("a plaintext's scale must be positive and finite: " + scale);
+        InvalidScaleException.requirePositiveFinite(scale, "a plaintext");
         this.params = params;
         this.poly = poly;
         this.scale = scale;

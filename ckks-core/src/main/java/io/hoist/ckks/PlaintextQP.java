@@ -25,8 +25,7 @@ public final class PlaintextQP {
         Objects.requireNonNull(shared, "access is null");
         this.params = Objects.requireNonNull(params, "params is null");
         this.poly = Objects.requireNonNull(poly, "poly is null");
-        if (!(scale > 0) || Double.isInfinite(scale))
-            throw new InvalidScaleException("scale must be positive and finite: " + scale);
+        InvalidScaleException.requirePositiveFinite(scale, "a QP plaintext");
         this.scale = scale;
     }
 

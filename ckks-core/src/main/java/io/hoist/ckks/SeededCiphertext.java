@@ -26,8 +26,7 @@ public final class SeededCiphertext {
         this.params = Objects.requireNonNull(params, "params is null");
         this.c0 = Objects.requireNonNull(c0, "c0 is null");
         this.seed = Objects.requireNonNull(seed, "seed is null").clone();
-        if (!(scale > 0) || Double.isInfinite(scale))
-            throw new InvalidScaleException("scale must be positive and finite: " + scale);
+        InvalidScaleException.requirePositiveFinite(scale, "a seeded ciphertext");
         this.scale = scale;
     }
 

@@ -170,8 +170,7 @@ public final class EncodedDiagonals {
      * use before anything is encoded.
      */
     public static long wordsPerDiagonal(CkksParameters params, int level, Storage storage, Algorithm algorithm) {
-        if (level < 0 || level > params.maxLevel())
-            throw new LevelMismatchException("level " + level + " outside [0, " + params.maxLevel() + "]");
+        params.checkLevel(level);
         if (storage == Storage.COMPACT) return params.n();
         if (algorithm == Algorithm.BSGS) return (long) (level + 1) * params.n();
         long words = 0;

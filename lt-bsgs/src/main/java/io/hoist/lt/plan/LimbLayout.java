@@ -2,7 +2,6 @@ package io.hoist.lt.plan;
 
 import com.google.errorprone.annotations.Immutable;
 import io.hoist.ckks.CkksParameters;
-import io.hoist.ckks.LevelMismatchException;
 import io.hoist.random.Prng;
 
 /**
@@ -23,8 +22,7 @@ public record LimbLayout(int logN, int level, int alpha, int wordBits) {
 
     /** The layout of {@code params} at {@code level}, 64-bit words. */
     public static LimbLayout of(CkksParameters params, int level) {
-        if (level < 0 || level > params.maxLevel())
-            throw new LevelMismatchException("level " + level + " outside [0, " + params.maxLevel() + "]");
+        params.checkLevel(level);
         return new LimbLayout(params.logN(), level, params.alpha(), 64);
     }
 
