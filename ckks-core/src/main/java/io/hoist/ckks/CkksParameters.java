@@ -327,8 +327,9 @@ public final class CkksParameters {
                 throw new InvalidParametersException("no Q primes: call logQ(...) or qPrimes(...)");
             if (logP == null && pPrimes == null)
                 throw new InvalidParametersException("no P primes: call logP(...) or pPrimes(...)");
-            if (!(sigma > 0) || !Double.isFinite(sigma))
-                throw new InvalidParametersException("sigma must be a positive finite number, got " + sigma);
+            if (!(sigma > 0) || !(sigma <= Sampler.MAX_SIGMA))
+                throw new InvalidParametersException(
+                        "sigma must be in (0, " + Sampler.MAX_SIGMA + "] (the sampler's table), got " + sigma);
             if (secret.hammingWeight() > (1 << logN))
                 throw new InvalidParametersException("Hamming weight " + secret.hammingWeight() + " exceeds N");
             Set<Long> used = new HashSet<>();

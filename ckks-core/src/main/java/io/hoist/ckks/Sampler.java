@@ -13,28 +13,51 @@ import java.util.Arrays;
 public final class Sampler {
     private Sampler() {}
 
-    /** Discrete Gaussian of width σ, rounded and bounded at 6σ, as signed coefficients. */
+    /**
+     * The widest error the sampler takes: its table has ⌊6σ⌋ entries and every sample reads all of them, so the
+     * cost grows with σ (the usual σ = 3.2 reads 19).
+     */
+    public static final double MAX_SIGMA = 1024;
+
+    /**
+     * Discrete Gaussian D<sub>Z,σ</sub> on [−⌊6σ⌋, ⌊6σ⌋], as signed coefficients, in constant time: each sample
+     * compares one 63-bit uniform value with every entry of the table of tail probabilities of |x| (so no branch,
+     * no address and no loop bound depends on it) and applies a uniform sign by a mask (docs/ring.md, "Sampling").
+     */
     public static long[] gaussian(Prng prng, int n, double sigma) {
         checkLength(n);
-        // a non-positive or non-finite width would never meet the rejection bound: refused, not looped on
-        if (!(sigma > 0) || Double.isInfinite(sigma))
-            throw new IllegalArgumentException("sigma must be a positive finite number: " + sigma);
+        long[] tails = tailTable(sigma);
         long[] out = new long[n];
-        double bound = 6 * sigma;
-        for (int i = 0; i < n; i += 2) {
-            double g0, g1;
-            // Box–Muller pair; resample the (rare) pair with a value past the bound. StrictMath: the
-            // same stream gives the same noise on every JVM and CPU (the format-freeze digests rely on it)
-            do {
-                double u1 = prng.nextDouble(), u2 = prng.nextDouble();
-                double r = StrictMath.sqrt(-2 * StrictMath.log(1 - u1)) * sigma;
-                g0 = r * StrictMath.cos(2 * Math.PI * u2);
-                g1 = r * StrictMath.sin(2 * Math.PI * u2);
-            } while (Math.abs(g0) > bound || Math.abs(g1) > bound);
-            out[i] = Math.round(g0);
-            if (i + 1 < n) out[i + 1] = Math.round(g1);
-        }
+        for (int i = 0; i < n; i++) out[i] = fromUniform(prng.nextLong(), tails);
         return out;
+    }
+
+    /** One sample from 64 uniform bits: the high 63 pick |x| from the table, the low one its sign. */
+    static long fromUniform(long bits, long[] tails) {
+        long r = bits >>> 1;
+        long magnitude = 0;
+        for (long t : tails) magnitude += (t - r) >>> 63; // 1 exactly when r > t, that is |x| ≥ j
+        long sign = -(bits & 1);
+        return (magnitude ^ sign) - sign;
+    }
+
+    /**
+     * Entry j − 1 is 2^63 − 1 − round(2^63·P(|x| ≥ j)) for j = 1 … ⌊6σ⌋, so a uniform r in [0, 2^63) exceeds it with
+     * probability P(|x| ≥ j). The tails are summed from the far end, so small probabilities keep their precision.
+     */
+    static long[] tailTable(double sigma) {
+        // a non-positive or non-finite width has no distribution; a huge one a table too long to scan per sample
+        if (!(sigma > 0) || !(sigma <= MAX_SIGMA))
+            throw new IllegalArgumentException("sigma must be in (0, " + MAX_SIGMA + "]: " + sigma);
+        int bound = (int) Math.floor(6 * sigma);
+        double[] tail = new double[bound + 2];
+        // StrictMath: the same table, so the same noise from the same stream, on every JVM and CPU
+        for (int j = bound; j >= 1; j--)
+            tail[j] = tail[j + 1] + 2 * StrictMath.exp(-(double) j * j / (2 * sigma * sigma));
+        double total = 1 + tail[1];
+        long[] table = new long[bound];
+        for (int j = 1; j <= bound; j++) table[j - 1] = Long.MAX_VALUE - Math.round(tail[j] / total * 0x1p63);
+        return table;
     }
 
     /** Ternary coefficients: uniform over {−1, 0, 1}, or exactly h nonzero ±1 if the distribution is sparse. */

@@ -34,12 +34,12 @@ class ParametersHardeningTest {
     }
 
     @ParameterizedTest
-    @ValueSource(doubles = {Double.POSITIVE_INFINITY, Double.NaN, 0, -3.2})
-    void aNonFiniteOrNonPositiveErrorWidthIsRefusedEvenWhenInsecureIsAllowed(double sigma) {
+    @ValueSource(doubles = {Double.POSITIVE_INFINITY, Double.NaN, 0, -3.2, 1024.5})
+    void aNonFiniteNonPositiveOrHugeErrorWidthIsRefusedEvenWhenInsecureIsAllowed(double sigma) {
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class,
                 () -> n13().sigma(sigma).allowInsecure().build());
-        assertTrue(e.getMessage().startsWith("sigma must be a positive finite number"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("sigma must be in (0, 1024.0]"), e.getMessage());
     }
 
     @Test
