@@ -96,8 +96,7 @@ public final class Bootstrapper {
         var params = plan.ckks();
         for (Map.Entry<Long, Integer> e : plan.galoisKeyLevels().entrySet()) {
             long g = e.getKey();
-            String what =
-                    g == params.galoisElementForConjugation() ? "the conjugation" : "rotation by " + stepOf(params, g);
+            String what = g == params.galoisElementForConjugation() ? "the conjugation" : nameOf(params, g);
             if (!keys.rotations().contains(g))
                 throw new MissingRotationKeyException("bootstrapping needs the Galois key for " + what
                         + " (Galois element " + g + "), which the key set does not hold");
@@ -123,9 +122,14 @@ public final class Bootstrapper {
         }
     }
 
-    private static int stepOf(CkksParameters params, long g) {
-        for (int k = 1; k < params.slots(); k++) if (params.galoisElementForRotation(k) == g) return k;
-        return 0;
+    /** "rotation by k" for g = 5^k with k below the slots, the sparse trace's "automorphism 5^k" past them. */
+    static String nameOf(CkksParameters params, long g) {
+        long twoN = 2L * params.n(), power = 1;
+        for (int k = 1; k < params.n() / 2; k++) {
+            power = power * 5 % twoN;
+            if (power == g) return k < params.slots() ? "rotation by " + k : "the trace automorphism 5^" + k;
+        }
+        return "the automorphism";
     }
 
     public BootstrapPlan plan() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
+import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.GaloisKey;
 import io.hoist.ckks.KeyStorage;
@@ -114,6 +115,23 @@ class BootstrapperTest {
                 MissingRotationKeyException.class,
                 () -> new Bootstrapper(f.ctx, f.plan, partial, Storage.PRECOMPUTED, Progress.NONE));
         assertTrue(e.getMessage().contains("Galois element " + withheld), e.getMessage());
+    }
+
+    /** A missing key is named by what it does: a rotation below the slots, the sparse trace's automorphism past them. */
+    @Test
+    void aMissingTraceKeyIsNamedAsTheTrace() {
+        CkksParameters p = CkksParameters.builder()
+                .logN(12)
+                .logSlots(8)
+                .logQ(50, 40)
+                .logP(60)
+                .scale(0x1p40)
+                .allowInsecure()
+                .build();
+        assertEquals("rotation by 3", Bootstrapper.nameOf(p, p.galoisElementForRotation(3)));
+        assertEquals("rotation by 255", Bootstrapper.nameOf(p, p.galoisElementForRotation(-1)));
+        assertEquals("the trace automorphism 5^1024", Bootstrapper.nameOf(p, 4097)); // 5^1024 mod 2^13
+        assertEquals("the automorphism", Bootstrapper.nameOf(p, p.galoisElementForConjugation()));
     }
 
     /** A Galois key made below the level the plan switches with it is named before any work, not found midway. */

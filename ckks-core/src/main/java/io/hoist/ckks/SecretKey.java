@@ -28,6 +28,8 @@ public final class SecretKey {
                     + params.alpha() + " P limbs; got level " + s.level() + " and " + s.p().limbCount());
         }
         if (s.domain() != Domain.NTT) throw new WrongOperandException("a secret key is held in the NTT domain");
+        if (!params.isRingQ(s.q().ring()) || !params.isRingP(s.p().ring()))
+            throw new ParameterMismatchException("the secret's residues are over another ring than its parameters'");
         this.params = params;
         this.s = s.copy();
     }

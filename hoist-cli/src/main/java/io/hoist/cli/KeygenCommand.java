@@ -15,7 +15,6 @@ import io.hoist.cli.run.LtSizes;
 import io.hoist.keygen.KeyGenerator;
 import io.hoist.lt.LinearTransform;
 import io.hoist.lt.plan.Algorithm;
-import io.hoist.lt.plan.Objective;
 import io.hoist.lt.plan.Plan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -91,17 +90,7 @@ public final class KeygenCommand implements Callable<Integer> {
         int dim = planOptions.n != null ? planOptions.n : params.slots();
         LtSizes.checkDimension(dim, params);
         int padded = LinearTransform.paddedDimension(dim);
-        // the keys of the padded dimension, as lt plans a matrix of --n rows: every diagonal of the padded matrix
-        Plan plan = planOptions.split != null
-                ? Plan.dense(padded, a, planOptions.split)
-                : Plan.autoForIndices(
-                        padded,
-                        LtSizes.allIndices(padded),
-                        params,
-                        params.maxLevel(),
-                        a,
-                        Objective.FEWEST_KEYS,
-                        Integer.MAX_VALUE);
+        Plan plan = LtSizes.storePlan(params, dim, a, planOptions.split);
         CkksContext ctx = CkksContext.create(params);
         long t0 = System.nanoTime();
         KeyGenerator kg = new KeyGenerator(ctx);

@@ -127,6 +127,9 @@ public final class LtCommand implements Callable<Integer> {
         CliSupport.requireCompanion(spec, "--block", blockOptions.given(), "--rows or --cols");
         CliSupport.requireCompanion(
                 spec, "--objective", planOptions.split == null, "no --split (a given split is not searched)");
+        if (keys != null && CliSupport.given(spec, "--objective"))
+            throw new IllegalArgumentException(
+                    "--keys runs the split the store was made for (keygen's); --objective would pick another: drop it");
         if (blockOptions.given()) return callBlocks(params, a);
         int dim = planOptions.n != null ? planOptions.n : params.slots();
         LtSizes.checkDimension(dim, params);
@@ -151,9 +154,13 @@ public final class LtCommand implements Callable<Integer> {
         SplittableRandom r = new SplittableRandom(seed);
         LinearTransform t = LtRun.randomTransform(r, dim, sparse == null ? 0 : sparse);
         Objective obj = objective();
+        // a store holds the keys of keygen's plan for the padded dimension: its split serves this matrix too (a search
+        // over this matrix alone, sparse or by another objective, may pick a split whose keys the store lacks)
         Plan plan = planOptions.split != null
                 ? Plan.of(t, a, planOptions.split)
-                : Plan.auto(t, params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
+                : keys != null
+                        ? Plan.of(t, a, LtSizes.storePlan(params, dim, a, null).split())
+                        : Plan.auto(t, params, params.maxLevel(), a, obj, Integer.MAX_VALUE);
         Schedule sched = phased ? phased(plan, params, st) : Schedule.direct();
         MemoryCheck.require(
                 "this run (keys, diagonals, buffers and the test matrix)",

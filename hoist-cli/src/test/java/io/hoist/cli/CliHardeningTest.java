@@ -117,6 +117,29 @@ class CliHardeningTest {
         }
     }
 
+    /**
+     * A store from keygen serves lt on a sparse matrix of its dimension (lt follows the store's split; its own search
+     * picked one whose keys the store lacked), and --objective, which would pick another split, is refused with it.
+     */
+    @Test
+    void aKeygenStoreServesASparseMatrixAndRefusesAnotherObjective(@TempDir Path dir) throws Exception {
+        String[] params = {"--logN", "11", "--logQ", "50,40", "--logP", "55", "--insecure", "--n", "64"};
+        String store = dir.resolve("k.hks").toString(),
+                secret = dir.resolve("k.hsk").toString();
+        CliTest.Run made = CliTest.run(
+                CliTest.cat(new String[] {"keygen", "--out", store, "--secret-out", secret, "--json"}, params));
+        assertEquals(0, made.code(), made.out());
+        CliTest.Run sparse = CliTest.run(CliTest.cat(
+                new String[] {"lt", "--sparse", "5", "--keys", store, "--secret", secret, "--json"}, params));
+        assertEquals(0, sparse.code(), sparse.out());
+        String line = oneLine(
+                CliTest.run(CliTest.cat(
+                        new String[] {"lt", "--objective", "fewest-mults", "--keys", store, "--secret", secret},
+                        params)),
+                "--objective with --keys");
+        assertTrue(line.contains("--objective"), line);
+    }
+
     @Test
     void ltRefusesAStoreAndASecretOfTwoPairsAndInputsThatAreNotRegularFiles(@TempDir Path dir) throws Exception {
         String[] params = {"--logN", "11", "--logQ", "50,40,40", "--logP", "60", "--insecure", "--n", "16"};

@@ -125,21 +125,19 @@ public final class KeyGenerator {
         long twoN = 2L << logN;
         long g = Math.floorMod(galoisElement, twoN);
         if ((g & 1) == 0) throw new WrongOperandException("Galois element must be odd: " + galoisElement);
-        return galoisKey(sk.material(InsecureSecretKeyAccess.get()), g, level);
+        if (g == 1)
+            throw new WrongOperandException("Galois element " + galoisElement + " is the identity: it needs no key");
+        return galoisKey(sk.material(InsecureSecretKeyAccess.get()), g, level, KeyStorage.FULL, Draws.next());
     }
 
-    /** The Galois key for the reduced odd element g from the secret's residues {@code s}. */
-    private GaloisKey galoisKey(PolyQP s, long g, int level) {
-        return galoisKey(s, g, level, KeyStorage.FULL);
-    }
-
-    private GaloisKey galoisKey(PolyQP s, long g, int level, KeyStorage storage) {
+    /** The Galois key for the reduced odd element g ≠ 1 from the secret's residues {@code s}, from {@code draws}. */
+    private GaloisKey galoisKey(PolyQP s, long g, int level, KeyStorage storage, Draws draws) {
         long gInv = inverseMod2N(g, 2L << params.logN());
         PolyQP sOut = PolyQP.borrow(ctx, limbs, params.maxLevel(), Domain.NTT);
         try {
             ctx.ringQ().automorphism(s.q(), gInv, sOut.q());
             ctx.ringP().automorphism(s.p(), gInv, sOut.p());
-            return new GaloisKey(g, genSwitchingKey(s, sOut, level, storage));
+            return new GaloisKey(g, genSwitchingKey(s, sOut, level, storage, draws));
         } finally {
             giveBack(sOut);
         }
@@ -207,15 +205,19 @@ public final class KeyGenerator {
                         "Galois element " + g + " at level " + level + ", outside [0, " + params.maxLevel() + "]");
             at.merge(Math.floorMod(g, twoN), level, Math::max);
         });
+        at.remove(1L); // the identity needs no key (as rotation by 0 in genRotationKeysForSteps)
         List<Long> gs = new ArrayList<>(at.keySet());
         for (long g : gs) if ((g & 1) == 0) throw new WrongOperandException("Galois element must be odd: " + g);
         check(sk);
         PolyQP s = sk.material(InsecureSecretKeyAccess.get()); // one copy of the residues for every key
         GaloisKey[] keys = new GaloisKey[gs.size()];
+        // each key's seed and noise are drawn here, in order, so a fixed test seed gives the same keys on any thread
+        // count; the keys are then independent and made over the context's threads
+        Draws[] draws = new Draws[keys.length];
+        for (int i = 0; i < draws.length; i++) draws[i] = Draws.next();
         AtomicInteger done = new AtomicInteger();
-        // keys are independent (each draws its own seed and noise): made over the context's threads
         Parallel.forEach(ctx.engine().threads(), keys.length, i -> {
-            keys[i] = galoisKey(s, gs.get(i), at.get(gs.get(i)), storage);
+            keys[i] = galoisKey(s, gs.get(i), at.get(gs.get(i)), storage, draws[i]);
             synchronized (progress) {
                 progress.step(done.incrementAndGet(), keys.length);
             }
@@ -251,7 +253,20 @@ public final class KeyGenerator {
      * (−a_t·s_out + e_t + P·s_in·𝟙_t, a_t) over Q_ℓ·P, NTT, a_t expanded from one fresh seed.
      */
     public SwitchingKey genSwitchingKey(PolyQP sIn, PolyQP sOut, int level) {
-        return genSwitchingKey(sIn, sOut, level, KeyStorage.FULL);
+        Objects.requireNonNull(sIn, "sIn is null");
+        Objects.requireNonNull(sOut, "sOut is null");
+        for (PolyQP x : new PolyQP[] {sIn, sOut})
+            if (!params.isRingQ(x.q().ring()) || !params.isRingP(x.p().ring()))
+                throw new ParameterMismatchException("a secret's residues are over another ring than this generator's");
+        return genSwitchingKey(sIn, sOut, level, KeyStorage.FULL, Draws.next());
+    }
+
+    /** One key's randomness: the seed of its uniform parts, and its noise stream. */
+    record Draws(byte[] seed, Prng noise) {
+        static Draws next() {
+            byte[] seed = Prng.newSeed();
+            return new Draws(seed, Prng.fresh());
+        }
     }
 
     /**
@@ -259,15 +274,15 @@ public final class KeyGenerator {
      * parts: each a limb is expanded into one scratch limb, multiplied into its b limb and dropped
      * (the same residues as the full key's, so the same b parts for the same seeds).
      */
-    SwitchingKey genSwitchingKey(PolyQP sIn, PolyQP sOut, int level, KeyStorage storage) {
+    SwitchingKey genSwitchingKey(PolyQP sIn, PolyQP sOut, int level, KeyStorage storage, Draws draws) {
         Objects.requireNonNull(sIn, "sIn is null");
         Objects.requireNonNull(sOut, "sOut is null");
         if (level < 0 || level > params.maxLevel()) {
             throw new LevelMismatchException("key level " + level + " outside [0, " + params.maxLevel() + "]");
         }
         int beta = params.beta(level);
-        byte[] seed = Prng.newSeed();
-        Prng noise = Prng.fresh();
+        byte[] seed = draws.seed();
+        Prng noise = draws.noise();
         PolyQP in = sIn.atLevel(level), out = sOut.atLevel(level);
         PolyQP[] b = new PolyQP[beta];
         PolyQP[] a = storage == KeyStorage.FULL ? SwitchingKey.uniformParts(ctx, seed, level) : null; // Montgomery form

@@ -132,7 +132,14 @@ public final class KeySerialization {
     }
 
     public static GaloisKey readGaloisKey(byte[] data, CkksContext ctx) {
-        return readSwitching(data, ctx, ObjectKind.GALOIS_KEY);
+        return readSwitching(data, ctx, ObjectKind.GALOIS_KEY).galoisKey();
+    }
+
+    /** A switching key's body as read: its Galois element (0 for a relinearization key) and the key. */
+    record Body(long galoisElement, SwitchingKey key) {
+        GaloisKey galoisKey() {
+            return new GaloisKey(galoisElement, key);
+        }
     }
 
     private static byte[] writeSwitching(ObjectKind kind, SwitchingKey k, long galois, boolean seeded) {
@@ -170,7 +177,7 @@ public final class KeySerialization {
         }
     }
 
-    private static GaloisKey readSwitching(byte[] data, CkksContext ctx, ObjectKind kind) {
+    private static Body readSwitching(byte[] data, CkksContext ctx, ObjectKind kind) {
         CkksParameters p = ctx.params();
         Header h = Envelope.header(data);
         if (h.kind() == kind) Envelope.checkLevel(h, p, 0);
@@ -183,7 +190,7 @@ public final class KeySerialization {
      * only from a seeded file with limb streams: the caller checks). A seeded file without limb streams
      * (written before them) expands the old way and gives a key without a seed.
      */
-    static GaloisKey readSwitchingBody(
+    static Body readSwitchingBody(
             ByteBuffer b, CkksContext ctx, ObjectKind kind, int level, Header h, KeyStorage storage) {
         boolean seeded = h.seeded();
         CkksParameters p = ctx.params();
@@ -191,8 +198,8 @@ public final class KeySerialization {
         if (kind == ObjectKind.GALOIS_KEY) {
             g = b.getLong();
             long twoN = 2L * p.n();
-            if (g <= 0 || g >= twoN || (g & 1) == 0)
-                throw new MalformedDataException("Galois element " + g + " is not an odd number in (0, 2N)");
+            if (g <= 1 || g >= twoN || (g & 1) == 0)
+                throw new MalformedDataException("Galois element " + g + " is not an odd number in (1, 2N)");
         }
         int beta = p.beta(level);
         PolyQP[] bs = new PolyQP[beta], as;
@@ -202,18 +209,17 @@ public final class KeySerialization {
             seed = new byte[Prng.SEED_BYTES];
             b.get(seed);
             if (!h.limbStreams())
-                return new GaloisKey(
+                return new Body(
                         g,
                         SwitchingKey.wrap(
                                 RawAccess.get(), p, bs, SwitchingKey.legacyUniformParts(ctx, seed, level), null));
-            if (storage == KeyStorage.SEEDED)
-                return new GaloisKey(g, SwitchingKey.seeded(RawAccess.get(), p, bs, seed));
+            if (storage == KeyStorage.SEEDED) return new Body(g, SwitchingKey.seeded(RawAccess.get(), p, bs, seed));
             as = SwitchingKey.uniformParts(ctx, seed, level);
         } else {
             as = new PolyQP[beta];
             for (int t = 0; t < beta; t++) as[t] = readQP(b, ctx, level, "switching key");
         }
-        return new GaloisKey(g, SwitchingKey.wrap(RawAccess.get(), p, bs, as, seed));
+        return new Body(g, SwitchingKey.wrap(RawAccess.get(), p, bs, as, seed));
     }
 
     /** Body bytes of a switching key of {@code kind} at {@code level}. */

@@ -182,7 +182,7 @@ public final class KeyStore implements AutoCloseable {
                 crcs[i] = ib.getInt();
                 if (len != entry || offs[i] != indexBytes + i * entry)
                     throw new MalformedDataException("key store index entry " + i + " is inconsistent");
-                if (gs[i] <= 0 || gs[i] >= 2L * p.n() || (gs[i] & 1) == 0 || !seen.add(gs[i])) {
+                if (gs[i] <= 1 || gs[i] >= 2L * p.n() || (gs[i] & 1) == 0 || !seen.add(gs[i])) {
                     throw new MalformedDataException(
                             "key store index entry " + i + ": Galois element " + gs[i] + " is invalid or repeated");
                 }
@@ -323,13 +323,13 @@ public final class KeyStore implements AutoCloseable {
             throw new MalformedDataException(
                     "checksum mismatch in key " + i + " (" + describe(elements[i]) + "): the data is damaged");
         }
-        GaloisKey k =
+        KeySerialization.Body k =
                 KeySerialization.readSwitchingBody(b, ctx, ObjectKind.GALOIS_KEY, header.level(), header, storage);
         if (k.galoisElement() != elements[i])
             throw new MalformedDataException(
                     "key " + i + " holds Galois element " + k.galoisElement() + ", its index says " + elements[i]);
         loaded.incrementAndGet();
-        return k;
+        return k.galoisKey();
     }
 
     private String describe(long g) {

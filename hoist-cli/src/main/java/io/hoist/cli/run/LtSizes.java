@@ -46,6 +46,25 @@ public final class LtSizes {
         return MemoryCheck.mul(count, EncodedTransform.wordsPerDiagonal(params, params.maxLevel(), st, a), 8L);
     }
 
+    /**
+     * The plan {@code keygen} makes a store for, and that {@code lt --keys} follows: every diagonal of the padded
+     * dimension, with the split given or the fewest-keys one. Any matrix of that dimension under its split needs only
+     * keys of this plan.
+     */
+    public static Plan storePlan(CkksParameters params, int dim, Algorithm a, int[] split) {
+        int padded = LinearTransform.paddedDimension(dim);
+        return split != null
+                ? Plan.dense(padded, a, split)
+                : Plan.autoForIndices(
+                        padded,
+                        allIndices(padded),
+                        params,
+                        params.maxLevel(),
+                        a,
+                        Objective.FEWEST_KEYS,
+                        Integer.MAX_VALUE);
+    }
+
     /** The plan of a dense block product with blocks of b: the split given, or the best one for {@code obj}. */
     public static Plan blockPlan(CkksParameters params, int b, Algorithm a, int[] split, Objective obj) {
         if (a == Algorithm.BSGS)
