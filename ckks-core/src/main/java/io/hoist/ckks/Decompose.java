@@ -168,8 +168,6 @@ final class Decompose {
         RnsPoly tmp = null;
         if (c.domain() == Domain.NTT) {
             tmp = rq.wrap(pool.get(level + 1), Domain.NTT);
-            for (int j = 0; j <= level; j++) System.arraycopy(c.limb(j), 0, tmp.limb(j), 0, n);
-            rq.intt(tmp, cnt);
             coeff = tmp;
             ntt = c;
         } else {
@@ -177,7 +175,12 @@ final class Decompose {
             ntt = null;
         }
         Prepared[] prep;
+        // the INTT inside: a parallel one throws when its caller is interrupted, and the copy must still go back
         try { // with an INTT copy, the digits are prepared in its limbs, which their prologues then own
+            if (tmp != null) {
+                for (int j = 0; j <= level; j++) System.arraycopy(c.limb(j), 0, tmp.limb(j), 0, n);
+                rq.intt(tmp, cnt);
+            }
             prep = prepare(coeff, tmp != null, pool, cnt);
         } catch (RuntimeException e) {
             if (tmp != null) pool.put(tmp.limbs());

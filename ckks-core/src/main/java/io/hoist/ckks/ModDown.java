@@ -38,11 +38,16 @@ final class ModDown {
     public Prepared modDownPrepare(PolyQP x, LimbPool pool, OpCounters c) {
         int alpha = ctx.alpha();
         long[][] y = pool.get(alpha);
-        if (x.domain() == Domain.NTT) { // transformed in y; the coefficient form is read in place
-            for (int j = 0; j < alpha; j++) System.arraycopy(x.p().limb(j), 0, y[j], 0, n);
-            return modDownPrepareInPlace(y, x.level(), pool, c);
+        try {
+            if (x.domain() == Domain.NTT) { // transformed in y; the coefficient form is read in place
+                for (int j = 0; j < alpha; j++) System.arraycopy(x.p().limb(j), 0, y[j], 0, n);
+                return modDownPrepareInPlace(y, x.level(), pool, c);
+            }
+            return prepare(x.p().limbs(), y, x.level(), pool, c);
+        } catch (RuntimeException | Error e) { // e.g. an interrupted parallel INTT: y goes back
+            pool.put(y);
+            throw e;
         }
-        return prepare(x.p().limbs(), y, x.level(), pool, c);
     }
 
     /**
@@ -57,11 +62,17 @@ final class ModDown {
         return prepare(pNtt, pNtt, level, pool, c);
     }
 
+    /** The prologue's u is borrowed here and goes back if preparing fails; y stays the caller's until it returns. */
     private Prepared prepare(long[][] in, long[][] y, int level, LimbPool pool, OpCounters c) {
         long[] u = pool.get();
-        BConv conv = ctx.modDownConv(level);
-        conv.prepare(in, y, u, n, c, kernels);
-        return new Prepared(conv, y, u, -1);
+        try {
+            BConv conv = ctx.modDownConv(level);
+            conv.prepare(in, y, u, n, c, kernels);
+            return new Prepared(conv, y, u, -1);
+        } catch (RuntimeException | Error e) {
+            pool.put(u);
+            throw e;
+        }
     }
 
     /**
@@ -127,18 +138,25 @@ final class ModDown {
             throw new WrongOperandException("modDownRescale expects an NTT-domain polynomial");
         int alpha = ctx.alpha();
         long[][] y = pool.get(1 + alpha);
-        NttTables[] t = new NttTables[1 + alpha];
-        System.arraycopy(x.q().limb(level), 0, y[0], 0, n);
-        t[0] = rq.tables(level);
-        for (int j = 0; j < alpha; j++) {
-            System.arraycopy(x.p().limb(j), 0, y[1 + j], 0, n);
-            t[1 + j] = rp.tables(j);
+        long[] u = null;
+        try { // e.g. an interrupted parallel INTT: y and u go back
+            NttTables[] t = new NttTables[1 + alpha];
+            System.arraycopy(x.q().limb(level), 0, y[0], 0, n);
+            t[0] = rq.tables(level);
+            for (int j = 0; j < alpha; j++) {
+                System.arraycopy(x.p().limb(j), 0, y[1 + j], 0, n);
+                t[1 + j] = rp.tables(j);
+            }
+            ctx.engine().inverse(y, t, y.length, c);
+            u = pool.get();
+            BConv conv = ctx.modDownRescaleConv(level);
+            conv.prepare(y, y, u, n, c, kernels);
+            return new Prepared(conv, y, u, -1);
+        } catch (RuntimeException | Error e) {
+            pool.put(y);
+            if (u != null) pool.put(u);
+            throw e;
         }
-        ctx.engine().inverse(y, t, y.length, c);
-        long[] u = pool.get();
-        BConv conv = ctx.modDownRescaleConv(level);
-        conv.prepare(y, y, u, n, c, kernels);
-        return new Prepared(conv, y, u, -1);
     }
 
     /** Q limbs [from, to) ⊆ [0, ℓ) of ModDown+rescale from the prologue (NTT domain). */

@@ -78,8 +78,13 @@ final class Rotator {
 
     PolyQP[] decomposePooled(RnsPoly c) {
         PolyQP[] d = new PolyQP[params.beta(c.level())];
-        for (int t = 0; t < d.length; t++) d[t] = PolyQP.borrow(ctx, pool, c.level(), Domain.NTT);
-        ks.decompose(c, d, pool, ctx.counters());
+        try {
+            for (int t = 0; t < d.length; t++) d[t] = PolyQP.borrow(ctx, pool, c.level(), Domain.NTT);
+            ks.decompose(c, d, pool, ctx.counters());
+        } catch (RuntimeException | Error e) { // e.g. an interrupted parallel NTT: the digits go back
+            for (PolyQP x : d) if (x != null) x.release(pool);
+            throw e;
+        }
         return d;
     }
 

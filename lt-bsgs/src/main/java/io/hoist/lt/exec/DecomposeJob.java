@@ -24,10 +24,7 @@ final class DecomposeJob implements PhaseHooks.Decomposition {
         this.st = st;
         RnsPoly src = st.poly(s.in().get(0)).q();
         if (src.domain() == Domain.NTT) {
-            RnsPoly c = st.ctx.ringQ().wrap(st.pool.get(st.lq), Domain.NTT);
-            for (int j = 0; j < st.lq; j++) System.arraycopy(src.limb(j), 0, c.limb(j), 0, st.n);
-            st.ctx.ringQ().intt(c, st.counters);
-            coeff = c;
+            coeff = st.ctx.ringQ().wrap(st.pool.get(st.lq), Domain.NTT);
             ntt = src;
             ownCoeff = true;
         } else {
@@ -35,7 +32,11 @@ final class DecomposeJob implements PhaseHooks.Decomposition {
             ntt = null;
             ownCoeff = false;
         }
-        try {
+        try { // the INTT inside: a parallel one throws when its caller is interrupted, and the copy goes back
+            if (ownCoeff) {
+                for (int j = 0; j < st.lq; j++) System.arraycopy(src.limb(j), 0, coeff.limb(j), 0, st.n);
+                st.ctx.ringQ().intt(coeff, st.counters);
+            }
             prep = st.ks.decomposePrepare(coeff, st.pool, st.counters);
         } catch (RuntimeException e) {
             if (ownCoeff) st.pool.put(coeff.limbs());

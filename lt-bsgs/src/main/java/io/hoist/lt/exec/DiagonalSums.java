@@ -260,22 +260,25 @@ final class DiagonalSums {
             boolean first = !accumulate;
             for (int c0 = 0; c0 < ts.length; c0 += COMPACT_CHUNK) {
                 int terms = 0;
-                for (int i = c0; i < Math.min(ts.length, c0 + COMPACT_CHUNK); i++) {
-                    int t = ts[i];
-                    x[terms] = src.poly(call.t.a[t]).limb(j);
-                    y[terms] = src.poly(call.t.b[t]).limb(j);
-                    for (int o = 0; o < outs; o++)
-                        f[o][terms] = words[o][t] == null
-                                ? null
-                                : expand(st, words[o][t], subring[o][t], tj, scratch, lifted);
-                    terms++;
+                try { // the expanded diagonals' scratch goes back even when a step throws
+                    for (int i = c0; i < Math.min(ts.length, c0 + COMPACT_CHUNK); i++) {
+                        int t = ts[i];
+                        x[terms] = src.poly(call.t.a[t]).limb(j);
+                        y[terms] = src.poly(call.t.b[t]).limb(j);
+                        for (int o = 0; o < outs; o++)
+                            f[o][terms] = words[o][t] == null
+                                    ? null
+                                    : expand(st, words[o][t], subring[o][t], tj, scratch, lifted);
+                        terms++;
+                    }
+                    transformScratch(st, lifted, tj);
+                    st.kernels.dot2MontgomeryMulti(x, y, f, atZero, false, terms, outs, o0, o1, tj.q(), !first);
+                } finally {
+                    lifted.clear();
+                    for (long[] a : scratch) st.pool.put(a);
+                    scratch.clear();
                 }
-                transformScratch(st, lifted, tj);
-                lifted.clear();
-                st.kernels.dot2MontgomeryMulti(x, y, f, atZero, false, terms, outs, o0, o1, tj.q(), !first);
                 first = false;
-                for (long[] a : scratch) st.pool.put(a);
-                scratch.clear();
             }
             if (first) zero(o0, o1);
         }
