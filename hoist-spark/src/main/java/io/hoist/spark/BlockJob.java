@@ -6,6 +6,7 @@ import io.hoist.ckks.io.ParametersSerialization;
 import io.hoist.lt.io.TransformSerialization;
 import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Plan;
+import io.hoist.ring.NttBackends;
 import java.io.Serializable;
 import java.util.Objects;
 import java.util.UUID;
@@ -43,7 +44,13 @@ public final class BlockJob implements Serializable {
                 matrix.blockDimension());
         Preconditions.checkArgument(
                 level >= 1 && level <= params.maxLevel(), "level %s outside [1, %s]", level, params.maxLevel());
-        int blockRows = (matrix.rows() + matrix.blockDimension() - 1) / matrix.blockDimension();
+        Preconditions.checkArgument(
+                params.slots() % matrix.blockDimension() == 0,
+                "blocks of %s do not divide the %s slots",
+                matrix.blockDimension(),
+                params.slots());
+        if (backend != null) NttBackends.get(backend); // an unknown name fails here, not in every task
+        int blockRows = blocks(matrix.rows(), matrix.blockDimension());
         Preconditions.checkArgument(
                 rowGroups >= 1 && rowGroups <= blockRows,
                 "row groups must be in [1, %s] (the block rows), got %s",
@@ -109,11 +116,16 @@ public final class BlockJob implements Serializable {
     }
 
     public int blockRows() {
-        return (matrix.rows() + matrix.blockDimension() - 1) / matrix.blockDimension();
+        return blocks(matrix.rows(), matrix.blockDimension());
     }
 
     public int blockCols() {
-        return (matrix.cols() + matrix.blockDimension() - 1) / matrix.blockDimension();
+        return blocks(matrix.cols(), matrix.blockDimension());
+    }
+
+    /** ⌈size / b⌉ for size ≥ 1, without the overflow of (size + b − 1) / b near Integer.MAX_VALUE. */
+    private static int blocks(int size, int b) {
+        return (size - 1) / b + 1;
     }
 
     /** The row group of block row {@code br}: contiguous runs of rows, as even as possible. */

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.UUID;
 import org.apache.spark.SparkFiles;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerApplicationEnd;
 
 /**
  * Where executors find the rotation-key store (a {@link io.hoist.ckks.io.KeyStore} file, which
@@ -33,7 +35,8 @@ public sealed interface KeySource extends Serializable {
     /**
      * Ships the store with the job ({@code SparkContext.addFile}): each executor fetches one copy. It
      * goes under a name of its own (a hard link beside the store, or a copy where links are not
-     * possible), because Spark ignores a second file added under a name it already has.
+     * possible), because Spark ignores a second file added under a name it already has; it is removed when the
+     * context stops.
      */
     static KeySource ship(JavaSparkContext sc, Path path) {
         if (!Files.isRegularFile(path)) throw new IllegalArgumentException("no key store at " + path);
@@ -47,6 +50,17 @@ public sealed interface KeySource extends Serializable {
             }
             unique.toFile().deleteOnExit();
             sc.addFile(unique.toString());
+            // addFile has fetched its own copy for the driver; the link is served to executors while the context runs
+            sc.sc().addSparkListener(new SparkListener() {
+                @Override
+                public void onApplicationEnd(SparkListenerApplicationEnd end) {
+                    try {
+                        Files.deleteIfExists(unique);
+                    } catch (IOException e) {
+                        // deleteOnExit tries again
+                    }
+                }
+            });
             return new Shipped(unique.getFileName().toString(), Files.size(abs));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot ship the key store " + path + ": " + e.getMessage(), e);

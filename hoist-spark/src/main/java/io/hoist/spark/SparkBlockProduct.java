@@ -7,9 +7,11 @@ import io.hoist.ckks.Ciphertext;
 import io.hoist.ckks.CkksContext;
 import io.hoist.ckks.CkksParameters;
 import io.hoist.ckks.LevelMismatchException;
+import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.RawAccess;
 import io.hoist.ckks.ScaleMismatchException;
+import io.hoist.ckks.WrongOperandException;
 import io.hoist.ckks.io.CiphertextSerialization;
 import io.hoist.lt.BlockLinearTransform;
 import io.hoist.lt.BlockPartialEvaluation;
@@ -84,10 +86,18 @@ public final class SparkBlockProduct {
     /** Runs {@code job} on {@code inputs} (one ciphertext per block column, at the job's level, one scale). */
     public static Result run(JavaSparkContext sc, CkksContext ctx, BlockJob job, List<Ciphertext> inputs) {
         CkksParameters params = ctx.params();
+        // refused here, as the local evaluator refuses them, not after a job's worth of tasks
+        if (!params.equals(job.params()))
+            throw new ParameterMismatchException("the context's parameters are not the job's");
         if (inputs.size() != job.blockCols())
             throw new IllegalArgumentException(
                     inputs.size() + " input ciphertexts for " + job.blockCols() + " block columns");
         for (int i = 0; i < inputs.size(); i++) {
+            if (!inputs.get(i).params().equals(params))
+                throw new ParameterMismatchException("input " + i + " was made under other parameters than the job's");
+            if (inputs.get(i).degree() != 1)
+                throw new WrongOperandException(
+                        "input " + i + " has degree " + inputs.get(i).degree() + "; relinearize it");
             if (inputs.get(i).level() != job.level())
                 throw new LevelMismatchException("job at level " + job.level() + ", input " + i + " at level "
                         + inputs.get(i).level());
@@ -191,6 +201,7 @@ public final class SparkBlockProduct {
         } finally {
             mapped.unpersist(false);
             in.destroy();
+            Worker.forget(job.id()); // this JVM's keys (all of them in local mode); an executor's go with its next job
         }
     }
 

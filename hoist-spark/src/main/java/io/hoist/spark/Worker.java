@@ -55,6 +55,16 @@ final class Worker {
         }
     }
 
+    /** Forgets this JVM's workers of job {@code id}, and so their keys. */
+    static void forget(String id) {
+        WORKERS.asMap().keySet().removeIf(k -> k.startsWith(id + "/"));
+    }
+
+    /** How many workers this JVM holds (tests). */
+    static long cached() {
+        return WORKERS.size();
+    }
+
     /** Forgets every worker of this JVM (tests; the next task reads its keys again). */
     static void clear() {
         WORKERS.invalidateAll();

@@ -14,6 +14,7 @@ import io.hoist.ckks.ComplexVector;
 import io.hoist.ckks.Decryptor;
 import io.hoist.ckks.Encoder;
 import io.hoist.ckks.Encryptor;
+import io.hoist.ckks.ParameterMismatchException;
 import io.hoist.ckks.PrecisionStats;
 import io.hoist.ckks.Progress;
 import io.hoist.ckks.RotationKeySet;
@@ -104,13 +105,23 @@ class SparkBlockProductTest {
         EncodedBlockTransform ebt = lte.encode(m, plan, params.maxLevel(), Storage.COMPACT, Progress.NONE);
         local = lte.evaluate(inputs, ebt);
         localTransform = ebt;
-        sc = new JavaSparkContext(
-                new SparkConf().setMaster("local[2,2]").setAppName("hoist-test").set("spark.ui.enabled", "false"));
+        // Kryo for the data, as many deployments set it (closures travel by Java serialization either way, and the
+        // spark-lt CLI tests run the default serializer): records and EnumMaps failed under it
+        sc = new JavaSparkContext(new SparkConf()
+                .setMaster("local[2,2]")
+                .setAppName("hoist-test")
+                .set("spark.ui.enabled", "false")
+                .set("spark.serializer", "org.apache.spark.serializer.KryoSerializer"));
     }
 
     @AfterAll
-    static void tearDown() {
+    static void tearDown() throws Exception {
         if (sc != null) sc.close();
+        try (var files = Files.list(dir)) { // the links KeySource.ship made beside the stores go with the context
+            List<Path> shipped = files.filter(f -> f.getFileName().toString().startsWith(".hoist-"))
+                    .toList();
+            assertEquals(List.of(), shipped);
+        }
     }
 
     private static Path store(String name, RotationKeySet k) {
@@ -151,6 +162,53 @@ class SparkBlockProductTest {
         PrecisionStats p =
                 PrecisionStats.of(MATRIX.matrix().apply(x), MATRIX.matrix().joinOutput(parts));
         assertTrue(p.minBits() > 15, p.toString());
+    }
+
+    @Test
+    void wrongInputsAndJobsAreRefusedBeforeAnyTaskRuns() {
+        CkksParameters other = CkksParameters.builder()
+                .logN(11)
+                .logSlots(10)
+                .logQ(50, 40, 40)
+                .logP(61)
+                .scale(0x1p40)
+                .allowInsecure()
+                .build();
+        BlockJob job = BlockJob.of(
+                params, plan, params.maxLevel(), MATRIX, KeySource.shared(store("refused.hks", keys)), 1, null);
+        CkksContext otherCtx = CkksContext.create(other);
+        assertThrows(ParameterMismatchException.class, () -> SparkBlockProduct.run(sc, otherCtx, job, inputs));
+        KeyGenerator kg = new KeyGenerator(otherCtx);
+        Ciphertext foreign = Encryptor.withSecretKey(otherCtx, kg.genSecretKey())
+                .encrypt(new Encoder(otherCtx).encode(new double[4], other.maxLevel(), other.defaultScale()));
+        List<Ciphertext> mixed = new ArrayList<>(inputs);
+        mixed.set(1, foreign);
+        assertThrows(ParameterMismatchException.class, () -> SparkBlockProduct.run(sc, ctx, job, mixed));
+        KeySource ks = KeySource.shared(dir.resolve("none.hks"));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> BlockJob.of(params, plan, params.maxLevel(), MATRIX, ks, 1, "no-such-backend"));
+        MatrixSource big = MatrixSource.random(64, 64, 2048, 1);
+        Plan plan2048 = Plan.forIndices(2048, List.of(0, 1), Algorithm.DIAGONAL);
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> BlockJob.of(params, plan2048, params.maxLevel(), big, ks, 1, null));
+        // ⌈(2^31 − 1) / 64⌉ = 2^25, where (size + b − 1) / b wrapped negative
+        Plan plan64 = Plan.forIndices(64, List.of(0, 1), Algorithm.DIAGONAL);
+        BlockJob wide = BlockJob.of(
+                params, plan64, params.maxLevel(), MatrixSource.random(64, Integer.MAX_VALUE, 64, 1), ks, 1, null);
+        assertEquals(1 << 25, wide.blockCols());
+        BlockJob tall = BlockJob.of(
+                params, plan64, params.maxLevel(), MatrixSource.random(Integer.MAX_VALUE, 64, 64, 1), ks, 1, null);
+        assertEquals(1 << 25, tall.blockRows());
+    }
+
+    @Test
+    void aJobsKeysAreForgottenWhenItEnds() {
+        BlockJob job = BlockJob.of(
+                params, plan, params.maxLevel(), MATRIX, KeySource.ship(sc, store("forget.hks", keys)), 1, null);
+        assertBitIdentical(SparkBlockProduct.run(sc, ctx, job, inputs));
+        assertEquals(0, Worker.cached(), "local mode: the driver is the executor, and it kept the last job's keys");
     }
 
     @Test

@@ -82,7 +82,7 @@ final class SparkLtRun {
     }
 
     private static final Pattern MASTER = Pattern.compile(
-            "local|local\\[(\\*|[1-9][0-9]{0,4})(\\s*,\\s*[0-9]{1,5})?]|local-cluster\\[\\s*[1-9][0-9]{0,4}\\s*,\\s*[1-9][0-9]{0,4}\\s*,\\s*[1-9][0-9]{0,7}\\s*]"
+            "local|local\\[(\\*|[1-9][0-9]{0,4})(\\s*,\\s*[1-9][0-9]{0,4})?]|local-cluster\\[\\s*[1-9][0-9]{0,4}\\s*,\\s*[1-9][0-9]{0,4}\\s*,\\s*[1-9][0-9]{0,7}\\s*]"
                     + "|spark://(?:\\[[0-9a-fA-F:.]+]|[^\\s/:,\\[\\]]+):[0-9]{1,5}(,(?:\\[[0-9a-fA-F:.]+]|[^\\s/:,\\[\\]]+):[0-9]{1,5})*|yarn|k8s://\\S+");
 
     /** Refuses a master URL Spark would reject, before Spark is started (its refusal comes as an ERROR line and a trace). */

@@ -46,6 +46,8 @@ class SparkLtHardeningTest {
         assertTrue(
                 oneLine("spark-lt", "--master", "garbage://x", "--rows", "128").contains("--master must be"));
         assertTrue(oneLine("spark-lt", "--master", "local[0]", "--rows", "128").contains("got 'local[0]'"));
+        assertTrue(
+                oneLine("spark-lt", "--master", "local[2,0]", "--rows", "128").contains("got 'local[2,0]'"));
         assertTrue(oneLine("spark-lt", "--bogus").contains("see ./hoist spark-lt --help"));
         String mem =
                 oneLine("spark-lt", "--master", "local[1]", "--preset", "n14", "--rows", "65536", "--block", "8192");
