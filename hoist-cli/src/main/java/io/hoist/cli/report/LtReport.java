@@ -206,9 +206,11 @@ public final class LtReport {
         if (run.allocatedWarm >= 0) {
             System.out.printf(
                     Locale.ROOT,
-                    "  memory: %.1f MB allocated by the first evaluation, %.1f MB by a warm one; pool holds %.1f MB%n",
+                    "  memory: %.1f MB allocated by the first evaluation, %.2f MB by the leanest of %d timed"
+                            + " (until the JIT has compiled the kernels it allocates: raise --warmup); pool holds %.1f MB%n",
                     run.allocatedFirst / 1e6,
                     run.allocatedWarm / 1e6,
+                    run.runs,
                     run.pooledBytes / 1e6);
         }
         printPhased(
