@@ -44,8 +44,10 @@ public final class BfvDecryptCommand implements Callable<Integer> {
         BfvCommand.refuseOwnOptionsBefore(spec);
         BfvContext ctx = BfvFiles.context(params);
         var access = InsecureSecretKeyAccess.get();
-        var sk = SealFormat.readSecretKey(ctx, BfvFiles.read(secretKey, BfvFiles.maxKeyBytes(ctx)), access);
-        BfvCiphertext ct = SealFormat.readCiphertext(ctx, BfvFiles.read(in, BfvFiles.maxCiphertextBytes(ctx)));
+        var sk = BfvFiles.parse(
+                "--secret-key", secretKey, BfvFiles.maxKeyBytes(ctx), b -> SealFormat.readSecretKey(ctx, b, access));
+        BfvCiphertext ct =
+                BfvFiles.parse("--in", in, BfvFiles.maxCiphertextBytes(ctx), b -> SealFormat.readCiphertext(ctx, b));
         BfvDecryptor dec = new BfvDecryptor(ctx, sk, access);
         long[] v = new BatchEncoder(ctx).decode(dec.decrypt(ct));
         int k = count == null ? v.length : count;

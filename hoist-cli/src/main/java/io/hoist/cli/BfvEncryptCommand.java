@@ -99,14 +99,19 @@ public final class BfvEncryptCommand implements Callable<Integer> {
         BfvCiphertext ct;
         if (key.secretKey != null) {
             var access = InsecureSecretKeyAccess.get();
-            var sk = SealFormat.readSecretKey(ctx, BfvFiles.read(key.secretKey, BfvFiles.maxKeyBytes(ctx)), access);
+            var sk = BfvFiles.parse(
+                    "--secret-key",
+                    key.secretKey,
+                    BfvFiles.maxKeyBytes(ctx),
+                    b -> SealFormat.readSecretKey(ctx, b, access));
             BfvEncryptor e = BfvEncryptor.symmetric(ctx, sk, access);
             ct = seeded ? e.encryptSeeded(m) : e.encrypt(m);
         } else {
             if (seeded)
                 throw new IllegalArgumentException(
                         "--seeded needs --secret-key (seeds come with symmetric encryption)");
-            var pk = SealFormat.readPublicKey(ctx, BfvFiles.read(key.publicKey, BfvFiles.maxKeyBytes(ctx)));
+            var pk = BfvFiles.parse(
+                    "--public-key", key.publicKey, BfvFiles.maxKeyBytes(ctx), b -> SealFormat.readPublicKey(ctx, b));
             ct = BfvEncryptor.withPublicKey(ctx, pk).encrypt(m);
         }
         byte[] bytes = SealFormat.write(ct);

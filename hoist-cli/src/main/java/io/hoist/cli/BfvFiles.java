@@ -4,11 +4,13 @@ import io.hoist.bfv.BfvContext;
 import io.hoist.bfv.BfvParameters;
 import io.hoist.bfv.seal.SealFormat;
 import io.hoist.ckks.io.Formats;
+import io.hoist.cli.options.CliSupport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Function;
 
 /** SEAL files for the bfv subcommands: each read checks its header's size against the context before reading the rest. */
 final class BfvFiles {
@@ -25,9 +27,25 @@ final class BfvFiles {
         }
     }
 
+    /**
+     * The SEAL object in the file of {@code option}, read and parsed; a refusal names the option and the file (the
+     * readers' own messages say only what is wrong with the bytes).
+     */
+    static <T> T parse(String option, Path p, long maxBytes, Function<byte[], T> parser) {
+        try {
+            return parser.apply(read(p, maxBytes));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(option + " " + p + ": " + CliSupport.message(e), e);
+        }
+    }
+
     static BfvContext context(Path params) {
-        BfvParameters p = SealFormat.readParameters(read(params, 16 + 17 + 24 * 65));
-        return BfvContext.of(p);
+        BfvParameters p = parse("--params", params, 16 + 17 + 24 * 65, SealFormat::readParameters);
+        try {
+            return BfvContext.of(p);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("--params " + params + ": " + CliSupport.message(e), e);
+        }
     }
 
     /** Largest key-level object (a public key) of this context. */

@@ -79,6 +79,15 @@ class BfvCliTest {
         CliTest.Run foreign =
                 run("bfv", "decrypt", "--params", p.toString(), "--secret-key", k.toString(), "--in", k.toString());
         assertEquals(2, foreign.code(), foreign.out());
+        assertTrue(foreign.out().contains("hoist: --secret-key " + k), "names the option: " + foreign.out());
+        CliTest.Run keyAsCiphertext =
+                run("bfv", "decrypt", "--params", p.toString(), "--secret-key", s.toString(), "--in", k.toString());
+        assertEquals(2, keyAsCiphertext.code(), keyAsCiphertext.out());
+        assertTrue(keyAsCiphertext.out().contains("hoist: --in " + k), keyAsCiphertext.out());
+        CliTest.Run keyAsParams =
+                run("bfv", "decrypt", "--params", k.toString(), "--secret-key", k.toString(), "--in", k.toString());
+        assertEquals(2, keyAsParams.code(), keyAsParams.out());
+        assertTrue(keyAsParams.out().contains("hoist: --params " + k), keyAsParams.out());
     }
 
     @Test
