@@ -239,7 +239,12 @@ public final class Plan {
     /** Whether the first Decompose (of c_1) is needed: some inner or middle rotation starts from it. */
     public boolean needsFirstDecompose() {
         if (algorithm == Algorithm.BSGS) return false;
-        return inner.size() > 1 || middlePairs.values().stream().anyMatch(s -> s.contains(0));
+        return nonzero(inner) > 0 || middlePairs.values().stream().anyMatch(s -> s.contains(0));
+    }
+
+    /** The rotations of a layer that are not 0 (a layer need not hold 0: a matrix with diagonal 1 only). */
+    private static int nonzero(IntSortedSet layer) {
+        return layer.size() - (layer.contains(0) ? 1 : 0);
     }
 
     /** Nonzero rotation amounts of all layers (each needs one Galois key). */
@@ -279,7 +284,7 @@ public final class Plan {
         Objects.requireNonNull(storage, "storage is null");
         if (algorithm != Algorithm.BSGS) return CountingInterpreter.counts(LtProgram.compile(this, lay), storage);
         int lq = lay.lq(), beta = lay.beta(), d = lay.d();
-        long rot = inner.size() - 1 + outer.size() - 1;
+        long rot = nonzero(inner) + nonzero(outer);
         long pt = indices.size();
         long ntt = rot * ((long) beta * d + 2L * d) + 2L * lq + (storage == Storage.COMPACT ? pt * lq : 0);
         int keys = rotations().size();
