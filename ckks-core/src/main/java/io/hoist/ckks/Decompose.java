@@ -182,7 +182,7 @@ final class Decompose {
                 rq.intt(tmp, cnt);
             }
             prep = prepare(coeff, tmp != null, pool, cnt);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             if (tmp != null) pool.put(tmp.limbs());
             throw e;
         }

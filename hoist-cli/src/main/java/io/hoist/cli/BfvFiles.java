@@ -35,7 +35,8 @@ final class BfvFiles {
         try {
             return parser.apply(read(p, maxBytes));
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(option + " " + p + ": " + CliSupport.message(e), e);
+            String m = CliSupport.message(e); // read()'s own messages already name the file
+            throw new IllegalArgumentException(option + (m.contains(p.toString()) ? ": " : " " + p + ": ") + m, e);
         }
     }
 

@@ -129,7 +129,8 @@ public final class LtCommand implements Callable<Integer> {
                 spec, "--objective", planOptions.split == null, "no --split (a given split is not searched)");
         if (keys != null && CliSupport.given(spec, "--objective"))
             throw new IllegalArgumentException(
-                    "--keys runs the split the store was made for (keygen's); --objective would pick another: drop it");
+                    "--keys runs keygen's split for the same --algo (or the --split given, as given to keygen); --objective would"
+                            + " search another: drop it");
         if (blockOptions.given()) return callBlocks(params, a);
         int dim = planOptions.n != null ? planOptions.n : params.slots();
         LtSizes.checkDimension(dim, params);

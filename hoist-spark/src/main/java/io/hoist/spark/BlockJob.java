@@ -8,6 +8,7 @@ import io.hoist.lt.plan.Algorithm;
 import io.hoist.lt.plan.Plan;
 import io.hoist.ring.NttBackends;
 import java.io.Serializable;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -49,7 +50,9 @@ public final class BlockJob implements Serializable {
                 "blocks of %s do not divide the %s slots",
                 matrix.blockDimension(),
                 params.slots());
-        if (backend != null) NttBackends.get(backend); // an unknown name fails here, not in every task
+        // the name only: the backend itself may exist on the executors alone (the Vector API module, a plug-in)
+        if (backend != null && !NttBackends.names().contains(backend.strip().toLowerCase(Locale.ROOT)))
+            throw new IllegalArgumentException("unknown NTT backend '" + backend + "'; known: " + NttBackends.names());
         int blockRows = blocks(matrix.rows(), matrix.blockDimension());
         Preconditions.checkArgument(
                 rowGroups >= 1 && rowGroups <= blockRows,

@@ -38,7 +38,7 @@ final class DecomposeJob implements PhaseHooks.Decomposition {
                 st.ctx.ringQ().intt(coeff, st.counters);
             }
             prep = st.ks.decomposePrepare(coeff, st.pool, st.counters);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             if (ownCoeff) st.pool.put(coeff.limbs());
             throw e;
         }

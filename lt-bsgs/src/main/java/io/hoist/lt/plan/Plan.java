@@ -211,7 +211,7 @@ public final class Plan {
     public SortedSet<Integer> indices() {
         return indicesView;
     }
-    /** Inner rotations (including 0). */
+    /** Inner rotations (0 among them only when some diagonal is a multiple of the first factor). */
     public SortedSet<Integer> innerRotations() {
         return innerView;
     }
@@ -219,7 +219,7 @@ public final class Plan {
     public SortedSet<Integer> middleRotations() {
         return middleView;
     }
-    /** Outer (giant) rotations (including 0). */
+    /** Outer (giant) rotations (0 among them only when some diagonal needs no giant step). */
     public SortedSet<Integer> outerRotations() {
         return outerView;
     }

@@ -86,7 +86,7 @@ public final class ScheduleCompiler {
         boolean dense = plan.indices().size() == plan.dimension();
         PhaseModel model = dense ? PhaseModel.of(plan, program.layout(), storage) : null;
         int d = program.layout().d();
-        int inner = plan.innerRotations().size() - 1,
+        int inner = plan.innerRotations().size() - (plan.innerRotations().contains(0) ? 1 : 0),
                 sources = plan.middleSources().size(),
                 middle = plan.middleRotations().size() - 1;
         int outer = plan.outerRotations().size();
